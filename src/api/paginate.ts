@@ -1,0 +1,100 @@
+import type { Query } from './path.js';
+
+/** The contract's paginated envelope. */
+export interface Page<T> {
+  count?: number;
+  next?: string | null;
+  previous?: string | null;
+  results: T[];
+}
+
+export interface PageFetcher<T> {
+  /** Fetches one page by number (1-based) with the given page size. */
+  page(page: number, pageSize: number): Promise<Page<T> | T[]>;
+  /** Follows a `next` URL; used when the service does not say how many items there are. */
+  follow(url: string): Promise<Page<T> | T[]>;
+}
+
+export interface PaginateOptions {
+  pageSize: number;
+  /** Pages in flight at once after the first (default 4). */
+  concurrency?: number | undefined;
+  /** Stop after this many items. */
+  limit?: number | undefined;
+}
+
+export const DEFAULT_PAGE_CONCURRENCY = 4;
+
+function asPage<T>(value: Page<T> | T[]): Page<T> {
+  if (Array.isArray(value)) return { results: value, next: null };
+  return { ...value, results: Array.isArray(value.results) ? value.results : [] };
+}
+
+/**
+ * Every item of every page, in order. The first page tells `count`; the remaining pages are
+ * then fetched concurrently (a window of `concurrency` pages, so memory stays constant) and
+ * yielded in page order, which is `id` order. Without a `count`, `next` is followed one page
+ * at a time. A `limit` stops early and fetches no page it does not need.
+ */
+export async function* paginate<T>(fetcher: PageFetcher<T>, opts: PaginateOptions): AsyncGenerator<T> {
+  const limit = opts.limit ?? Infinity;
+  if (limit <= 0) return;
+  const concurrency = Math.max(1, opts.concurrency ?? DEFAULT_PAGE_CONCURRENCY);
+  let emitted = 0;
+  const first = asPage(await fetcher.page(1, opts.pageSize));
+  for (const item of first.results) {
+    if (emitted >= limit) return;
+    yield item;
+    emitted++;
+  }
+  if (!first.next || first.results.length === 0) return;
+
+  if (typeof first.count !== 'number') {
+    let next: string | null | undefined = first.next;
+    while (next && emitted < limit) {
+      const page: Page<T> = asPage(await fetcher.follow(next));
+      for (const item of page.results) {
+        if (emitted >= limit) return;
+        yield item;
+        emitted++;
+      }
+      next = page.results.length > 0 ? page.next : null;
+    }
+    return;
+  }
+
+  // A service may cap the page size silently (v3 recipe lists do): the first page tells the real size.
+  const size = first.results.length;
+  const wanted = Math.min(first.count, limit);
+  const lastPage = Math.ceil(wanted / size);
+  const inflight: Array<Promise<Page<T>>> = [];
+  let nextToFetch = 2;
+  const fill = () => {
+    while (inflight.length < concurrency && nextToFetch <= lastPage) {
+      const p = fetcher.page(nextToFetch++, size).then(asPage);
+      p.catch(() => undefined); // handled when awaited in order
+      inflight.push(p);
+    }
+  };
+  fill();
+  while (inflight.length > 0) {
+    const page = await inflight.shift()!;
+    fill();
+    for (const item of page.results) {
+      if (emitted >= limit) return;
+      yield item;
+      emitted++;
+    }
+  }
+}
+
+/** Query for one page, keeping the caller's filters. */
+export function pageQuery(query: Query | undefined, page: number, pageSize: number): Query {
+  return { ...(query ?? {}), page, page_size: pageSize };
+}
+
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

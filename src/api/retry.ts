@@ -1,0 +1,95 @@
+/**
+ * When to repeat a request. Pure, so the rules are unit-tested on their own.
+ *
+ * Contract, "Retries": after a 503 wait (Retry-After, 30 s by default) and repeat reads; writes
+ * are outcome-unknown and must be re-read first, except the two codes that guarantee nothing
+ * was saved. Network faults and 502/504 on reads are repeated with capped, jittered backoff.
+ */
+
+export interface RetryPolicy {
+  /** Attempts per request, the first included. */
+  maxAttempts: number;
+  /** Backoff for network faults: full jitter between 0 and min(cap, base * 2^n). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Longest Retry-After honoured; a larger value is capped so one answer cannot stall a run. */
+  maxRetryAfterMs: number;
+  /** Retry-After assumed when a 503 carries none (the contract says 30 s). */
+  defaultRetryAfterMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 250,
+  maxDelayMs: 4_000,
+  maxRetryAfterMs: 60_000,
+  defaultRetryAfterMs: 30_000,
+};
+
+/** 503 codes after which nothing was saved (contract, Retries rule 4): a write may be repeated. */
+export const NOTHING_SAVED_CODES = new Set(['account_check_unavailable', 'data_table_reservation_failed']);
+
+export type Outcome =
+  | { kind: 'status'; status: number; code?: string | undefined; retryAfter?: string | undefined }
+  /** sent: whether the request may have reached the service (false for a refused connection). */
+  | { kind: 'network'; sent: boolean };
+
+export type Decision = { retry: false } | { retry: true; delayMs: number };
+
+/** Seconds or an HTTP date, as RFC 9110 allows. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * attempt: the number of the attempt that just ended (1 for the first).
+ * repeatable: the request may be sent twice without harm (reads, and writes the caller marks so).
+ */
+export function decideRetry(
+  policy: RetryPolicy,
+  outcome: Outcome,
+  attempt: number,
+  repeatable: boolean,
+  random: () => number = Math.random,
+  nowMs: number = Date.now(),
+): Decision {
+  if (attempt >= policy.maxAttempts) return { retry: false };
+  if (outcome.kind === 'network') {
+    if (!repeatable && outcome.sent) return { retry: false };
+    return { retry: true, delayMs: backoffDelay(policy, attempt, random) };
+  }
+  const { status } = outcome;
+  if (status === 503) {
+    if (!repeatable && !(outcome.code && NOTHING_SAVED_CODES.has(outcome.code))) return { retry: false };
+    const wait = parseRetryAfter(outcome.retryAfter, nowMs) ?? policy.defaultRetryAfterMs;
+    return { retry: true, delayMs: Math.min(wait, policy.maxRetryAfterMs) };
+  }
+  if ((status === 502 || status === 504) && repeatable) {
+    return { retry: true, delayMs: backoffDelay(policy, attempt, random) };
+  }
+  return { retry: false };
+}
+
+/** A shared allowance of retries for the whole process, so a bad day cannot multiply traffic without end. */
+export class RetryBudget {
+  private left: number;
+  constructor(total: number) {
+    this.left = total;
+  }
+  take(): boolean {
+    if (this.left <= 0) return false;
+    this.left -= 1;
+    return true;
+  }
+  get remaining(): number {
+    return this.left;
+  }
+}

@@ -1,0 +1,72 @@
+import { ApiClient, type AuthKind, type RequestLogEntry } from './client.js';
+import { CredentialAuth, type Credentials } from './auth.js';
+import type { ConfigStore } from '../config/store.js';
+import { paginate, pageQuery, type Page } from './paginate.js';
+import type { Query } from './path.js';
+
+export interface ListSpec {
+  path: string;
+  auth: AuthKind;
+  workspaceId?: string | undefined;
+  query?: Query | undefined;
+  /** page size to ask for; the contract's default and v3.1 maximum is 100 */
+  pageSize?: number | undefined;
+}
+
+export interface ListOptions {
+  limit?: number | undefined;
+  concurrency?: number | undefined;
+}
+
+export interface ServiceOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  credentials: Credentials;
+  store?: ConfigStore | undefined;
+  profile: string;
+  log?: ((entry: RequestLogEntry) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  userAgent?: string | undefined;
+  pageConcurrency?: number | undefined;
+}
+
+/** The client plus what every resource module needs: auth and auto-paging. */
+export class Service {
+  readonly client: ApiClient;
+  readonly auth: CredentialAuth;
+  readonly pageConcurrency: number | undefined;
+
+  constructor(opts: ServiceOptions) {
+    this.auth = new CredentialAuth(opts.credentials, opts.store, opts.profile);
+    this.client = new ApiClient({
+      baseUrl: opts.baseUrl,
+      timeoutMs: opts.timeoutMs,
+      auth: this.auth,
+      log: opts.log,
+      signal: opts.signal,
+      userAgent: opts.userAgent,
+    });
+    this.pageConcurrency = opts.pageConcurrency;
+  }
+
+  list<T>(spec: ListSpec, opts: ListOptions = {}): AsyncGenerator<T> {
+    const pageSize = spec.pageSize ?? 100;
+    const get = (target: string, query?: Query) =>
+      this.client.get<Page<T> | T[]>(target, spec.auth, spec.workspaceId, query);
+    return paginate<T>(
+      {
+        page: (page, size) => get(spec.path, pageQuery(spec.query, page, size)),
+        follow: (url) => {
+          const u = new URL(url, this.client.baseUrl);
+          return get(u.pathname + u.search);
+        },
+      },
+      { pageSize, limit: opts.limit, concurrency: opts.concurrency ?? this.pageConcurrency },
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.auth.flush().catch(() => undefined);
+    await this.client.close();
+  }
+}

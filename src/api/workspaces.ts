@@ -1,0 +1,104 @@
+import { jsonInteger } from '../util/json.js';
+import { path } from './path.js';
+import type { ListOptions, Service } from './service.js';
+
+export interface Workspace {
+  id: number | string;
+  title: string;
+  [key: string]: unknown;
+}
+
+export interface Dashboard {
+  id: number | string;
+  title?: string;
+  type?: string;
+  [key: string]: unknown;
+}
+
+export interface AgencyRecipe {
+  id: number | string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** Agency operations: Basic authentication (contract, Authentication table). */
+export function listWorkspaces(api: Service, opts?: ListOptions): AsyncGenerator<Workspace> {
+  return api.list<Workspace>({ path: '/api/v3/workspaces', auth: 'basic' }, opts);
+}
+
+export function getWorkspace(api: Service, id: string): Promise<Workspace> {
+  return api.client.get<Workspace>(path`/api/v3/workspaces/${id}`, 'basic');
+}
+
+export async function createWorkspace(api: Service, title: string): Promise<Workspace> {
+  const res = await api.client.request<Workspace>({ method: 'POST', path: '/api/v3/workspaces', auth: 'basic', body: { title } });
+  return res.data;
+}
+
+export async function updateWorkspace(api: Service, id: string, title: string): Promise<Workspace> {
+  // A PUT of the same title twice leaves the same state: safe to repeat on a lost answer.
+  const res = await api.client.request<Workspace>({ method: 'PUT', path: path`/api/v3/workspaces/${id}`, auth: 'basic', body: { title }, repeatable: true });
+  return res.data;
+}
+
+/** The contract leaves this operation's authentication blank; the agency credential is used. */
+export function listDashboards(api: Service, id: string, opts?: ListOptions): AsyncGenerator<Dashboard> {
+  return api.list<Dashboard>({ path: path`/api/v3/workspaces/${id}/dashboards`, auth: 'basic' }, opts);
+}
+
+/** POST /api/v3/workspaces/{id}/recipes — no trailing slash, 204. */
+export async function enableRecipe(api: Service, workspaceId: string, recipeId: string): Promise<void> {
+  await api.client.request({
+    method: 'POST',
+    path: path`/api/v3/workspaces/${workspaceId}/recipes`,
+    auth: 'basic',
+    body: { recipe_id: jsonInteger(recipeId) },
+    // Enabling an enabled recipe changes nothing.
+    repeatable: true,
+  });
+}
+
+export function listAgencyRecipes(api: Service, opts?: ListOptions): AsyncGenerator<AgencyRecipe> {
+  return api.list<AgencyRecipe>({ path: '/api/v3/recipes/', auth: 'basic' }, opts);
+}
+
+export interface IframeRequest {
+  workspaceId: string;
+  type?: 'datasource' | 'destination' | undefined;
+  name?: string | undefined;
+  showConnectorsList?: boolean | undefined;
+  showDatasources?: boolean | undefined;
+  showAccounts?: boolean | undefined;
+  showAccountsOnlyOnAuth?: boolean | undefined;
+}
+
+export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = { workspace_id: jsonInteger(req.workspaceId) };
+  if (req.type) body.type = req.type;
+  if (req.name) body.name = req.name;
+  const res = await api.client.request<Record<string, unknown>>({
+    method: 'POST',
+    path: '/api/v3/get_iframe_url',
+    auth: 'basic',
+    body,
+    query: {
+      show_connectors_list: req.showConnectorsList,
+      show_datasources: req.showDatasources,
+      show_accounts: req.showAccounts,
+      show_accounts_only_on_auth: req.showAccountsOnlyOnAuth,
+    },
+    repeatable: true,
+  });
+  return res.data;
+}
+
+/**
+ * Parameters the caller adds to the returned URL (the endpoint does not emit them), spelled
+ * as the contract spells them: `show_account_selection=True`, `use_default_auth=True`.
+ */
+export function decorateIframeUrl(url: string, opts: { showAccountSelection?: boolean; useDefaultAuth?: boolean }): string {
+  const u = new URL(url);
+  if (opts.showAccountSelection) u.searchParams.set('show_account_selection', 'True');
+  if (opts.useDefaultAuth) u.searchParams.set('use_default_auth', 'True');
+  return u.toString();
+}

@@ -1,0 +1,96 @@
+import { Command, CommanderError, Option } from 'commander';
+import { App } from './commands/app.js';
+import { registerCommands } from './commands/index.js';
+import { VERSION } from './context.js';
+import { processIO, type IO } from './output/io.js';
+
+export function buildProgram(app: App): Command {
+  const { io } = app;
+  const program = new Command('edp')
+    .description('Operate the Embedded Data Pipeline service: workspaces, connections, extraction, loading, recipes, webhooks and roles.')
+    .version(VERSION, '-V, --version')
+    .option('--profile <name>', 'named credential set (env EDP_PROFILE; default "default")')
+    .option('--base-url <url>', 'service address, overrides the profile (env EDP_BASE_URL)')
+    .option('-w, --workspace <id>', 'workspace for workspace-scoped operations (env EDP_WORKSPACE)')
+    .option('--json', 'print the exact API objects as one JSON document')
+    .option('--ndjson', 'list commands: one JSON item per line, all pages, streamed')
+    .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
+    .option('-q, --quiet', 'print less: no progress or notes')
+    .option('--verbose', 'log each request on stderr (method, path, status, ms, trace id); also EDP_DEBUG=1')
+    .option('--no-input', 'never prompt (also when CI is set or not on a terminal)')
+    .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m (default 60s)')
+    .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 service or network fault, 2 usage or bad input, 3 authentication, 4 permission,\n' +
+      '5 not found, 6 conflict, 7 build failed, 8 wait timed out, 9 degraded build, 130 interrupted.\n' +
+      'Run `edp sandbox` for a local emulator of the whole service.',
+  );
+  registerCommands(program, app);
+  applyToAll(program, (cmd) => {
+    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  });
+  return program;
+}
+
+function applyToAll(cmd: Command, fn: (c: Command) => void): void {
+  fn(cmd);
+  for (const sub of cmd.commands) applyToAll(sub, fn);
+}
+
+/** Runs the command line; resolves to the exit code. `argv` excludes the node binary and the script. */
+export async function main(argv: string[], io: IO = processIO(), signal?: AbortSignal): Promise<number> {
+  const app = new App(io, signal);
+  const program = buildProgram(app);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return app.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      // Commander has already printed the message, which names the option or argument.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    throw err;
+  }
+}
+
+/** The process entry: wires Ctrl-C to cancellation and exit code 130. */
+export function run(): void {
+  const controller = new AbortController();
+  let interrupted = false;
+  // A reader that stops early (`edp … | head`) is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+  process.on('SIGINT', () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    controller.abort(new Error('interrupted'));
+    setTimeout(() => process.exit(130), 2000).unref();
+  });
+  main(process.argv.slice(2), processIO(), controller.signal).then(
+    (code) => {
+      process.exitCode = interrupted ? 130 : code;
+    },
+    (err) => {
+      process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+export { Option };

@@ -1,0 +1,87 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { AuthKind, Method } from '../../api/client.js';
+import type { Query } from '../../api/path.js';
+import { LosslessNumber, parseJson } from '../../util/json.js';
+import { readInputFile } from '../../util/stdin.js';
+import { parseChoice, parsePositiveInt } from '../../util/validate.js';
+import type { Opts } from '../app.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Operations the contract authenticates with agency credentials (Authentication table). */
+export function defaultAuthFor(path: string): AuthKind {
+  const p = path.split('?')[0]!;
+  if (p === '/api/v3/token' || p === '/api/v3/get_iframe_url' || p === '/api/v3/recipes/') return 'basic';
+  if (/^\/api\/v3\/workspaces(\/|$)/.test(p)) return 'basic';
+  if (/^\/api\/v3\/roles(\/|$)/.test(p)) return 'basic';
+  return 'bearer';
+}
+
+function parseField(raw: string, typed: boolean, flag: string): [string, unknown] {
+  const i = raw.indexOf('=');
+  if (i <= 0) throw new UsageError(`${flag} takes key=value, got "${raw}"`);
+  const key = raw.slice(0, i);
+  const text = raw.slice(i + 1);
+  if (!typed) return [key, text];
+  if (text === 'true') return [key, true];
+  if (text === 'false') return [key, false];
+  if (text === 'null') return [key, null];
+  if (/^-?\d+$/.test(text)) return [key, Number.isSafeInteger(Number(text)) ? Number(text) : new LosslessNumber(text)];
+  if (/^-?\d+\.\d+$/.test(text)) return [key, Number(text)];
+  return [key, text];
+}
+
+export async function runApi(ctx: Context, [methodArg, pathArg]: unknown[], opts: Opts): Promise<number> {
+  const method = parseChoice(String(methodArg).toUpperCase(), METHODS, 'method') as Method;
+  const target = String(pathArg);
+  if (!target.startsWith('/')) throw new UsageError(`path must start with "/", got "${target}"`);
+  if (opts.basic && opts.bearer) throw new UsageError('--basic and --bearer cannot be used together');
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
+  const fields = [
+    ...((opts.field as string[] | undefined) ?? []).map((f) => parseField(f, false, '-f/--field')),
+    ...((opts.typedField as string[] | undefined) ?? []).map((f) => parseField(f, true, '-F/--typed-field')),
+  ];
+  let body: unknown;
+  if (opts.input !== undefined) {
+    if (method === 'GET') throw new UsageError('--input sends a body; GET takes none');
+    const text = await readInputFile(opts.input, ctx.io.stdin, '--input');
+    try {
+      body = parseJson(text);
+    } catch (err) {
+      throw new UsageError(`--input: ${opts.input} is not valid JSON (${(err as Error).message})`);
+    }
+    if (fields.length > 0) {
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('-f/-F fields need the --input body to be a JSON object');
+      body = { ...(body as object), ...Object.fromEntries(fields) };
+    }
+  } else if (method !== 'GET' && fields.length > 0) {
+    body = Object.fromEntries(fields);
+  }
+  const query: Query | undefined = method === 'GET' && fields.length > 0 ? (Object.fromEntries(fields.map(([k, v]) => [k, v === null ? 'null' : String(v)])) as Query) : undefined;
+  const auth: AuthKind = opts.basic ? 'basic' : opts.bearer ? 'bearer' : defaultAuthFor(target);
+  const workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.workspace();
+
+  const api = await ctx.api();
+  if (opts.paginate) {
+    const [p, qs] = target.split('?');
+    const baseQuery: Query = { ...Object.fromEntries(new URLSearchParams(qs ?? '')), ...(query ?? {}) };
+    delete baseQuery.page;
+    const items = api.list({ path: p!, auth, workspaceId, query: baseQuery }, { limit });
+    if (ctx.output.flags.ndjson) {
+      for await (const item of items) ctx.output.ndjson(item);
+    } else {
+      await ctx.output.jsonArray(items);
+    }
+    return 0;
+  }
+  const res = await api.client.request({ method, path: target, query, body, auth, workspaceId });
+  if (res.data === undefined) {
+    if (!ctx.output.machine) ctx.output.info(`${res.status} (no body)`);
+    return 0;
+  }
+  if (typeof res.data === 'string') ctx.output.write(res.data.endsWith('\n') ? res.data : `${res.data}\n`);
+  else ctx.output.json(res.data);
+  return 0;
+}

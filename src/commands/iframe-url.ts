@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { lazy, type App } from './app.js';
+
+export function registerIframeUrl(program: Command, app: App): void {
+  program
+    .command('iframe-url')
+    .description('get an embeddable iframe URL for connecting a data source or destination (agency credentials, -w workspace)')
+    .option('--type <type>', 'datasource or destination')
+    .option('--name <name>', 'string id of the data source or destination')
+    .option('--show-account-selection', 'two-step flow: authorize, then pick accounts (adds show_account_selection=True)')
+    .option('--use-default-auth', 'hide the authentication-method chooser (adds use_default_auth=True)')
+    .option('--show-connectors-list', 'show the list of connectors')
+    .option('--no-show-connectors-list', 'hide the list of connectors')
+    .option('--show-datasources', 'show data sources')
+    .option('--no-show-datasources', 'hide data sources')
+    .option('--show-accounts', 'show accounts')
+    .option('--no-show-accounts', 'hide accounts')
+    .option('--show-accounts-only-on-auth', 'show accounts only on authorization (needs --no-show-accounts)')
+    .addHelpText('after', '\nExample:\n  edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection')
+    .action(app.run(lazy(() => import('./iframe-url-run.js'), (m) => m.runIframeUrl)));
+}

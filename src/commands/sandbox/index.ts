@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { lazy, type App } from '../app.js';
+
+export function registerSandbox(program: Command, app: App): void {
+  program
+    .command('sandbox')
+    .description('run a local emulator of the whole service (in memory; --state FILE to keep it)')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--seed <n>', 'seed for demo data and fault injection', '1')
+    .option('--username <email>', 'agency chief user name', 'agency@sandbox.local')
+    .option('--password <password>', 'agency chief password', 'sandbox')
+    .option('--state <file>', 'load the state from FILE and save changes to it')
+    .option('--scale <n>', 'one extra connection in the first workspace holds n x 100 accounts', '1')
+    .option('--latency <ms>', 'added to every response', '0')
+    .option('--fail-rate <r>', 'share of requests answered 503 with Retry-After (nothing done)', '0')
+    .option('--retry-after <s>', 'Retry-After seconds on those 503s', '30')
+    .option('--reset-rate <r>', 'share of requests carried out, then the connection dropped before the answer', '0')
+    .option('--build-seconds <s>', 'how long each recipe build state lasts', '2')
+    .option('--token-ttl <s>', 'token lifetime after last use', '1800')
+    .option('--webhook-delay <s>', 'delay before a webhook delivery', '1')
+    .addHelpText(
+      'after',
+      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\n\nExample:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
+    )
+    .action(app.run(lazy(() => import('./run.js'), (m) => m.runSandbox)));
+}

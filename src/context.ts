@@ -1,0 +1,138 @@
+import { ConfigStore, DEFAULT_BASE_URL, checkProfileName, configDir, type Profile } from './config/store.js';
+import { UsageError } from './errors.js';
+import type { IO } from './output/io.js';
+import { Output } from './output/output.js';
+import { parseDuration, parseId } from './util/validate.js';
+import type { Credentials } from './api/auth.js';
+import type { Service } from './api/service.js';
+
+/** Global options, as commander parses them (cli-design: Global options). */
+export interface GlobalFlags {
+  profile?: string;
+  baseUrl?: string;
+  workspace?: string;
+  json?: boolean;
+  ndjson?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  input?: boolean;
+  timeout?: string;
+}
+
+export const VERSION: string = typeof __EDP_VERSION__ !== 'undefined' ? __EDP_VERSION__ : '0.0.0-dev';
+declare const __EDP_VERSION__: string;
+
+/**
+ * What a command works with, built lazily: nothing here touches the disk or the network
+ * until a command asks for it, so `--help` stays as cheap as the process start.
+ */
+export class Context {
+  readonly output: Output;
+  readonly env: Record<string, string | undefined>;
+  readonly profileName: string;
+  readonly timeoutMs: number;
+  private store: ConfigStore | undefined;
+  private service: Service | undefined;
+
+  constructor(
+    readonly io: IO,
+    readonly flags: GlobalFlags,
+    readonly signal?: AbortSignal,
+  ) {
+    this.env = io.env;
+    const verbose = !!flags.verbose || io.env.EDP_DEBUG === '1';
+    this.output = new Output(io, {
+      json: !!flags.json,
+      ndjson: !!flags.ndjson,
+      quiet: !!flags.quiet,
+      verbose,
+      color: flags.color !== false,
+    });
+    this.profileName = checkProfileName(flags.profile ?? io.env.EDP_PROFILE ?? 'default');
+    this.timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : 60_000;
+    if (this.timeoutMs <= 0) throw new UsageError('--timeout must be longer than 0');
+  }
+
+  get config(): ConfigStore {
+    this.store ??= new ConfigStore(configDir(this.env));
+    return this.store;
+  }
+
+  profile(): Profile {
+    return this.config.profile(this.profileName);
+  }
+
+  baseUrl(): string {
+    const url = this.flags.baseUrl ?? this.env.EDP_BASE_URL ?? this.profile().base_url ?? DEFAULT_BASE_URL;
+    try {
+      const u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`);
+    }
+    return url.replace(/\/+$/, '');
+  }
+
+  /** The workspace for bearer operations: -w, EDP_WORKSPACE, then the profile's default. */
+  workspace(): string | undefined {
+    const raw = this.flags.workspace ?? this.env.EDP_WORKSPACE ?? this.profile().workspace;
+    return raw === undefined || raw === '' ? undefined : parseId(raw, '--workspace');
+  }
+
+  requireWorkspace(): string {
+    const ws = this.workspace();
+    if (!ws) throw new UsageError('this command needs a workspace: pass -w/--workspace ID or set EDP_WORKSPACE');
+    return ws;
+  }
+
+  /** Credentials from the environment win over the profile, for CI. */
+  credentials(): Credentials {
+    const p = this.profile();
+    const envBasic = this.env.EDP_USERNAME !== undefined || this.env.EDP_PASSWORD !== undefined;
+    return {
+      username: envBasic ? this.env.EDP_USERNAME : p.username,
+      password: envBasic ? this.env.EDP_PASSWORD : p.password,
+      token: this.env.EDP_TOKEN || undefined,
+      sessionId: this.env.EDP_SESSION_ID || p.session_id || undefined,
+    };
+  }
+
+  /** Prompts are allowed only for a person at a terminal (cli-design: never prompt in CI). */
+  get interactive(): boolean {
+    if (this.flags.input === false) return false;
+    if (this.env.CI !== undefined && this.env.CI !== '' && this.env.CI !== '0' && this.env.CI !== 'false') return false;
+    return !!this.io.stdin.isTTY && !!this.io.stdout.isTTY;
+  }
+
+  async api(): Promise<Service> {
+    if (this.service) return this.service;
+    const { Service } = await import('./api/service.js');
+    const { logRequest } = await import('./output/request-log.js');
+    this.service = new Service({
+      baseUrl: this.baseUrl(),
+      timeoutMs: this.timeoutMs,
+      credentials: this.credentials(),
+      store: this.config,
+      profile: this.profileName,
+      signal: this.signal,
+      userAgent: `edp/${VERSION}`,
+      log: this.output.flags.verbose ? (e) => logRequest(this.output, e) : undefined,
+      pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? Number(this.env.EDP_PAGE_CONCURRENCY) : undefined,
+    });
+    return this.service;
+  }
+
+  /** Prompts, bound to stderr so that stdout stays data. */
+  async prompts(): Promise<typeof import('@inquirer/prompts')> {
+    return import('@inquirer/prompts');
+  }
+
+  promptContext(): { input: IO['stdin']; output: IO['stderr']; signal?: AbortSignal } {
+    return { input: this.io.stdin, output: this.io.stderr, ...(this.signal ? { signal: this.signal } : {}) };
+  }
+
+  async finish(): Promise<void> {
+    if (this.service) await this.service.close();
+  }
+}

@@ -1,0 +1,150 @@
+/** Errors the CLI knows how to present, each with its exit code (see cli-design: Exit codes). */
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  permission: 4,
+  notFound: 5,
+  conflict: 6,
+  buildFailed: 7,
+  waitTimeout: 8,
+  degraded: 9,
+  interrupted: 130,
+} as const;
+
+export interface ApiErrorInit {
+  status: number;
+  code?: string | undefined;
+  message: string;
+  details?: Record<string, unknown> | undefined;
+  traceId?: string | undefined;
+  method?: string | undefined;
+  path?: string | undefined;
+  body?: unknown;
+}
+
+/** An answer of the service outside 2xx, from either error envelope, an HTML page or an empty body. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly details: Record<string, unknown>;
+  readonly traceId: string | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly body: unknown;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details ?? {};
+    this.traceId = init.traceId;
+    this.method = init.method;
+    this.path = init.path;
+    this.body = init.body;
+  }
+}
+
+/** Bad input, refused before anything is sent. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** No credentials to authenticate with (exit 3, like a 401). */
+export class AuthRequiredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuthRequiredError';
+  }
+}
+
+/**
+ * A write whose outcome is unknown: the connection dropped after the request left, or the
+ * service answered 503. The contract's rule: re-read before repeating.
+ */
+export class OutcomeUnknownError extends Error {
+  readonly method: string;
+  readonly path: string;
+  override readonly cause: unknown;
+  constructor(method: string, path: string, cause: unknown) {
+    const why = cause instanceof ApiError ? `the service answered ${cause.status}` : describeNetworkError(cause);
+    super(`${method} ${path}: outcome unknown (${why}); the change may or may not have been applied, re-read before repeating it`);
+    this.name = 'OutcomeUnknownError';
+    this.method = method;
+    this.path = path;
+    this.cause = cause;
+  }
+  get traceId(): string | undefined {
+    return this.cause instanceof ApiError ? this.cause.traceId : undefined;
+  }
+}
+
+/** The service could not be reached or the answer did not arrive. */
+export class NetworkError extends Error {
+  readonly method: string;
+  readonly path: string;
+  override readonly cause: unknown;
+  constructor(method: string, path: string, cause: unknown) {
+    super(`${method} ${path}: ${describeNetworkError(cause)}`);
+    this.name = 'NetworkError';
+    this.method = method;
+    this.path = path;
+    this.cause = cause;
+  }
+}
+
+/** A command ended with a known outcome that maps to a specific exit code (build failed, timeout, degraded). */
+export class ExitError extends Error {
+  readonly exitCode: number;
+  constructor(exitCode: number, message: string) {
+    super(message);
+    this.name = 'ExitError';
+    this.exitCode = exitCode;
+  }
+}
+
+export class CancelledError extends Error {
+  constructor(message = 'cancelled') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}
+
+export function describeNetworkError(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: string }).code;
+    if (cause.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return 'timed out waiting for the service (see --timeout)';
+    }
+    if (code === 'ECONNREFUSED') return 'connection refused (is the service running at this address?)';
+    if (code === 'ENOTFOUND') return 'host not found';
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'the connection was dropped before the answer arrived';
+    return code ? `${cause.message} (${code})` : cause.message;
+  }
+  return String(cause);
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof ApiError) return exitCodeForStatus(err.status);
+  if (err instanceof UsageError) return ExitCode.usage;
+  if (err instanceof AuthRequiredError) return ExitCode.auth;
+  if (err instanceof ExitError) return err.exitCode;
+  if (err instanceof CancelledError) return ExitCode.interrupted;
+  return ExitCode.failure;
+}
+
+export function exitCodeForStatus(status: number): number {
+  if (status === 401) return ExitCode.auth;
+  if (status === 403) return ExitCode.permission;
+  if (status === 404 || status === 410) return ExitCode.notFound;
+  if (status === 409) return ExitCode.conflict;
+  if (status === 429) return ExitCode.failure;
+  if (status >= 400 && status < 500) return ExitCode.usage;
+  return ExitCode.failure;
+}

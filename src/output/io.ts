@@ -1,0 +1,37 @@
+import type { Readable, Writable } from 'node:stream';
+
+export type InStream = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+
+/** The process's streams and environment; tests pass their own. */
+export interface IO {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+  env: Record<string, string | undefined>;
+}
+
+export function processIO(): IO {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+export interface ColorFlags {
+  /** false when --no-color was given */
+  color: boolean;
+}
+
+/** NO_COLOR and --no-color switch colour off, FORCE_COLOR switches it on, else colour follows the TTY. */
+export function colorLevel(stream: OutStream, env: Record<string, string | undefined>, flags: ColorFlags): 0 | 1 | 2 | 3 {
+  if (!flags.color) return 0;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    if (force === '2') return 2;
+    if (force === '3') return 3;
+    return 1;
+  }
+  if (!stream.isTTY) return 0;
+  if (env.TERM === 'dumb') return 0;
+  return env.COLORTERM === 'truecolor' ? 3 : 2;
+}

@@ -1,0 +1,191 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import { stringifyJson } from '../util/json.js';
+import { colorLevel, type IO } from './io.js';
+
+export interface OutputFlags {
+  json: boolean;
+  ndjson: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+export interface Column<T> {
+  header: string;
+  value: (item: T) => unknown;
+  /** colouring for a table cell on a terminal */
+  style?: ((text: string, item: T, c: ChalkInstance) => string) | undefined;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  succeed(text?: string): void;
+  fail(text?: string): void;
+  warn(text?: string): void;
+  stop(): void;
+}
+
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'object' && value.constructor !== Object && !Array.isArray(value)) return String(value);
+  if (typeof value === 'object') return stringifyJson(value);
+  return String(value);
+}
+
+/**
+ * The only writer to the terminal. Data goes to stdout; progress, warnings and prompts go
+ * to stderr. Tables on a terminal, tab-separated rows when piped, exact API objects with
+ * --json / --ndjson.
+ */
+export class Output {
+  readonly out: ChalkInstance;
+  readonly err: ChalkInstance;
+
+  constructor(readonly io: IO, readonly flags: OutputFlags) {
+    this.out = new Chalk({ level: colorLevel(io.stdout, io.env, flags) });
+    this.err = new Chalk({ level: colorLevel(io.stderr, io.env, flags) });
+  }
+
+  get machine(): boolean {
+    return this.flags.json || this.flags.ndjson;
+  }
+
+  get stdoutIsTTY(): boolean {
+    return !!this.io.stdout.isTTY;
+  }
+
+  write(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  line(text = ''): void {
+    this.io.stdout.write(`${text}\n`);
+  }
+
+  json(value: unknown): void {
+    this.io.stdout.write(`${stringifyJson(value, 2)}\n`);
+  }
+
+  ndjson(value: unknown): void {
+    this.io.stdout.write(`${stringifyJson(value)}\n`);
+  }
+
+  /** Progress and notes for a person, on stderr; silent with --quiet. */
+  info(text: string): void {
+    if (!this.flags.quiet) this.io.stderr.write(`${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.io.stderr.write(`${this.err.yellow('!')} ${text}\n`);
+  }
+
+  success(text: string): void {
+    if (!this.flags.quiet) this.io.stderr.write(`${this.err.green('✓')} ${text}\n`);
+  }
+
+  debug(text: string): void {
+    if (this.flags.verbose) this.io.stderr.write(`${this.err.dim(text)}\n`);
+  }
+
+  /** One JSON array, written item by item so that memory does not grow with the list. */
+  async jsonArray(items: AsyncIterable<unknown> | Iterable<unknown>): Promise<number> {
+    let n = 0;
+    for await (const item of items) {
+      const text = stringifyJson(item, 2).replace(/\n/g, '\n  ');
+      this.write(n === 0 ? `[\n  ${text}` : `,\n  ${text}`);
+      n++;
+    }
+    this.write(n === 0 ? '[]\n' : '\n]\n');
+    return n;
+  }
+
+  /** A single object: JSON as the service sent it, or key/value lines for a person. */
+  async object(value: unknown, fields?: Array<[string, unknown]>): Promise<void> {
+    if (this.machine) return this.json(value);
+    const rows = fields ?? Object.entries((value ?? {}) as Record<string, unknown>);
+    const width = Math.max(0, ...rows.map(([k]) => k.length));
+    for (const [k, v] of rows) {
+      this.line(`${this.out.bold(k.padEnd(width))}  ${cellText(v)}`);
+    }
+  }
+
+  /**
+   * A list: --json one array (streamed), --ndjson one item per line (streamed, constant
+   * memory), a table on a terminal, tab-separated rows without a header when piped.
+   */
+  async list<T>(items: AsyncIterable<T> | Iterable<T>, columns: Array<Column<T>>, opts: { empty?: string } = {}): Promise<number> {
+    let n = 0;
+    if (this.flags.ndjson) {
+      for await (const item of items) {
+        this.ndjson(item);
+        n++;
+      }
+      return n;
+    }
+    if (this.flags.json) return this.jsonArray(items);
+    if (!this.stdoutIsTTY) {
+      for await (const item of items) {
+        this.line(columns.map((c) => cellText(c.value(item)).replace(/[\t\n]/g, ' ')).join('\t'));
+        n++;
+      }
+      return n;
+    }
+    const rows: T[] = [];
+    for await (const item of items) rows.push(item);
+    n = rows.length;
+    if (n === 0) {
+      this.info(opts.empty ?? 'No items.');
+      return 0;
+    }
+    await this.table(columns, rows);
+    return n;
+  }
+
+  async table<T>(columns: Array<Column<T>>, rows: T[]): Promise<void> {
+    const { default: Table } = await import('cli-table3');
+    const table = new Table({
+      head: columns.map((c) => this.out.bold(c.header)),
+      style: { head: [], border: this.out.level > 0 ? ['grey'] : [] },
+      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    });
+    for (const row of rows) {
+      table.push(
+        columns.map((c) => {
+          const text = cellText(c.value(row));
+          return c.style && this.out.level > 0 ? c.style(text, row, this.out) : text;
+        }),
+      );
+    }
+    this.line(table.toString());
+  }
+
+  /** A spinner on a terminal; a plain line at the end otherwise. Always on stderr. */
+  async spinner(text: string): Promise<Spinner> {
+    const quiet = this.flags.quiet;
+    if (!this.io.stderr.isTTY || quiet) {
+      let current = text;
+      const end = (mark: string, t?: string) => {
+        if (!quiet) this.io.stderr.write(`${mark} ${t ?? current}\n`);
+      };
+      return {
+        update: (t) => (current = t),
+        succeed: (t) => end('✓', t),
+        fail: (t) => end('✗', t),
+        warn: (t) => end('!', t),
+        stop: () => undefined,
+      };
+    }
+    const { default: ora } = await import('ora');
+    const s = ora({ text, stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    return {
+      update: (t) => {
+        s.text = t;
+      },
+      succeed: (t) => s.succeed(t),
+      fail: (t) => s.fail(t),
+      warn: (t) => s.warn(t),
+      stop: () => s.stop(),
+    };
+  }
+}

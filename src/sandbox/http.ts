@@ -1,0 +1,194 @@
+import type { FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
+import { LosslessNumber } from '../util/json.js';
+import { SandboxError, invalidQuery, notFound, unauthorized, validationError, forbidden, type FieldError } from './errors.js';
+import type { Store, User } from './state.js';
+
+/** `connections[0].accounts`, `connections[1].accounts[2].id`: dot for keys, brackets for positions. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+interface ZodIssueLike {
+  code: string;
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  input?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  origin?: string;
+}
+
+function fieldCode(issue: ZodIssueLike): string {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  if (issue.code === 'too_small' && Number(issue.minimum) === 1 && (issue.origin === 'string' || issue.origin === 'array')) return 'empty';
+  if (issue.code === 'too_big' && issue.origin === 'string') return 'max_length';
+  return 'invalid';
+}
+
+/** Validates a body with a zod schema; failures become `validation_error` with field paths. */
+export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body === undefined ? {} : body);
+  if (result.success) return result.data;
+  const fields: FieldError[] = (result.error.issues as unknown as ZodIssueLike[]).map((issue) => {
+    const code = fieldCode(issue);
+    const message = code === 'required' ? 'This field is required.' : code === 'empty' ? 'This field may not be empty.' : issue.message;
+    return { field: fieldPath(issue.path), code, message };
+  });
+  throw validationError(fields);
+}
+
+/** A JSON integer id from a body (number or a big number). */
+export function idOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (value instanceof LosslessNumber && /^\d+$/.test(value.value)) return Number(value.value);
+  return undefined;
+}
+
+/** A path id, or 404 when it is not one. */
+export function pathId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+export function queryOf(request: FastifyRequest): Record<string, string | undefined> {
+  return request.query as Record<string, string | undefined>;
+}
+
+export function queryBool(request: FastifyRequest, name: string): boolean | undefined {
+  const v = queryOf(request)[name];
+  if (v === undefined) return undefined;
+  if (['true', 'True', '1'].includes(v)) return true;
+  if (['false', 'False', '0'].includes(v)) return false;
+  throw new SandboxError(400, 'invalid_query_parameter', `"${name}" must be a boolean.`, { parameter: name, allowed_values: ['true', 'false'] });
+}
+
+// ---------------------------------------------------------------- authentication
+
+function decodeBasic(header: string | undefined): [string, string] | undefined {
+  if (!header?.startsWith('Basic ')) return undefined;
+  const text = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  return i < 0 ? undefined : [text.slice(0, i), text.slice(i + 1)];
+}
+
+/** Basic authentication with an agency user's credentials. */
+export function requireBasic(store: Store, request: FastifyRequest): User {
+  const pair = decodeBasic(request.headers.authorization);
+  if (!pair) throw unauthorized('Authentication credentials were not provided.');
+  const user = store.state.users.find((u) => u.email === pair[0] && u.password === pair[1] && u.is_active);
+  if (!user) throw unauthorized('Invalid username/password.');
+  return user;
+}
+
+export interface BearerAuth {
+  workspaceId: number;
+  user: User;
+  via: 'token' | 'cookie';
+}
+
+/**
+ * A workspace token (or a cookie session plus X-IM-WORKSPACE-ID). Tokens expire --token-ttl
+ * seconds after their last use; each authorized request renews them (contract, Authentication 2).
+ */
+export function requireBearer(store: Store, request: FastifyRequest): BearerAuth {
+  const header = request.headers.authorization;
+  const now = store.clock.now();
+  if (header?.startsWith('Bearer ')) {
+    const token = header.slice(7).trim();
+    const record = store.state.tokens[token];
+    if (!record) throw unauthorized('Invalid token.');
+    if (record.last_used_at + store.opts.tokenTtl * 1000 <= now) {
+      delete store.state.tokens[token];
+      throw unauthorized('Token expired.');
+    }
+    const user = store.state.users.find((u) => u.id === record.user_id && u.is_active);
+    if (!user || !store.workspace(record.workspace_id)) throw unauthorized('Invalid token.');
+    record.last_used_at = now;
+    return { workspaceId: record.workspace_id, user, via: 'token' };
+  }
+  const cookie = request.headers.cookie;
+  const session = cookie ? /(?:^|;\s*)dts_session_id=([^;]+)/.exec(cookie)?.[1] : undefined;
+  if (session) {
+    const s = store.state.sessions[session];
+    const user = s && store.state.users.find((u) => u.id === s.user_id && u.is_active);
+    if (!user) throw unauthorized('Session expired.');
+    const wsHeader = request.headers['x-im-workspace-id'];
+    const wsId = typeof wsHeader === 'string' && /^\d+$/.test(wsHeader) ? Number(wsHeader) : undefined;
+    if (wsId === undefined || !store.workspace(wsId)) throw unauthorized('X-IM-WORKSPACE-ID is missing or unknown.');
+    if (!user.is_agency_chief && !user.workspace_ids.includes(wsId)) throw forbidden();
+    return { workspaceId: wsId, user, via: 'cookie' };
+  }
+  throw unauthorized('Authentication credentials were not provided.');
+}
+
+// ---------------------------------------------------------------- paging
+
+export interface PageOptions {
+  /** v31: bad paging is `400 invalid_query_parameter`; v3: page size capped silently, page past the end `404` */
+  mode: 'v3' | 'v31';
+  maxPageSize?: number;
+  defaultPageSize?: number;
+}
+
+export interface PageEnvelope<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+function pageUrl(request: FastifyRequest, page: number): string {
+  const host = request.headers.host ?? 'localhost';
+  const [p, qs] = request.url.split('?');
+  const params = new URLSearchParams(qs ?? '');
+  params.set('page', String(page));
+  return `${request.protocol}://${host}${p}?${params.toString()}`;
+}
+
+/** The contract's paginated envelope, `next`/`previous` as full URLs. Items must already be in `id` order. */
+export function paginate<T>(request: FastifyRequest, items: T[], opts: PageOptions): PageEnvelope<T> {
+  const q = queryOf(request);
+  const max = opts.maxPageSize ?? (opts.mode === 'v31' ? 100 : 1000);
+  const def = Math.min(opts.defaultPageSize ?? 100, max);
+  let size = def;
+  if (q.page_size !== undefined) {
+    const n = /^\d+$/.test(q.page_size) ? Number(q.page_size) : NaN;
+    if (opts.mode === 'v31') {
+      if (!(n >= 1 && n <= max)) throw invalidQuery('page_size', [], `page_size must be between 1 and ${max}.`);
+      size = n;
+    } else if (n >= 1) {
+      size = Math.min(n, max);
+    }
+  }
+  let page = 1;
+  if (q.page !== undefined) {
+    const n = /^\d+$/.test(q.page) ? Number(q.page) : NaN;
+    if (!(n >= 1)) {
+      if (opts.mode === 'v31') throw invalidQuery('page', [], 'page must be a positive integer.');
+      throw notFound('Invalid page.');
+    }
+    page = n;
+  }
+  const lastPage = Math.max(1, Math.ceil(items.length / size));
+  if (page > lastPage) {
+    if (opts.mode === 'v31') throw invalidQuery('page', [], 'That page contains no results.');
+    throw notFound('Invalid page.');
+  }
+  const start = (page - 1) * size;
+  return {
+    count: items.length,
+    next: page < lastPage ? pageUrl(request, page + 1) : null,
+    previous: page > 1 ? pageUrl(request, page - 1) : null,
+    results: items.slice(start, start + size),
+  };
+}
+
+export function byId<T extends { id: number }>(a: T, b: T): number {
+  return a.id - b.id;
+}

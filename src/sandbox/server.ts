@@ -1,0 +1,130 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { parseJson, stringifyJson } from '../util/json.js';
+import { SandboxError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
+import { areas } from './areas.js';
+import { adminRoutes } from './admin.js';
+import { seedCore } from './seed.js';
+import { Store, defaultSandboxOptions, emptyState, type SandboxOptions } from './state.js';
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  store: Store;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+interface RoutePattern {
+  method: string;
+  regex: RegExp;
+}
+
+function patternRegex(url: string): RegExp {
+  const body = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}$`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts the emulator. `port: 0` picks a free port (tests). */
+export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  const opts: SandboxOptions = { ...defaultSandboxOptions, ...options };
+  const loaded = opts.stateFile ? Store.load(opts.stateFile) : undefined;
+  const store = new Store(opts, loaded ?? emptyState());
+  for (const area of areas) area.init?.(store);
+  if (!loaded) {
+    seedCore(store);
+    for (const area of areas) area.seed?.(store);
+  }
+
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 5 * 1024 * 1024 });
+  const patterns: RoutePattern[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) patterns.push({ method: m, regex: patternRegex(route.url) });
+  });
+
+  // Bodies are parsed without losing big integers; a body that is not JSON is `malformed_request`.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, parseJson(text));
+    } catch {
+      done(new SandboxError(400, 'malformed_request', 'The request body is not valid JSON.'), undefined);
+    }
+  });
+  app.setReplySerializer((payload) => stringifyJson(payload));
+
+  const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-im-trace-id', randomBytes(8).toString('hex'));
+    if (!isApi(request)) return;
+    if (opts.latencyMs > 0) await sleep(opts.latencyMs);
+    // --fail-rate: refused before anything is done, as a dependency timeout would be.
+    if (opts.failRate > 0 && store.faultRandom() < opts.failRate) {
+      throw new SandboxError(503, 'service_unavailable', 'A dependency timed out; try again later.', {}, {}, { 'retry-after': String(opts.retryAfter) });
+    }
+  });
+
+  // --reset-rate: the request was carried out, then the connection drops before the answer.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (isApi(request) && opts.resetRate > 0 && store.faultRandom() < opts.resetRate) {
+      request.raw.socket?.destroy();
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof SandboxError) return sendError(request, reply, error);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 415) return sendError(request, reply, new SandboxError(415, 'bad_request', 'Unsupported media type; send application/json.'));
+    if (status === 413) return sendError(request, reply, new SandboxError(413, 'bad_request', 'Request body too large.'));
+    if (status && status >= 400 && status < 500) return sendError(request, reply, new SandboxError(status, 'bad_request', (error as Error).message));
+    return sendError(request, reply, new SandboxError(500, 'internal_error', 'A server error occurred.'));
+  });
+
+  // Unknown routes: a path that exists with another method is 405; a path that exists with a
+  // trailing slash answers 301 to it (the contract's trap for clients that follow redirects);
+  // anything else is 404 (`not_found` under the recipe prefix).
+  app.setNotFoundHandler((request, reply) => {
+    const [p, qs] = request.url.split('?');
+    const matches = patterns.filter((r) => r.regex.test(p!));
+    if (matches.length > 0 && !matches.some((m) => m.method === request.method)) {
+      reply.header('allow', [...new Set(matches.map((m) => m.method))].join(', '));
+      return sendError(request, reply, new SandboxError(405, 'method_not_allowed', `Method "${request.method}" not allowed.`));
+    }
+    if (!p!.endsWith('/') && patterns.some((r) => r.regex.test(`${p}/`))) {
+      const location = `${p}/${qs !== undefined ? `?${qs}` : ''}`;
+      return reply.code(301).header('location', location).type('text/html').send(`<a href="${location}">Moved Permanently</a>`);
+    }
+    const err = new SandboxError(404, 'not_found', usesCodeEnvelope(request.url) ? 'No such resource.' : 'Not found.');
+    return reply.code(404).type('application/json').send(errorBody(request.url, err));
+  });
+
+  adminRoutes(app, store);
+  for (const area of areas) area.routes(app, store);
+
+  await app.listen({ port: opts.port, host: opts.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+  store.opts.port = port;
+  return {
+    url,
+    port,
+    store,
+    app,
+    async close() {
+      for (const area of areas) await area.close?.();
+      store.save();
+      await app.close();
+    },
+  };
+}

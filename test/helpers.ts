@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../src/cli.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import type { SandboxOptions } from '../src/sandbox/state.js';
+import { parseJson } from '../src/util/json.js';
+
+export const USERNAME = 'agency@sandbox.local';
+export const PASSWORD = 'sandbox';
+
+/** A sandbox on a free port; close it in afterAll. */
+export function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  return startSandbox({ port: 0, retryAfter: 0, ...opts });
+}
+
+export function tempDir(prefix = 'edp-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (lossless) */
+  json<T = any>(): T;
+  /** stderr parsed as the JSON error document */
+  errorJson(): { error: { status: number | null; code: string | null; message: string; details: Record<string, unknown>; trace_id: string | null } };
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** pretend stdout/stdin are a terminal */
+  tty?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs the command line in-process, as `edp argv…`, against `sb` with the demo agency's
+ * credentials and a private config directory (unless the env given overrides them).
+ */
+export async function cli(sb: Sandbox | { url: string } | undefined, argv: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  if (opts.tty) {
+    Object.assign(stdout, { isTTY: true, columns: 120 });
+    Object.assign(stdin, { isTTY: true });
+  }
+  stdin.end(opts.stdin ?? '');
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    EDP_CONFIG_DIR: opts.env?.EDP_CONFIG_DIR ?? sharedConfigDir(),
+    ...(sb ? { EDP_BASE_URL: sb.url } : {}),
+    EDP_USERNAME: USERNAME,
+    EDP_PASSWORD: PASSWORD,
+    ...opts.env,
+  };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  const code = await main(argv, { stdin, stdout, stderr, env }, opts.signal);
+  await new Promise((r) => setImmediate(r));
+  return {
+    code,
+    stdout: out,
+    stderr: err,
+    json: () => parseJson(out) as any,
+    errorJson: () => JSON.parse(err.trim().split('\n').pop()!),
+  };
+}
+
+let shared: string | undefined;
+function sharedConfigDir(): string {
+  shared ??= tempDir('edp-cfg-').dir;
+  return shared;
+}
+
+/** Raw HTTP against the sandbox, for contract-level tests. */
+export async function http(
+  sb: Sandbox,
+  method: string,
+  path: string,
+  opts: { body?: unknown; rawBody?: string; headers?: Record<string, string>; basic?: boolean | [string, string]; token?: string } = {},
+): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.basic) {
+    const [u, p] = opts.basic === true ? [USERNAME, PASSWORD] : opts.basic;
+    headers.authorization = `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+  }
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  } else if (body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(sb.url + path, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = text ? parseJson(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+/** A workspace token straight from the sandbox. */
+export async function tokenFor(sb: Sandbox, workspaceId: number): Promise<string> {
+  const res = await http(sb, 'POST', '/api/v3/token', { basic: true, body: { workspace_id: workspaceId } });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${res.text}`);
+  return res.body.token;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores here: files run in parallel in forked workers, each with its own sandbox on a free port.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
