@@ -57,6 +57,7 @@ export interface DataSource {
   category: string;
   /** data sources that cannot list accounts before a connection exists keep the one-step iframe flow */
   lists_accounts_before_connection: boolean;
+  extraction_behavior?: ExtractionBehavior;
 }
 
 export interface Connection {
@@ -85,6 +86,7 @@ export interface Account {
   item: Record<string, unknown>;
   created_at: string;
   updated_at: string;
+  extraction_behavior?: ExtractionBehavior;
 }
 
 export interface Destination {
@@ -103,6 +105,54 @@ export interface DestinationConnection {
   title: string;
   status: string;
   connection_params: Record<string, unknown>;
+  created_at: string;
+}
+
+/**
+ * How an account's (or a data source's) extractions behave in the sandbox, so that every
+ * recipe outcome can be produced on purpose: `delivers` (default), `never_delivers` (runs,
+ * never completes), `fails` (every run fails), `slow` (completes after several build steps).
+ */
+export type ExtractionBehavior = 'delivers' | 'never_delivers' | 'fails' | 'slow';
+
+/**
+ * An extraction (extract). Shared by the extraction area (which owns its API) and the recipe
+ * area (whose builds create or reuse extracts and wait for them to deliver). Areas add fields
+ * by declaration merging.
+ */
+export interface Extract {
+  id: number;
+  workspace_id: number;
+  connection_id: number;
+  datasource_name: string;
+  /** internal account id (account_entity_id in responses) */
+  account_entity_id: number;
+  /** embedded account id (account_embedded_id in responses), nullable */
+  account_embedded_id: number | null;
+  /** extraction template the extract pulls with */
+  template_id: number;
+  data_table_id: number;
+  title: string;
+  is_paused: boolean;
+  /** why it is paused: manual, connection_deleted, account_disabled, migrated, … */
+  pause_reason: string | null;
+  /** last run: new, running, completed, failed */
+  status: string;
+  /** true once one of its runs has completed (contract: "an extraction has delivered") */
+  delivered: boolean;
+  last_run_at: string | null;
+  sync_historical_data: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A data table: where extracts deliver rows. Shared like Extract. */
+export interface DataTable {
+  id: number;
+  workspace_id: number;
+  title: string;
+  sql_name: string;
+  datasource_name: string | null;
   created_at: string;
 }
 
@@ -139,6 +189,8 @@ export interface State {
   accounts: Account[];
   destinations: Destination[];
   destination_connections: DestinationConnection[];
+  extracts: Extract[];
+  data_tables: DataTable[];
   events: SandboxEvent[];
 }
 
@@ -212,6 +264,11 @@ export class Store {
   /** fault injection (seeded separately, so that data does not depend on traffic) */
   readonly faultRandom: () => number;
   private readonly listeners: EventListener[] = [];
+  /**
+   * Starts a run of an extract in the background (set by the extraction area): a paused
+   * extract, or one whose connection is deleted or account inactive, never delivers.
+   */
+  runExtract: (extract: Extract) => void = () => undefined;
   private saveTimer: NodeJS.Timeout | undefined;
 
   constructor(readonly opts: SandboxOptions, state: State) {
@@ -305,6 +362,8 @@ export function emptyState(): State {
     accounts: [],
     destinations: [],
     destination_connections: [],
+    extracts: [],
+    data_tables: [],
     events: [],
   };
 }
