@@ -1,4 +1,4 @@
-import type { Account, Store } from './state.js';
+import type { Account, Field, Store } from './state.js';
 
 /**
  * The demo agency: three workspaces, several data sources with a connection each per
@@ -68,6 +68,23 @@ export function seedCore(store: Store): void {
     }
   }
 
+  for (const ds of DEMO_DATASOURCES) {
+    for (const t of GLOBAL_TEMPLATES) {
+      s.extract_templates.push({
+        id: store.nextId('extract_template', 301),
+        datasource_name: ds.name,
+        title: `${ds.title} ${t.title}`,
+        sql_name: `${ds.name}_${t.sql}`,
+        is_wide_template: t.wide,
+        parent_id: null,
+        allows_dimension_selection: t.wide,
+        agency_id: null,
+        fields: t.fields,
+        created_at: now,
+      });
+    }
+  }
+
   s.destinations.push(
     { name: 's3', title: 'Amazon S3', supports_recipes: true, reports_tables: true },
     { name: 'bigquery', title: 'Google BigQuery', supports_recipes: true, reports_tables: true },
@@ -93,6 +110,43 @@ export function seedCore(store: Store): void {
     });
   }
 }
+
+const f = (name: string, format: string, user_type: string): Field => ({ name, format, user_type, is_dynamic: false });
+
+/** Global extraction templates every demo data source offers: a fixed report and a wide one. */
+const GLOBAL_TEMPLATES = [
+  {
+    title: 'Campaign performance',
+    sql: 'campaign_performance',
+    wide: false,
+    fields: [
+      f('date', 'iso_8601_date', 'dimension'),
+      f('campaign_id', 'string', 'dimension'),
+      f('campaign_name', 'string', 'dimension'),
+      f('impressions', 'integer', 'metric'),
+      f('clicks', 'integer', 'metric'),
+      f('spend', 'currency', 'metric'),
+      f('ctr', 'percent', 'metric'),
+      f('conversions', 'float', 'metric'),
+    ],
+  },
+  {
+    title: 'Custom report',
+    sql: 'custom_report',
+    wide: true,
+    fields: [
+      f('date', 'iso_8601_date', 'dimension'),
+      f('campaign_name', 'string', 'dimension'),
+      f('ad_name', 'string', 'dimension'),
+      f('landing_page', 'url', 'dimension'),
+      f('thumbnail', 'image_url', 'dimension'),
+      f('impressions', 'integer', 'metric'),
+      f('spend', 'currency', 'metric'),
+      f('video_watch_time', 'duration', 'metric'),
+      f('engagement_score', 'float', 'metric'),
+    ],
+  },
+];
 
 function makeAccount(
   store: Store,

@@ -146,6 +146,36 @@ export interface Extract {
   updated_at: string;
 }
 
+/** Field object (template, extract, data table). */
+export interface Field {
+  name: string;
+  /** rendering hint: string, float, integer, iso_8601_date, currency, percent, duration, url, image_url */
+  format: string;
+  /** broad data type, e.g. dimension or metric */
+  user_type: string;
+  is_dynamic: boolean;
+}
+
+/**
+ * An extraction template. Global templates (agency_id null) are the parents agency templates
+ * are created from. Shared: recipes name the extraction templates each data source needs.
+ */
+export interface ExtractTemplate {
+  id: number;
+  datasource_name: string;
+  title: string;
+  sql_name: string;
+  is_wide_template: boolean;
+  /** parent global template, null for a global one */
+  parent_id: number | null;
+  /** wide parents allow selecting dimensions */
+  allows_dimension_selection: boolean;
+  /** null for global templates */
+  agency_id: number | null;
+  fields: Field[];
+  created_at: string;
+}
+
 /** A data table: where extracts deliver rows. Shared like Extract. */
 export interface DataTable {
   id: number;
@@ -189,6 +219,7 @@ export interface State {
   accounts: Account[];
   destinations: Destination[];
   destination_connections: DestinationConnection[];
+  extract_templates: ExtractTemplate[];
   extracts: Extract[];
   data_tables: DataTable[];
   events: SandboxEvent[];
@@ -362,6 +393,7 @@ export function emptyState(): State {
     accounts: [],
     destinations: [],
     destination_connections: [],
+    extract_templates: [],
     extracts: [],
     data_tables: [],
     events: [],

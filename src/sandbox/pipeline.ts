@@ -1,0 +1,57 @@
+import type { Extract, Store } from './state.js';
+
+/**
+ * The extract run engine: a run starts, and after --build-seconds completes (the extract has
+ * then delivered), fails, or never completes, per the account's or data source's
+ * `extraction_behavior`. An extract that is paused, whose connection is deleted or whose
+ * account is inactive never delivers (contract: such extractions cannot deliver on their own).
+ */
+export function canDeliver(store: Store, extract: Extract): boolean {
+  if (extract.is_paused) return false;
+  const connection = store.state.connections.find((c) => c.id === extract.connection_id);
+  if (!connection || connection.deleted) return false;
+  const account = store.state.accounts.find((a) => a.id === extract.account_entity_id);
+  return !!account && account.is_active;
+}
+
+export function behaviorOf(store: Store, extract: Extract): string {
+  const account = store.state.accounts.find((a) => a.id === extract.account_entity_id);
+  const source = store.state.datasources.find((d) => d.name === extract.datasource_name);
+  return account?.extraction_behavior ?? source?.extraction_behavior ?? 'delivers';
+}
+
+export type RunListener = (extract: Extract, outcome: 'completed' | 'failed') => void;
+
+export function installPipeline(store: Store, onFinish: RunListener = () => undefined): { close(): void } {
+  const timers = new Set<NodeJS.Timeout>();
+  store.runExtract = (extract) => {
+    if (!canDeliver(store, extract)) return;
+    extract.status = 'running';
+    extract.last_run_at = store.clock.iso();
+    extract.updated_at = extract.last_run_at;
+    const behavior = behaviorOf(store, extract);
+    if (behavior === 'never_delivers') return;
+    const ms = store.opts.buildSeconds * 1000 * (behavior === 'slow' ? 3 : 1);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!canDeliver(store, extract)) {
+        extract.status = 'new';
+        return;
+      }
+      const outcome = behavior === 'fails' ? 'failed' : 'completed';
+      extract.status = outcome;
+      if (outcome === 'completed') extract.delivered = true;
+      extract.updated_at = store.clock.iso();
+      store.changed();
+      onFinish(extract, outcome);
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
+  return {
+    close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
