@@ -122,7 +122,6 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     store,
     app,
     async close() {
-      for (const area of areas) await area.close?.();
       store.save();
       await app.close();
     },
