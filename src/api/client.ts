@@ -121,10 +121,12 @@ export class ApiClient {
     const target = withQuery(spec.path, spec.query);
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
+      // Credentials problems (none configured, token issuance refused) are not network faults.
+      const authHeaders = await this.opts.auth.headers(spec.auth, spec.workspaceId, this);
       const started = performance.now();
       let outcome: Outcome;
       try {
-        const res = await this.send(spec, target);
+        const res = await this.send(spec, target, authHeaders);
         const ms = Math.round(performance.now() - started);
         this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
         if (res.status >= 200 && res.status < 300) {
@@ -168,11 +170,11 @@ export class ApiClient {
     }
   }
 
-  private async send(spec: RequestSpec, target: string): Promise<ApiResponse> {
+  private async send(spec: RequestSpec, target: string, authHeaders: Record<string, string>): Promise<ApiResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'edp',
-      ...(await this.opts.auth.headers(spec.auth, spec.workspaceId, this)),
+      ...authHeaders,
     };
     let body: string | undefined;
     if (spec.body !== undefined) {
