@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from '../helpers.js';
+
+describe('edp itself', () => {
+  it('prints help with exit 0, with and without --help', async () => {
+    for (const argv of [['--help'], []]) {
+      const r = await cli(undefined, argv);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Usage: edp');
+      expect(r.stdout).toContain('workspaces');
+      expect(r.stdout).toContain('Exit codes');
+    }
+    const sub = await cli(undefined, ['workspaces', 'create', '--help']);
+    expect(sub.stdout).toContain('--title');
+  });
+
+  it('rejects unknown commands and flags with exit 2, naming them', async () => {
+    const cmd = await cli(undefined, ['workspace', 'list']);
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toContain("unknown command 'workspace'");
+    const flag = await cli(undefined, ['workspaces', 'list', '--bogus']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--bogus'");
+    const missing = await cli(undefined, ['workspaces', 'create']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--title');
+  });
+
+  it('refuses a bad --timeout, --base-url or --workspace before sending (exit 2)', async () => {
+    expect((await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list', '--timeout', 'soon'])).stderr).toContain('--timeout');
+    expect((await cli({ url: 'ftp://x' }, ['workspaces', 'list'])).stderr).toContain('--base-url');
+    expect((await cli({ url: 'http://127.0.0.1:9' }, ['-w', '1x', 'token'])).code).toBe(2);
+  });
+
+  it('reports an unreachable service as exit 1', async () => {
+    const r = await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('connection refused');
+  });
+
+  it('prints completion scripts for bash, zsh and fish', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = await cli(undefined, ['completion', shell]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('workspaces');
+      expect(r.stdout).toContain('enable-recipe');
+    }
+    expect((await cli(undefined, ['completion', 'tcsh'])).code).toBe(2);
+  });
+});
