@@ -1,6 +1,25 @@
 import type { SandboxArea } from '../area.js';
+import { accountRoutes } from './sources/accounts.js';
+import { connectionRoutes } from './sources/connections.js';
+import { linkRoutes, linksOf, outboxOf, seedLinks } from './sources/links.js';
 
+/**
+ * Data sources, connections, accounts (v3 and v3.1) and external authentication links
+ * (contract: "Data sources, connections, accounts"). Data sources, connections and accounts
+ * are seeded by the core; this area adds the links.
+ */
 export const sourcesArea: SandboxArea = {
   name: 'sources',
-  routes() {},
+  init(store) {
+    linksOf(store);
+    outboxOf(store);
+  },
+  seed(store) {
+    seedLinks(store);
+  },
+  routes(app, store) {
+    connectionRoutes(app, store);
+    accountRoutes(app, store);
+    linkRoutes(app, store);
+  },
 };

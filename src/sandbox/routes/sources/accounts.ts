@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { badRequest, notFound } from '../../errors.js';
+import { paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import type { Account, Connection, Store } from '../../state.js';
+import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
+
+const toggleSchema = z.object({ enabled_for_embedded_extraction: z.boolean() });
+const bulkItemSchema = z.object({ id: z.number().int().positive(), enabled_for_embedded_extraction: z.boolean() });
+
+/**
+ * Contract, v3.1 accounts rule 2: `search` is a case-insensitive substring of the title, and
+ * a value of only digits also matches the account with that `id`; blank means no filter.
+ * Rule 5: the remote `account_id` is never searched.
+ */
+export function searchAccounts(accounts: Account[], search: string | undefined): Account[] {
+  const term = (search ?? '').trim();
+  if (term === '') return accounts;
+  const lower = term.toLowerCase();
+  const id = /^\d+$/.test(term) ? Number(term) : undefined;
+  return accounts.filter((a) => a.id === id || a.title.toLowerCase().includes(lower));
+}
+
+function setExtraction(store: Store, c: Connection, a: Account, enabled: boolean): void {
+  if (a.enabled_for_embedded_extraction === enabled) return;
+  a.enabled_for_embedded_extraction = enabled;
+  a.updated_at = store.clock.iso();
+  store.emit('enabled_for_embedded_extraction_changed', a.workspace_id, 'Account', accountEventData(store, a, c));
+}
+
+export function accountRoutes(app: FastifyInstance, store: Store): void {
+  const connectionOf = (request: { params: unknown }, workspaceId: number) =>
+    liveConnection(store, workspaceId, pathId((request.params as { connection_id: string }).connection_id));
+
+  app.get('/api/v3/connections/:connection_id/accounts', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const c = connectionOf(request, workspaceId);
+    const page = paginate(request, accountsOf(store, c.id), { mode: 'v3' });
+    return { ...page, results: page.results.map(accountV3) };
+  });
+
+  // Rules 1-4 of the v3.1 accounts list: the slash is part of the path (the slashless form
+  // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
+  app.get('/api/v3.1/connections/:connection_id/accounts/', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const c = connectionOf(request, workspaceId);
+    const matching = searchAccounts(accountsOf(store, c.id), queryOf(request).search);
+    const page = paginate(request, matching, { mode: 'v31', maxPageSize: 100, defaultPageSize: 100 });
+    return { ...page, results: page.results.map(accountV31) };
+  });
+
+  // One account or a list: `{id, enabled_for_embedded_extraction}` or an array of them. All
+  // ids must belong to the connection, else nothing changes.
+  app.patch('/api/v3/connections/:connection_id/accounts', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const c = connectionOf(request, workspaceId);
+    const many = Array.isArray(request.body);
+    const items = many ? parseBody(z.array(bulkItemSchema).min(1), request.body) : [parseBody(bulkItemSchema, request.body)];
+    const own = new Map(accountsOf(store, c.id).map((a) => [a.id, a]));
+    const seen = new Set<number>();
+    const unknown: number[] = [];
+    const duplicate: number[] = [];
+    for (const item of items) {
+      if (!own.has(item.id)) unknown.push(item.id);
+      if (seen.has(item.id)) duplicate.push(item.id);
+      seen.add(item.id);
+    }
+    if (unknown.length > 0) throw badRequest(`Accounts not found in connection ${c.id}: ${unknown.join(', ')}.`, { ids: unknown });
+    if (duplicate.length > 0) throw badRequest(`Accounts listed more than once: ${duplicate.join(', ')}.`, { ids: duplicate });
+    const updated = items.map((item) => {
+      const a = own.get(item.id)!;
+      setExtraction(store, c, a, item.enabled_for_embedded_extraction);
+      return a;
+    });
+    store.changed();
+    return many ? updated.map(accountV3) : accountV3(updated[0]!);
+  });
+
+  // `{account_id}` here is the internal account `id` (the remote id is not a path segment:
+  // some contain a slash, such as "properties/310001").
+  app.patch('/api/v3/connections/:connection_id/accounts/:account_id', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const c = connectionOf(request, workspaceId);
+    const accountId = pathId((request.params as { account_id: string }).account_id);
+    const a = accountsOf(store, c.id).find((x) => x.id === accountId);
+    if (!a) throw notFound('Account not found.');
+    const { enabled_for_embedded_extraction } = parseBody(toggleSchema, request.body);
+    setExtraction(store, c, a, enabled_for_embedded_extraction);
+    store.changed();
+    return accountV3(a);
+  });
+}

@@ -1,0 +1,291 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
+import { parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { DEMO_DATASOURCES } from '../../seed.js';
+import type { Account, Store, User } from '../../state.js';
+import { connectionView, dataSource } from './model.js';
+
+/** Contract, Limits: an external authentication link lives 14 days and is used once. */
+export const LINK_LIFETIME_MS = 14 * 24 * 3600 * 1000;
+
+export type StoredLinkStatus = 'not_used' | 'used' | 'revoked_manually';
+
+export interface ExternalAuthLink {
+  id: number;
+  workspace_id: number;
+  datasource_name: string;
+  email: string;
+  token: string;
+  /** `expired` is not stored: it follows from the clock (contract: not_used, 14 days pass, expired) */
+  status: StoredLinkStatus;
+  send_email: boolean;
+  /** e-mail of the agency user who asked for the link, or null (the whitelabel title is shown) */
+  requested_by: string | null;
+  created_ms: number;
+  used_at: string | null;
+  revoked_at: string | null;
+  /** the connection the external user created with the link */
+  connection_id: number | null;
+}
+
+/** What the sandbox would have e-mailed: invitations (send_email) and confirmations (requested_by). */
+export interface SentEmail {
+  to: string;
+  kind: 'invitation' | 'confirmation';
+  subject: string;
+  link_ids: number[];
+  sent_at: string;
+}
+
+// Optional in the type so that the shared `emptyState()` stays complete; `init` creates them.
+declare module '../../state.js' {
+  interface State {
+    external_auth_links?: ExternalAuthLink[];
+    outbox?: SentEmail[];
+  }
+}
+
+export function linksOf(store: Store): ExternalAuthLink[] {
+  return (store.state.external_auth_links ??= []);
+}
+
+export function outboxOf(store: Store): SentEmail[] {
+  return (store.state.outbox ??= []);
+}
+
+export function linkStatus(store: Store, link: ExternalAuthLink): string {
+  if (link.status === 'not_used' && store.clock.now() >= link.created_ms + LINK_LIFETIME_MS) return 'expired';
+  return link.status;
+}
+
+function inviterOf(store: Store, link: ExternalAuthLink): string {
+  const user = link.requested_by ? store.state.users.find((u) => u.email === link.requested_by) : undefined;
+  return user ? `${user.first_name} ${user.last_name}` : store.state.agency.whitelabel_title;
+}
+
+function linkUrl(request: FastifyRequest | undefined, store: Store, link: ExternalAuthLink): string {
+  const host = request?.headers.host ?? `${store.opts.host}:${store.opts.port}`;
+  return `${request?.protocol ?? 'http'}://${host}/connect/${link.token}`;
+}
+
+export function linkView(store: Store, link: ExternalAuthLink, request?: FastifyRequest): Record<string, unknown> {
+  return {
+    id: link.id,
+    datasource_name: link.datasource_name,
+    email: link.email,
+    status: linkStatus(store, link),
+    url: linkUrl(request, store, link),
+    send_email: link.send_email,
+    requested_by: link.requested_by,
+    inviter_title: inviterOf(store, link),
+    created_at: new Date(link.created_ms).toISOString(),
+    expires_at: new Date(link.created_ms + LINK_LIFETIME_MS).toISOString(),
+    used_at: link.used_at,
+    revoked_at: link.revoked_at,
+    connection_id: link.connection_id,
+  };
+}
+
+const createSchema = z.object({
+  to_emails: z.array(z.email()).min(1),
+  send_email: z.boolean(),
+  requested_by: z.email().nullable().optional(),
+});
+
+/**
+ * Contract, Versioning 9: `requested_by` must be an active agency user who is a member of the
+ * workspace or the agency owner; otherwise 400 and no link is created.
+ */
+function requester(store: Store, email: string, workspaceId: number): User {
+  const user = store.state.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
+  if (!user || !user.is_active || !(user.is_agency_owner || user.workspace_ids.includes(workspaceId))) {
+    throw validationError([
+      { field: 'requested_by', code: 'invalid', message: 'Must be an active agency user who is a member of this workspace or the agency owner.' },
+    ]);
+  }
+  return user;
+}
+
+export function createLinks(
+  store: Store,
+  workspaceId: number,
+  datasourceName: string,
+  body: { to_emails: string[]; send_email: boolean; requested_by?: string | null | undefined },
+): ExternalAuthLink[] {
+  const user = body.requested_by ? requester(store, body.requested_by, workspaceId) : undefined;
+  const now = store.clock.now();
+  // One link per address: the same address twice gets one link.
+  const emails = [...new Map(body.to_emails.map((e) => [e.toLowerCase(), e])).values()];
+  const links = emails.map((email) => ({
+    id: store.nextId('external_auth_link'),
+    workspace_id: workspaceId,
+    datasource_name: datasourceName,
+    email,
+    token: store.secret(16),
+    status: 'not_used' as const,
+    send_email: body.send_email,
+    requested_by: user?.email ?? null,
+    created_ms: now,
+    used_at: null,
+    revoked_at: null,
+    connection_id: null,
+  }));
+  linksOf(store).push(...links);
+  const sentAt = new Date(now).toISOString();
+  const ds = dataSource(store, datasourceName);
+  if (body.send_email) {
+    for (const link of links) {
+      outboxOf(store).push({ to: link.email, kind: 'invitation', subject: `${inviterOf(store, link)} asks you to connect ${ds?.title ?? datasourceName}`, link_ids: [link.id], sent_at: sentAt });
+    }
+  }
+  if (user) {
+    outboxOf(store).push({ to: user.email, kind: 'confirmation', subject: `Links sent to connect ${ds?.title ?? datasourceName}`, link_ids: links.map((l) => l.id), sent_at: sentAt });
+  }
+  store.changed();
+  return links;
+}
+
+/** The external user connects through the link: a new connection with a few accounts. */
+function useLink(store: Store, link: ExternalAuthLink): { connectionId: number } {
+  const now = store.clock.iso();
+  const ds = dataSource(store, link.datasource_name);
+  const demo = DEMO_DATASOURCES.find((d) => d.name === link.datasource_name);
+  const connection = {
+    id: store.nextId('connection', 1001),
+    workspace_id: link.workspace_id,
+    datasource_name: link.datasource_name,
+    title: `${ds?.title ?? link.datasource_name} (${link.email})`,
+    created_at: now,
+    deleted: false,
+  };
+  store.state.connections.push(connection);
+  for (let i = 1; i <= 3; i++) {
+    // Remote ids that do not appear in the titles, so that a search by remote id finds nothing.
+    const remote = String(7_000_000 + link.id * 10 + i);
+    const account: Account = {
+      id: store.nextId('account', 20001),
+      workspace_id: link.workspace_id,
+      connection_id: connection.id,
+      datasource_name: link.datasource_name,
+      account_id: remote,
+      title: `Client account ${i}`,
+      currency: demo ? demo.currency : 'USD',
+      is_active: true,
+      enabled_for_embedded_extraction: false,
+      additional_params: { connected_by: link.email },
+      item: { remote_id: remote, name: `Client account ${i}`, timezone: 'UTC' },
+      created_at: now,
+      updated_at: now,
+    };
+    store.state.accounts.push(account);
+  }
+  link.status = 'used';
+  link.used_at = now;
+  link.connection_id = connection.id;
+  store.changed();
+  return { connectionId: connection.id };
+}
+
+/** Newest first, `page_size` up to 1000 (larger is capped); a page past the end is empty. */
+function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unknown> {
+  const q = queryOf(request);
+  const askedSize = /^\d+$/.test(q.page_size ?? '') ? Number(q.page_size) : 100;
+  const size = Math.min(Math.max(askedSize, 1), 1000);
+  const page = /^\d+$/.test(q.page ?? '') && Number(q.page) >= 1 ? Number(q.page) : 1;
+  const lastPage = Math.max(1, Math.ceil(items.length / size));
+  const url = (n: number) => {
+    const [p, qs] = request.url.split('?');
+    const params = new URLSearchParams(qs ?? '');
+    params.set('page', String(n));
+    return `${request.protocol}://${request.headers.host ?? 'localhost'}${p}?${params.toString()}`;
+  };
+  return {
+    count: items.length,
+    next: page < lastPage ? url(page + 1) : null,
+    previous: page > 1 ? url(Math.min(page - 1, lastPage)) : null,
+    results: items.slice((page - 1) * size, page * size),
+  };
+}
+
+export function linkRoutes(app: FastifyInstance, store: Store): void {
+  const links = () => linksOf(store);
+
+  app.post('/api/v3/datasources/:datasource_name/external-auth-links', async (request, reply) => {
+    const { workspaceId } = requireBearer(store, request);
+    if (!store.state.agency.flags.external_auth_links) {
+      throw forbidden('External authentication links are not enabled for this agency.');
+    }
+    const { datasource_name: name } = request.params as { datasource_name: string };
+    if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
+    const body = parseBody(createSchema, request.body);
+    const created = createLinks(store, workspaceId, name, body);
+    return reply.code(201).send(created.map((l) => linkView(store, l, request)));
+  });
+
+  // Listing and revoking stay available with the feature flag off: the contract lists 403
+  // for create only, and revoking links already sent is what an agency wants then.
+  app.get('/api/v3/datasources/:datasource_name/external-auth-links', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const { datasource_name: name } = request.params as { datasource_name: string };
+    const items = links()
+      .filter((l) => l.workspace_id === workspaceId && l.datasource_name === name)
+      .sort((a, b) => b.created_ms - a.created_ms || b.id - a.id);
+    const page = linkPage(request, items);
+    return { ...page, results: (page.results as typeof items).map((l) => linkView(store, l, request)) };
+  });
+
+  app.post('/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const { datasource_name: name, id } = request.params as { datasource_name: string; id: string };
+    const linkId = pathId(id);
+    const link = links().find((l) => l.id === linkId && l.workspace_id === workspaceId && l.datasource_name === name);
+    if (!link) throw notFound('External authentication link not found.');
+    const status = linkStatus(store, link);
+    if (status === 'used') throw badRequest('This link has already been used and cannot be revoked.', { status });
+    if (status === 'expired') throw badRequest('This link has expired and cannot be revoked.', { status });
+    if (status === 'not_used') {
+      link.status = 'revoked_manually';
+      link.revoked_at = store.clock.iso();
+      store.changed();
+    }
+    // Already revoked: unchanged, 200 with the existing revocation data.
+    return linkView(store, link, request);
+  });
+
+  // Sandbox control: the external user opens the link and creates the connection.
+  app.post('/_sandbox/external-auth-links/:id/use', async (request) => {
+    const linkId = pathId((request.params as { id: string }).id);
+    const link = links().find((l) => l.id === linkId);
+    if (!link) throw notFound('External authentication link not found.');
+    const status = linkStatus(store, link);
+    if (status !== 'not_used') throw new SandboxError(409, 'bad_request', `The link is ${status}; only an unused link can be used.`);
+    const { connectionId } = useLink(store, link);
+    const connection = store.state.connections.find((c) => c.id === connectionId)!;
+    return { link: linkView(store, link, request), connection: connectionView(store, connection) };
+  });
+
+  // A stand-in for the page the link opens: names the requesting user, or the whitelabel title.
+  app.get('/connect/:token', async (request, reply) => {
+    const link = links().find((l) => l.token === (request.params as { token: string }).token);
+    if (!link) throw notFound('Unknown link.');
+    const status = linkStatus(store, link);
+    const ds = dataSource(store, link.datasource_name);
+    const text = status === 'not_used' ? `${inviterOf(store, link)} asks you to connect ${ds?.title ?? link.datasource_name}.` : `This link is ${status.replace('_', ' ')}.`;
+    return reply.code(status === 'not_used' ? 200 : 410).type('text/html').send(`<!doctype html><title>${escapeHtml(inviterOf(store, link))}</title><p>${escapeHtml(text)}</p>`);
+  });
+}
+
+/** Demo links in the first workspace: one waiting, one revoked. */
+export function seedLinks(store: Store): void {
+  const ws = store.state.workspaces[0];
+  if (!ws || !dataSource(store, 'google_ads')) return;
+  createLinks(store, ws.id, 'google_ads', { to_emails: ['client@example.com'], send_email: false });
+  const [revoked] = createLinks(store, ws.id, 'google_ads', { to_emails: ['former-client@example.com'], send_email: false });
+  revoked!.status = 'revoked_manually';
+  revoked!.revoked_at = store.clock.iso();
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
