@@ -116,7 +116,8 @@ export function createLinks(
   const user = body.requested_by ? requester(store, body.requested_by, workspaceId) : undefined;
   const now = store.clock.now();
   // One link per address: the same address twice gets one link.
-  const emails = [...new Map(body.to_emails.map((e) => [e.toLowerCase(), e])).values()];
+  const seen = new Set<string>();
+  const emails = body.to_emails.filter((e) => !seen.has(e.toLowerCase()) && !!seen.add(e.toLowerCase()));
   const links = emails.map((email) => ({
     id: store.nextId('external_auth_link'),
     workspace_id: workspaceId,
