@@ -1,6 +1,186 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
+import { SandboxError, badRequest, notFound, validationError, type FieldError } from '../errors.js';
+import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../http.js';
+import type { Store } from '../state.js';
+import { EVENT_TYPES, isEventType } from './webhooks/catalog.js';
+import { DEFAULT_RETRY_DELAYS_S, WebhookDispatcher } from './webhooks/delivery.js';
+import { deliveriesOf, endpointsOf, type WebhookEndpoint } from './webhooks/model.js';
 
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Enter a valid http(s) URL.');
+
+const eventTypesSchema = z.array(z.string()).min(1);
+const createSchema = z.object({ url: httpUrl, event_types: eventTypesSchema });
+// The contract's PATCH changes `event_types` only; the address is what was verified, so any other key is refused.
+const patchSchema = z.strictObject({ event_types: eventTypesSchema });
+
+/** Unknown event types in a subscription are refused, each named by its position. */
+function checkEventTypes(types: string[]): string[] {
+  const fields: FieldError[] = [];
+  types.forEach((t, i) => {
+    if (!isEventType(t)) fields.push({ field: `event_types[${i}]`, code: 'invalid', message: `"${t}" is not a valid event type.` });
+  });
+  if (fields.length > 0) throw validationError(fields);
+  return [...new Set(types)];
+}
+
+/** The endpoint as the API shows it; the secret only at creation and on rotation. */
+function view(endpoint: WebhookEndpoint, withSecret = false): Record<string, unknown> {
+  const { id, url, event_types, status, created_at, updated_at, secret } = endpoint;
+  return { id, url, event_types, status, ...(withSecret ? { secret } : {}), created_at, updated_at };
+}
+
+function endpointOf(store: Store, request: FastifyRequest, workspaceId: number): WebhookEndpoint {
+  const id = pathId((request.params as { id: string }).id);
+  const endpoint = endpointsOf(store).find((e) => e.id === id && e.workspace_id === workspaceId);
+  if (!endpoint) throw notFound('Webhook endpoint not found.');
+  return endpoint;
+}
+
+/**
+ * Webhook endpoints, event types and deliveries (contract: Webhook endpoints table, Webhook
+ * endpoint status, Events). Workspace-scoped: Bearer.
+ */
 export const webhooksArea: SandboxArea = {
   name: 'webhooks',
-  routes() {},
+  init(store) {
+    endpointsOf(store);
+    deliveriesOf(store);
+  },
+  routes(app: FastifyInstance, store: Store) {
+    const dispatcher = new WebhookDispatcher(store);
+    store.onEvent((event) => dispatcher.handle(event));
+    app.addHook('onClose', async () => dispatcher.close());
+    const endpoints = () => endpointsOf(store);
+
+    app.get('/api/v3/webhook_event_types/', async (request) => {
+      requireBearer(store, request);
+      return paginate(request, EVENT_TYPES.map((event_name) => ({ event_name })), { mode: 'v3' });
+    });
+
+    app.get('/api/v3/webhook_endpoints/', async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const items = endpoints().filter((e) => e.workspace_id === workspaceId).sort(byId);
+      return paginate(request, items.map((e) => view(e)), { mode: 'v3' });
+    });
+
+    app.post('/api/v3/webhook_endpoints/', async (request, reply) => {
+      const { workspaceId } = requireBearer(store, request);
+      const body = parseBody(createSchema, request.body);
+      const now = store.clock.iso();
+      const endpoint: WebhookEndpoint = {
+        id: store.nextId('webhook_endpoint'),
+        workspace_id: workspaceId,
+        url: body.url,
+        event_types: checkEventTypes(body.event_types),
+        status: 'unverified',
+        secret: store.secret(32),
+        created_at: now,
+        updated_at: now,
+      };
+      endpoints().push(endpoint);
+      store.changed();
+      return reply.code(201).send(view(endpoint, true));
+    });
+
+    app.get('/api/v3/webhook_endpoints/:id/', async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      return view(endpointOf(store, request, workspaceId));
+    });
+
+    app.patch('/api/v3/webhook_endpoints/:id/', async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const endpoint = endpointOf(store, request, workspaceId);
+      const body = parseBody(patchSchema, request.body);
+      endpoint.event_types = checkEventTypes(body.event_types);
+      endpoint.updated_at = store.clock.iso();
+      store.changed();
+      return view(endpoint);
+    });
+
+    app.delete('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
+      const { workspaceId } = requireBearer(store, request);
+      const endpoint = endpointOf(store, request, workspaceId);
+      endpoints().splice(endpoints().indexOf(endpoint), 1);
+      store.changed();
+      return reply.code(204).send();
+    });
+
+    // The contract leaves the answer to "see Events". The sandbox answers 200 with the endpoint
+    // (now `active`) once the receiver has echoed the challenge, and 400 naming the reason
+    // otherwise; a failed attempt changes nothing (an active endpoint stays active).
+    app.post('/api/v3/webhook_endpoints/:id/verify/', async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const endpoint = endpointOf(store, request, workspaceId);
+      const secretAtStart = endpoint.secret;
+      const result = await dispatcher.verify(endpoint);
+      if (!result.ok) {
+        throw badRequest(`Verification failed: ${result.reason}. The receiver must answer the GET with status 200 and the X-Service-Challenge value as its body.`);
+      }
+      // A rotation during the round trip wins: the endpoint stays unverified with the new secret.
+      if (endpoint.secret === secretAtStart && endpoints().includes(endpoint)) {
+        endpoint.status = 'active';
+        endpoint.updated_at = store.clock.iso();
+        store.changed();
+      }
+      return view(endpoint);
+    });
+
+    // Events, rule 7: the old secret is invalid at once and the endpoint is unverified again.
+    app.post('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const endpoint = endpointOf(store, request, workspaceId);
+      endpoint.secret = store.secret(32);
+      endpoint.status = 'unverified';
+      endpoint.updated_at = store.clock.iso();
+      store.changed();
+      return view(endpoint, true);
+    });
+
+    // Sandbox-only: the deliveries log, and knobs for the retry schedule and lost answers.
+    app.get('/_sandbox/webhook-deliveries', async (request) => {
+      const q = queryOf(request);
+      return deliveriesOf(store).filter(
+        (d) =>
+          (q.endpoint_id === undefined || String(d.endpoint_id) === q.endpoint_id) &&
+          (q.event_type === undefined || d.event_type === q.event_type),
+      );
+    });
+
+    app.patch('/_sandbox/webhooks', async (request) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const delays = body.retry_delays;
+      if (delays !== undefined) {
+        if (!Array.isArray(delays) || !delays.every((d) => typeof d === 'number' && d >= 0)) {
+          throw new SandboxError(400, 'bad_request', 'retry_delays must be a list of non-negative numbers of seconds');
+        }
+        store.opts.webhookRetryDelays = delays as number[];
+      }
+      if (body.lost_answers !== undefined) {
+        if (typeof body.lost_answers !== 'number' || !Number.isInteger(body.lost_answers) || body.lost_answers < 0) {
+          throw new SandboxError(400, 'bad_request', 'lost_answers must be a non-negative integer');
+        }
+        store.opts.webhookLostAnswers = body.lost_answers;
+      }
+      if (typeof body.delay === 'number' && body.delay >= 0) store.opts.webhookDelay = body.delay;
+      return {
+        delay: store.opts.webhookDelay,
+        retry_delays: store.opts.webhookRetryDelays ?? DEFAULT_RETRY_DELAYS_S,
+        lost_answers: store.opts.webhookLostAnswers ?? 0,
+      };
+    });
+  },
 };

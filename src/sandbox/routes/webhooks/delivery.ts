@@ -1,0 +1,178 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { SandboxEvent, Store } from '../../state.js';
+import { eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYPES } from './catalog.js';
+import { deliveriesOf, endpointsOf, type WebhookDeliveryAttempt, type WebhookEndpoint } from './model.js';
+
+/** Contract, Limits: webhook retry delays. */
+export const DEFAULT_RETRY_DELAYS_S = [0, 2, 5, 10];
+/** Receivers should answer within a few seconds (Events, rule 3). */
+const RECEIVER_TIMEOUT_MS = 5000;
+const DELIVERY_LOG_LIMIT = 2000;
+
+interface DeliveryJob {
+  endpointId: number;
+  event: SandboxEvent;
+  /** the exact bytes signed and sent on every attempt */
+  body: string;
+  idempotencyKey: string;
+}
+
+export type VerifyResult = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Endpoints are workspace-scoped and receive their workspace's events. Events of agency-level
+ * operations have no workspace to be scoped to: the Agency and AgencyInvite shapes, anything
+ * emitted without a workspace, and `workspace_created` (done with agency credentials, before
+ * the new workspace can have an endpoint). Those go to subscribed endpoints of every workspace.
+ */
+export function isAgencyWide(event: SandboxEvent): boolean {
+  return event.workspace_id === null || event.shape === 'Agency' || event.shape === 'AgencyInvite' || event.type === 'workspace_created';
+}
+
+function describeFailure(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'the receiver did not answer in time';
+  return code ? `${code}: ${(err as Error).message}` : String((err as Error)?.message ?? err);
+}
+
+export function signBody(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/**
+ * Delivers events to the sandbox's webhook endpoints: after --webhook-delay, a signed POST to
+ * each active endpoint of the event's workspace subscribed to its type, retried on failure or
+ * a non-2xx answer after the contract's delays. One per sandbox; `close` stops it.
+ */
+export class WebhookDispatcher {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly agent = new Agent({ keepAliveTimeout: 4000, connections: 16 });
+  private readonly closing = new AbortController();
+
+  constructor(private readonly store: Store) {}
+
+  private endpoint(id: number): WebhookEndpoint | undefined {
+    return endpointsOf(this.store).find((e) => e.id === id);
+  }
+
+  handle(event: SandboxEvent): void {
+    if (SILENT_EVENT_TYPES.has(event.type) || !isEventType(event.type)) return;
+    const agencyWide = isAgencyWide(event);
+    const targets = endpointsOf(this.store).filter(
+      (e) => (agencyWide || e.workspace_id === event.workspace_id) && e.status === 'active' && e.event_types.includes(event.type),
+    );
+    if (targets.length === 0) return;
+    const data = payloadData(event, {
+      agencyTitle: this.store.state.agency.title,
+      workspaceTitle: event.workspace_id === null ? undefined : this.store.workspace(event.workspace_id)?.title,
+    });
+    const body = JSON.stringify({ id: event.id, type: event.type, timestamp: eventTimestamp(event.occurred_at), data });
+    for (const endpoint of targets) {
+      this.schedule({ endpointId: endpoint.id, event, body, idempotencyKey: randomUUID() }, 1, this.store.opts.webhookDelay * 1000);
+    }
+  }
+
+  private schedule(job: DeliveryJob, attempt: number, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(job, attempt);
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async attempt(job: DeliveryJob, attempt: number): Promise<void> {
+    const endpoint = this.endpoint(job.endpointId);
+    const record = (fields: Pick<WebhookDeliveryAttempt, 'status_code' | 'error' | 'outcome' | 'will_retry'>) =>
+      this.log({
+        id: this.store.nextId('webhook_delivery'),
+        endpoint_id: job.endpointId,
+        event_id: job.event.id,
+        event_type: job.event.type,
+        idempotency_key: job.idempotencyKey,
+        attempt,
+        url: endpoint?.url ?? '',
+        attempted_at: this.store.clock.iso(),
+        ...fields,
+      });
+    // Only active endpoints receive events (Events, rule 1): one deleted, reset to unverified by
+    // a secret rotation, or unsubscribed since the event occurred gets no further attempt.
+    if (!endpoint || endpoint.status !== 'active' || !endpoint.event_types.includes(job.event.type)) {
+      record({ status_code: null, error: 'the endpoint is no longer an active subscriber', outcome: 'abandoned', will_retry: false });
+      return;
+    }
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await request(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'edp-sandbox-webhooks',
+          'x-service-signature': signBody(endpoint.secret, job.body),
+          'x-service-idempotency-key': job.idempotencyKey,
+        },
+        body: job.body,
+        dispatcher: this.agent,
+        signal: AbortSignal.any([AbortSignal.timeout(RECEIVER_TIMEOUT_MS), this.closing.signal]),
+      });
+      await res.body.dump();
+      statusCode = res.statusCode;
+    } catch (err) {
+      error = describeFailure(err);
+    }
+    if (this.closing.signal.aborted) return;
+    let delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    if (delivered && (this.store.opts.webhookLostAnswers ?? 0) > 0) {
+      this.store.opts.webhookLostAnswers! -= 1;
+      delivered = false;
+      error = 'the answer was lost (sandbox fault knob lost_answers)';
+    }
+    if (!delivered && statusCode !== null && error === null) error = `the receiver answered ${statusCode}`;
+    const delays = this.store.opts.webhookRetryDelays ?? DEFAULT_RETRY_DELAYS_S;
+    const willRetry = !delivered && attempt <= delays.length;
+    record({ status_code: statusCode, error, outcome: delivered ? 'delivered' : 'failed', will_retry: willRetry });
+    if (willRetry) this.schedule(job, attempt + 1, delays[attempt - 1]! * 1000);
+  }
+
+  private log(entry: WebhookDeliveryAttempt): void {
+    const log = deliveriesOf(this.store);
+    log.push(entry);
+    if (log.length > DELIVERY_LOG_LIMIT) log.splice(0, log.length - DELIVERY_LOG_LIMIT);
+    this.store.changed();
+  }
+
+  /**
+   * Events, rule 6: a GET to the receiver with a verify token and a challenge; only a 200
+   * whose body is exactly the challenge verifies the endpoint.
+   */
+  async verify(endpoint: WebhookEndpoint): Promise<VerifyResult> {
+    const challenge = randomBytes(16).toString('hex');
+    try {
+      const res = await request(endpoint.url, {
+        method: 'GET',
+        headers: {
+          'user-agent': 'edp-sandbox-webhooks',
+          'x-service-verify-token': randomBytes(16).toString('hex'),
+          'x-service-challenge': challenge,
+        },
+        dispatcher: this.agent,
+        signal: AbortSignal.any([AbortSignal.timeout(RECEIVER_TIMEOUT_MS), this.closing.signal]),
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) return { ok: false, reason: `the receiver answered ${res.statusCode}` };
+      if (text !== challenge) return { ok: false, reason: 'the receiver answered 200 but its body was not the challenge value' };
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, reason: `the receiver could not be reached (${describeFailure(err)})` };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await this.agent.destroy().catch(() => undefined);
+  }
+}
