@@ -1,10 +1,12 @@
+import { deliverRows, emitExtraction } from './routes/extraction/model.js';
 import type { Extract, Store } from './state.js';
 
 /**
  * The extract run engine: a run starts, and after --build-seconds completes (the extract has
- * then delivered), fails, or never completes, per the account's or data source's
- * `extraction_behavior`. An extract that is paused, whose connection is deleted or whose
- * account is inactive never delivers (contract: such extractions cannot deliver on their own).
+ * then delivered and its rows are in its data table), fails, or never completes, per the
+ * account's or data source's `extraction_behavior`. An extract that is paused, whose
+ * connection is deleted or whose account is inactive never delivers (contract: such
+ * extractions cannot deliver on their own).
  */
 export function canDeliver(store: Store, extract: Extract): boolean {
   if (extract.is_paused) return false;
@@ -26,9 +28,12 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
   const timers = new Set<NodeJS.Timeout>();
   store.runExtract = (extract) => {
     if (!canDeliver(store, extract)) return;
+    const runId = store.nextId('extract_run', 900001);
     extract.status = 'running';
     extract.last_run_at = store.clock.iso();
     extract.updated_at = extract.last_run_at;
+    emitExtraction(store, 'regular_download_started', extract, runId);
+    if (extract.historical_pending && extract.sync_historical_data) emitExtraction(store, 'historical_download_started', extract, runId);
     const behavior = behaviorOf(store, extract);
     if (behavior === 'never_delivers') return;
     const ms = store.opts.buildSeconds * 1000 * (behavior === 'slow' ? 3 : 1);
@@ -40,8 +45,14 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
       }
       const outcome = behavior === 'fails' ? 'failed' : 'completed';
       extract.status = outcome;
-      if (outcome === 'completed') extract.delivered = true;
+      if (outcome === 'completed') {
+        extract.delivered = true;
+        deliverRows(store, extract);
+      }
       extract.updated_at = store.clock.iso();
+      // Contract, Events rule 4: extraction_completed carries no status or error, so it is
+      // sent for a failed run as well.
+      emitExtraction(store, 'extraction_completed', extract, runId);
       store.changed();
       onFinish(extract, outcome);
     }, ms);

@@ -1,0 +1,312 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { forbidden, notFound } from '../../errors.js';
+import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import type { Account, ExtractTemplate, Field, Store, User } from '../../state.js';
+import {
+  type DeclaredField, type ExtractSettings, dynamicFieldsOf, fieldObject, invalid, requireDataSource, visibleTemplate, workspaceAccount, connectionOf,
+} from './model.js';
+
+/** A calendar date as YYYY-MM-DD that exists. */
+export function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s);
+}
+
+export const isoDate = z.string().refine(isCalendarDate, 'Date has wrong format. Use YYYY-MM-DD.');
+
+/** Contract, validation endpoint: `template_settings` with these keys, each optional. */
+export const templateSettingsSchema = z.strictObject({
+  fields: z.array(z.string().min(1)).min(1).optional(),
+  additional_params: z.record(z.string(), z.unknown()).optional(),
+  dynamic_fields: z.array(z.string().min(1)).optional(),
+  custom_filters: z.array(z.unknown()).optional(),
+  sync_historical_data: isoDate.nullable().optional(),
+});
+export type TemplateSettingsInput = z.infer<typeof templateSettingsSchema>;
+
+const intId = z.number().int().positive();
+
+/**
+ * Checks settings against a template (and, for dynamic fields, the account's connection) and
+ * returns them complete. Contract: wide templates need field validation; only they may select
+ * dimensions, so a wide selection must keep at least one dimension and one metric.
+ */
+export function resolveSettings(
+  store: Store,
+  template: ExtractTemplate,
+  connectionId: number | undefined,
+  input: TemplateSettingsInput,
+  base?: ExtractSettings,
+  prefix = 'template_settings',
+): ExtractSettings {
+  const known = new Set(template.fields.map((f) => f.name));
+  let fields = input.fields ?? base?.fields ?? template.fields.map((f) => f.name);
+  const unknown = fields.filter((n) => !known.has(n));
+  if (unknown.length > 0) throw invalid(`${prefix}.fields`, `unknown fields for template ${template.id}: ${unknown.join(', ')}`);
+  const dynamic = input.dynamic_fields ?? base?.dynamic_fields ?? [];
+  if (dynamic.length > 0) {
+    if (!template.is_wide_template) throw invalid(`${prefix}.dynamic_fields`, 'dynamic fields can be selected only with a wide template');
+    const connection = connectionId === undefined ? undefined : connectionOf(store, connectionId);
+    const schema = new Set(connection ? dynamicFieldsOf(connection).map((d) => d.name) : []);
+    const missing = dynamic.filter((n) => !schema.has(n));
+    if (missing.length > 0) throw invalid(`${prefix}.dynamic_fields`, `not in the connection's dynamic schema: ${missing.join(', ')}`);
+  }
+  if (template.is_wide_template) {
+    const chosen = template.fields.filter((f) => fields.includes(f.name));
+    if (!chosen.some((f) => f.user_type === 'dimension')) throw invalid(`${prefix}.fields`, 'a wide report needs at least one dimension');
+    const dynamicMetric = dynamic.length > 0;
+    if (!chosen.some((f) => f.user_type === 'metric') && !dynamicMetric) throw invalid(`${prefix}.fields`, 'a wide report needs at least one metric');
+  } else {
+    // Without dimension selection every dimension of the template is delivered.
+    fields = [...fields, ...template.fields.filter((f) => f.user_type === 'dimension').map((f) => f.name)];
+  }
+  return {
+    fields: template.fields.map((f) => f.name).filter((n) => fields.includes(n)),
+    additional_params: input.additional_params ?? base?.additional_params ?? {},
+    dynamic_fields: dynamic,
+    custom_filters: input.custom_filters ?? base?.custom_filters ?? [],
+  };
+}
+
+/** Contract, validation: non-empty, existing, from one connection (and, here, of the template's data source). */
+export function resolveAccounts(store: Store, wsId: number, template: ExtractTemplate, ids: number[]): Account[] {
+  const missing = ids.filter((id) => {
+    const a = workspaceAccount(store, wsId, id);
+    return !a || a.datasource_name !== template.datasource_name;
+  });
+  if (missing.length > 0) throw invalid('accounts', `no such ${template.datasource_name} accounts in this workspace: ${missing.join(', ')}`);
+  const accounts = ids.map((id) => workspaceAccount(store, wsId, id)!);
+  const connections = [...new Set(accounts.map((a) => a.connection_id))];
+  if (connections.length > 1) throw invalid('accounts', `accounts must belong to one connection; these span connections ${connections.join(', ')}`);
+  return accounts;
+}
+
+/** Template creation needs EXTRACT.CREATE: agency chiefs and owners hold it, other agency users do not. */
+function canCreateExtractTemplates(user: User): boolean {
+  return user.is_agency_chief || user.is_agency_owner;
+}
+
+function summary(t: ExtractTemplate) {
+  return {
+    id: t.id,
+    title: t.title,
+    datasource_name: t.datasource_name,
+    sql_name: t.sql_name,
+    is_wide_template: t.is_wide_template,
+    is_global: t.agency_id === null,
+    parent_id: t.parent_id,
+    created_at: t.created_at,
+  };
+}
+
+export function templateDetail(t: ExtractTemplate) {
+  return { ...summary(t), connection_id: t.connection_id ?? null, fields: t.fields };
+}
+
+/** Contract: compact form by id. */
+function compact(t: ExtractTemplate) {
+  return { id: t.id, datasource_name: t.datasource_name, is_wide_template: t.is_wide_template };
+}
+
+const createSchema = z.object({
+  title: z.string().trim().min(1).max(255),
+  parent_id: intId,
+  connection_id: intId.optional(),
+  fields: z.array(z.string().min(1)).min(1).optional(),
+  dynamic_fields: z.array(z.string().min(1)).optional(),
+});
+
+const validationSchema = z.object({
+  accounts: z.array(intId).min(1),
+  template_settings: templateSettingsSchema.optional(),
+});
+
+const previewSchema = z.object({
+  accounts: z.array(intId).min(1).optional(),
+  template_settings: templateSettingsSchema.optional(),
+});
+
+const optionsSchema = z.object({
+  connection_id: intId,
+  account_ids: z.array(z.string().min(1)).min(1),
+});
+
+/** Options a data source offers per account for custom settings (conversion actions). */
+const CONVERSION_ACTIONS = ['Purchase', 'Sign-up', 'Add to cart', 'Lead form', 'Newsletter'];
+
+function templateParam(request: FastifyRequest): number {
+  return pathId((request.params as { template_id: string }).template_id);
+}
+
+function requireTemplate(store: Store, id: number): ExtractTemplate {
+  const t = visibleTemplate(store, id);
+  if (!t) throw notFound('Extract template not found.');
+  return t;
+}
+
+function previewRows(store: Store, fields: Field[], accounts: Account[]) {
+  const today = Date.parse(`${store.clock.iso().slice(0, 10)}T00:00:00Z`);
+  const rows: Array<Record<string, string | number>> = [];
+  for (let i = 0; i < 5; i++) {
+    const account = accounts[i % Math.max(1, accounts.length)];
+    const row: Record<string, string | number> = {};
+    for (const f of fields) {
+      if (f.format === 'iso_8601_date') row[f.name] = new Date(today - i * 86_400_000).toISOString().slice(0, 10);
+      else if (f.user_type === 'metric') row[f.name] = f.format === 'integer' || f.format === 'duration' ? (i + 1) * 120 : (i + 1) * 12.5;
+      else if (f.format === 'url' || f.format === 'image_url') row[f.name] = `https://example.com/${f.name}/${i + 1}`;
+      else row[f.name] = `${account?.title ?? 'Sample'} ${f.name} ${i + 1}`;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+export function templateRoutes(app: FastifyInstance, store: Store): void {
+  const s = () => store.state;
+
+  app.get('/api/v3/datasources/:datasource_name/extract-templates', async (request) => {
+    requireBearer(store, request);
+    const ds = (request.params as { datasource_name: string }).datasource_name;
+    requireDataSource(store, ds);
+    const items = s()
+      .extract_templates.filter((t) => t.datasource_name === ds && (t.agency_id === null || t.agency_id === s().agency.id))
+      .sort(byId)
+      .map(summary);
+    return paginate(request, items, { mode: 'v3' });
+  });
+
+  app.post('/api/v3/datasources/:datasource_name/extract-templates', async (request, reply) => {
+    const auth = requireBearer(store, request);
+    const ds = (request.params as { datasource_name: string }).datasource_name;
+    requireDataSource(store, ds);
+    if (!canCreateExtractTemplates(auth.user)) throw forbidden('You need the EXTRACT.CREATE permission to create extract templates.');
+    const body = parseBody(createSchema, request.body);
+    const parent = s().extract_templates.find((t) => t.id === body.parent_id && t.agency_id === null && t.datasource_name === ds);
+    if (!parent) throw invalid('parent_id', `no global ${ds} template ${body.parent_id}`);
+    let dynamic: DeclaredField[] = [];
+    if (body.connection_id !== undefined) {
+      const connection = connectionOf(store, body.connection_id);
+      if (!connection || connection.workspace_id !== auth.workspaceId || connection.datasource_name !== ds || connection.deleted) {
+        throw invalid('connection_id', `no ${ds} connection ${body.connection_id} in this workspace`);
+      }
+      dynamic = dynamicFieldsOf(connection);
+    }
+    let fields: Field[];
+    if (parent.allows_dimension_selection) {
+      // Contract: wide templates require connection_id and field validation.
+      if (body.connection_id === undefined) throw invalid('connection_id', 'required for a wide template', 'required');
+      if (!body.fields) throw invalid('fields', 'required for a wide template: choose the dimensions and metrics', 'required');
+      const unknown = body.fields.filter((n) => !parent.fields.some((f) => f.name === n));
+      if (unknown.length > 0) throw invalid('fields', `unknown fields for template ${parent.id}: ${unknown.join(', ')}`);
+      const dynamicNames = body.dynamic_fields ?? [];
+      const missing = dynamicNames.filter((n) => !dynamic.some((d) => d.name === n));
+      if (missing.length > 0) throw invalid('dynamic_fields', `not in the connection's dynamic schema: ${missing.join(', ')}`);
+      fields = [
+        ...parent.fields.filter((f) => body.fields!.includes(f.name)),
+        ...dynamic.filter((d) => dynamicNames.includes(d.name)).map((d) => fieldObject(d, true)),
+      ];
+      if (!fields.some((f) => f.user_type === 'dimension')) throw invalid('fields', 'a wide report needs at least one dimension');
+      if (!fields.some((f) => f.user_type === 'metric')) throw invalid('fields', 'a wide report needs at least one metric');
+    } else {
+      if (body.dynamic_fields?.length) throw invalid('dynamic_fields', 'dynamic fields can be selected only with a wide template');
+      const chosen = body.fields ?? parent.fields.map((f) => f.name);
+      const unknown = chosen.filter((n) => !parent.fields.some((f) => f.name === n));
+      if (unknown.length > 0) throw invalid('fields', `unknown fields for template ${parent.id}: ${unknown.join(', ')}`);
+      // Dimensions cannot be selected on such a parent: all of them stay.
+      fields = parent.fields.filter((f) => f.user_type === 'dimension' || chosen.includes(f.name));
+    }
+    const id = store.nextId('extract_template', 301);
+    const template: ExtractTemplate = {
+      id,
+      datasource_name: ds,
+      title: body.title,
+      sql_name: `${ds}_${body.title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}_${id}`,
+      is_wide_template: parent.is_wide_template,
+      parent_id: parent.id,
+      allows_dimension_selection: false,
+      agency_id: s().agency.id,
+      fields,
+      created_at: store.clock.iso(),
+      connection_id: body.connection_id ?? null,
+    };
+    s().extract_templates.push(template);
+    store.changed();
+    return reply.code(201).send(templateDetail(template));
+  });
+
+  app.get('/api/v3/datasources/:datasource_name/extract-templates/:id', async (request) => {
+    requireBearer(store, request);
+    const { datasource_name: ds, id } = request.params as { datasource_name: string; id: string };
+    requireDataSource(store, ds);
+    const t = visibleTemplate(store, pathId(id));
+    if (!t || t.datasource_name !== ds) throw notFound('Extract template not found.');
+    return templateDetail(t);
+  });
+
+  app.get('/api/v3/extract-template/:template_id/', async (request) => {
+    requireBearer(store, request);
+    return compact(requireTemplate(store, templateParam(request)));
+  });
+
+  app.post('/api/v3/extract-template/:template_id/validation/', async (request) => {
+    const auth = requireBearer(store, request);
+    const template = requireTemplate(store, templateParam(request));
+    const body = parseBody(validationSchema, request.body);
+    const accounts = resolveAccounts(store, auth.workspaceId, template, body.accounts);
+    const connectionId = accounts[0]!.connection_id;
+    const settings = resolveSettings(store, template, connectionId, body.template_settings ?? {});
+    checkHistoryDate(store, body.template_settings?.sync_historical_data);
+    return {
+      valid: true,
+      template_id: template.id,
+      connection_id: connectionId,
+      accounts: accounts.map((a) => a.id),
+      template_settings: { ...settings, sync_historical_data: body.template_settings?.sync_historical_data ?? null },
+    };
+  });
+
+  app.post('/api/v3/extract-template/:template_id/preview/', async (request) => {
+    const auth = requireBearer(store, request);
+    const template = requireTemplate(store, templateParam(request));
+    const body = parseBody(previewSchema, request.body);
+    const accounts = body.accounts ? resolveAccounts(store, auth.workspaceId, template, body.accounts) : [];
+    const settings = resolveSettings(store, template, accounts[0]?.connection_id, body.template_settings ?? {});
+    const connection = accounts[0] ? connectionOf(store, accounts[0].connection_id) : undefined;
+    const fields = [
+      ...template.fields.filter((f) => settings.fields.includes(f.name)),
+      ...(connection ? dynamicFieldsOf(connection).filter((d) => settings.dynamic_fields.includes(d.name)).map((d) => fieldObject(d, true)) : []),
+    ];
+    return { template_id: template.id, fields, rows: previewRows(store, fields, accounts) };
+  });
+
+  app.post('/api/v3/datasources/:datasource_name/custom_setting_options/', async (request) => {
+    const auth = requireBearer(store, request);
+    const ds = (request.params as { datasource_name: string }).datasource_name;
+    requireDataSource(store, ds);
+    const body = parseBody(optionsSchema, request.body);
+    const connection = connectionOf(store, body.connection_id);
+    if (!connection || connection.workspace_id !== auth.workspaceId || connection.datasource_name !== ds || connection.deleted) {
+      throw invalid('connection_id', `no ${ds} connection ${body.connection_id} in this workspace`);
+    }
+    const accounts = s().accounts.filter((a) => a.connection_id === connection.id);
+    const unknown = body.account_ids.filter((r) => !accounts.some((a) => a.account_id === r));
+    if (unknown.length > 0) throw invalid('account_ids', `not accounts of connection ${connection.id}: ${unknown.join(', ')}`);
+    const search = (queryOf(request).search ?? '').trim().toLowerCase();
+    const groups = body.account_ids.map((remote) => {
+      const account = accounts.find((a) => a.account_id === remote)!;
+      const options = CONVERSION_ACTIONS.map((title) => ({ value: `${remote}:${title.toLowerCase().replace(/[^a-z]+/g, '_')}`, title })).filter(
+        (o) => search === '' || o.title.toLowerCase().includes(search),
+      );
+      return { account_id: remote, account_name: account.title, options };
+    });
+    return paginate(request, groups, { mode: 'v3' });
+  });
+}
+
+/** A history start in the future is refused. */
+export function checkHistoryDate(store: Store, date: string | null | undefined, field = 'template_settings.sync_historical_data'): void {
+  if (date && date > store.clock.iso().slice(0, 10)) throw invalid(field, 'must not be in the future');
+}
+
