@@ -1,10 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { App } from './commands/app.js';
 import { registerCommands } from './commands/index.js';
-import { VERSION } from './context.js';
+import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
 
-export function buildProgram(app: App): Command {
+/** The command tree for `argv` (only the invoked area is loaded; `all` loads every area). */
+export async function buildProgram(app: App, argv: string[] = [], all = false): Promise<Command> {
   const { io } = app;
   const program = new Command('edp')
     .description('Operate the Embedded Data Pipeline service: workspaces, connections, extraction, loading, recipes, webhooks and roles.')
@@ -32,7 +33,7 @@ export function buildProgram(app: App): Command {
       '5 not found, 6 conflict, 7 build failed, 8 wait timed out, 9 degraded build, 130 interrupted.\n' +
       'Run `edp sandbox` for a local emulator of the whole service.',
   );
-  registerCommands(program, app);
+  await registerCommands(program, app, argv, all);
   applyToAll(program, (cmd) => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   });
@@ -47,7 +48,7 @@ function applyToAll(cmd: Command, fn: (c: Command) => void): void {
 /** Runs the command line; resolves to the exit code. `argv` excludes the node binary and the script. */
 export async function main(argv: string[], io: IO = processIO(), signal?: AbortSignal): Promise<number> {
   const app = new App(io, signal);
-  const program = buildProgram(app);
+  const program = await buildProgram(app, argv);
   if (argv.length === 0) {
     program.outputHelp();
     return 0;

@@ -5,6 +5,7 @@ import { Output } from './output/output.js';
 import { parseDuration, parseId } from './util/validate.js';
 import type { Credentials } from './api/auth.js';
 import type { Service } from './api/service.js';
+import { VERSION } from './version.js';
 
 /** Global options, as commander parses them (cli-design: Global options). */
 export interface GlobalFlags {
@@ -20,8 +21,6 @@ export interface GlobalFlags {
   timeout?: string;
 }
 
-export const VERSION: string = typeof __EDP_VERSION__ !== 'undefined' ? __EDP_VERSION__ : '0.0.0-dev';
-declare const __EDP_VERSION__: string;
 
 /**
  * What a command works with, built lazily: nothing here touches the disk or the network

@@ -109,7 +109,8 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    // Pending keep-alive sockets would hold the process open: the run is over, drop them.
+    await this.agent.destroy();
   }
 
   get<T = unknown>(path: string, auth: AuthKind, workspaceId?: string, query?: Query): Promise<T> {

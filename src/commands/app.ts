@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { Context, type GlobalFlags } from '../context.js';
-import { exitCodeFor } from '../errors.js';
-import { reportError } from '../output/errors.js';
-import { Output } from '../output/output.js';
+import type { Context, GlobalFlags } from '../context.js';
 import type { IO } from '../output/io.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -24,6 +21,13 @@ export class App {
       const command = a[a.length - 1] as Command;
       const args = a.slice(0, -2);
       const flags = command.optsWithGlobals() as GlobalFlags & Opts;
+      // Loaded here rather than at start-up: `--help` and usage errors never need them.
+      const [{ Context }, { exitCodeFor }, { reportError }, { Output }] = await Promise.all([
+        import('../context.js'),
+        import('../errors.js'),
+        import('../output/errors.js'),
+        import('../output/output.js'),
+      ]);
       let ctx: Context | undefined;
       try {
         ctx = new Context(this.io, flags, this.signal);

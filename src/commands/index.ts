@@ -1,30 +1,85 @@
 import type { Command } from 'commander';
 import type { App } from './app.js';
-import { registerAuth } from './auth/index.js';
-import { registerToken } from './token.js';
-import { registerWorkspaces } from './workspaces/index.js';
-import { registerIframeUrl } from './iframe-url.js';
-import { registerSources } from './sources/index.js';
-import { registerExtraction } from './extraction/index.js';
-import { registerRecipes } from './recipes/index.js';
-import { registerWebhooks } from './webhooks/index.js';
-import { registerRoles } from './roles/index.js';
-import { registerApi } from './api/index.js';
-import { registerSandbox } from './sandbox/index.js';
-import { registerCompletion } from './completion/index.js';
 
-/** The command tree (cli-design: Command tree). Wiring only: handlers load when their command runs. */
-export function registerCommands(program: Command, app: App): void {
-  registerAuth(program, app);
-  registerToken(program, app);
-  registerWorkspaces(program, app);
-  registerIframeUrl(program, app);
-  registerSources(program, app);
-  registerExtraction(program, app);
-  registerRecipes(program, app);
-  registerWebhooks(program, app);
-  registerRoles(program, app);
-  registerApi(program, app);
-  registerSandbox(program, app);
-  registerCompletion(program, app);
+type Register = (program: Command, app: App) => void;
+
+interface Area {
+  /** top-level nouns the area registers, with their one-line descriptions for `edp --help` */
+  nouns: Array<[string, string]>;
+  load: () => Promise<Register>;
+}
+
+/**
+ * The command tree (cli-design: Command tree), area by area. Only the area of the command
+ * being run is loaded; the others appear as names and descriptions, which is all `edp --help`
+ * shows. This keeps start-up flat however many commands there are.
+ */
+const AREAS: Area[] = [
+  { nouns: [['auth', 'store, check and remove agency credentials']], load: () => import('./auth/index.js').then((m) => m.registerAuth) },
+  { nouns: [['token', 'print a Bearer token for the workspace (cached, renewed on expiry)']], load: () => import('./token.js').then((m) => m.registerToken) },
+  {
+    nouns: [
+      ['workspaces', "list and manage the agency's workspaces (agency credentials)"],
+      ['agency-recipes', 'recipes available to the agency'],
+    ],
+    load: () => import('./workspaces/index.js').then((m) => m.registerWorkspaces),
+  },
+  { nouns: [['iframe-url', 'get an embeddable iframe URL for connecting a data source or destination']], load: () => import('./iframe-url.js').then((m) => m.registerIframeUrl) },
+  {
+    nouns: [
+      ['datasources', 'data sources available to the workspace'],
+      ['connections', 'connections to data sources'],
+      ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction'],
+      ['links', 'one-time external authentication links'],
+    ],
+    load: () => import('./sources/index.js').then((m) => m.registerSources),
+  },
+  {
+    nouns: [
+      ['extract-templates', 'extraction templates of a data source'],
+      ['extracts', 'extractions: create, run, pause, migrate'],
+      ['destinations', 'destinations and destination connections'],
+      ['tables', 'data tables and their delivered fields'],
+      ['loads', 'loads of data tables to destinations'],
+    ],
+    load: () => import('./extraction/index.js').then((m) => m.registerExtraction),
+  },
+  { nouns: [['recipes', 'automated recipes: templates, configure, build, poll, deploy']], load: () => import('./recipes/index.js').then((m) => m.registerRecipes) },
+  { nouns: [['webhooks', 'webhook endpoints and a local signed-delivery receiver']], load: () => import('./webhooks/index.js').then((m) => m.registerWebhooks) },
+  { nouns: [['roles', 'custom workspace roles and the permission catalog (agency chief)']], load: () => import('./roles/index.js').then((m) => m.registerRoles) },
+  { nouns: [['api', 'send a raw request with authentication, error handling and paging done for you']], load: () => import('./api/index.js').then((m) => m.registerApi) },
+  { nouns: [['sandbox', 'run a local emulator of the whole service']], load: () => import('./sandbox/index.js').then((m) => m.registerSandbox) },
+  { nouns: [['completion', 'print a shell completion script']], load: () => import('./completion/index.js').then((m) => m.registerCompletion) },
+];
+
+/** Global options that take a value, to find the command word behind them. */
+const VALUE_OPTIONS = new Set(['--profile', '--base-url', '-w', '--workspace', '--timeout']);
+
+export function commandWord(argv: string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (VALUE_OPTIONS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    words.push(a);
+  }
+  // `edp help recipes` shows the recipes help.
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+/** Registers the command tree: fully for the area being run (or all, `all`), names only for the rest. */
+export async function registerCommands(program: Command, app: App, argv: string[], all = false): Promise<void> {
+  const word = commandWord(argv);
+  const everything = all || word === 'completion';
+  for (const area of AREAS) {
+    if (everything || area.nouns.some(([name]) => name === word)) {
+      (await area.load())(program, app);
+    } else {
+      for (const [name, description] of area.nouns) program.command(name).description(description);
+    }
+  }
 }

@@ -48,3 +48,19 @@ describe('edp itself', () => {
     expect((await cli(undefined, ['completion', 'tcsh'])).code).toBe(2);
   });
 });
+
+describe('loading only the invoked area', () => {
+  it('finds the command word behind global options', async () => {
+    const { commandWord } = await import('../../src/commands/index.js');
+    expect(commandWord(['-w', '101', '--json', 'recipes', 'list'])).toBe('recipes');
+    expect(commandWord(['--profile', 'ops', '--base-url', 'http://x', 'workspaces'])).toBe('workspaces');
+    expect(commandWord(['help', 'accounts'])).toBe('accounts');
+    expect(commandWord(['--help'])).toBeUndefined();
+  });
+
+  it('shows the full help of a noun with `edp help NOUN`', async () => {
+    const r = await cli(undefined, ['help', 'workspaces']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('enable-recipe');
+  });
+});
