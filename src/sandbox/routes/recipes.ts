@@ -1,6 +1,22 @@
 import type { SandboxArea } from '../area.js';
+import { recipeControls } from './recipes/controls.js';
+import { createBuildEngine } from './recipes/engine.js';
+import { initRecipeState } from './recipes/model.js';
+import { seedRecipeTemplates } from './recipes/seed.js';
+import { v3Routes } from './recipes/v3.js';
+import { v31Routes } from './recipes/v31.js';
 
+/** Automated recipes: templates, recipes, configuration, builds; v3.1 and v3 over the same records. */
 export const recipesArea: SandboxArea = {
   name: 'recipes',
-  routes() {},
+  init: initRecipeState,
+  seed: seedRecipeTemplates,
+  routes(app, store) {
+    const engine = createBuildEngine(store);
+    app.addHook('onClose', async () => engine.close());
+    v31Routes(app, store, engine);
+    v3Routes(app, store, engine);
+    recipeControls(app, store);
+    engine.resume();
+  },
 };

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest, notFound } from '../../errors.js';
+import { idOf } from '../../http.js';
+import type { ExtractionBehavior, Store } from '../../state.js';
+import { BUILD_ERROR_CODES } from './build-errors.js';
+import { nextRecipeId, normalizeRecipeId, type RecipeFaults } from './model.js';
+import { equipWorkspace } from './seed.js';
+
+const BEHAVIORS: ExtractionBehavior[] = ['delivers', 'never_delivers', 'fails', 'slow'];
+const ONE_SHOT_FAULTS = ['data_table_reservation_failed', 'account_check_unavailable', 'delete_incomplete', 'destination_unavailable', 'existing_ids_lost'] as const;
+
+/**
+ * Sandbox-only controls for recipe scenarios, under /_sandbox/recipes/ (no authentication, like
+ * the other controls): arm one-shot faults, make the next build of a recipe fail with a given
+ * build error, hold an output name outside the API, change a template, choose how extractions
+ * behave, and equip a workspace made through the API with connections and a destination.
+ */
+export function recipeControls(app: FastifyInstance, store: Store): void {
+  const s = () => store.state;
+
+  app.post('/_sandbox/recipes/faults', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const faults = s().recipe_faults;
+    for (const name of ONE_SHOT_FAULTS) {
+      const n = body[name];
+      if (n === undefined) continue;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw badRequest(`${name} must be a count of requests`);
+      faults[name as keyof Omit<RecipeFaults, 'build_errors'>] = n;
+    }
+    return faults;
+  });
+
+  app.post('/_sandbox/recipes/build-errors', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const id = normalizeRecipeId(String(body.recipe_id ?? ''));
+    if (!id || !s().recipes.some((r) => r.id === id)) throw notFound('No such recipe.');
+    const code = body.code;
+    if (typeof code !== 'string' || !BUILD_ERROR_CODES.includes(code)) throw badRequest(`code must be one of ${BUILD_ERROR_CODES.join(', ')}`);
+    const armed: RecipeFaults['build_errors'][string] = { code };
+    if (typeof body.stage === 'string' || body.stage === null) armed.stage = body.stage;
+    if (typeof body.message === 'string') armed.message = body.message;
+    if (body.details && typeof body.details === 'object') armed.details = body.details as Record<string, unknown>;
+    s().recipe_faults.build_errors[id] = armed;
+    return { recipe_id: id, ...armed };
+  });
+
+  app.post('/_sandbox/recipes/view-claims', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const wsId = idOf(body.workspace_id);
+    if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
+    if (typeof body.view_name !== 'string' || body.view_name === '') throw badRequest('view_name is required');
+    const claim = { workspace_id: wsId, view_name: body.view_name, recipe_id: nextRecipeId(store) };
+    s().recipe_view_claims.push(claim);
+    return claim;
+  });
+
+  app.patch('/_sandbox/recipes/templates/:id', async (request) => {
+    const template = s().recipe_templates.find((t) => t.id === Number((request.params as { id: string }).id));
+    if (!template) throw notFound('No such template.');
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
+    if (body.bump_revision === true) template.revision += 1;
+    return template;
+  });
+
+  app.patch('/_sandbox/recipes/extraction-behavior', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const behavior = body.behavior as ExtractionBehavior;
+    if (!BEHAVIORS.includes(behavior)) throw badRequest(`behavior must be one of ${BEHAVIORS.join(', ')}`);
+    const accountId = idOf(body.account_id);
+    if (accountId !== undefined) {
+      const account = s().accounts.find((a) => a.id === accountId);
+      if (!account) throw notFound('No such account.');
+      account.extraction_behavior = behavior;
+      return { account_id: accountId, behavior };
+    }
+    const source = s().datasources.find((d) => d.name === body.datasource_name);
+    if (!source) throw badRequest('name an account_id or a datasource_name');
+    source.extraction_behavior = behavior;
+    return { datasource_name: source.name, behavior };
+  });
+
+  app.post('/_sandbox/recipes/equip-workspace', async (request) => {
+    const wsId = idOf(((request.body ?? {}) as Record<string, unknown>).workspace_id);
+    if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
+    equipWorkspace(store, wsId);
+    return { workspace_id: wsId };
+  });
+}

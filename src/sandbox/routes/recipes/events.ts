@@ -1,0 +1,46 @@
+import type { Store } from '../../state.js';
+import type { Recipe } from './model.js';
+
+/** Recipe payloads carry no product_domain_event_* keys (contract, Payload shapes); every value is a string. */
+export function recipeEventData(
+  recipe: Recipe,
+  opts: { description: string; manualDeactivation?: boolean; errorMessage?: string },
+): Record<string, string> {
+  return {
+    recipe_event_is_impersonated: 'false',
+    recipe_event_actor: 'api',
+    recipe_event_view_name: recipe.view_name,
+    recipe_event_old_view_name: '',
+    recipe_event_new_view_name: '',
+    recipe_event_error_message: opts.errorMessage ?? '',
+    recipe_event_skip_reason: '',
+    recipe_event_is_manual_deactivation: opts.manualDeactivation ? 'true' : 'false',
+    recipe_event_description: opts.description,
+    is_action_log: 'false',
+  };
+}
+
+export function transformationEventData(store: Store, recipe: Recipe, startReason: string, run: number): Record<string, string> {
+  return {
+    agency_title: store.state.agency.title,
+    workspace_title: store.workspace(recipe.workspace_id)?.title ?? '',
+    mcdm_recipe_title: recipe.title,
+    transformation_id: recipe.id,
+    order_id: `${recipe.id}-${run}`,
+    order_ui_link: 'unknown',
+    start_reason: startReason,
+    run_id: String(run),
+  };
+}
+
+export function dataTableEventData(store: Store, workspaceId: number, table: { id: number; title: string; sql_name: string; datasource_name: string | null }): Record<string, string> {
+  return {
+    agency_title: store.state.agency.title,
+    workspace_title: store.workspace(workspaceId)?.title ?? '',
+    datatable_id: String(table.id),
+    datatable_name: table.sql_name,
+    datatable_title: table.title,
+    datasource_name: table.datasource_name ?? '',
+    datatable_sql_name: table.sql_name,
+  };
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SandboxError } from '../../errors.js';
+import { paginate, parseBody, queryOf } from '../../http.js';
+import type { Store } from '../../state.js';
+import type { BuildEngine } from './engine.js';
+import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
+import {
+  OtherWorkspaceRecipe, buildRecipe, checkExtractions, configurationSchemaV3, configureRecipe, createRecipe, createSchema, deleteRecipe,
+  findRecipe, findTemplate, recipeCaller, resetupRecipe,
+} from './operations.js';
+import { v3Recipe, v3Template } from './views.js';
+
+type IdParams = { id: string };
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** Codes v3 answers with 400 and a `{detail}` body: v3.1 moved contradictions of state to 409. */
+const CONFLICTS_AS_400 = new Set([
+  'recipe_already_exists', 'view_name_taken', 'template_not_deployable', 'data_source_removal_not_allowed', 'connection_removal_not_allowed',
+  'account_removal_not_allowed', 'recipe_not_configured', 'build_already_running', 'recipe_template_unavailable', 'no_active_destination',
+  'destination_not_supported',
+]);
+
+/** The v3 form of an error raised in v3.1 terms (contract, v3-vs-v3.1 table). The envelope itself is chosen by URL. */
+function toV3(err: unknown, operation: 'extractions' | 'other'): unknown {
+  if (!(err instanceof SandboxError)) return err;
+  if (err instanceof OtherWorkspaceRecipe) return new SandboxError(403, 'permission_denied', 'You do not have permission to access this recipe.');
+  if (operation === 'extractions') {
+    // v3: 503 when the destination cannot be queried, also when none exists; 501 when it cannot report tables.
+    if (err.code === 'no_active_destination') return new SandboxError(503, err.code, 'The destination could not be queried: the workspace has no active destination.');
+    if (err.code === 'destination_not_supported') return new SandboxError(501, err.code, err.message);
+  }
+  if (CONFLICTS_AS_400.has(err.code)) return new SandboxError(400, err.code, err.message, err.details, err.v3Extra);
+  return err;
+}
+
+function v3(operation: 'extractions' | 'other', handler: Handler): Handler {
+  return async (request, reply) => {
+    try {
+      return await handler(request, reply);
+    } catch (err) {
+      throw toV3(err, operation);
+    }
+  };
+}
+
+/** Automated recipes, v3 (deprecated): the same recipes with v3's shapes and statuses. */
+export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
+  const s = () => store.state;
+
+  app.get('/api/v3/automated-recipe-templates/', v3('other', async (request) => {
+    recipeCaller(store, request);
+    const needle = queryOf(request).search?.trim().toLowerCase();
+    const items = s()
+      .recipe_templates.filter((t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle))
+      .sort((a, b) => a.id - b.id)
+      .map((t) => v3Template(store, t, false));
+    return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
+  }));
+
+  app.get('/api/v3/automated-recipe-templates/:id/', v3('other', async (request) => {
+    recipeCaller(store, request);
+    return v3Template(store, findTemplate(store, (request.params as IdParams).id), true);
+  }));
+
+  // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
+  app.get('/api/v3/automated-recipes/', v3('other', async (request) => {
+    const ws = recipeCaller(store, request);
+    const q = queryOf(request);
+    const items = s()
+      .recipes.filter(
+        (r) =>
+          r.workspace_id === ws &&
+          (q.state === undefined || (r.state !== null && V3_STATE[r.state as RecipeState] === q.state)) &&
+          (q.template_id === undefined || String(r.template_id) === q.template_id),
+      )
+      .sort((a, b) => compareRecipeIds(a.id, b.id))
+      .map((r) => v3Recipe(store, r, true));
+    return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
+  }));
+
+  app.post('/api/v3/automated-recipes/', v3('other', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
+    return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
+  }));
+
+  app.get('/api/v3/automated-recipes/:id/', v3('other', async (request) => {
+    const ws = recipeCaller(store, request);
+    return v3Recipe(store, findRecipe(store, ws, (request.params as IdParams).id), false);
+  }));
+
+  app.put('/api/v3/automated-recipes/:id/', v3('other', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const recipe = findRecipe(store, ws, (request.params as IdParams).id);
+    configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
+    return reply.code(200).send();
+  }));
+
+  // v3 answers 204 even when the recipe was not deleted.
+  app.delete('/api/v3/automated-recipes/:id/', v3('other', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'silent' });
+    return reply.code(204).send();
+  }));
+
+  app.post('/api/v3/automated-recipes/:id/build/', v3('other', async (request) => {
+    const ws = recipeCaller(store, request);
+    buildRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    return { status: 'started', message: 'The build has started.' };
+  }));
+
+  app.post('/api/v3/automated-recipes/:id/resetup/', v3('other', async (request) => {
+    const ws = recipeCaller(store, request);
+    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    return { status: 'started', recipe_id: recipeIdJson(recipe.id) };
+  }));
+
+  app.get('/api/v3/automated-recipes/:id/extractions/', v3('extractions', async (request) => {
+    const ws = recipeCaller(store, request);
+    const sources = checkExtractions(store, findRecipe(store, ws, (request.params as IdParams).id));
+    return { ready: sources.every((t) => t.table_exists), sources };
+  }));
+}

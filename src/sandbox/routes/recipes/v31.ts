@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { invalidQuery } from '../../errors.js';
+import { paginate, parseBody, queryOf } from '../../http.js';
+import type { Store } from '../../state.js';
+import type { BuildEngine } from './engine.js';
+import { RECIPE_STATES, compareRecipeIds } from './model.js';
+import {
+  buildRecipe, checkExtractions, configurationSchemaV31, configureRecipe, createRecipe, createSchema, deleteRecipe, findRecipe,
+  findTemplate, recipeCaller, resetupRecipe,
+} from './operations.js';
+import { v31Recipe, v31Template } from './views.js';
+
+type IdParams = { id: string };
+
+/** Automated recipes, v3.1 (contract, "Automated recipes, v3.1"). Every path ends with a slash. */
+export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
+  const s = () => store.state;
+
+  app.get('/api/v3.1/automated-recipe-templates/', async (request) => {
+    recipeCaller(store, request);
+    const search = queryOf(request).search;
+    if (search !== undefined && search.trim() === '') throw invalidQuery('search', [], 'search must not be blank.');
+    const needle = search?.trim().toLowerCase();
+    const items = s()
+      .recipe_templates.filter((t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle))
+      .sort((a, b) => a.id - b.id)
+      .map(v31Template);
+    return paginate(request, items, { mode: 'v31' });
+  });
+
+  app.get('/api/v3.1/automated-recipe-templates/:id/', async (request) => {
+    recipeCaller(store, request);
+    return v31Template(findTemplate(store, (request.params as IdParams).id));
+  });
+
+  app.get('/api/v3.1/automated-recipes/', async (request) => {
+    const ws = recipeCaller(store, request);
+    const q = queryOf(request);
+    if (q.state !== undefined && !(RECIPE_STATES as string[]).includes(q.state)) {
+      throw invalidQuery('state', RECIPE_STATES, `Unknown state "${q.state}".`);
+    }
+    if (q.template_id !== undefined && !/^\d{1,15}$/.test(q.template_id)) throw invalidQuery('template_id', [], 'template_id must be an integer.');
+    const items = s()
+      .recipes.filter((r) => r.workspace_id === ws && (q.state === undefined || r.state === q.state) && (q.template_id === undefined || r.template_id === Number(q.template_id)))
+      .sort((a, b) => compareRecipeIds(a.id, b.id))
+      .map(v31Recipe);
+    return paginate(request, items, { mode: 'v31', maxPageSize: 100 });
+  });
+
+  app.post('/api/v3.1/automated-recipes/', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const body = parseBody(createSchema, request.body);
+    return reply.code(201).send(v31Recipe(createRecipe(store, ws, body)));
+  });
+
+  app.get('/api/v3.1/automated-recipes/:id/', async (request) => {
+    const ws = recipeCaller(store, request);
+    return v31Recipe(findRecipe(store, ws, (request.params as IdParams).id));
+  });
+
+  app.put('/api/v3.1/automated-recipes/:id/', async (request) => {
+    const ws = recipeCaller(store, request);
+    const recipe = findRecipe(store, ws, (request.params as IdParams).id);
+    const body = parseBody(configurationSchemaV31, request.body);
+    return v31Recipe(configureRecipe(store, recipe, body));
+  });
+
+  app.delete('/api/v3.1/automated-recipes/:id/', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'error' });
+    return reply.code(204).send();
+  });
+
+  app.post('/api/v3.1/automated-recipes/:id/build/', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const recipe = buildRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    return reply.code(202).send(v31Recipe(recipe));
+  });
+
+  app.post('/api/v3.1/automated-recipes/:id/resetup/', async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    return reply.code(202).send(v31Recipe(recipe));
+  });
+
+  app.get('/api/v3.1/automated-recipes/:id/extractions/', async (request) => {
+    const ws = recipeCaller(store, request);
+    const tables = checkExtractions(store, findRecipe(store, ws, (request.params as IdParams).id));
+    return { all_tables_exist: tables.every((t) => t.table_exists), tables };
+  });
+}
