@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { cli, type CliResult } from '../helpers.js';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -57,4 +58,41 @@ export async function eventually<T>(check: () => T | undefined | Promise<T | und
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const { createServer: createNetServer } = await import('node:net');
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** `edp webhooks listen` running in-process until `stop()`, which resolves to its result. */
+export async function startListen(args: string[], opts: { port?: number; env?: Record<string, string> } = {}) {
+  const port = opts.port ?? (await freePort());
+  const controller = new AbortController();
+  const done = cli(undefined, ['webhooks', 'listen', '--port', String(port), ...args], { signal: controller.signal, env: opts.env });
+  const url = `http://127.0.0.1:${port}`;
+  let early: CliResult | undefined;
+  void done.then((r) => (early = r));
+  await eventually(async () => {
+    if (early) throw new Error(`listen ended early (exit ${early.code}): ${early.stderr}`);
+    try {
+      const res = await fetch(url, { headers: { 'x-probe-challenge': 'ready' } });
+      return res.status === 200 ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  return {
+    url,
+    port,
+    async stop(): Promise<CliResult> {
+      controller.abort();
+      return done;
+    },
+  };
 }

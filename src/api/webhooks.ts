@@ -1,0 +1,124 @@
+import { Pool } from 'undici';
+import { path } from './path.js';
+import type { ListOptions, Service } from './service.js';
+
+/** Webhook endpoints: workspace operations (Bearer). Paths end with a slash (contract, Webhook endpoints). */
+
+export interface WebhookEndpoint {
+  id: number | string;
+  /** receiver address (cli-design: the key is `url`) */
+  url?: string;
+  event_types?: string[];
+  /** `unverified` or `active`; other values are shown as they are */
+  status?: string;
+  /** only in the answers to create and rotation */
+  secret?: string;
+  [key: string]: unknown;
+}
+
+export interface WebhookEventType {
+  event_name: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Valid subscriptions that produced no events in a 30-day production sample (contract: Silent
+ * event types): a flow must not wait on them.
+ */
+export const SILENT_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'account_created', 'account_disabled', 'account_disabled_for_copied_connection', 'account_enabled_for_copied_connection',
+  'agency_migrated_to_workspace_separated_schemas', 'connection_accounts_update_started', 'connection_accounts_update_success',
+  'connection_created', 'connection_reconnected', 'destination_connection_deleted', 'gbq_by_service_created',
+  'gbq_by_service_for_sandbox_created', 'custom_filters_changed', 'agency_invite_created', 'invite_deleted', 'user_deactivated',
+  'user_invited_to_workspaces',
+]);
+
+export function listWebhookEndpoints(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<WebhookEndpoint> {
+  return api.list<WebhookEndpoint>({ path: '/api/v3/webhook_endpoints/', auth: 'bearer', workspaceId: ws }, opts);
+}
+
+export function listWebhookEventTypes(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<WebhookEventType> {
+  return api.list<WebhookEventType>({ path: '/api/v3/webhook_event_types/', auth: 'bearer', workspaceId: ws }, opts);
+}
+
+export function getWebhookEndpoint(api: Service, ws: string, id: string): Promise<WebhookEndpoint> {
+  return api.client.get<WebhookEndpoint>(path`/api/v3/webhook_endpoints/${id}/`, 'bearer', ws);
+}
+
+export async function createWebhookEndpoint(api: Service, ws: string, body: { url: string; event_types: string[] }): Promise<WebhookEndpoint> {
+  // Not repeatable: a second create would make a second endpoint with its own secret.
+  const res = await api.client.request<WebhookEndpoint>({ method: 'POST', path: '/api/v3/webhook_endpoints/', auth: 'bearer', workspaceId: ws, body });
+  return res.data;
+}
+
+export async function updateWebhookEndpoint(api: Service, ws: string, id: string, eventTypes: string[]): Promise<WebhookEndpoint> {
+  const res = await api.client.request<WebhookEndpoint>({
+    method: 'PATCH',
+    path: path`/api/v3/webhook_endpoints/${id}/`,
+    auth: 'bearer',
+    workspaceId: ws,
+    body: { event_types: eventTypes },
+    // Setting the same subscription twice leaves the same state.
+    repeatable: true,
+  });
+  return res.data;
+}
+
+export async function deleteWebhookEndpoint(api: Service, ws: string, id: string): Promise<void> {
+  await api.client.request({ method: 'DELETE', path: path`/api/v3/webhook_endpoints/${id}/`, auth: 'bearer', workspaceId: ws });
+}
+
+export async function verifyWebhookEndpoint(api: Service, ws: string, id: string): Promise<WebhookEndpoint> {
+  const res = await api.client.request<WebhookEndpoint>({
+    method: 'POST',
+    path: path`/api/v3/webhook_endpoints/${id}/verify/`,
+    auth: 'bearer',
+    workspaceId: ws,
+    // Another challenge round trip changes nothing that the first did not.
+    repeatable: true,
+  });
+  return res.data;
+}
+
+export async function rotateWebhookSecret(api: Service, ws: string, id: string): Promise<WebhookEndpoint> {
+  // Not repeatable: a repeat would rotate again and the secret of the lost answer would be gone.
+  const res = await api.client.request<WebhookEndpoint>({
+    method: 'POST',
+    path: path`/api/v3/webhook_endpoints/${id}/regenerate_secret/`,
+    auth: 'bearer',
+    workspaceId: ws,
+  });
+  return res.data;
+}
+
+/**
+ * Re-posts received deliveries to a local URL for `edp webhooks listen --forward-to`: the raw
+ * body and the delivery's own headers, so the target can check the signature itself. A keep-alive
+ * pool, so forwarding keeps up with the receiver.
+ */
+export class DeliveryForwarder {
+  private readonly pool: Pool;
+  private readonly target: URL;
+
+  constructor(url: string, private readonly timeoutMs = 10_000) {
+    this.target = new URL(url);
+    this.pool = new Pool(this.target.origin, { connections: 16, keepAliveTimeout: 10_000 });
+  }
+
+  /** Resolves to the target's status; rejects when it cannot be reached. */
+  async forward(body: Buffer, headers: Record<string, string>): Promise<number> {
+    const res = await this.pool.request({
+      method: 'POST',
+      path: this.target.pathname + this.target.search,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    await res.body.dump();
+    return res.statusCode;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close().catch(() => undefined);
+  }
+}
