@@ -233,18 +233,26 @@ export function createBuildEngine(store: Store): BuildEngine {
     recipe.not_delivered_reasons = [...new Set(sources.flatMap((x) => x.not_delivered.map((n) => n.reason)))].sort();
     recipe.degraded = sources.some((x) => x.not_delivered_count > 0 || x.status === 'failed');
     const failedSources = sources.filter((x) => x.status === 'failed');
-    const anyDelivered = extracts.some((e) => e.delivered);
-    if (template.build_mode === 'progressive') {
-      if (failedSources.length === sources.length) {
-        // Every source failed. Runs that all failed will not recover by waiting; data still on its way may.
-        const allRunsFailed = extracts.length > 0 && extracts.every((e) => e.status === 'failed');
-        const code = anyDelivered || allRunsFailed ? 'all_sources_failed' : 'no_data_delivered';
-        fail(recipe, buildError(code, at));
-        return;
-      }
-    } else if (failedSources.length > 0) {
+    const delivered = extracts.filter((e) => e.delivered);
+    const progressive = template.build_mode === 'progressive';
+    if (delivered.length === 0) {
+      // Runs that all failed will not recover by waiting; data still on its way may (deployment step 7).
+      const allRunsFailed = extracts.length > 0 && extracts.every((e) => e.status === 'failed');
+      fail(recipe, buildError(progressive && allRunsFailed ? 'all_sources_failed' : 'no_data_delivered', at));
+      return;
+    }
+    const kindMissing = template.extract_kinds.find((k) => !delivered.some((e) => kindOf(e) === k));
+    if (kindMissing !== undefined) {
+      fail(recipe, buildError('no_data_delivered', at, { message: `No extraction delivered for the extraction template ${kindMissing}.` }));
+      return;
+    }
+    if (!progressive && failedSources.length > 0) {
       const first = failedSources[0]!;
       fail(recipe, buildError('no_data_delivered', at, { data_source: first.data_source, message: first.error!.message }));
+      return;
+    }
+    if (failedSources.length === sources.length) {
+      fail(recipe, buildError('all_sources_failed', at));
       return;
     }
     setState(recipe, 'building_dependencies');

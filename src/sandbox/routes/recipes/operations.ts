@@ -169,7 +169,9 @@ function configurationSchema<A extends z.ZodType<{ id: unknown; account_id?: str
 export const configurationSchemaV31 = configurationSchema(z.object({ id: integerId }));
 /** v3 accounts are `{id, account_id}`; a bare value is refused as not a dictionary. */
 export const configurationSchemaV3 = configurationSchema(
-  z.object({ id: integerId, account_id: z.union([z.string(), z.number()]).optional() }, { error: 'Expected a dictionary of items but got a bare value.' }),
+  z
+    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'Expected a dictionary of items but got a bare value.' })
+    .pipe(z.object({ id: integerId, account_id: z.union([z.string(), z.number()]).optional() })),
 );
 
 export interface ConfigurationBody {
