@@ -1,4 +1,62 @@
 import type { Command } from 'commander';
-import type { App } from '../app.js';
+import { collectRepeatable, lazy, type App } from '../app.js';
 
-export function registerRoles(_program: Command, _app: App): void {}
+export function registerRoles(program: Command, app: App): void {
+  const roles = program
+    .command('roles')
+    .description('custom workspace roles and the permission catalog (agency chief credentials, embedded API enabled)');
+  const load = () => import('./run.js');
+  const writeOptions = (cmd: Command) =>
+    cmd
+      .option('--description <text>', 'what the role is for')
+      .option('--permission <LAYER:PERM>', 'a permission from the catalog, repeatable (the complete set)', collectRepeatable)
+      .option('--file <file>', 'JSON or YAML with title, description, permissions; flags win over it');
+  roles
+    .command('list')
+    .description('list system and custom roles with their user counts')
+    .option('--limit <n>', 'stop after n roles')
+    .addHelpText('after', '\nExample:\n  edp roles list')
+    .action(app.run(lazy(load, (m) => m.runList)));
+  roles
+    .command('get')
+    .argument('<id>', 'role id')
+    .description('show one role and its permissions')
+    .addHelpText('after', '\nExample:\n  edp roles get 5 --json')
+    .action(app.run(lazy(load, (m) => m.runGet)));
+  writeOptions(
+    roles
+      .command('create')
+      .description('create a custom role; permissions are checked against the catalog first')
+      .option('--title <title>', 'unique in the agency'),
+  )
+    .addHelpText('after', '\nExample:\n  edp roles create --title "Media Buyer" --permission EXTRACT:VIEW --permission EXTRACT:RUN --permission RECIPE:BUILD')
+    .action(app.run(lazy(load, (m) => m.runCreate)));
+  writeOptions(
+    roles
+      .command('update')
+      .argument('<id>', 'role id')
+      .description('change a custom role\'s title, description or permissions (system roles are read-only)')
+      .option('--title <title>', 'new title, unique in the agency'),
+  )
+    .addHelpText('after', '\nExample:\n  edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN')
+    .action(app.run(lazy(load, (m) => m.runUpdate)));
+  roles
+    .command('delete')
+    .argument('<id>', 'role id')
+    .description('delete a custom role; its users move to Viewer (asks on a terminal; --yes otherwise)')
+    .option('--yes', 'do not ask for confirmation')
+    .addHelpText('after', '\nExample:\n  edp roles delete 5 --yes')
+    .action(app.run(lazy(load, (m) => m.runDelete)));
+  roles
+    .command('users')
+    .argument('<id>', 'role id')
+    .description('list the users holding a role, with the workspaces where they hold it')
+    .option('--limit <n>', 'stop after n users')
+    .addHelpText('after', '\nExample:\n  edp roles users 3')
+    .action(app.run(lazy(load, (m) => m.runUsers)));
+  roles
+    .command('permissions')
+    .description('show the permission catalog: layers and their permissions, in order')
+    .addHelpText('after', '\nExample:\n  edp roles permissions')
+    .action(app.run(lazy(load, (m) => m.runPermissions)));
+}

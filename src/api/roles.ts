@@ -1,0 +1,83 @@
+import { path } from './path.js';
+import type { ListOptions, Service } from './service.js';
+
+/**
+ * Roles: Basic authentication with an agency chief's credential, agency flag
+ * `can_use_embedded_api` (contract, Authentication rule 4). Mind the paths: `/roles/` ends with
+ * a slash, `/roles/permissions`, `/roles/{id}` and `/roles/{id}/users` do not.
+ */
+
+export interface PermissionPair {
+  layer: string;
+  permission: string;
+}
+
+export interface Role {
+  id: number | string;
+  title: string;
+  description?: string;
+  permissions?: PermissionPair[];
+  /** read-only role of the service (Workspace Admin, Editor, Viewer, …) */
+  is_system?: boolean;
+  user_count?: number;
+  [key: string]: unknown;
+}
+
+export interface CatalogEntry {
+  title?: string;
+  description?: string;
+  [key: string]: unknown;
+}
+
+export interface CatalogLayer extends CatalogEntry {
+  layer: string;
+  permissions: Array<CatalogEntry & { permission: string }>;
+}
+
+export interface RoleUser {
+  id: number | string;
+  email?: string;
+  workspaces?: Array<{ id: number | string; title?: string }>;
+  [key: string]: unknown;
+}
+
+export interface RoleWrite {
+  title?: string | undefined;
+  description?: string | undefined;
+  permissions?: PermissionPair[] | undefined;
+}
+
+export function listRoles(api: Service, opts?: ListOptions): AsyncGenerator<Role> {
+  return api.list<Role>({ path: '/api/v3/roles/', auth: 'basic' }, opts);
+}
+
+export function getRole(api: Service, id: string): Promise<Role> {
+  return api.client.get<Role>(path`/api/v3/roles/${id}`, 'basic');
+}
+
+/** The ordered permission catalog (a plain list of layers, or a page of them). */
+export async function getPermissionCatalog(api: Service): Promise<CatalogLayer[]> {
+  const data = await api.client.get<CatalogLayer[] | { results: CatalogLayer[] }>('/api/v3/roles/permissions', 'basic');
+  return Array.isArray(data) ? data : (data?.results ?? []);
+}
+
+export async function createRole(api: Service, body: RoleWrite): Promise<Role> {
+  // A repeated create answers 409 (title taken) when the first landed.
+  const res = await api.client.request<Role>({ method: 'POST', path: '/api/v3/roles/', auth: 'basic', body });
+  return res.data;
+}
+
+export async function updateRole(api: Service, id: string, body: RoleWrite): Promise<Role> {
+  // The same PATCH twice leaves the same role.
+  const res = await api.client.request<Role>({ method: 'PATCH', path: path`/api/v3/roles/${id}`, auth: 'basic', body, repeatable: true });
+  return res.data;
+}
+
+export async function deleteRole(api: Service, id: string): Promise<{ reassigned_users_count?: number; [key: string]: unknown }> {
+  const res = await api.client.request<{ reassigned_users_count?: number }>({ method: 'DELETE', path: path`/api/v3/roles/${id}`, auth: 'basic' });
+  return res.data ?? {};
+}
+
+export function listRoleUsers(api: Service, id: string, opts?: ListOptions): AsyncGenerator<RoleUser> {
+  return api.list<RoleUser>({ path: path`/api/v3/roles/${id}/users`, auth: 'basic' }, opts);
+}
