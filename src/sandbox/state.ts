@@ -203,7 +203,8 @@ export interface SandboxEvent {
   occurred_at: number;
 }
 
-export interface State {
+/** The collections the core creates; areas add theirs to `State` by declaration merging. */
+export interface CoreState {
   version: 1;
   seq: Record<string, number>;
   agency: Agency;
@@ -224,6 +225,9 @@ export interface State {
   data_tables: DataTable[];
   events: SandboxEvent[];
 }
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface State extends CoreState {}
 
 export interface SandboxOptions {
   host: string;
@@ -371,8 +375,9 @@ export class Store {
   }
 }
 
+/** A fresh state: the core collections; each area creates its own in `init`. */
 export function emptyState(): State {
-  return {
+  const core: CoreState = {
     version: 1,
     seq: {},
     agency: {
@@ -397,5 +402,6 @@ export function emptyState(): State {
     extracts: [],
     data_tables: [],
     events: [],
-  };
+  } as State;
+  return core;
 }
