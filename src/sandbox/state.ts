@@ -402,6 +402,7 @@ export function emptyState(): State {
     extracts: [],
     data_tables: [],
     events: [],
-  } as State;
-  return core;
+  };
+  // Until each area's `init` has run, its collections are missing; `startSandbox` runs them all.
+  return core as State;
 }
