@@ -1,4 +1,4 @@
-import { deliverRows, emitExtraction } from './routes/extraction/model.js';
+import { deliverRows, emitExtraction, historyPending } from './routes/extraction/model.js';
 import type { Extract, Store } from './state.js';
 
 /**
@@ -33,7 +33,7 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
     extract.last_run_at = store.clock.iso();
     extract.updated_at = extract.last_run_at;
     emitExtraction(store, 'regular_download_started', extract, runId);
-    if (extract.historical_pending && extract.sync_historical_data) emitExtraction(store, 'historical_download_started', extract, runId);
+    if (historyPending(extract)) emitExtraction(store, 'historical_download_started', extract, runId);
     const behavior = behaviorOf(store, extract);
     if (behavior === 'never_delivers') return;
     const ms = store.opts.buildSeconds * 1000 * (behavior === 'slow' ? 3 : 1);
@@ -46,8 +46,8 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
       const outcome = behavior === 'fails' ? 'failed' : 'completed';
       extract.status = outcome;
       if (outcome === 'completed') {
-        extract.delivered = true;
         deliverRows(store, extract);
+        extract.delivered = true;
       }
       extract.updated_at = store.clock.iso();
       // Contract, Events rule 4: extraction_completed carries no status or error, so it is

@@ -59,6 +59,31 @@ describe('extracts (HTTP)', () => {
     expect(Object.values(ev.data).every((v) => typeof v === 'string')).toBe(true);
   });
 
+  it('shows extracts and tables created directly in the state (recipe builds), whose runs deliver with history', async () => {
+    const d = demo(sb);
+    const template = d.template('google_analytics_4', false);
+    const account = d.accounts('google_analytics_4')[0]!;
+    const now = sb.store.clock.iso();
+    const table = { id: sb.store.nextId('data_table'), workspace_id: 101, title: template.title, sql_name: template.sql_name, datasource_name: template.datasource_name, created_at: now };
+    sb.store.state.data_tables.push(table);
+    const extract = {
+      id: sb.store.nextId('extract'), workspace_id: 101, connection_id: account.connection_id, datasource_name: 'google_analytics_4', account_entity_id: account.id,
+      account_embedded_id: account.id, template_id: template.id, data_table_id: table.id, title: 'Built by a recipe', is_paused: false, pause_reason: null,
+      status: 'new', delivered: false, last_run_at: null, sync_historical_data: '2000-01-01', created_at: now, updated_at: now,
+    };
+    sb.store.state.extracts.push(extract);
+    sb.store.runExtract(extract);
+    await until(() => extract.delivered);
+    const e = (await call('GET', `/api/v3/extracts/${extract.id}`)).body;
+    expect(e).toMatchObject({ status: 'completed', schedule: 'daily', template: { is_wide_template: false } });
+    expect(e.template_settings.fields).toEqual(template.fields.map((f) => f.name));
+    const t = (await call('GET', `/api/v3/data-tables/${table.id}`)).body;
+    expect(t.fields.map((f: any) => f.name)).toEqual([...template.fields.map((f) => f.name), 'account_id', 'account_name', '__insert_date']);
+    // 60 days of history plus today, two rows a day
+    expect(t.rows_count).toBeGreaterThan(100);
+    expect(eventsOf('historical_download_started').some((ev) => ev.data.dts_order_params_id === String(extract.id))).toBe(true);
+  });
+
   it('answers 301 on the slashless v3.1 path and keeps the {detail} envelope for its errors', async () => {
     expect((await call('POST', '/api/v3.1/extracts', {})).status).toBe(301);
     const r = await call('POST', '/api/v3.1/extracts/', { template_id: 999, account_embedded_id: 1 });

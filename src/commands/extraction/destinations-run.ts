@@ -29,11 +29,10 @@ export async function runListDestinations(ctx: Context, _a: unknown[], opts: Opt
   return 0;
 }
 
-/** Key/value lines for a person, with any secret masked; --json prints what the service sent. */
-async function showConnection(ctx: Context, destination: string, c: DestinationConnection): Promise<void> {
-  if (ctx.output.machine) return ctx.output.json(c);
+/** Key/value lines for a person, with any secret masked (the service should not return them, but might). */
+export function connectionRows(destination: string, c: DestinationConnection): Array<[string, unknown]> {
   const params = Object.entries(c.connection_params ?? {}).map(([k, v]) => [`connection_params.${k}`, isSecretName(destination, k) ? MASK : v] as [string, unknown]);
-  await ctx.output.object(c, [
+  return [
     ['id', c.id],
     ['title', c.title],
     ['destination', c.destination_name ?? destination],
@@ -41,7 +40,13 @@ async function showConnection(ctx: Context, destination: string, c: DestinationC
     ['error', c.error_text ?? ''],
     ['last checked', c.last_checked_at],
     ...params,
-  ]);
+  ];
+}
+
+/** --json prints what the service sent. */
+async function showConnection(ctx: Context, destination: string, c: DestinationConnection): Promise<void> {
+  if (ctx.output.machine) return ctx.output.json(c);
+  await ctx.output.object(c, connectionRows(destination, c));
 }
 
 export async function runListConnections(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {

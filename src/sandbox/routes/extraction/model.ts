@@ -89,9 +89,6 @@ export interface LoadExport {
 
 export const SCHEDULES = ['hourly', 'daily', 'weekly', 'manual'] as const;
 
-/** Contract, Field object: the rendering hints a field's `format` may take. */
-export const FIELD_FORMATS = ['string', 'float', 'integer', 'iso_8601_date', 'currency', 'percent', 'duration', 'url', 'image_url'] as const;
-
 /** A field as a provider declares it; the format may be missing. */
 export interface DeclaredField {
   name: string;
@@ -262,6 +259,14 @@ export function emitDestinationConnection(store: Store, type: string, dc: Destin
 
 // ---------------------------------------------------------------- rows
 
+/**
+ * The history from `sync_historical_data` is still to be loaded: flagged by this area, or, for
+ * an extract created elsewhere (a recipe build), until it first delivers.
+ */
+export function historyPending(e: Extract): boolean {
+  return !!e.sync_historical_data && (e.historical_pending ?? !e.delivered);
+}
+
 const DAY_MS = 86_400_000;
 
 export function isoDay(ms: number): string {
@@ -316,7 +321,7 @@ export function deliverRows(store: Store, e: Extract): number {
   const now = store.clock.now();
   const days = new Set<string>();
   for (let i = 0; i < WINDOW_DAYS; i++) days.add(isoDay(now - i * DAY_MS));
-  if (e.historical_pending && e.sync_historical_data) {
+  if (historyPending(e)) {
     const from = Math.max(Date.parse(`${e.sync_historical_data}T00:00:00Z`), now - MAX_HISTORY_DAYS * DAY_MS);
     for (let t = from; t <= now; t += DAY_MS) days.add(isoDay(t));
     e.historical_pending = false;
