@@ -1,0 +1,155 @@
+import { jsonInteger } from '../util/json.js';
+import { path } from './path.js';
+import type { ListOptions, Service } from './service.js';
+
+/**
+ * Automated recipes. The tool uses v3.1 (cli-design: "Accounts and recipes use the v3.1
+ * operations"); the v3 paths are kept here too, since both versions serve the same recipes and
+ * `edp api` reaches v3. Every path ends with a slash: without it the service answers 301.
+ */
+export type RecipeApiVersion = 'v3' | 'v3.1';
+
+export function recipePaths(version: RecipeApiVersion = 'v3.1') {
+  const base = version === 'v3.1' ? '/api/v3.1' : '/api/v3';
+  return {
+    templates: () => `${base}/automated-recipe-templates/`,
+    template: (id: string) => base + path`/automated-recipe-templates/${id}/`,
+    recipes: () => `${base}/automated-recipes/`,
+    recipe: (id: string) => base + path`/automated-recipes/${id}/`,
+    build: (id: string) => base + path`/automated-recipes/${id}/build/`,
+    resetup: (id: string) => base + path`/automated-recipes/${id}/resetup/`,
+    extractions: (id: string) => base + path`/automated-recipes/${id}/extractions/`,
+  };
+}
+
+const v31 = recipePaths('v3.1');
+
+/** The v3.1 states; the service may add others, which are shown as they come. */
+export const RECIPE_STATES = ['extracting_data', 'building_dependencies', 'ready_to_work', 'failed'] as const;
+export const BUILDING_STATES = new Set(['extracting_data', 'building_dependencies']);
+
+export interface RecipeTemplate {
+  id: number | string;
+  title: string;
+  description?: string;
+  origin?: string;
+  categories?: string[];
+  build_mode?: string;
+  data_sources?: string[];
+  output_columns?: Array<{ name: string; type?: string }> | null;
+  [key: string]: unknown;
+}
+
+export interface BuildError {
+  code: string;
+  message?: string;
+  stage?: string | null;
+  data_source?: string | null;
+  occurred_at?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface SourceEntry {
+  data_source: string;
+  status: string;
+  not_delivered_count?: number;
+  not_delivered?: Array<{ extraction_id: unknown; account_id: unknown; reason: string }>;
+  error?: BuildError | null;
+}
+
+export interface RecipeAccountRef {
+  id: unknown;
+}
+
+export interface RecipeConnection {
+  connection_id: unknown;
+  connection_data_source: string;
+  accounts: RecipeAccountRef[];
+}
+
+/** A v3.1 recipe. `recipe_id` is a large integer: kept as the parser gave it, shown with idText. */
+export interface Recipe {
+  recipe_id: unknown;
+  datatable_id?: unknown;
+  template_id?: unknown;
+  title?: string;
+  state: string | null;
+  error?: BuildError | null;
+  last_build_at?: string | null;
+  degraded?: boolean;
+  not_delivered_reasons?: string[];
+  sources?: SourceEntry[];
+  data_sources?: string[];
+  connections?: RecipeConnection[];
+  sync_from_date?: string | null;
+  [key: string]: unknown;
+}
+
+export interface RecipeConfiguration {
+  data_sources: string[];
+  connections: RecipeConnection[];
+  sync_from_date?: string | null | undefined;
+}
+
+export interface ExtractionCheck {
+  all_tables_exist: boolean;
+  tables: Array<Record<string, unknown>>;
+}
+
+export function listTemplates(api: Service, ws: string, query: { search?: string | undefined } = {}, opts?: ListOptions): AsyncGenerator<RecipeTemplate> {
+  return api.list<RecipeTemplate>({ path: v31.templates(), auth: 'bearer', workspaceId: ws, query: { search: query.search } }, opts);
+}
+
+export function getTemplate(api: Service, ws: string, id: string): Promise<RecipeTemplate> {
+  return api.client.get<RecipeTemplate>(v31.template(id), 'bearer', ws);
+}
+
+export function listRecipes(
+  api: Service,
+  ws: string,
+  query: { state?: string | undefined; templateId?: string | undefined } = {},
+  opts?: ListOptions,
+): AsyncGenerator<Recipe> {
+  return api.list<Recipe>({ path: v31.recipes(), auth: 'bearer', workspaceId: ws, query: { state: query.state, template_id: query.templateId }, pageSize: 100 }, opts);
+}
+
+export function getRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
+  return api.client.get<Recipe>(v31.recipe(id), 'bearer', ws);
+}
+
+/** Not repeated on a lost answer: a repeat answers 409 recipe_already_exists if the first landed (Retries 3). */
+export async function createRecipe(api: Service, ws: string, body: { templateId: string; title: string }): Promise<Recipe> {
+  const res = await api.client.request<Recipe>({
+    method: 'POST',
+    path: v31.recipes(),
+    auth: 'bearer',
+    workspaceId: ws,
+    body: { template_id: jsonInteger(body.templateId), title: body.title },
+  });
+  return res.data;
+}
+
+/** The complete configuration; repeating the same PUT is harmless (contract, Retries 3). */
+export async function configureRecipe(api: Service, ws: string, id: string, config: RecipeConfiguration): Promise<Recipe> {
+  const res = await api.client.request<Recipe>({ method: 'PUT', path: v31.recipe(id), auth: 'bearer', workspaceId: ws, body: config, repeatable: true });
+  return res.data;
+}
+
+export async function deleteRecipe(api: Service, ws: string, id: string): Promise<void> {
+  await api.client.request({ method: 'DELETE', path: v31.recipe(id), auth: 'bearer', workspaceId: ws });
+}
+
+/** 202: the build started, not finished (contract, Rules 5). */
+export async function buildRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
+  const res = await api.client.request<Recipe>({ method: 'POST', path: v31.build(id), auth: 'bearer', workspaceId: ws });
+  return res.data;
+}
+
+export async function resetupRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
+  const res = await api.client.request<Recipe>({ method: 'POST', path: v31.resetup(id), auth: 'bearer', workspaceId: ws });
+  return res.data;
+}
+
+export function checkExtractions(api: Service, ws: string, id: string): Promise<ExtractionCheck> {
+  return api.client.get<ExtractionCheck>(v31.extractions(id), 'bearer', ws);
+}

@@ -1,0 +1,39 @@
+import { buildRecipe, resetupRecipe, type Recipe } from '../../api/recipes.js';
+import type { Service } from '../../api/service.js';
+import type { Context } from '../../context.js';
+import { parseId } from '../../util/validate.js';
+import type { Opts } from '../app.js';
+import { reportBuildEnd, waitOptionsOf, waitWithSpinner } from './wait.js';
+import { showRecipe } from './view.js';
+
+type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
+
+/**
+ * build and resetup: 202 means the build started, not finished (contract, Rules 5). With --wait
+ * the recipe is polled to its end; the exit code then tells the outcome (0, 7, 8 or 9).
+ */
+async function start(ctx: Context, id: unknown, opts: Opts, verb: 'build' | 'resetup', call: Start): Promise<number> {
+  const recipeId = parseId(id as string, 'recipe id');
+  const ws = ctx.requireWorkspace();
+  const wait = opts.wait ? waitOptionsOf(ctx, opts) : undefined;
+  const api = await ctx.api();
+  const started = await call(api, ws, recipeId);
+  if (!wait) {
+    if (ctx.output.machine) ctx.output.json(started);
+    else {
+      ctx.output.success(`${verb === 'build' ? 'Build' : 'Resetup'} of recipe ${recipeId} started; follow it with \`edp recipes poll ${recipeId}\``);
+      showRecipe(ctx.output, started);
+    }
+    return 0;
+  }
+  const recipe = await waitWithSpinner(ctx, api, ws, recipeId, wait);
+  return reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded });
+}
+
+export function runBuild(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
+  return start(ctx, id, opts, 'build', buildRecipe);
+}
+
+export function runResetup(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
+  return start(ctx, id, opts, 'resetup', resetupRecipe);
+}

@@ -1,0 +1,143 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { Recipe, RecipeConfiguration, RecipeConnection } from '../../api/recipes.js';
+import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { idText, jsonInteger, LosslessNumber, parseJson } from '../../util/json.js';
+
+/**
+ * The configuration only grows (contract, Automated recipes v3.1, rule 2; Versioning 4): read
+ * the recipe, keep its `connections[]` block unchanged, append additions. Removals are refused
+ * here, before anything is sent, in the service's own words.
+ */
+
+export interface Addition {
+  dataSource: string;
+  connectionId: string;
+  accountIds: string[];
+}
+
+export interface Merged {
+  config: RecipeConfiguration;
+  /** something new is in it (or the history start moved): the PUT is worth sending */
+  changed: boolean;
+  addedAccounts: number;
+}
+
+const pairKey = (connectionId: unknown, ds: string) => `${idText(connectionId)}/${ds}`;
+
+export function mergeConfiguration(current: Recipe, additions: Addition[], syncFrom?: string): Merged {
+  const dataSources = [...(current.data_sources ?? [])];
+  const connections: RecipeConnection[] = (current.connections ?? []).map((c) => ({ ...c, accounts: [...c.accounts] }));
+  let addedAccounts = 0;
+  let changed = false;
+  for (const add of additions) {
+    if (!dataSources.includes(add.dataSource)) {
+      dataSources.push(add.dataSource);
+      changed = true;
+    }
+    let conn = connections.find((c) => pairKey(c.connection_id, c.connection_data_source) === pairKey(add.connectionId, add.dataSource));
+    if (!conn) {
+      conn = { connection_id: jsonInteger(add.connectionId), connection_data_source: add.dataSource, accounts: [] };
+      connections.push(conn);
+      changed = true;
+    }
+    const have = new Set(conn.accounts.map((a) => idText(a.id)));
+    for (const id of add.accountIds) {
+      if (have.has(id)) continue;
+      have.add(id);
+      conn.accounts.push({ id: jsonInteger(id) });
+      addedAccounts++;
+      changed = true;
+    }
+  }
+  const config: RecipeConfiguration = { data_sources: dataSources, connections };
+  const sync = syncFrom ?? current.sync_from_date ?? undefined;
+  if (sync !== undefined) config.sync_from_date = sync;
+  if (syncFrom !== undefined && syncFrom !== current.sync_from_date) changed = true;
+  return { config, changed, addedAccounts };
+}
+
+/** Refuses a desired configuration that drops anything configured, with the service's code and wording. */
+export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): void {
+  const refuse = (code: string, message: string): never => {
+    throw new ExitError(ExitCode.conflict, `${code}: ${message} (refused locally; nothing was sent)`);
+  };
+  const removedSources = (current.data_sources ?? []).filter((ds) => !desired.data_sources.includes(ds));
+  if (removedSources.length > 0) refuse('data_source_removal_not_allowed', `Data sources cannot be removed (${removedSources.join(', ')}); only new ones may be added.`);
+  const wanted = new Map(desired.connections.map((c) => [pairKey(c.connection_id, c.connection_data_source), c]));
+  const removedConnections = (current.connections ?? []).filter((c) => !wanted.has(pairKey(c.connection_id, c.connection_data_source)));
+  if (removedConnections.length > 0) {
+    refuse('connection_removal_not_allowed', `Connections cannot be removed; only new ones may be added: ${removedConnections.map((c) => `${idText(c.connection_id)} (${c.connection_data_source})`).join(', ')}.`);
+  }
+  const removedAccounts = (current.connections ?? [])
+    .map((c) => {
+      const keep = new Set(wanted.get(pairKey(c.connection_id, c.connection_data_source))!.accounts.map((a) => idText(a.id)));
+      return { c, missing: c.accounts.map((a) => idText(a.id)).filter((id) => !keep.has(id)) };
+    })
+    .filter((x) => x.missing.length > 0);
+  if (removedAccounts.length > 0) {
+    refuse(
+      'account_removal_not_allowed',
+      `Accounts cannot be removed; only new ones may be added: ${removedAccounts.map(({ c, missing }) => `${missing.join(', ')} of connection ${idText(c.connection_id)} (${c.connection_data_source})`).join('; ')}.`,
+    );
+  }
+}
+
+/** The additions a desired configuration makes to the current one. */
+export function additionsOf(desired: RecipeConfiguration): Addition[] {
+  return desired.connections.map((c) => ({ dataSource: c.connection_data_source, connectionId: idText(c.connection_id), accountIds: c.accounts.map((a) => idText(a.id)) }));
+}
+
+// ---------------------------------------------------------------- files
+
+/** A JSON or YAML document; integers of any size keep their digits. */
+export function parseDocument(text: string, flag: string): unknown {
+  const trimmed = text.trim();
+  try {
+    if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseJson(trimmed);
+    return parseYaml(text, { intAsBigInt: true });
+  } catch (err) {
+    throw new UsageError(`${flag}: not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** An id in a file: a positive integer of any size, or its digits as a string. Becomes its digits. */
+export const idField = z
+  .union([z.number().int().positive(), z.bigint().positive(), z.instanceof(LosslessNumber), z.string().regex(/^[1-9]\d*$/)], { error: 'must be a positive integer id' })
+  .transform((v) => idText(v));
+
+export const dateField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD' }).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: 'must be a date that exists' });
+
+const configurationFile = z.object({
+  data_sources: z.array(z.string().min(1)),
+  connections: z.array(
+    z.object({
+      connection_id: idField,
+      connection_data_source: z.string().min(1),
+      accounts: z.array(z.object({ id: idField })).min(1, { error: 'needs at least one account' }),
+    }),
+  ),
+  sync_from_date: dateField.nullable().optional(),
+});
+
+/** `connections[0].accounts[1].id: must be a positive integer id`: the contract's path style. */
+export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues
+    .map((i) => {
+      let p = '';
+      for (const part of i.path) p += typeof part === 'number' ? `[${part}]` : p === '' ? String(part) : `.${String(part)}`;
+      return `  ${p || '(document)'}: ${i.message}`;
+    })
+    .join('\n');
+}
+
+export function parseConfigurationFile(text: string, flag: string): RecipeConfiguration {
+  const result = configurationFile.safeParse(parseDocument(text, flag));
+  if (!result.success) throw new UsageError(`${flag} is not a valid recipe configuration:\n${issuePaths(result.error.issues)}`);
+  const c = result.data;
+  return {
+    data_sources: c.data_sources,
+    connections: c.connections.map((x) => ({ connection_id: x.connection_id, connection_data_source: x.connection_data_source, accounts: x.accounts.map((a) => ({ id: a.id })) })),
+    ...(c.sync_from_date !== undefined && c.sync_from_date !== null ? { sync_from_date: c.sync_from_date } : {}),
+  };
+}

@@ -1,0 +1,64 @@
+import { getRecipe, configureRecipe } from '../../api/recipes.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readInputFile } from '../../util/stdin.js';
+import { parseDate, parseId } from '../../util/validate.js';
+import type { Opts } from '../app.js';
+import { additionsOf, mergeConfiguration, parseConfigurationFile, refuseRemovals, type Addition } from './configuration.js';
+import { resolveSource } from './resolve.js';
+import { showRecipe } from './view.js';
+
+export function splitList(value: string | string[] | undefined): string[] {
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(','));
+  return parts.map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Configures a recipe, append-only: the recipe is read first, its `connections[]` are kept as
+ * they are and additions are appended (contract, Versioning 4). `--file` gives the complete
+ * configuration the API takes; flags add one data source's connection and accounts.
+ */
+export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
+  const recipeId = parseId(id as string, 'recipe id');
+  const ws = ctx.requireWorkspace();
+  const flagged = opts.dataSource !== undefined || opts.connection !== undefined || opts.accounts !== undefined;
+  if (opts.file !== undefined && flagged) throw new UsageError('pass either --file or --data-source/--connection/--accounts, not both');
+  if (opts.file === undefined && !flagged) throw new UsageError('nothing to configure: pass --file FILE, or --data-source DS --accounts A,B (and --connection ID)');
+  const syncFrom = opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from');
+  const desired = opts.file !== undefined ? parseConfigurationFile(await readInputFile(opts.file, ctx.io.stdin, '--file'), '--file') : undefined;
+  let selectors: string[] = [];
+  let connectionId: string | undefined;
+  if (!desired) {
+    if (!opts.dataSource) throw new UsageError('--data-source is required with --accounts');
+    selectors = splitList(opts.accounts);
+    if (selectors.length === 0) throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
+    connectionId = opts.connection === undefined ? undefined : parseId(opts.connection, '--connection');
+  }
+
+  const api = await ctx.api();
+  const current = await getRecipe(api, ws, recipeId);
+  let additions: Addition[];
+  if (desired) {
+    refuseRemovals(current, desired);
+    additions = additionsOf(desired);
+  } else {
+    const source = await resolveSource(api, ws, opts.dataSource, selectors, connectionId);
+    additions = [{ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) }];
+  }
+  const merged = mergeConfiguration(current, additions, syncFrom ?? desired?.sync_from_date ?? undefined);
+  if (!merged.changed) {
+    if (ctx.output.machine) ctx.output.json(current);
+    else {
+      ctx.output.info(`Recipe ${recipeId} already has this configuration; nothing sent.`);
+      showRecipe(ctx.output, current);
+    }
+    return 0;
+  }
+  const saved = await configureRecipe(api, ws, recipeId, merged.config);
+  if (ctx.output.machine) ctx.output.json(saved);
+  else {
+    ctx.output.success(`Configured recipe ${recipeId}: ${merged.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``);
+    showRecipe(ctx.output, saved);
+  }
+  return 0;
+}

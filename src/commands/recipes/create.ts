@@ -1,0 +1,21 @@
+import { createRecipe } from '../../api/recipes.js';
+import type { Context } from '../../context.js';
+import { idText } from '../../util/json.js';
+import { parseId } from '../../util/validate.js';
+import type { Opts } from '../app.js';
+import { checkTitle } from '../workspaces/run.js';
+import { showRecipe } from './view.js';
+
+export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+  const templateId = parseId(opts.template, '--template');
+  const title = checkTitle(opts.title);
+  const ws = ctx.requireWorkspace();
+  const api = await ctx.api();
+  const recipe = await createRecipe(api, ws, { templateId, title });
+  if (ctx.output.machine) ctx.output.json(recipe);
+  else {
+    ctx.output.success(`Created recipe ${idText(recipe.recipe_id)}; configure it next with \`edp recipes configure ${idText(recipe.recipe_id)}\``);
+    showRecipe(ctx.output, recipe);
+  }
+  return 0;
+}

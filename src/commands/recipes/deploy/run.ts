@@ -1,0 +1,184 @@
+import type { RecipeTemplate } from '../../../api/recipes.js';
+import type { Service } from '../../../api/service.js';
+import { listWorkspaces } from '../../../api/workspaces.js';
+import type { Context } from '../../../context.js';
+import { ExitCode, UsageError, exitCodeFor } from '../../../errors.js';
+import { errorJson, errorLines } from '../../../output/errors.js';
+import { idText, jsonInteger } from '../../../util/json.js';
+import type { Opts } from '../../app.js';
+import { errorText, stateText, styleState } from '../view.js';
+import { waitOptionsOf } from '../wait.js';
+import { promptMissing } from './prompts.js';
+import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
+import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
+
+/** One row per workspace; `--json` prints these objects (cli-design: `edp recipes deploy`). */
+export interface DeployRow {
+  workspace_id: unknown;
+  recipe_id: unknown;
+  datatable_id: unknown;
+  state: string | null;
+  degraded: boolean | null;
+  not_delivered_reasons: string[];
+  error: unknown;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, keeping the results in order. */
+async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** The exit code of one workspace's deployment. */
+function outcomeCode(outcome: DeployOutcome, failOnDegraded: boolean): number {
+  if (outcome.error) return exitCodeFor(outcome.error);
+  const r = outcome.recipe;
+  if (r?.state === 'failed') return ExitCode.buildFailed;
+  if (r?.state === 'ready_to_work' && r.degraded && failOnDegraded) return ExitCode.degraded;
+  return 0;
+}
+
+function rowOf(ws: string, outcome: DeployOutcome): DeployRow {
+  const r = outcome.recipe;
+  return {
+    workspace_id: jsonInteger(ws),
+    recipe_id: r?.recipe_id ?? null,
+    datatable_id: r?.datatable_id ?? null,
+    state: r?.state ?? null,
+    degraded: r ? (r.degraded ?? false) : null,
+    not_delivered_reasons: r?.not_delivered_reasons ?? [],
+    // the build error object when the build failed, else what stopped the deployment
+    error: outcome.error ? errorJson(outcome.error).error : (r?.error ?? null),
+  };
+}
+
+/** Step progress: spinners for one workspace; for a fleet one line per finished step, prefixed by the workspace. */
+function reporterFor(ctx: Context, ws: string, fleet: boolean): StepReporter {
+  if (!fleet) {
+    return async (n, text) => {
+      const label = (t: string) => `${n}/${STEPS} ${t}`;
+      const spinner = await ctx.output.spinner(label(text));
+      return {
+        update: (t) => spinner.update(label(t)),
+        succeed: (t) => spinner.succeed(label(t)),
+        warn: (t) => spinner.warn(label(t)),
+        fail: (t) => spinner.fail(label(t)),
+      };
+    };
+  }
+  const c = ctx.output.err;
+  return async (n) => {
+    const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}]`)} ${mark} ${n}/${STEPS} ${t}`);
+    return { update: () => undefined, succeed: (t) => line(c.green('✓'), t), warn: (t) => line(c.yellow('!'), t), fail: (t) => line(c.red('✗'), t) };
+  };
+}
+
+async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {
+  if (spec.workspaces !== 'all') return spec.workspaces ?? [];
+  const out: string[] = [];
+  for await (const w of listWorkspaces(api)) out.push(idText(w.id));
+  return out;
+}
+
+/**
+ * `edp recipes deploy`: the contract's deployment sequence in each workspace, concurrently for
+ * a fleet, ending with one row per workspace. Safe to run again: it adopts the existing recipe,
+ * appends nothing twice and joins a build that is running instead of starting another.
+ */
+export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+  const spec = await specFromOptions(ctx, opts);
+  const wait = waitOptionsOf(ctx, opts);
+  const missing = missingInputs(spec);
+  if (missing.length > 0 && !ctx.interactive) throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);
+  const api = await ctx.api();
+  if (missing.length > 0) await promptMissing(ctx, api, spec);
+  const workspaces = await workspacesOf(api, spec);
+  if (workspaces.length === 0) throw new UsageError('no workspace to deploy to');
+  const fleet = workspaces.length > 1;
+  if (fleet && spec.sources.some((s) => s.connection !== undefined)) {
+    throw new UsageError('connection ids belong to one workspace; for several workspaces leave out --connection (each workspace\'s connection is found) ');
+  }
+  if (fleet && spec.sources.some((s) => s.accounts.some((a) => /^\d+$/.test(a)))) {
+    ctx.output.warn('internal account ids differ between workspaces; name accounts by remote:ID to deploy the same accounts everywhere');
+  }
+
+  // The template is the agency's: resolved once, with the first workspace's token.
+  let template: Promise<RecipeTemplate> | undefined;
+  const templateFor = (ws: string) => {
+    template ??= resolveTemplate(api, ws, spec.template!);
+    return template;
+  };
+
+  if (opts.dryRun) {
+    const plans = await pool(workspaces, spec.concurrency, async (ws) => {
+      try {
+        return await planWorkspace(api, ws, spec, templateFor, !!opts.rebuild);
+      } catch (err) {
+        return { workspace_id: ws, error: err };
+      }
+    });
+    let failed = 0;
+    if (ctx.output.machine) {
+      ctx.output.json(plans.map((p) => ('error' in p ? { workspace_id: jsonInteger(p.workspace_id), ...errorJson(p.error) } : { ...p, workspace_id: jsonInteger(p.workspace_id) })));
+    }
+    for (const p of plans) {
+      if ('error' in p) {
+        failed++;
+        if (!ctx.output.machine) ctx.output.line(`workspace ${p.workspace_id}: cannot plan: ${errorLines(p.error).join('\n  ')}`);
+        continue;
+      }
+      if (ctx.output.machine) continue;
+      ctx.output.line(`workspace ${p.workspace_id}: ${p.recipe_id === null ? 'new recipe' : `adopts recipe ${idText(p.recipe_id)}`} from template ${idText(p.template_id)}`);
+      if (p.requests.length === 0) ctx.output.line('  nothing to send: configured and built');
+      for (const r of p.requests) ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
+    }
+    ctx.output.info('Dry run: no write was sent.');
+    return failed > 0 ? ExitCode.failure : 0;
+  }
+
+  const failOnDegraded = !!opts.failOnDegraded;
+  const outcomes = await pool(workspaces, spec.concurrency, (ws) =>
+    deployToWorkspace(api, ws, spec, templateFor, { wait, rebuild: !!opts.rebuild }, reporterFor(ctx, ws, fleet)),
+  );
+  const rows = workspaces.map((ws, i) => rowOf(ws, outcomes[i]!));
+  if (ctx.output.machine) ctx.output.json(rows);
+  else {
+    const lines = rows.map((row, i) => ({ row, result: resultText(outcomes[i]!, failOnDegraded) }));
+    await ctx.output.list(
+      [
+        { header: 'WORKSPACE', value: (l: (typeof lines)[number]) => idText(l.row.workspace_id) },
+        { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
+        { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
+        { header: 'STATE', value: (l) => (l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false })), style: (t, _l, c) => styleState(t, c) },
+        { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
+        { header: 'RESULT', value: (l) => l.result },
+      ],
+      lines,
+    );
+  }
+  const codes = outcomes.map((o) => outcomeCode(o, failOnDegraded)).filter((c) => c !== 0);
+  if (codes.length === 0) return 0;
+  const failed = codes.length;
+  ctx.output.warn(`${failed} of ${workspaces.length} workspace(s) did not end ready${failOnDegraded ? ' and complete' : ''}`);
+  for (const [i, o] of outcomes.entries()) {
+    if (o.error && !ctx.output.machine) ctx.output.warn(`workspace ${workspaces[i]}: ${errorLines(o.error).join('\n  ')}`);
+  }
+  // One failure keeps its own code (7, 8, 9, 5, …); mixed failures are 1.
+  return new Set(codes).size === 1 ? codes[0]! : ExitCode.failure;
+}
+
+function resultText(outcome: DeployOutcome, failOnDegraded: boolean): string {
+  if (outcome.error) return `error: ${(outcome.error as Error).message.split('\n')[0]}`;
+  const r = outcome.recipe;
+  if (r?.state === 'failed') return `build failed: ${errorText(r.error)}`;
+  if (r?.degraded) return failOnDegraded ? 'degraded (--fail-on-degraded)' : 'ready, degraded';
+  return 'ok';
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { idText } from '../../../util/json.js';
+import { readInputFile } from '../../../util/stdin.js';
+import { parseDate, parseId, parseIdList, parsePositiveInt } from '../../../util/validate.js';
+import type { Opts } from '../../app.js';
+import { splitList } from '../configure.js';
+import { dateField, idField, issuePaths, parseDocument } from '../configuration.js';
+
+/** What a deployment needs, from flags, a spec file, or prompts. */
+export interface SourceSpec {
+  dataSource: string;
+  /** connection id; resolved per workspace when absent */
+  connection?: string | undefined;
+  /** account selectors: internal id, title, remote:ID, all-active */
+  accounts: string[];
+}
+
+export interface DeploySpec {
+  /** template id or exact title */
+  template?: string | undefined;
+  title?: string | undefined;
+  sources: SourceSpec[];
+  syncFrom?: string | undefined;
+  /** explicit workspace ids, or every workspace of the agency */
+  workspaces: string[] | 'all' | undefined;
+  concurrency: number;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 50;
+
+const selectorList = z
+  .union([z.string(), z.array(z.union([z.string().min(1), z.number().int().positive(), z.bigint().positive()]))])
+  .transform((v) => (typeof v === 'string' ? splitList(v) : v.map((x) => idText(x))))
+  .refine((v) => v.length > 0, { error: 'needs at least one account: an id, a title, remote:ID or all-active' });
+
+/** The spec file (YAML or JSON). Unknown keys are refused, so that a typo does not silently deploy less. */
+const specFile = z
+  .object({
+    template: z.union([idField, z.string().min(1)]),
+    title: z.string().trim().min(1).max(255).optional(),
+    sync_from_date: dateField.optional(),
+    workspaces: z.union([z.literal('all'), z.array(idField).min(1)]).optional(),
+    concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
+    sources: z
+      .array(
+        z
+          .object({
+            data_source: z.string().min(1),
+            connection: idField.optional(),
+            accounts: selectorList,
+          })
+          .strict(),
+      )
+      .min(1, { error: 'needs at least one data source' }),
+  })
+  .strict();
+
+export function parseSpecFile(text: string, flag: string): DeploySpec {
+  const result = specFile.safeParse(parseDocument(text, flag));
+  if (!result.success) throw new UsageError(`${flag} is not a valid deploy spec:\n${issuePaths(result.error.issues)}`);
+  const f = result.data;
+  return {
+    template: f.template,
+    title: f.title,
+    syncFrom: f.sync_from_date,
+    workspaces: f.workspaces,
+    concurrency: f.concurrency ?? DEFAULT_CONCURRENCY,
+    sources: f.sources.map((s) => ({ dataSource: s.data_source, connection: s.connection, accounts: s.accounts })),
+  };
+}
+
+const INPUT_FLAGS: Array<[string, string]> = [
+  ['template', '--template'], ['title', '--title'], ['dataSource', '--data-source'], ['connection', '--connection'], ['accounts', '--accounts'], ['syncFrom', '--sync-from'],
+];
+
+/**
+ * The spec from `--file` or from flags; `-w`, `--all-workspaces` and `--concurrency` given on
+ * the command line win over the file's. Everything is checked before any request.
+ */
+export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeploySpec> {
+  let spec: DeploySpec;
+  if (opts.file !== undefined) {
+    const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
+    if (clash.length > 0) throw new UsageError(`--file gives the whole spec; drop ${clash.join(', ')} or put them in the file`);
+    spec = parseSpecFile(await readInputFile(opts.file, ctx.io.stdin, '--file'), '--file');
+  } else {
+    if (opts.title !== undefined && (String(opts.title).trim() === '' || String(opts.title).length > 255)) throw new UsageError('--title must be 1 to 255 characters');
+    if (opts.template !== undefined && String(opts.template).trim() === '') throw new UsageError('--template must be a template id or its exact title');
+    const accounts = splitList(opts.accounts);
+    if (opts.accounts !== undefined && accounts.length === 0) throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
+    if ((opts.connection !== undefined || opts.accounts !== undefined) && opts.dataSource === undefined) throw new UsageError('--connection and --accounts need --data-source');
+    spec = {
+      template: opts.template?.trim(),
+      title: opts.title,
+      syncFrom: opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from'),
+      workspaces: undefined,
+      concurrency: DEFAULT_CONCURRENCY,
+      sources: opts.dataSource === undefined ? [] : [{ dataSource: opts.dataSource, connection: opts.connection === undefined ? undefined : parseId(opts.connection, '--connection'), accounts }],
+    };
+  }
+  if (opts.allWorkspaces && ctx.flags.workspace !== undefined) throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
+  if (opts.allWorkspaces) spec.workspaces = 'all';
+  else if (ctx.flags.workspace !== undefined) spec.workspaces = parseIdList(ctx.flags.workspace, '--workspace');
+  else if (spec.workspaces === undefined) {
+    const ws = ctx.workspace();
+    if (ws) spec.workspaces = [ws];
+  }
+  if (opts.concurrency !== undefined) spec.concurrency = parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
+  return spec;
+}
+
+/** Inputs still missing, named by the flag that gives each (for the non-interactive refusal). */
+export function missingInputs(spec: DeploySpec): string[] {
+  const missing: string[] = [];
+  if (spec.workspaces === undefined) missing.push('-w/--workspace ID[,ID…] (or --all-workspaces)');
+  if (!spec.template) missing.push('--template ID|TITLE');
+  if (spec.sources.length === 0) missing.push('--data-source DS');
+  if (spec.sources.some((s) => s.accounts.length === 0)) missing.push('--accounts A,B|remote:ID|all-active');
+  return missing;
+}

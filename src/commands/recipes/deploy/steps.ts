@@ -1,0 +1,229 @@
+import {
+  BUILDING_STATES, buildRecipe, checkExtractions, configureRecipe, createRecipe, getRecipe, getTemplate, listRecipes, listTemplates, recipePaths,
+  type Recipe, type RecipeConfiguration, type RecipeTemplate,
+} from '../../../api/recipes.js';
+import type { Service } from '../../../api/service.js';
+import { ApiError, ExitCode, ExitError, OutcomeUnknownError, UsageError } from '../../../errors.js';
+import { idText } from '../../../util/json.js';
+import { mergeConfiguration, type Addition } from '../configuration.js';
+import { resolveSource } from '../resolve.js';
+import { errorText, stateText } from '../view.js';
+import { isTransient, pollUntil, waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
+import type { DeploySpec } from './spec.js';
+
+/** Progress of one step: a spinner for one workspace, a prefixed line each for a fleet. */
+export interface StepProgress {
+  update(text: string): void;
+  succeed(text: string): void;
+  warn(text: string): void;
+  fail(text: string): void;
+}
+
+export type StepReporter = (step: number, text: string) => Promise<StepProgress>;
+
+export const STEPS = 7;
+
+/** A write whose answer was lost is resolved by re-reading; this bounds the repeats. */
+const OUTCOME_ATTEMPTS = 5;
+
+export interface DeployOptions {
+  wait: Omit<WaitOptions, 'onState'>;
+  rebuild: boolean;
+}
+
+export interface DeployOutcome {
+  recipe: Recipe | undefined;
+  /** how the deployment ended for this workspace */
+  error: unknown;
+}
+
+/** Template by id, or by exact title through the list's search (case-insensitive when only that matches). */
+export async function resolveTemplate(api: Service, ws: string, ref: string): Promise<RecipeTemplate> {
+  if (/^\d+$/.test(ref)) return getTemplate(api, ws, ref);
+  const found: RecipeTemplate[] = [];
+  for await (const t of listTemplates(api, ws, { search: ref })) found.push(t);
+  let exact = found.filter((t) => t.title === ref);
+  if (exact.length === 0) exact = found.filter((t) => t.title.toLowerCase() === ref.toLowerCase());
+  if (exact.length === 1) return exact[0]!;
+  if (exact.length > 1) throw new UsageError(`several templates are titled "${ref}" (${exact.map((t) => idText(t.id)).join(', ')}): pass --template ID`);
+  const near = found.slice(0, 5).map((t) => `${idText(t.id)} "${t.title}"`);
+  throw new ExitError(ExitCode.notFound, `no template titled "${ref}"${near.length ? `; similar: ${near.join(', ')}` : ''}`);
+}
+
+/** The data sources of the spec must be ones the template allows: refused before any write. */
+export function checkSourcesAllowed(template: RecipeTemplate, spec: DeploySpec): void {
+  if (!template.data_sources) return;
+  const refused = spec.sources.map((s) => s.dataSource).filter((ds) => !template.data_sources!.includes(ds));
+  if (refused.length > 0) {
+    throw new UsageError(`template ${idText(template.id)} "${template.title}" does not allow ${refused.join(', ')}; it allows ${template.data_sources.join(', ')}`);
+  }
+}
+
+/**
+ * Step 3: create the recipe, or adopt the workspace's one on `409 recipe_already_exists`
+ * (first of `existing_recipe_ids`, best first; the list may be empty after a race, then the
+ * recipes of the template are listed). A create whose answer was lost is repeated: a repeat
+ * answers 409 if the first landed (contract, Retries 3).
+ */
+async function createOrAdopt(api: Service, ws: string, templateId: string, title: string): Promise<{ recipe: Recipe; adopted: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { recipe: await createRecipe(api, ws, { templateId, title }), adopted: false };
+    } catch (err) {
+      if (err instanceof OutcomeUnknownError && attempt < OUTCOME_ATTEMPTS) continue;
+      if (!(err instanceof ApiError && err.status === 409 && err.code === 'recipe_already_exists')) throw err;
+      const ids = Array.isArray(err.details.existing_recipe_ids) ? err.details.existing_recipe_ids : [];
+      if (ids.length > 0) return { recipe: await getRecipe(api, ws, idText(ids[0])), adopted: true };
+      for await (const r of listRecipes(api, ws, { templateId }, { limit: 1 })) return { recipe: r, adopted: true };
+      if (attempt >= OUTCOME_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * Step 5: the recipe's current configuration plus additions. The PUT is harmless to repeat, so
+ * a lost or refused answer is resolved by reading the recipe again and merging again.
+ */
+async function configure(api: Service, ws: string, id: string, current: Recipe, additions: Addition[], syncFrom: string | undefined) {
+  let recipe = current;
+  for (let attempt = 1; ; attempt++) {
+    const merged = mergeConfiguration(recipe, additions, syncFrom);
+    if (!merged.changed) return { recipe, changed: attempt > 1, added: 0 };
+    try {
+      return { recipe: await configureRecipe(api, ws, id, merged.config), changed: true, added: merged.addedAccounts };
+    } catch (err) {
+      if (!isTransient(err) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      recipe = await getRecipe(api, ws, id);
+    }
+  }
+}
+
+/**
+ * Starts a build unless one is running. A lost answer is resolved by re-reading: a build in
+ * progress, or a `last_build_at` that moved, means it started; otherwise it is repeated, and
+ * `409 build_already_running` then means another start won (contract, Retries 3).
+ */
+async function startBuild(api: Service, ws: string, id: string, before: Recipe): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await buildRecipe(api, ws, id);
+      return;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409 && err.code === 'build_already_running') return;
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const now = await getRecipe(api, ws, id);
+      if (BUILDING_STATES.has(now.state ?? '') || (now.last_build_at ?? null) !== (before.last_build_at ?? null)) return;
+    }
+  }
+}
+
+/** The contract's deployment sequence for one workspace, steps 1 to 7. */
+export async function deployToWorkspace(
+  api: Service,
+  ws: string,
+  spec: DeploySpec,
+  template: (ws: string) => Promise<RecipeTemplate>,
+  opts: DeployOptions,
+  report: StepReporter,
+): Promise<DeployOutcome> {
+  const deadline = Date.now() + opts.wait.timeoutMs;
+  const waitLeft = (): Omit<WaitOptions, 'onState'> => ({ ...opts.wait, timeoutMs: Math.max(0, deadline - Date.now()) });
+  let recipe: Recipe | undefined;
+  let step: StepProgress | undefined;
+  const begin = async (n: number, text: string) => {
+    step = await report(n, text);
+  };
+  try {
+    await begin(1, `token for workspace ${ws}`);
+    await api.auth.token(ws, api.client);
+    step!.succeed(`token for workspace ${ws}`);
+
+    await begin(2, 'template');
+    const t = await template(ws);
+    checkSourcesAllowed(t, spec);
+    step!.succeed(`template ${idText(t.id)} "${t.title}"${t.build_mode ? ` (${t.build_mode})` : ''}`);
+
+    await begin(3, 'create the recipe');
+    const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
+    recipe = made.recipe;
+    const id = idText(recipe.recipe_id);
+    step!.succeed(made.adopted ? `adopted recipe ${id} (the workspace already had one from this template)` : `created recipe ${id}`);
+
+    await begin(4, 'connections and accounts');
+    const additions: Addition[] = [];
+    for (const s of spec.sources) {
+      const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
+      additions.push({ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) });
+    }
+    step!.succeed(additions.map((a) => `${a.dataSource}: connection ${a.connectionId}, ${a.accountIds.length} account(s)`).join('; '));
+
+    await begin(5, 'configure');
+    // Adopted or repeated: the recipe as it is now is the base (Versioning 4).
+    const current = made.adopted ? recipe : await getRecipe(api, ws, id);
+    const configured = await configure(api, ws, id, current, additions, spec.syncFrom);
+    recipe = configured.recipe;
+    step!.succeed(configured.added > 0 ? `configured: ${configured.added} account(s) added` : configured.changed ? 'configured' : 'configuration already complete; nothing sent');
+
+    await begin(6, 'build');
+    const running = BUILDING_STATES.has(recipe.state ?? '');
+    const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || opts.rebuild);
+    if (needsBuild) await startBuild(api, ws, id, recipe);
+    const onState = (r: Recipe) => step!.update(`build: ${stateText(r)}`);
+    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), onState });
+    const built = `${needsBuild ? 'built' : running ? 'joined the running build' : 'already built; no new build'}: ${stateText(recipe)}`;
+    if (recipe.state === 'failed') step!.fail(`${built}: ${errorText(recipe.error)}`);
+    else if (recipe.degraded) step!.warn(built);
+    else step!.succeed(built);
+
+    // Step 7: the build found no data; once the extraction tables exist, build once more.
+    if (recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered') {
+      await begin(7, 'waiting for the extraction tables');
+      await pollUntil(() => checkExtractions(api, ws, id), (c) => c.all_tables_exist === true, waitLeft(), () => new WaitTimeoutError(recipe, id, opts.wait.timeoutMs));
+      step!.update('extraction tables exist; building once more');
+      const before = await getRecipe(api, ws, id);
+      await startBuild(api, ws, id, before);
+      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), onState });
+      const text = `extraction tables exist; rebuilt: ${stateText(recipe)}`;
+      if (recipe.state === 'failed') step!.fail(`${text}: ${errorText(recipe.error)}`);
+      else if (recipe.degraded) step!.warn(text);
+      else step!.succeed(text);
+    }
+    return { recipe, error: undefined };
+  } catch (err) {
+    if (err instanceof WaitTimeoutError && err.recipe) recipe = err.recipe;
+    step?.fail(`${(err as Error).message.split('\n')[0]}`);
+    return { recipe, error: err };
+  }
+}
+
+export interface PlannedRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * `--dry-run`: the reads run (a token is issued to read), the writes are only listed. An existing
+ * recipe of the template is adopted and its configuration is the base, as in a real run.
+ */
+export async function planWorkspace(api: Service, ws: string, spec: DeploySpec, template: (ws: string) => Promise<RecipeTemplate>, rebuild: boolean) {
+  const paths = recipePaths('v3.1');
+  const t = await template(ws);
+  checkSourcesAllowed(t, spec);
+  const requests: PlannedRequest[] = [];
+  let existing: Recipe | undefined;
+  for await (const r of listRecipes(api, ws, { templateId: idText(t.id) }, { limit: 1 })) existing = r;
+  // A recipe not created yet has no id: the plan shows a placeholder.
+  const recipePath = existing ? paths.recipe(idText(existing.recipe_id)) : `${paths.recipes()}{recipe_id}/`;
+  if (!existing) requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
+  const additions: Addition[] = [];
+  for (const s of spec.sources) {
+    const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
+    additions.push({ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) });
+  }
+  const base: Recipe = existing ?? { recipe_id: null, state: null, data_sources: [], connections: [] };
+  const merged = mergeConfiguration(base, additions, spec.syncFrom);
+  if (merged.changed) requests.push({ method: 'PUT', path: recipePath, body: merged.config satisfies RecipeConfiguration });
+  if (!BUILDING_STATES.has(base.state ?? '') && (merged.changed || base.state !== 'ready_to_work' || rebuild)) requests.push({ method: 'POST', path: `${recipePath}build/` });
+  return { workspace_id: ws, template_id: t.id, recipe_id: existing?.recipe_id ?? null, requests };
+}

@@ -1,0 +1,128 @@
+import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
+import type { Service } from '../../api/service.js';
+import type { Context } from '../../context.js';
+import { ApiError, ExitCode, ExitError, NetworkError, UsageError } from '../../errors.js';
+import { idText } from '../../util/json.js';
+import type { Opts } from '../app.js';
+import { parseDuration } from '../../util/validate.js';
+import { errorText, showRecipe, stateText } from './view.js';
+
+export interface WaitOptions {
+  /** give up after this long (exit 8) */
+  timeoutMs: number;
+  /** first pause between reads; it grows by half each time, up to MAX_INTERVAL_MS (or the first, if longer) */
+  intervalMs: number;
+  signal?: AbortSignal | undefined;
+  /** each state seen, for progress */
+  onState?: ((recipe: Recipe) => void) | undefined;
+}
+
+const MAX_INTERVAL_MS = 15_000;
+export const DEFAULT_WAIT_TIMEOUT = '30m';
+export const DEFAULT_POLL_INTERVAL = '2s';
+
+export function waitOptionsOf(ctx: Context, opts: Opts): Omit<WaitOptions, 'onState'> {
+  const timeoutMs = parseDuration(opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
+  const intervalMs = parseDuration(opts.pollInterval ?? DEFAULT_POLL_INTERVAL, '--poll-interval');
+  if (intervalMs <= 0) throw new UsageError('--poll-interval must be longer than 0');
+  return { timeoutMs, intervalMs, signal: ctx.signal };
+}
+
+export class WaitTimeoutError extends ExitError {
+  constructor(readonly recipe: Recipe | undefined, id: string, timeoutMs: number) {
+    super(
+      ExitCode.waitTimeout,
+      `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; keep waiting with \`edp recipes poll ${id}\``,
+    );
+    this.name = 'WaitTimeoutError';
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A fault a later read may not meet again: a 5xx the client gave up on, or the network. */
+export function isTransient(err: unknown): boolean {
+  return err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
+}
+
+/**
+ * Reads `read()` until `done(value)` holds, pausing `intervalMs` and growing the pause by half
+ * each time. A transient fault of one read does not end the wait; the deadline does (exit 8).
+ */
+export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, opts: WaitOptions, onTimeout: (last: T | undefined) => Error): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let interval = opts.intervalMs;
+  let last: T | undefined;
+  for (;;) {
+    try {
+      last = await read();
+      if (done(last)) return last;
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) throw onTimeout(last);
+    await sleep(Math.min(interval, left), opts.signal);
+    interval = Math.min(interval * 1.5, Math.max(MAX_INTERVAL_MS, opts.intervalMs));
+  }
+}
+
+/** Polls a recipe until its build ends (`ready_to_work`, `failed`, or any state that is not a build state). */
+export async function waitForBuild(api: Service, ws: string, id: string, opts: WaitOptions): Promise<Recipe> {
+  let lastState: string | null | undefined;
+  return pollUntil(
+    () => getRecipe(api, ws, id),
+    (r) => {
+      if (r.state !== lastState) {
+        lastState = r.state;
+        opts.onState?.(r);
+      }
+      return !BUILDING_STATES.has(r.state ?? '');
+    },
+    opts,
+    (last) => new WaitTimeoutError(last, id, opts.timeoutMs),
+  );
+}
+
+/**
+ * Shows the final recipe and turns its outcome into the exit code: 7 when the build failed,
+ * 9 when it is degraded and `--fail-on-degraded` was given.
+ */
+export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failOnDegraded: boolean }): Promise<number> {
+  if (ctx.output.machine) ctx.output.json(recipe);
+  else showRecipe(ctx.output, recipe);
+  const id = idText(recipe.recipe_id);
+  if (recipe.state === 'failed') throw new ExitError(ExitCode.buildFailed, `the build of recipe ${id} failed: ${errorText(recipe.error) || 'no error given'}`);
+  if (recipe.state === 'ready_to_work' && recipe.degraded && opts.failOnDegraded) {
+    throw new ExitError(ExitCode.degraded, `recipe ${id} is ready but degraded (${(recipe.not_delivered_reasons ?? []).join(', ') || 'some data not delivered'}) and --fail-on-degraded was given`);
+  }
+  return 0;
+}
+
+export async function waitWithSpinner(ctx: Context, api: Service, ws: string, id: string, opts: Omit<WaitOptions, 'onState'>): Promise<Recipe> {
+  const spinner = await ctx.output.spinner(`Waiting for recipe ${id} to build`);
+  try {
+    const recipe = await waitForBuild(api, ws, id, { ...opts, onState: (r) => spinner.update(`Recipe ${id}: ${stateText(r)}`) });
+    const text = `Recipe ${id}: ${stateText(recipe)}`;
+    if (recipe.state === 'failed') spinner.fail(text);
+    else if (recipe.degraded) spinner.warn(text);
+    else spinner.succeed(text);
+    return recipe;
+  } catch (err) {
+    spinner.fail(`Recipe ${id}: stopped waiting`);
+    throw err;
+  }
+}
