@@ -4,6 +4,7 @@ import { listWorkspaces } from '../../../api/workspaces.js';
 import type { Context } from '../../../context.js';
 import { ExitCode, UsageError, exitCodeFor } from '../../../errors.js';
 import { errorJson, errorLines } from '../../../output/errors.js';
+import type { Column } from '../../../output/output.js';
 import { idText, jsonInteger } from '../../../util/json.js';
 import type { Opts } from '../../app.js';
 import { errorText, stateText, styleState } from '../view.js';
@@ -151,18 +152,17 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   const rows = workspaces.map((ws, i) => rowOf(ws, outcomes[i]!));
   if (ctx.output.machine) ctx.output.json(rows);
   else {
-    const lines = rows.map((row, i) => ({ row, result: resultText(outcomes[i]!, failOnDegraded) }));
-    await ctx.output.list(
-      [
-        { header: 'WORKSPACE', value: (l: (typeof lines)[number]) => idText(l.row.workspace_id) },
-        { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
-        { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
-        { header: 'STATE', value: (l) => (l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false })), style: (t, _l, c) => styleState(t, c) },
-        { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
-        { header: 'RESULT', value: (l) => l.result },
-      ],
-      lines,
-    );
+    type Line = { row: DeployRow; result: string };
+    const lines: Line[] = rows.map((row, i) => ({ row, result: resultText(outcomes[i]!, failOnDegraded) }));
+    const columns: Array<Column<Line>> = [
+      { header: 'WORKSPACE', value: (l) => idText(l.row.workspace_id) },
+      { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
+      { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
+      { header: 'STATE', value: (l) => (l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false })), style: (t, _l, c) => styleState(t, c) },
+      { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
+      { header: 'RESULT', value: (l) => l.result },
+    ];
+    await ctx.output.list(lines, columns);
   }
   const codes = outcomes.map((o) => outcomeCode(o, failOnDegraded)).filter((c) => c !== 0);
   if (codes.length === 0) return 0;
