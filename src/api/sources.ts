@@ -145,10 +145,11 @@ export async function createLinks(api: Service, ws: string, datasource: string, 
   return data ? [data as ExternalAuthLink] : [];
 }
 
-/** Newest first; the service allows pages of up to 1000 links. */
+/** Newest first; the service allows pages of up to 1000 links, so few requests are needed. */
 export function listLinks(api: Service, ws: string, datasource: string, opts?: ListOptions): AsyncGenerator<ExternalAuthLink> {
+  const pageSize = Math.max(1, Math.min(1000, opts?.limit ?? 1000));
   return api.list<ExternalAuthLink>(
-    { path: path`/api/v3/datasources/${datasource}/external-auth-links`, auth: 'bearer', workspaceId: ws, pageSize: 1000 },
+    { path: path`/api/v3/datasources/${datasource}/external-auth-links`, auth: 'bearer', workspaceId: ws, pageSize },
     opts,
   );
 }

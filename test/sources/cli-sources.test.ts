@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, sandbox } from '../helpers.js';
+import { cli, sandbox, tempDir } from '../helpers.js';
 
 let sb: Sandbox;
 /** --scale 2: connection 1013 in workspace 101 holds 200 accounts (two pages). */
@@ -32,6 +32,19 @@ describe('edp datasources list', () => {
     const r = await edp(['datasources', 'list', '-w', '101'], { tty: true });
     expect(r.stdout).toMatch(/NAME.*TITLE.*CATEGORY/);
     expect(r.stdout).toContain('Web Analytics');
+  });
+});
+
+describe('authentication', () => {
+  it('refused credentials: exit 3 with the status', async () => {
+    const config = tempDir();
+    try {
+      const r = await edp(['connections', 'list', '--data-source', 'google_ads'], { env: { EDP_WORKSPACE: '101', EDP_PASSWORD: 'wrong', EDP_CONFIG_DIR: config.dir } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('401');
+    } finally {
+      config.remove();
+    }
   });
 });
 

@@ -215,6 +215,11 @@ describe('enable and disable for extraction', () => {
     expect(await connectionOf(101, 'facebook_ads')).toEqual(before);
   });
 
+  it('PATCH answers 401 without a token, on both paths', async () => {
+    expect((await http(sb, 'PATCH', '/api/v3/connections/1002/accounts', { body: [{ id: 20007, enabled_for_embedded_extraction: true }] })).status).toBe(401);
+    expect((await http(sb, 'PATCH', '/api/v3/connections/1002/accounts/20007', { body: { enabled_for_embedded_extraction: true } })).status).toBe(401);
+  });
+
   it('PATCH on a connection of another workspace is 404', async () => {
     const other = await connectionOf(102, 'facebook_ads');
     const r = await call('PATCH', `/api/v3/connections/${other.id}/accounts`, 101, [{ id: 20007, enabled_for_embedded_extraction: true }]);
@@ -266,7 +271,10 @@ describe('deleting a connection', () => {
     expect((await call('DELETE', `/api/v3/connections/${c.id}`, 103)).status).toBe(404);
   });
 
-  it('answers 401 without a token', async () => {
+  it('answers 401 without a token, on both paths', async () => {
     expect((await http(sb, 'DELETE', '/api/v3/connections/1001')).status).toBe(401);
+    expect((await http(sb, 'DELETE', '/api/v3/datasources/google_ads/connections/1001')).status).toBe(401);
+    expect((await http(sb, 'GET', '/api/v3/connections/1001/accounts')).status).toBe(401);
+    expect((await http(sb, 'GET', '/api/v3/datasources/google_ads/connections')).status).toBe(401);
   });
 });
