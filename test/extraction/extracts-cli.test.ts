@@ -30,6 +30,8 @@ describe('edp extracts', () => {
     expect(byTable.json().length).toBe(all.json().length);
     const limited = await edp('extracts', 'list', '--limit', '1', '--json');
     expect(limited.json()).toHaveLength(1);
+    const lines = (await edp('extracts', 'list', '--ndjson')).stdout.trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l).id)).toEqual(all.json().map((e: any) => e.id));
     const bad = await edp('extracts', 'list', '--connection', 'abc');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--connection');

@@ -135,8 +135,9 @@ export function invalid(field: string, message: string, code = 'invalid'): Sandb
   return new SandboxError(400, 'validation_error', `${field}: ${message}`, { fields: [{ field, code, message }] });
 }
 
+/** A well-formed request contradicting the resource's state (contract, Status meaning: 409). */
 export function conflict(message: string): SandboxError {
-  return new SandboxError(409, 'bad_request', message);
+  return new SandboxError(409, 'conflict', message);
 }
 
 // ---------------------------------------------------------------- lookups

@@ -46,18 +46,19 @@ export function resolveSettings(
   const unknown = fields.filter((n) => !known.has(n));
   if (unknown.length > 0) throw invalid(`${prefix}.fields`, `unknown fields for template ${template.id}: ${unknown.join(', ')}`);
   const dynamic = input.dynamic_fields ?? base?.dynamic_fields ?? [];
+  let dynamicChosen: DeclaredField[] = [];
   if (dynamic.length > 0) {
     if (!template.is_wide_template) throw invalid(`${prefix}.dynamic_fields`, 'dynamic fields can be selected only with a wide template');
     const connection = connectionId === undefined ? undefined : connectionOf(store, connectionId);
-    const schema = new Set(connection ? dynamicFieldsOf(connection).map((d) => d.name) : []);
-    const missing = dynamic.filter((n) => !schema.has(n));
+    const schema = connection ? dynamicFieldsOf(connection) : [];
+    const missing = dynamic.filter((n) => !schema.some((d) => d.name === n));
     if (missing.length > 0) throw invalid(`${prefix}.dynamic_fields`, `not in the connection's dynamic schema: ${missing.join(', ')}`);
+    dynamicChosen = schema.filter((d) => dynamic.includes(d.name));
   }
   if (template.is_wide_template) {
-    const chosen = template.fields.filter((f) => fields.includes(f.name));
+    const chosen = [...template.fields.filter((f) => fields.includes(f.name)), ...dynamicChosen];
     if (!chosen.some((f) => f.user_type === 'dimension')) throw invalid(`${prefix}.fields`, 'a wide report needs at least one dimension');
-    const dynamicMetric = dynamic.length > 0;
-    if (!chosen.some((f) => f.user_type === 'metric') && !dynamicMetric) throw invalid(`${prefix}.fields`, 'a wide report needs at least one metric');
+    if (!chosen.some((f) => f.user_type === 'metric')) throw invalid(`${prefix}.fields`, 'a wide report needs at least one metric');
   } else {
     // Without dimension selection every dimension of the template is delivered.
     fields = [...fields, ...template.fields.filter((f) => f.user_type === 'dimension').map((f) => f.name)];
