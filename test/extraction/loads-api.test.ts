@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox } from '../helpers.js';
+import { http, sandbox, tempDir } from '../helpers.js';
 import { bearer, demo, until } from './fixtures.js';
 
 let sb: Sandbox;
@@ -109,5 +109,32 @@ describe('loads (HTTP)', () => {
     expect(r.status).toBe(409);
     expect(r.body.detail).toContain('not active');
     await call('PUT', `/api/v3/destinations/s3/connections/${s3.id}`, { connection_params: { bucket: 'edp-sandbox-101' } });
+  });
+});
+
+describe('a sandbox restarted from its state file', () => {
+  it('shows no run as still going', async () => {
+    const dir = tempDir();
+    const stateFile = `${dir.dir}/state.json`;
+    try {
+      const first = await sandbox({ buildSeconds: 60, stateFile });
+      const run = bearer(first);
+      const load = (await run('GET', '/api/v3/loads')).body.results[0];
+      expect((await run('PUT', `/api/v3/loads/${load.id}/run`)).status).toBe(202);
+      const extract = (await run('GET', '/api/v3/extracts')).body.results[0];
+      expect((await run('POST', `/api/v3/extracts/${extract.id}/run`)).body.status).toBe('running');
+      await first.close();
+      const second = await sandbox({ buildSeconds: 0.05, stateFile });
+      try {
+        const again = bearer(second);
+        expect((await again('GET', `/api/v3/loads/${load.id}`)).body.last_run.status).toBe('failed');
+        expect((await again('GET', `/api/v3/extracts/${extract.id}`)).body.status).toBe('new');
+        expect((await again('PUT', `/api/v3/loads/${load.id}/run`)).status).toBe(202);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      dir.remove();
+    }
   });
 });

@@ -14,6 +14,11 @@ export const extractionArea: SandboxArea = {
     store.state.data_table_rows ??= {};
     store.state.loads ??= [];
     store.state.load_exports ??= [];
+    // Runs live in timers: a state loaded from a file has none going, so none is shown as running.
+    for (const e of store.state.extracts) if (e.status === 'running') e.status = 'new';
+    for (const l of store.state.loads) {
+      if (l.last_run?.status === 'running') Object.assign(l.last_run, { status: 'failed', error: 'The sandbox restarted during the run.', finished_at: store.clock.iso() });
+    }
   },
   seed(store) {
     seedExtraction(store);
