@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) => cli(sb, argv, opts);
-const linkCount = () => sb.store.state.external_auth_links!.length;
+const linkCount = () => sb.store.state.external_auth_links.length;
 
 describe('edp links create', () => {
   it('creates one link per address and prints them', async () => {
@@ -93,7 +93,7 @@ describe('edp links list', () => {
   });
 
   it('shows an unknown status as it is', async () => {
-    const link = sb.store.state.external_auth_links!.find((l) => l.email === 'c@client.com')!;
+    const link = sb.store.state.external_auth_links.find((l) => l.email === 'c@client.com')!;
     const saved = link.status;
     (link as { status: string }).status = 'quarantined';
     try {
@@ -113,7 +113,7 @@ describe('edp links list', () => {
 });
 
 describe('edp links revoke', () => {
-  const idOf = (email: string) => String(sb.store.state.external_auth_links!.find((l) => l.email === email)!.id);
+  const idOf = (email: string) => String(sb.store.state.external_auth_links.find((l) => l.email === email)!.id);
 
   it('revokes, and revoking again succeeds with the same revocation', async () => {
     const id = idOf('b@client.com');

@@ -12,7 +12,7 @@ async function call(method: string, path: string, ws = 101, body?: unknown) {
 }
 const create = (body: unknown, ws = 101, ds = 'google_ads') => call('POST', `/api/v3/datasources/${ds}/external-auth-links`, ws, body);
 const revoke = (id: number, ws = 101, ds = 'google_ads') => call('POST', `/api/v3/datasources/${ds}/external-auth-links/${id}/revoke`, ws);
-const linkCount = () => sb.store.state.external_auth_links!.length;
+const linkCount = () => sb.store.state.external_auth_links.length;
 /** Moving the clock days ahead expires tokens too: forget them. */
 async function advance(seconds: number) {
   await http(sb, 'POST', '/_sandbox/clock', { body: { advance_seconds: seconds } });
@@ -36,18 +36,18 @@ describe('creating links', () => {
   });
 
   it('e-mails the links only with send_email true', async () => {
-    const before = sb.store.state.outbox!.length;
+    const before = sb.store.state.outbox.length;
     await create({ to_emails: ['quiet@example.com'], send_email: false });
-    expect(sb.store.state.outbox!.length).toBe(before);
+    expect(sb.store.state.outbox.length).toBe(before);
     await create({ to_emails: ['mailed@example.com'], send_email: true });
-    expect(sb.store.state.outbox!.slice(before)).toEqual([expect.objectContaining({ to: 'mailed@example.com', kind: 'invitation' })]);
+    expect(sb.store.state.outbox.slice(before)).toEqual([expect.objectContaining({ to: 'mailed@example.com', kind: 'invitation' })]);
   });
 
   it('requested_by: a workspace member is named on the link and gets a confirmation', async () => {
     const r = await create({ to_emails: ['c@example.com'], send_email: true, requested_by: 'analyst@sandbox.local' });
     expect(r.status).toBe(201);
     expect(r.body[0]).toMatchObject({ requested_by: 'analyst@sandbox.local', inviter_title: 'Blake Analyst' });
-    expect(sb.store.state.outbox!.at(-1)).toMatchObject({ to: 'analyst@sandbox.local', kind: 'confirmation', link_ids: [r.body[0].id] });
+    expect(sb.store.state.outbox.at(-1)).toMatchObject({ to: 'analyst@sandbox.local', kind: 'confirmation', link_ids: [r.body[0].id] });
     const page = await fetch(r.body[0].url).then((res) => res.text());
     expect(page).toContain('Blake Analyst asks you to connect Google Ads');
   });

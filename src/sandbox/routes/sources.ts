@@ -1,7 +1,7 @@
 import type { SandboxArea } from '../area.js';
 import { accountRoutes } from './sources/accounts.js';
 import { connectionRoutes } from './sources/connections.js';
-import { linkRoutes, linksOf, outboxOf, seedLinks } from './sources/links.js';
+import { linkRoutes, seedLinks } from './sources/links.js';
 
 /**
  * Data sources, connections, accounts (v3 and v3.1) and external authentication links
@@ -11,8 +11,8 @@ import { linkRoutes, linksOf, outboxOf, seedLinks } from './sources/links.js';
 export const sourcesArea: SandboxArea = {
   name: 'sources',
   init(store) {
-    linksOf(store);
-    outboxOf(store);
+    store.state.external_auth_links ??= [];
+    store.state.outbox ??= [];
   },
   seed(store) {
     seedLinks(store);

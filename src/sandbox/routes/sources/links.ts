@@ -38,20 +38,11 @@ export interface SentEmail {
   sent_at: string;
 }
 
-// Optional in the type so that the shared `emptyState()` stays complete; `init` creates them.
 declare module '../../state.js' {
   interface State {
-    external_auth_links?: ExternalAuthLink[];
-    outbox?: SentEmail[];
+    external_auth_links: ExternalAuthLink[];
+    outbox: SentEmail[];
   }
-}
-
-export function linksOf(store: Store): ExternalAuthLink[] {
-  return (store.state.external_auth_links ??= []);
-}
-
-export function outboxOf(store: Store): SentEmail[] {
-  return (store.state.outbox ??= []);
 }
 
 export function linkStatus(store: Store, link: ExternalAuthLink): string {
@@ -132,16 +123,16 @@ export function createLinks(
     revoked_at: null,
     connection_id: null,
   }));
-  linksOf(store).push(...links);
+  store.state.external_auth_links.push(...links);
   const sentAt = new Date(now).toISOString();
   const ds = dataSource(store, datasourceName);
   if (body.send_email) {
     for (const link of links) {
-      outboxOf(store).push({ to: link.email, kind: 'invitation', subject: `${inviterOf(store, link)} asks you to connect ${ds?.title ?? datasourceName}`, link_ids: [link.id], sent_at: sentAt });
+      store.state.outbox.push({ to: link.email, kind: 'invitation', subject: `${inviterOf(store, link)} asks you to connect ${ds?.title ?? datasourceName}`, link_ids: [link.id], sent_at: sentAt });
     }
   }
   if (user) {
-    outboxOf(store).push({ to: user.email, kind: 'confirmation', subject: `Links sent to connect ${ds?.title ?? datasourceName}`, link_ids: links.map((l) => l.id), sent_at: sentAt });
+    store.state.outbox.push({ to: user.email, kind: 'confirmation', subject: `Links sent to connect ${ds?.title ?? datasourceName}`, link_ids: links.map((l) => l.id), sent_at: sentAt });
   }
   store.changed();
   return links;
@@ -210,7 +201,7 @@ function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unk
 }
 
 export function linkRoutes(app: FastifyInstance, store: Store): void {
-  const links = () => linksOf(store);
+  const links = () => store.state.external_auth_links;
 
   app.post('/api/v3/datasources/:datasource_name/external-auth-links', async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);
