@@ -143,7 +143,7 @@ describe('sandbox: create (v3.1)', () => {
     const tables = sb.store.state.data_tables.length;
     const r = await http(sb, 'POST', V31, { token, body: { template_id: 4001, title: 'x' } });
     expect(r.status).toBe(503);
-    expect(r.headers.get('retry-after')).toBe('30');
+    expect(r.headers.get('retry-after')).toBe('0');
     expect(r.body).toMatchObject({ code: 'data_table_reservation_failed', details: {} });
     expect(sb.store.state.recipes).toHaveLength(0);
     expect(sb.store.state.data_tables).toHaveLength(tables);

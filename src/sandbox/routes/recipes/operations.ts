@@ -85,7 +85,8 @@ function takeFault(store: Store, name: 'data_table_reservation_failed' | 'accoun
   return true;
 }
 
-const retryLater = { 'retry-after': '30' };
+/** The contract says 30 s; the sandbox's --retry-after sets it, as for its other 503s. */
+const retryLater = (store: Store) => ({ 'retry-after': String(store.opts.retryAfter) });
 
 // ---------------------------------------------------------------- create
 
@@ -124,7 +125,7 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
   if (holders.length > 0) throw viewNameTaken(viewName, holders);
   requireRecipeDestination(store, workspaceId);
   if (takeFault(store, 'data_table_reservation_failed')) {
-    throw new SandboxError(503, 'data_table_reservation_failed', 'The output table could not be reserved; nothing was created.', {}, {}, retryLater);
+    throw new SandboxError(503, 'data_table_reservation_failed', 'The output table could not be reserved; nothing was created.', {}, {}, retryLater(store));
   }
   const now = store.clock.iso();
   const recipe: Recipe = {
@@ -242,7 +243,7 @@ export function configureRecipe(store: Store, recipe: Recipe, body: Configuratio
   }
 
   if (takeFault(store, 'account_check_unavailable')) {
-    throw new SandboxError(503, 'account_check_unavailable', 'The accounts could not be checked; nothing was saved.', {}, {}, retryLater);
+    throw new SandboxError(503, 'account_check_unavailable', 'The accounts could not be checked; nothing was saved.', {}, {}, retryLater(store));
   }
   const unavailable: Array<{ connection_id: number; connection_data_source: string; accounts: Array<{ id: number }> }> = [];
   body.connections.forEach((raw, i) => {
@@ -390,7 +391,7 @@ export function checkExtractions(store: Store, recipe: Recipe): TableCheck[] {
   const { reportsTables } = requireRecipeDestination(store, recipe.workspace_id);
   if (!reportsTables) throw new SandboxError(501, 'destination_check_unsupported', 'The destination cannot report whether tables exist.');
   if (takeFault(store, 'destination_unavailable')) {
-    throw new SandboxError(503, 'destination_unavailable', 'The destination could not be queried.', {}, {}, retryLater);
+    throw new SandboxError(503, 'destination_unavailable', 'The destination could not be queried.', {}, {}, retryLater(store));
   }
   const tables = new Map<number, TableCheck>();
   for (const id of recipe.build?.extraction_ids ?? []) {
