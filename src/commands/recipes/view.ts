@@ -8,7 +8,7 @@ import { idText, stringifyJson } from '../../util/json.js';
 
 export function stateText(recipe: Pick<Recipe, 'state' | 'degraded'>): string {
   if (recipe.state === null || recipe.state === undefined) return 'not built';
-  return recipe.degraded ? `${recipe.state} (degraded)` : recipe.state;
+  return recipe.degraded && recipe.state === 'ready_to_work' ? `${recipe.state} (degraded)` : recipe.state;
 }
 
 export function styleState(text: string, c: ChalkInstance): string {

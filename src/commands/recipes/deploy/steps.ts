@@ -1,6 +1,6 @@
 import {
   BUILDING_STATES, buildRecipe, checkExtractions, configureRecipe, createRecipe, getRecipe, getTemplate, listRecipes, listTemplates, recipePaths,
-  type Recipe, type RecipeConfiguration, type RecipeTemplate,
+  type ExtractionCheck, type Recipe, type RecipeConfiguration, type RecipeTemplate,
 } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
 import { ApiError, ExitCode, ExitError, OutcomeUnknownError, UsageError } from '../../../errors.js';
@@ -178,7 +178,18 @@ export async function deployToWorkspace(
     // Step 7: the build found no data; once the extraction tables exist, build once more.
     if (recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered') {
       await begin(7, 'waiting for the extraction tables');
-      await pollUntil(() => checkExtractions(api, ws, id), (c) => c.all_tables_exist === true, waitLeft(), () => new WaitTimeoutError(recipe, id, opts.wait.timeoutMs));
+      const missingTables = (c: ExtractionCheck | undefined) =>
+        (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));
+      await pollUntil(
+        () => checkExtractions(api, ws, id),
+        (c) => c.all_tables_exist === true,
+        waitLeft(),
+        (last) =>
+          new ExitError(
+            ExitCode.waitTimeout,
+            `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${Math.round(opts.wait.timeoutMs / 1000)} s (missing: ${missingTables(last).join(', ') || 'unknown'}); check them with \`edp recipes extractions ${id}\``,
+          ),
+      );
       step!.update('extraction tables exist; building once more');
       const before = await getRecipe(api, ws, id);
       await startBuild(api, ws, id, before);

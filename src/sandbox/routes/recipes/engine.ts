@@ -65,6 +65,8 @@ export function createBuildEngine(store: Store): BuildEngine {
 
   function fail(recipe: Recipe, error: BuildError): void {
     recipe.error = error;
+    // degraded describes a build that used less than everything configured; a failed one built nothing
+    recipe.degraded = false;
     setState(recipe, 'failed');
   }
 

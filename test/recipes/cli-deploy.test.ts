@@ -1,0 +1,230 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cli, http, sandbox, tempDir, tokenFor } from '../helpers.js';
+import { V31, createRecipe, demo, resetRecipes } from './fixtures.js';
+
+let sb: Sandbox;
+let token: string;
+const files = tempDir('edp-deploy-');
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0.05 });
+  token = await tokenFor(sb, 101);
+});
+afterAll(async () => {
+  await sb.close();
+  files.remove();
+});
+beforeEach(() => resetRecipes(sb));
+
+const FAST = ['--poll-interval', '10ms'];
+const BASE = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', ...FAST];
+const remote = (ws: number, i: number) => sb.store.state.accounts.find((a) => a.id === demo(sb, ws, 'google_ads').accounts[i])!.account_id;
+const recipesOf = (ws: number) => sb.store.state.recipes.filter((r) => r.workspace_id === ws);
+function file(name: string, text: string): string {
+  const p = join(files.dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('edp recipes deploy: one workspace', () => {
+  it('walks the seven steps by template title and prints one row as JSON', async () => {
+    const r = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', 'Paid Media Performance', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST, '--json']);
+    expect(r.code).toBe(0);
+    const [row] = r.json();
+    expect(Object.keys(row)).toEqual(['workspace_id', 'recipe_id', 'datatable_id', 'state', 'degraded', 'not_delivered_reasons', 'error']);
+    expect(row).toMatchObject({ workspace_id: 101, state: 'ready_to_work', degraded: false, not_delivered_reasons: [], error: null });
+    expect(r.stdout).toMatch(/"recipe_id": 9007199254740993,/);
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(r.stderr).toContain(`${n}/7`);
+    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(sb, 101, 'google_ads').accounts);
+  });
+
+  it('is safe to run again: adopts, adds nothing twice, starts no second build', async () => {
+    const args = ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 0)}`];
+    expect((await cli(sb, args)).code).toBe(0);
+    const first = structuredClone(recipesOf(101)[0]!);
+    const again = await cli(sb, args);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('adopted recipe');
+    expect(again.stderr).toContain('nothing sent');
+    expect(recipesOf(101)).toHaveLength(1);
+    expect(recipesOf(101)[0]!.last_build_at).toBe(first.last_build_at);
+    // more accounts: appended, and built again
+    const more = await cli(sb, ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 1)}`, '--json']);
+    expect(more.code).toBe(0);
+    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(sb, 101, 'google_ads').accounts.slice(0, 2));
+    expect(recipesOf(101)[0]!.last_build_at).not.toBe(first.last_build_at);
+  });
+
+  it('joins a build that is running instead of starting another', async () => {
+    expect((await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active'])).code).toBe(0);
+    const id = recipesOf(101)[0]!.id;
+    await http(sb, 'POST', `${V31}${id}/build/`, { token });
+    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('joined the running build');
+  });
+
+  it('adopts through the list when recipe_already_exists names no id', async () => {
+    const id = await createRecipe(sb, token, 4001);
+    await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { existing_ids_lost: 1 } });
+    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
+    expect(r.code).toBe(0);
+    expect(String(r.json()[0].recipe_id)).toBe(id);
+    expect(recipesOf(101)).toHaveLength(1);
+  });
+
+  it('step 7: when nothing was delivered it waits for the extraction tables and builds once more', async () => {
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'google_ads', behavior: 'slow' } });
+    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('6/7 built: failed: no_data_delivered');
+    expect(r.stderr).toContain('7/7 extraction tables exist; rebuilt: ready_to_work');
+    expect(r.json()[0].state).toBe('ready_to_work');
+  });
+
+  it('a failed build is exit 7 with the build error in the row', async () => {
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'google_ads', behavior: 'fails' } });
+    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
+    expect(r.code).toBe(7);
+    expect(r.json()[0]).toMatchObject({ state: 'failed', degraded: false, not_delivered_reasons: ['extraction_failed'], error: { code: 'all_sources_failed', stage: 'extraction' } });
+  });
+
+  it('step 7 waits at most --wait-timeout for tables that do not come (exit 8, naming them)', async () => {
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'facebook_ads', behavior: 'fails' } });
+    const r = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', file('atomic.yaml', [
+      'template: 4002', 'sources:', '  - {data_source: google_ads, accounts: all-active}', '  - {data_source: facebook_ads, accounts: all-active}',
+    ].join('\n')), '--wait-timeout', '400ms', ...FAST, '--json']);
+    expect(r.code).toBe(8);
+    expect(r.json()[0]).toMatchObject({ state: 'failed', error: { code: 'command_failed' } });
+    expect(r.stderr).toContain('facebook_ads_campaign_performance');
+  });
+
+  it('a degraded build is exit 9 with --fail-on-degraded', async () => {
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: demo(sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' } });
+    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded']);
+    expect(r.code).toBe(9);
+    expect(r.stdout).toContain('degraded (--fail-on-degraded)');
+  });
+
+  it('--dry-run lists the requests and sends no write', async () => {
+    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('POST /api/v3.1/automated-recipes/ {"template_id":4001,"title":"Paid Media Performance"}');
+    expect(r.stdout).toContain('PUT /api/v3.1/automated-recipes/{recipe_id}/ {"data_sources":["google_ads"]');
+    expect(r.stdout).toContain('POST /api/v3.1/automated-recipes/{recipe_id}/build/');
+    expect(sb.store.state.recipes).toHaveLength(0);
+    const existing = await createRecipe(sb, token, 4001);
+    const plan = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run', '--json']);
+    expect(plan.json()[0].requests.map((q: any) => `${q.method} ${q.path}`)).toEqual([`PUT ${V31}${existing}/`, `POST ${V31}${existing}/build/`]);
+    expect(recipesOf(101)[0]!.connections).toEqual([]);
+  });
+
+  it('refuses locally, before any write: missing inputs off a terminal, a data source the template does not allow, flags beside --file', async () => {
+    const missing = await cli(sb, ['recipes', 'deploy', '-w', '101']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--template');
+    expect(missing.stderr).toContain('--data-source');
+    const notAllowed = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', '4001', '--data-source', 'google_analytics_4', '--accounts', 'all-active']);
+    expect(notAllowed.code).toBe(2);
+    expect(notAllowed.stderr).toContain('does not allow google_analytics_4');
+    const clash = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', 'x.yaml', '--template', '4001']);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain('--template');
+    const noTitle = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', 'No Such Template', '--data-source', 'google_ads', '--accounts', 'all-active']);
+    expect(noTitle.code).toBe(5);
+    expect(sb.store.state.recipes).toHaveLength(0);
+  });
+});
+
+describe('edp recipes deploy: fleets and spec files', () => {
+  it('-w 101,102,103 resolves the same remote accounts in each workspace; one row per workspace', async () => {
+    const accounts = `remote:${remote(101, 0)},remote:${remote(101, 2)}`;
+    const r = await cli(sb, ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, '--concurrency', '3', ...FAST, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json().map((row: any) => [row.workspace_id, row.state])).toEqual([[101, 'ready_to_work'], [102, 'ready_to_work'], [103, 'ready_to_work']]);
+    for (const ws of [101, 102, 103]) {
+      const ids = recipesOf(ws)[0]!.connections[0]!.account_ids;
+      expect(ids.map((id) => sb.store.state.accounts.find((a) => a.id === id)!.account_id)).toEqual([remote(101, 0), remote(101, 2)]);
+    }
+    expect(r.stderr).toMatch(/\[102\] ✓ 3\/7 created recipe/);
+  });
+
+  it('a failure in one workspace is its own row and a non-zero exit; the others deploy', async () => {
+    const dc = sb.store.state.destination_connections.find((d) => d.workspace_id === 103)!;
+    dc.status = 'paused';
+    try {
+      const r = await cli(sb, ['recipes', 'deploy', '--all-workspaces', '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST, '--json']);
+      expect(r.code).toBe(6);
+      const rows = r.json();
+      expect(rows.map((x: any) => x.state)).toEqual(['ready_to_work', 'ready_to_work', null]);
+      expect(rows[2]).toMatchObject({ workspace_id: 103, recipe_id: null, error: { status: 409, code: 'no_active_destination' } });
+    } finally {
+      dc.status = 'active';
+    }
+  });
+
+  it('takes a YAML spec; -w on the command line wins over the file\'s workspaces', async () => {
+    const spec = file('deploy.yaml', [
+      'template: Cross-Channel Spend',
+      'title: Spend',
+      'sync_from_date: 2024-01-01',
+      'workspaces: [101, 102]',
+      'sources:',
+      '  - data_source: google_ads',
+      `    accounts: [remote:${remote(101, 0)}]`,
+      '  - data_source: facebook_ads',
+      '    accounts: all-active',
+    ].join('\n'));
+    const r = await cli(sb, ['recipes', 'deploy', '--file', spec, '-w', '102', ...FAST, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json().map((x: any) => x.workspace_id)).toEqual([102]);
+    expect(recipesOf(102)[0]).toMatchObject({ title: 'Spend', sync_from_date: '2024-01-01', data_sources: ['google_ads', 'facebook_ads'] });
+  });
+
+  it('names every bad field of a spec file (exit 2) and refuses unknown keys', async () => {
+    const spec = file('bad.yaml', ['template: 4001', 'sources:', '  - data_source: google_ads', '    accounts: []', '    acounts: [all-active]', 'concurrency: 0'].join('\n'));
+    const r = await cli(sb, ['recipes', 'deploy', '--file', spec, '-w', '101']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('sources[0].accounts: needs at least one account');
+    expect(r.stderr).toMatch(/sources\[0\]: .*acounts/);
+    expect(r.stderr).toMatch(/concurrency: /);
+    const notYaml = await cli(sb, ['recipes', 'deploy', '--file', file('x.json', '{"template": '), '-w', '101']);
+    expect(notYaml.code).toBe(2);
+    expect(sb.store.state.recipes).toHaveLength(0);
+  });
+
+  it('refuses a connection id for several workspaces', async () => {
+    const r = await cli(sb, ['recipes', 'deploy', '-w', '101,102', '--template', '4001', '--data-source', 'google_ads', '--connection', '1001', '--accounts', 'all-active']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--connection');
+  });
+});
+
+describe('edp recipes deploy under faults', () => {
+  // --fail-rate 0.15 --reset-rate 0.05: refused requests and answers lost after the work was done.
+  for (const seed of [3, 11, 29]) {
+    it(`ends with one configured, built recipe per workspace and no account twice (seed ${seed})`, async () => {
+      const faulty = await sandbox({ failRate: 0.15, resetRate: 0.05, retryAfter: 0, buildSeconds: 0.05, seed });
+      try {
+        const accounts = [0, 1, 2].map((i) => `remote:${faulty.store.state.accounts.find((a) => a.id === demo(faulty, 101, 'google_ads').accounts[i])!.account_id}`).join(',');
+        const args = ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, ...FAST, '--json'];
+        const r = await cli(faulty, args);
+        expect(r.code, r.stderr).toBe(0);
+        for (const ws of [101, 102, 103]) {
+          const mine = faulty.store.state.recipes.filter((x) => x.workspace_id === ws);
+          expect(mine).toHaveLength(1);
+          const [recipe] = mine;
+          expect(recipe!.state).toBe('ready_to_work');
+          expect(recipe!.connections).toHaveLength(1);
+          const ids = recipe!.connections[0]!.account_ids;
+          expect(ids).toHaveLength(3);
+          expect(new Set(ids).size).toBe(ids.length);
+        }
+      } finally {
+        await faulty.close();
+      }
+    });
+  }
+});
