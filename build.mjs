@@ -1,10 +1,32 @@
 // Bundles the CLI into dist/ with esbuild. Start-up time is dominated by module loading, so the
-// entry and everything `--help` needs go into one file, while heavy modules (HTTP client,
-// prompts, tables, spinners, the sandbox) land in chunks that load only when a command uses them.
+// entry holds only what `--help` needs (commander and the command names); each command area,
+// the HTTP client, prompts, tables, spinners and the sandbox are chunks loaded on use.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
+// Built-ins that bundled libraries load at start-up for features edp never uses, each
+// replaced by an empty stand-in: commander's executable subcommands (child_process) and
+// undici's HTTP/2 client (edp never negotiates HTTP/2; undici itself tolerates a missing
+// http2). Measured in bench/startup.mjs; every other built-in loads as usual.
+const UNUSED_BUILTINS = [
+  { module: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
+  { module: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, stub: 'module.exports = { constants: {} };' },
+];
+const unusedBuiltins = {
+  name: 'unused-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(child_process|http2)$/ }, (args) => {
+      const entry = UNUSED_BUILTINS.find((u) => u.module === args.path && u.importer.test(args.importer));
+      return entry ? { path: entry.module, namespace: 'unused-builtin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'unused-builtin' }, (args) => ({
+      contents: UNUSED_BUILTINS.find((u) => u.module === args.path).stub,
+      loader: 'js',
+    }));
+  },
+};
 
 rmSync('dist', { recursive: true, force: true });
 await build({
@@ -18,6 +40,7 @@ await build({
   minify: true,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [unusedBuiltins],
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);" },
   define: { __EDP_VERSION__: JSON.stringify(version) },

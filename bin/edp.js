@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-import { run } from '../dist/cli.js';
+import { setFlagsFromString } from 'node:v8';
 
+// The HTTP client parses responses with WebAssembly. V8's optimizing tier compiles it again
+// on background threads, and the process waits for that work at exit (~70 ms on a short
+// command); the baseline compiler alone is fast enough for response parsing.
+setFlagsFromString('--liftoff-only');
+
+const { run } = await import('../dist/cli.js');
 run();

@@ -1,4 +1,5 @@
-import { Agent, request as undiciRequest } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import undiciRequest from 'undici/lib/api/api-request.js';
 import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { withQuery, type Query } from './path.js';
@@ -94,7 +95,7 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 export class ApiClient {
   readonly baseUrl: string;
   private readonly base: URL;
-  private readonly agent: Agent;
+  private readonly agent: InstanceType<typeof Agent>;
   private readonly policy: RetryPolicy;
   private readonly budget: RetryBudget;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -185,11 +186,12 @@ export class ApiClient {
     const url = new URL(target.replace(/^\/+/, '/'), this.base);
     const signals = [AbortSignal.timeout(this.opts.timeoutMs)];
     if (this.opts.signal) signals.push(this.opts.signal);
-    const res = await undiciRequest(url, {
+    const res = await undiciRequest.call(this.agent, {
+      origin: url.origin,
+      path: url.pathname + url.search,
       method: spec.method,
       headers,
       body,
-      dispatcher: this.agent,
       signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
     });
     const text = await res.body.text();
