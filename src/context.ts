@@ -128,10 +128,21 @@ export class Context {
   }
 
   promptContext(): { input: IO['stdin']; output: IO['stderr']; signal?: AbortSignal } {
-    return { input: this.io.stdin, output: this.io.stderr, ...(this.signal ? { signal: this.signal } : {}) };
+    return { input: this.io.stdin, output: keepOpen(this.io.stderr), ...(this.signal ? { signal: this.signal } : {}) };
   }
 
   async finish(): Promise<void> {
     if (this.service) await this.service.close();
   }
+}
+
+/** The prompt library ends the stream it wrote to when it is done; stderr must stay open for what follows. */
+function keepOpen<T extends object>(stream: T): T {
+  return new Proxy(stream, {
+    get(target, key) {
+      if (key === 'end') return () => target;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

@@ -136,6 +136,8 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof AuthRequiredError) return ExitCode.auth;
   if (err instanceof ExitError) return err.exitCode;
   if (err instanceof CancelledError) return ExitCode.interrupted;
+  // Ctrl-C at a prompt: the prompt library reports it as its own error.
+  if (err instanceof Error && err.name === 'ExitPromptError') return ExitCode.interrupted;
   return ExitCode.failure;
 }
 

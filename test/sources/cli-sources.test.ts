@@ -91,7 +91,7 @@ describe('edp connections delete', () => {
     const r = await edp(['connections', 'delete', '1002', '-w', '101'], { tty: true, stdin: 'n\n' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Its accounts become inactive');
-    expect(r.stderr).toContain('nothing was deleted');
+    expect(r.stderr).toContain('not confirmed; nothing was changed');
     expect(activeAccounts(1002)).toBe(5);
   });
 

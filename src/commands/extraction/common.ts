@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { CancelledError, ExitCode, ExitError, UsageError } from '../../errors.js';
+import { ExitCode, ExitError, UsageError } from '../../errors.js';
 import type { TemplateSettings } from '../../api/extraction.js';
 import { parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
@@ -99,29 +99,6 @@ export async function settingsFrom(ctx: Context, opts: Opts): Promise<TemplateSe
     put('sync_historical_data', opts.syncHistoricalData === 'none' ? null : parseDate(opts.syncHistoricalData, '--sync-historical-data'));
   }
   return settings;
-}
-
-/**
- * Destructive verbs: a person at a terminal confirms; anywhere else `--yes` is required
- * (cli-design: never prompt without a terminal).
- */
-export async function confirmDestructive(ctx: Context, opts: Opts, action: string, question: string): Promise<void> {
-  if (opts.yes) return;
-  if (!ctx.interactive) throw new UsageError(`${action} cannot be undone; pass --yes to confirm (no prompt: not a terminal, CI set, or --no-input)`);
-  const { confirm } = await ctx.prompts();
-  const ok = await confirm({ message: question, default: false }, { ...ctx.promptContext(), output: keepOpen(ctx.io.stderr) });
-  if (!ok) throw new CancelledError('not confirmed; nothing was changed');
-}
-
-/** The prompt library ends the stream it wrote to; stderr must stay open for what follows. */
-function keepOpen<T extends object>(stream: T): T {
-  return new Proxy(stream, {
-    get(target, key) {
-      if (key === 'end') return () => target;
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>

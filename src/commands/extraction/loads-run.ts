@@ -5,7 +5,8 @@ import { idText, jsonInteger } from '../../util/json.js';
 import { parseChoice, parseDate, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { checkTitle, limitOf } from '../workspaces/run.js';
-import { SCHEDULES, checkWaitFlags, confirmDestructive, waitFor } from './common.js';
+import { SCHEDULES, checkWaitFlags, waitFor } from './common.js';
+import { confirmOrRequireYes } from '../confirm.js';
 
 function lastRunText(l: Load): string {
   const run = l.last_run;
@@ -96,7 +97,7 @@ export async function runUpdate(ctx: Context, [id]: unknown[], opts: Opts): Prom
 export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const loadId = parseId(id as string, 'load id');
   const ws = ctx.requireWorkspace();
-  await confirmDestructive(ctx, opts, `deleting load ${loadId}`, `Delete load ${loadId} in workspace ${ws}?`);
+  await confirmOrRequireYes(ctx, opts.yes, `deleting load ${loadId}`, `Delete load ${loadId} in workspace ${ws}?`);
   const api = await ctx.api();
   await deleteLoad(api, ws, loadId);
   if (ctx.output.machine) ctx.output.json({ id: jsonInteger(loadId), deleted: true });

@@ -10,7 +10,7 @@ import {
 import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
 import type { Opts } from '../app.js';
-import { confirmOrRequireYes } from '../webhooks/run.js';
+import { confirmOrRequireYes } from '../confirm.js';
 import { checkTitle, limitOf } from '../workspaces/run.js';
 
 const kindOf = (r: Role): string => (r.is_system === true ? 'system' : r.is_system === false ? 'custom' : '');
@@ -165,7 +165,7 @@ export async function runUpdate(ctx: Context, [id]: unknown[], opts: Opts): Prom
 
 export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const roleId = parseId(id as string, 'role id');
-  await confirmOrRequireYes(ctx, opts, `deleting role ${roleId}`, `Delete role ${roleId}? Its users move to the Viewer role.`);
+  await confirmOrRequireYes(ctx, opts.yes, `deleting role ${roleId}`, `Delete role ${roleId}? Its users move to the Viewer role.`);
   const api = await ctx.api();
   const result = await deleteRole(api, roleId);
   if (ctx.output.machine) ctx.output.json(result);

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { confirmOrRequireYes } from '../confirm.js';
 import { idText } from '../../util/json.js';
 import { parseId, parseUrl } from '../../util/validate.js';
 import {
@@ -57,17 +58,6 @@ async function checkEventNames(ctx: Context, api: Service, ws: string, names: st
   }
 }
 
-/**
- * Destructive verbs: a person at a terminal confirms; anywhere else `--yes` is required
- * (cli-design: never prompt without a terminal). `action` names the change for the refusal.
- */
-export async function confirmOrRequireYes(ctx: Context, opts: Opts, action: string, question: string): Promise<void> {
-  if (opts.yes) return;
-  if (!ctx.interactive) throw new UsageError(`${action} needs --yes to confirm (no prompt without a terminal)`);
-  const { confirm } = await ctx.prompts();
-  const ok = await confirm({ message: question, default: false }, ctx.promptContext());
-  if (!ok) throw new CancelledError('cancelled; nothing was changed');
-}
 
 async function showWithSecret(ctx: Context, endpoint: WebhookEndpoint, headline: string): Promise<void> {
   if (ctx.output.machine) return ctx.output.json(endpoint);
@@ -122,7 +112,7 @@ export async function runUpdate(ctx: Context, [id]: unknown[], opts: Opts): Prom
 export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const ws = ctx.requireWorkspace();
   const endpointId = parseId(id as string, 'endpoint id');
-  await confirmOrRequireYes(ctx, opts, `deleting endpoint ${endpointId}`, `Delete webhook endpoint ${endpointId}?`);
+  await confirmOrRequireYes(ctx, opts.yes, `deleting endpoint ${endpointId}`, `Delete webhook endpoint ${endpointId}?`);
   const api = await ctx.api();
   await deleteWebhookEndpoint(api, ws, endpointId);
   if (ctx.output.machine) ctx.output.json({ id: endpointId, deleted: true });
@@ -147,7 +137,7 @@ export async function runRotateSecret(ctx: Context, [id]: unknown[], opts: Opts)
   // The old secret stops working at once and the endpoint needs verifying again (contract, Events rule 7).
   await confirmOrRequireYes(
     ctx,
-    opts,
+    opts.yes,
     `rotating the secret of endpoint ${endpointId}`,
     `Rotate the secret of endpoint ${endpointId}? The old secret stops working at once and the endpoint must be verified again.`,
   );
