@@ -1,23 +1,15 @@
 import { deleteRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
-import { CancelledError, UsageError } from '../../errors.js';
 import { jsonInteger } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
+import { confirmOrRequireYes } from '../confirm.js';
 
 /** Hard delete (contract, Rules 4): asks on a terminal, otherwise needs --yes. */
 export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const recipeId = parseId(id as string, 'recipe id');
   const ws = ctx.requireWorkspace();
-  if (!opts.yes) {
-    if (!ctx.interactive) throw new UsageError(`deleting recipe ${recipeId} cannot be undone: pass --yes to confirm`);
-    const { confirm } = await ctx.prompts();
-    const ok = await confirm(
-      { message: `Delete recipe ${recipeId}, its output table and the intermediate recipes it is built on?`, default: false },
-      ctx.promptContext(),
-    );
-    if (!ok) throw new CancelledError('not deleted');
-  }
+  await confirmOrRequireYes(ctx, opts.yes, `deleting recipe ${recipeId}`, `Delete recipe ${recipeId}, its output table and the intermediate recipes it is built on?`);
   const api = await ctx.api();
   await deleteRecipe(api, ws, recipeId);
   if (ctx.output.machine) ctx.output.json({ recipe_id: jsonInteger(recipeId), deleted: true });
