@@ -92,6 +92,27 @@ describe('edp recipes create / list / get', () => {
     expect(draft.stderr).toContain('template_not_deployable');
   });
 
+  it('view_name_taken is exit 6 naming the output table and the recipe holding it', async () => {
+    const holder = await createRecipe(sb, token, 4001);
+    const r = await cli(sb, ['recipes', 'create', ...W, '--template', '4006', '--title', 'copy']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('409 view_name_taken');
+    expect(r.stderr).toContain('view_name: paid_media_performance');
+    expect(r.stderr).toContain(`conflicting_recipe_ids: [${holder}]`);
+  });
+
+  it('destination_not_supported is exit 6', async () => {
+    const dc = sb.store.state.destination_connections.find((d) => d.workspace_id === 101)!;
+    dc.destination_name = 'sftp';
+    try {
+      const r = await cli(sb, ['recipes', 'create', ...W, '--template', '4001', '--title', 'x']);
+      expect(r.code).toBe(6);
+      expect(r.stderr).toContain('409 destination_not_supported');
+    } finally {
+      dc.destination_name = 's3';
+    }
+  });
+
   it('repeats a create refused with data_table_reservation_failed (nothing was created)', async () => {
     await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { data_table_reservation_failed: 1 } });
     const r = await cli(sb, ['recipes', 'create', ...W, '--template', '4001', '--title', 'x', '--json']);
@@ -200,6 +221,26 @@ describe('edp recipes configure', () => {
     const badDate = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', 'all-active', '--sync-from', '2024-13-01']);
     expect(badDate.code).toBe(2);
     expect(badDate.stderr).toContain('--sync-from');
+  });
+
+  it('checks the file\'s own rules before sending: a connection\'s data source not selected, a connection or account twice', async () => {
+    const [a] = g().accounts;
+    const conn = { connection_id: g().connection, connection_data_source: 'google_ads', accounts: [{ id: a }, { id: a }] };
+    const path = file('rules.json', JSON.stringify({ data_sources: ['facebook_ads'], connections: [conn, conn] }));
+    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('connections[0].connection_data_source: "google_ads" is not in data_sources (connection_data_source_not_selected)');
+    expect(r.stderr).toContain('connections[1]: connection ' + g().connection + ' (google_ads) is listed twice (duplicate_connection)');
+    expect(r.stderr).toContain('connections[0].accounts[1].id: account ' + a + ' is listed twice');
+    expect(stored().connections).toEqual([]);
+  });
+
+  it('sends a data source the file lists without a connection; the service answers data_source_without_connection (exit 2)', async () => {
+    const path = file('noconn.json', JSON.stringify({ ...configuration(sb, 101, { google_ads: 'all' }), data_sources: ['google_ads', 'facebook_ads'] }));
+    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('400 data_source_without_connection');
+    expect(r.stderr).toContain('data_sources: ["facebook_ads"]');
   });
 
   it('shows the service\'s configuration refusals: data_source_not_allowed and account_unavailable (exit 2)', async () => {
@@ -311,6 +352,15 @@ describe('edp recipes extractions', () => {
     expect(r.json()).toMatchObject({ all_tables_exist: true, tables: [{ data_source: 'google_ads', table_exists: true }] });
     const human = await cli(sb, ['recipes', 'extractions', id, ...W]);
     expect(human.stderr).toContain('All tables exist.');
+    // 503 destination_unavailable: a read, repeated after Retry-After
+    await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { destination_unavailable: 1 } });
+    const retried = await cli(sb, ['recipes', 'extractions', id, ...W, '--json']);
+    expect(retried.code).toBe(0);
+    await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { destination_unavailable: 9 } });
+    const down = await cli(sb, ['recipes', 'extractions', id, ...W]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('503 destination_unavailable');
+    await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { destination_unavailable: 0 } });
     const s3 = sb.store.state.destinations.find((d) => d.name === 's3')!;
     const dc = sb.store.state.destination_connections.find((d) => d.workspace_id === 101)!;
     try {

@@ -12,7 +12,8 @@ import { idText, jsonInteger, LosslessNumber, parseJson } from '../../util/json.
 
 export interface Addition {
   dataSource: string;
-  connectionId: string;
+  /** absent: the data source alone (a file may list one before its connection) */
+  connectionId?: string | undefined;
   accountIds: string[];
 }
 
@@ -35,6 +36,7 @@ export function mergeConfiguration(current: Recipe, additions: Addition[], syncF
       dataSources.push(add.dataSource);
       changed = true;
     }
+    if (add.connectionId === undefined) continue;
     let conn = connections.find((c) => pairKey(c.connection_id, c.connection_data_source) === pairKey(add.connectionId, add.dataSource));
     if (!conn) {
       conn = { connection_id: jsonInteger(add.connectionId), connection_data_source: add.dataSource, accounts: [] };
@@ -85,7 +87,10 @@ export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): v
 
 /** The additions a desired configuration makes to the current one. */
 export function additionsOf(desired: RecipeConfiguration): Addition[] {
-  return desired.connections.map((c) => ({ dataSource: c.connection_data_source, connectionId: idText(c.connection_id), accountIds: c.accounts.map((a) => idText(a.id)) }));
+  return [
+    ...desired.data_sources.map((dataSource) => ({ dataSource, accountIds: [] })),
+    ...desired.connections.map((c) => ({ dataSource: c.connection_data_source, connectionId: idText(c.connection_id), accountIds: c.accounts.map((a) => idText(a.id)) })),
+  ];
 }
 
 // ---------------------------------------------------------------- files
@@ -138,6 +143,22 @@ export function parseConfigurationFile(text: string, flag: string): RecipeConfig
   const result = configurationFile.safeParse(parseDocument(text, flag));
   if (!result.success) throw new UsageError(`${flag} is not a valid recipe configuration:\n${issuePaths(result.error.issues)}`);
   const c = result.data;
+  // The service's own configuration rules that need nothing but the file, checked before sending.
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  c.connections.forEach((x, i) => {
+    if (!c.data_sources.includes(x.connection_data_source)) {
+      problems.push(`  connections[${i}].connection_data_source: "${x.connection_data_source}" is not in data_sources (connection_data_source_not_selected)`);
+    }
+    const key = pairKey(x.connection_id, x.connection_data_source);
+    if (seen.has(key)) problems.push(`  connections[${i}]: connection ${x.connection_id} (${x.connection_data_source}) is listed twice (duplicate_connection)`);
+    seen.add(key);
+    const ids = x.accounts.map((a) => a.id);
+    ids.forEach((id, j) => {
+      if (ids.indexOf(id) !== j) problems.push(`  connections[${i}].accounts[${j}].id: account ${id} is listed twice`);
+    });
+  });
+  if (problems.length > 0) throw new UsageError(`${flag} is not a valid recipe configuration:\n${problems.join('\n')}`);
   return {
     data_sources: c.data_sources,
     connections: c.connections.map((x) => ({ connection_id: x.connection_id, connection_data_source: x.connection_data_source, accounts: x.accounts.map((a) => ({ id: a.id })) })),
