@@ -88,16 +88,42 @@ export class Output {
     if (this.flags.verbose) this.io.stderr.write(`${this.err.dim(text)}\n`);
   }
 
-  /** One JSON array, written item by item so that memory does not grow with the list. */
+  /** One JSON array, written as items arrive so that memory does not grow with the list. */
   async jsonArray(items: AsyncIterable<unknown> | Iterable<unknown>): Promise<number> {
+    const out = this.buffered();
     let n = 0;
-    for await (const item of items) {
-      const text = stringifyJson(item, 2).replace(/\n/g, '\n  ');
-      this.write(n === 0 ? `[\n  ${text}` : `,\n  ${text}`);
-      n++;
+    try {
+      for await (const item of items) {
+        const text = stringifyJson(item, 2).replace(/\n/g, '\n  ');
+        out.write(n === 0 ? `[\n  ${text}` : `,\n  ${text}`);
+        n++;
+      }
+      out.write(n === 0 ? '[]\n' : '\n]\n');
+    } finally {
+      out.flush();
     }
-    this.write(n === 0 ? '[]\n' : '\n]\n');
     return n;
+  }
+
+  /**
+   * Batches many small writes (one per list item would be one system call each) into chunks;
+   * callers flush at the end. Chunks stay small, so streaming to a reader like jq still flows.
+   */
+  private buffered(): { write(text: string): void; flush(): void } {
+    let pending = '';
+    return {
+      write: (text) => {
+        pending += text;
+        if (pending.length >= 65_536) {
+          this.io.stdout.write(pending);
+          pending = '';
+        }
+      },
+      flush: () => {
+        if (pending) this.io.stdout.write(pending);
+        pending = '';
+      },
+    };
   }
 
   /** A single object: JSON as the service sent it, or key/value lines for a person. */
@@ -117,17 +143,27 @@ export class Output {
   async list<T>(items: AsyncIterable<T> | Iterable<T>, columns: Array<Column<T>>, opts: { empty?: string } = {}): Promise<number> {
     let n = 0;
     if (this.flags.ndjson) {
-      for await (const item of items) {
-        this.ndjson(item);
-        n++;
+      const out = this.buffered();
+      try {
+        for await (const item of items) {
+          out.write(`${stringifyJson(item)}\n`);
+          n++;
+        }
+      } finally {
+        out.flush();
       }
       return n;
     }
     if (this.flags.json) return this.jsonArray(items);
     if (!this.stdoutIsTTY) {
-      for await (const item of items) {
-        this.line(columns.map((c) => cellText(c.value(item)).replace(/[\t\n]/g, ' ')).join('\t'));
-        n++;
+      const out = this.buffered();
+      try {
+        for await (const item of items) {
+          out.write(`${columns.map((c) => cellText(c.value(item)).replace(/[\t\n]/g, ' ')).join('\t')}\n`);
+          n++;
+        }
+      } finally {
+        out.flush();
       }
       return n;
     }

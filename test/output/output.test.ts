@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { colorLevel } from '../../src/output/io.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -46,5 +48,28 @@ describe('list output', () => {
     expect(r.stderr).toContain('Enabled recipe');
     const q = await cli(sb, ['workspaces', 'enable-recipe', '101', '501', '-q']);
     expect(q.stderr).toBe('');
+  });
+});
+
+describe('streamed lists under failure', () => {
+  it('prints the items already fetched before reporting a failed page', async () => {
+    // A service whose third page fails for good.
+    const server = createServer((req, res) => {
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page'));
+      if (page === 3) {
+        res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' });
+        return res.end('{"detail":"down"}');
+      }
+      const results = Array.from({ length: 100 }, (_, i) => ({ id: (page - 1) * 100 + i + 1, title: `W${i}` }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ count: 350, next: 'http://x/?page=2', previous: null, results }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await cli({ url }, ['workspaces', 'list', '--ndjson']);
+    server.close();
+    expect(r.code).toBe(1);
+    expect(r.stdout.trim().split('\n')).toHaveLength(200);
+    expect(r.stderr).toContain('503');
   });
 });

@@ -37,3 +37,21 @@ describe('lossless JSON', () => {
     expect(idText(value.recipe_id)).toBe('9007199254740993');
   });
 });
+
+describe('JSON fast and lossless paths', () => {
+  it('parses ordinary text natively and long integers losslessly, wherever they stand', () => {
+    expect(parseJson('{"a":1,"b":[1.5,"x"]}')).toEqual({ a: 1, b: [1.5, 'x'] });
+    for (const text of ['9007199254740993', '[9007199254740993]', '{"a": 9007199254740993}', '{"a":[1, -9007199254740993]}']) {
+      expect(stringifyJson(parseJson(text))).toBe(text.replace(/\s/g, ''));
+    }
+  });
+
+  it('stays exact when a long digit run also appears inside a string', () => {
+    const text = '{"note":"id:12345678901234567890","id":12345678901234567890}';
+    expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it('writes bigint and LosslessNumber bare, also indented, and leaves look-alike strings alone', () => {
+    expect(stringifyJson({ a: 18446744073709551617n, b: '\u0000#12' }, 2)).toBe('{\n  "a": 18446744073709551617,\n  "b": "\\u0000#12"\n}');
+  });
+});

@@ -69,11 +69,8 @@ export async function runApi(ctx: Context, [methodArg, pathArg]: unknown[], opts
     const baseQuery: Query = { ...Object.fromEntries(new URLSearchParams(qs ?? '')), ...(query ?? {}) };
     delete baseQuery.page;
     const items = api.list({ path: p!, auth, workspaceId, query: baseQuery }, { limit });
-    if (ctx.output.flags.ndjson) {
-      for await (const item of items) ctx.output.ndjson(item);
-    } else {
-      await ctx.output.jsonArray(items);
-    }
+    if (ctx.output.flags.ndjson) await ctx.output.list(items, []);
+    else await ctx.output.jsonArray(items);
     return 0;
   }
   const res = await api.client.request({ method, path: target, query, body, auth, workspaceId });
