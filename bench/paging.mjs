@@ -12,8 +12,8 @@ import { startSandbox } from '../dist/sandbox.js';
 
 const LATENCY_MS = 20;
 const PAGE_SIZE = 100; // the v3.1 accounts maximum
-const DEFAULT_CONCURRENCY = 4; // DEFAULT_PAGE_CONCURRENCY in src/api/paginate.ts
-const CONCURRENCIES = [DEFAULT_CONCURRENCY, 6, 8];
+const DEFAULT_CONCURRENCY = 6; // DEFAULT_PAGE_CONCURRENCY in src/api/paginate.ts
+const CONCURRENCIES = [4, DEFAULT_CONCURRENCY, 8];
 const USERNAME = 'agency@sandbox.local';
 const PASSWORD = 'sandbox';
 const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
