@@ -349,6 +349,20 @@ describe('sandbox: v3 differences', () => {
     expect(check.body).toEqual({ ready: true, sources: [expect.objectContaining({ data_source: 'google_ads', table_exists: true })] });
   });
 
+  it('answers 410 on every v3 path once v3 is switched off; v3.1 goes on serving the same recipes', async () => {
+    const id = await createRecipe(sb, token, 4001);
+    await http(sb, 'PATCH', '/_sandbox/recipes/v3', { body: { switched_off: true } });
+    try {
+      const gone = await http(sb, 'GET', `${V3}${id}/`, { token });
+      expect(gone.status).toBe(410);
+      expect(gone.body).toEqual({ detail: expect.stringContaining('/api/v3.1/') });
+      expect((await http(sb, 'GET', '/api/v3/automated-recipe-templates/', { token })).status).toBe(410);
+      expect((await http(sb, 'GET', `${V31}${id}/`, { token })).status).toBe(200);
+    } finally {
+      await http(sb, 'PATCH', '/_sandbox/recipes/v3', { body: { switched_off: false } });
+    }
+  });
+
   it('lists: recipe_id as a string, no datatable_id, exact state filter, page_size capped, page past the end 404', async () => {
     const a = await createRecipe(sb, token, 4001);
     await createRecipe(sb, token, 4002);

@@ -13,7 +13,8 @@ const ONE_SHOT_FAULTS = ['data_table_reservation_failed', 'account_check_unavail
  * Sandbox-only controls for recipe scenarios, under /_sandbox/recipes/ (no authentication, like
  * the other controls): arm one-shot faults, make the next build of a recipe fail with a given
  * build error, hold an output name outside the API, change a template, choose how extractions
- * behave, and equip a workspace made through the API with connections and a destination.
+ * behave, switch the v3 operations off (410), and equip a workspace made through the API with
+ * connections and a destination.
  */
 export function recipeControls(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
@@ -78,6 +79,13 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     if (!source) throw badRequest('name an account_id or a datasource_name');
     source.extraction_behavior = behavior;
     return { datasource_name: source.name, behavior };
+  });
+
+  app.patch('/_sandbox/recipes/v3', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body.switched_off !== 'boolean') throw badRequest('switched_off must be true or false');
+    s().recipe_v3_switched_off = body.switched_off;
+    return { switched_off: s().recipe_v3_switched_off };
   });
 
   app.post('/_sandbox/recipes/equip-workspace', async (request) => {

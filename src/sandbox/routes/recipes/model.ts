@@ -134,6 +134,8 @@ declare module '../../state.js' {
     recipe_faults: RecipeFaults;
     /** next recipe id, as digits: ids are beyond 2^53 */
     recipe_next_id: string;
+    /** v3 recipe operations switched off: their paths answer 410 (contract, Versioning 6) */
+    recipe_v3_switched_off: boolean;
   }
 }
 
@@ -154,6 +156,7 @@ export function initRecipeState(store: Store): void {
     build_errors: {},
   };
   s.recipe_next_id ??= FIRST_RECIPE_ID;
+  s.recipe_v3_switched_off ??= false;
 }
 
 export function nextRecipeId(store: Store): string {

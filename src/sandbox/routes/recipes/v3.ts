@@ -33,8 +33,9 @@ function toV3(err: unknown, operation: 'extractions' | 'other'): unknown {
   return err;
 }
 
-function v3(operation: 'extractions' | 'other', handler: Handler): Handler {
+function v3(store: Store, operation: 'extractions' | 'other', handler: Handler): Handler {
   return async (request, reply) => {
+    if (store.state.recipe_v3_switched_off) throw new SandboxError(410, 'gone', 'The v3 automated recipe operations are switched off; use /api/v3.1/.');
     try {
       return await handler(request, reply);
     } catch (err) {
@@ -47,7 +48,7 @@ function v3(operation: 'extractions' | 'other', handler: Handler): Handler {
 export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
   const s = () => store.state;
 
-  app.get('/api/v3/automated-recipe-templates/', v3('other', async (request) => {
+  app.get('/api/v3/automated-recipe-templates/', v3(store, 'other', async (request) => {
     recipeCaller(store, request);
     const needle = queryOf(request).search?.trim().toLowerCase();
     const items = s()
@@ -57,13 +58,13 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
   }));
 
-  app.get('/api/v3/automated-recipe-templates/:id/', v3('other', async (request) => {
+  app.get('/api/v3/automated-recipe-templates/:id/', v3(store, 'other', async (request) => {
     recipeCaller(store, request);
     return v3Template(store, findTemplate(store, (request.params as IdParams).id), true);
   }));
 
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
-  app.get('/api/v3/automated-recipes/', v3('other', async (request) => {
+  app.get('/api/v3/automated-recipes/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
     const q = queryOf(request);
     const items = s()
@@ -78,18 +79,18 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
   }));
 
-  app.post('/api/v3/automated-recipes/', v3('other', async (request, reply) => {
+  app.post('/api/v3/automated-recipes/', v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
     return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
   }));
 
-  app.get('/api/v3/automated-recipes/:id/', v3('other', async (request) => {
+  app.get('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
     return v3Recipe(store, findRecipe(store, ws, (request.params as IdParams).id), false);
   }));
 
-  app.put('/api/v3/automated-recipes/:id/', v3('other', async (request, reply) => {
+  app.put('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = findRecipe(store, ws, (request.params as IdParams).id);
     configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
@@ -97,25 +98,25 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   }));
 
   // v3 answers 204 even when the recipe was not deleted.
-  app.delete('/api/v3/automated-recipes/:id/', v3('other', async (request, reply) => {
+  app.delete('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
     deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'silent' });
     return reply.code(204).send();
   }));
 
-  app.post('/api/v3/automated-recipes/:id/build/', v3('other', async (request) => {
+  app.post('/api/v3/automated-recipes/:id/build/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
     buildRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
     return { status: 'started', message: 'The build has started.' };
   }));
 
-  app.post('/api/v3/automated-recipes/:id/resetup/', v3('other', async (request) => {
+  app.post('/api/v3/automated-recipes/:id/resetup/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
     const recipe = resetupRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
     return { status: 'started', recipe_id: recipeIdJson(recipe.id) };
   }));
 
-  app.get('/api/v3/automated-recipes/:id/extractions/', v3('extractions', async (request) => {
+  app.get('/api/v3/automated-recipes/:id/extractions/', v3(store, 'extractions', async (request) => {
     const ws = recipeCaller(store, request);
     const sources = checkExtractions(store, findRecipe(store, ws, (request.params as IdParams).id));
     return { ready: sources.every((t) => t.table_exists), sources };
