@@ -2,7 +2,7 @@ import { ConfigStore, DEFAULT_BASE_URL, checkProfileName, configDir, type Profil
 import { UsageError } from './errors.js';
 import type { IO } from './output/io.js';
 import { Output } from './output/output.js';
-import { parseDuration, parseId } from './util/validate.js';
+import { parseDuration, parseId, parsePositiveInt } from './util/validate.js';
 import type { Credentials } from './api/auth.js';
 import type { Service } from './api/service.js';
 import { VERSION } from './version.js';
@@ -117,7 +117,7 @@ export class Context {
       signal: this.signal,
       userAgent: `edp/${VERSION}`,
       log: this.output.flags.verbose ? (e) => logRequest(this.output, e) : undefined,
-      pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? Number(this.env.EDP_PAGE_CONCURRENCY) : undefined,
+      pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 }) : undefined,
     });
     return this.service;
   }

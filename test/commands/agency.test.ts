@@ -128,6 +128,11 @@ describe('faults and paging', () => {
     const limited = await cli(big, ['workspaces', 'list', '--ndjson', '--limit', '120']);
     expect(limited.stdout.trim().split('\n')).toHaveLength(120);
     expect((await cli(big, ['workspaces', 'list', '--limit', '0'])).code).toBe(2);
+    const sequential = await cli(big, ['workspaces', 'list', '--json'], { env: { EDP_PAGE_CONCURRENCY: '1' } });
+    expect(sequential.json()).toHaveLength(350);
+    const bad = await cli(big, ['workspaces', 'list'], { env: { EDP_PAGE_CONCURRENCY: 'lots' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('EDP_PAGE_CONCURRENCY');
     await big.close();
   });
 });
