@@ -33,7 +33,9 @@ function fieldCode(issue: ZodIssueLike): string {
 
 /** Validates a body with a zod schema; failures become `validation_error` with field paths. */
 export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body === undefined ? {} : body);
+  // reportInput: zod leaves the offending value out of issues otherwise, and `required` vs
+  // `invalid` depends on it.
+  const result = schema.safeParse(body === undefined ? {} : body, { reportInput: true });
   if (result.success) return result.data;
   const fields: FieldError[] = (result.error.issues as unknown as ZodIssueLike[]).map((issue) => {
     const code = fieldCode(issue);

@@ -188,3 +188,28 @@ describe('sandbox: knobs and persistence', () => {
     await Promise.all([a.close(), b.close()]);
   });
 });
+
+describe('sandbox: validation errors', () => {
+  it('tells a missing field (required) from a wrong one (invalid), with field paths', async () => {
+    const { parseBody } = await import('../../src/sandbox/http.js');
+    const { z } = await import('zod');
+    const schema = z.object({ title: z.string().min(1).max(5), connections: z.array(z.object({ accounts: z.array(z.object({ id: z.number() })).min(1) })) });
+    try {
+      parseBody(schema, { title: 'much too long', connections: [{ accounts: [{ id: 1 }, { id: 'x' }] }, { accounts: [] }, 'bare'] });
+      expect.unreachable();
+    } catch (err: any) {
+      expect(err.code).toBe('validation_error');
+      expect(err.details.fields.map((f: any) => `${f.field}:${f.code}`)).toEqual([
+        'title:max_length',
+        'connections[0].accounts[1].id:invalid',
+        'connections[1].accounts:empty',
+        'connections[2]:invalid',
+      ]);
+    }
+    try {
+      parseBody(schema, {});
+    } catch (err: any) {
+      expect(err.details.fields.map((f: any) => `${f.field}:${f.code}`)).toEqual(['title:required', 'connections:required']);
+    }
+  });
+});
