@@ -2,6 +2,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import undiciRequest from 'undici/lib/api/api-request.js';
 import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
+import { sleep } from '../util/sleep.js';
 import { withQuery, type Query } from './path.js';
 import { decideRetry, defaultRetryPolicy, RetryBudget, type Outcome, type RetryPolicy } from './retry.js';
 
@@ -67,21 +68,6 @@ export interface ClientOptions {
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH']);
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -106,7 +92,7 @@ export class ApiClient {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32 });
     this.policy = opts.policy ?? defaultRetryPolicy;
     this.budget = opts.budget ?? new RetryBudget(50);
-    this.sleep = opts.sleep ?? defaultSleep;
+    this.sleep = opts.sleep ?? sleep;
   }
 
   async close(): Promise<void> {

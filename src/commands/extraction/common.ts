@@ -5,6 +5,7 @@ import { parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
 import { parseDate, parseDuration } from '../../util/validate.js';
 import type { Opts } from '../app.js';
+import { sleep } from '../../util/sleep.js';
 
 /** `a,b , c` → ['a', 'b', 'c']; an empty list is refused, naming the flag. */
 export function parseNames(value: string, flag: string): string[] {
@@ -100,15 +101,6 @@ export async function settingsFrom(ctx: Context, opts: Opts): Promise<TemplateSe
   }
   return settings;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
 
 /**
  * Polls `read` until `done` says the run ended, with a spinner on stderr. The interval starts

@@ -6,6 +6,7 @@ import { idText } from '../../util/json.js';
 import type { Opts } from '../app.js';
 import { parseDuration } from '../../util/validate.js';
 import { errorText, showRecipe, stateText } from './view.js';
+import { sleep } from '../../util/sleep.js';
 
 export interface WaitOptions {
   /** give up after this long (exit 8) */
@@ -36,21 +37,6 @@ export class WaitTimeoutError extends ExitError {
     );
     this.name = 'WaitTimeoutError';
   }
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A fault a later read may not meet again: a 5xx the client gave up on, or the network. */
