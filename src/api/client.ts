@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import undiciRequest from 'undici/lib/api/api-request.js';
 import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
@@ -5,6 +6,11 @@ import { parseJson, stringifyJson } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
 import { withQuery, type Query } from './path.js';
 import { decideRetry, defaultRetryPolicy, RetryBudget, type Outcome, type RetryPolicy } from './retry.js';
+
+// undici parses responses with WebAssembly, compiled when the first connection opens. V8's
+// optimizing tier would compile it again on background threads, and the process waits for
+// that work at exit (~70 ms on a short command); the baseline compiler is fast enough here.
+setFlagsFromString('--liftoff-only');
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** basic: agency operations; bearer: workspace operations (token, or cookie session); none: no header. */
