@@ -53,14 +53,7 @@ export function isEventType(type: string): boolean {
   return KNOWN.has(type);
 }
 
-/** Valid subscriptions that produce no events (contract: "Silent event types"); never delivered. */
-export const SILENT_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'account_created', 'account_disabled', 'account_disabled_for_copied_connection', 'account_enabled_for_copied_connection',
-  'agency_migrated_to_workspace_separated_schemas', 'connection_accounts_update_started', 'connection_accounts_update_success',
-  'connection_created', 'connection_reconnected', 'destination_connection_deleted', 'gbq_by_service_created',
-  'gbq_by_service_for_sandbox_created', 'custom_filters_changed', 'agency_invite_created', 'invite_deleted', 'user_deactivated',
-  'user_invited_to_workspaces',
-]);
+export { SILENT_EVENT_TYPES } from '../../../contract/events.js';
 
 /** Extra keys of `data` per shape (contract: "Payload shapes"). */
 export const SHAPE_KEYS: Readonly<Record<string, readonly string[]>> = {
