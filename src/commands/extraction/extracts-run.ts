@@ -6,7 +6,7 @@ import {
 import { idText } from '../../util/json.js';
 import { parseChoice, parseId, parseIdList } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../workspaces/run.js';
+import { checkTitle, limitOf } from '../options.js';
 import { SCHEDULES, checkWaitFlags, parseName, parseNames, settingsFrom, waitFor } from './common.js';
 
 const columns = [

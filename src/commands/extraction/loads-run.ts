@@ -4,7 +4,7 @@ import { createLoad, deleteLoad, getLoad, listLoads, putLoad, runLoad, setLoadPa
 import { idText, jsonInteger } from '../../util/json.js';
 import { parseChoice, parseDate, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../workspaces/run.js';
+import { checkTitle, limitOf } from '../options.js';
 import { SCHEDULES, checkWaitFlags, waitFor } from './common.js';
 import { confirmOrRequireYes } from '../confirm.js';
 

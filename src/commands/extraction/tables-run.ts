@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { getTable, listTables, setSelectedFields, type DataTable, type TableField } from '../../api/tables.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 import { parseNames } from './common.js';
 
 const fieldColumns = [

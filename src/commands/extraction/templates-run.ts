@@ -7,7 +7,7 @@ import {
 import { idText } from '../../util/json.js';
 import { parseId, parseIdList } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../workspaces/run.js';
+import { checkTitle, limitOf } from '../options.js';
 import { parseName, parseNames, settingsFrom } from './common.js';
 
 const fieldColumns = [

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle } from '../workspaces/run.js';
+import { checkTitle } from '../options.js';
 import { showRecipe } from './view.js';
 
 export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {

@@ -2,7 +2,7 @@ import { RECIPE_STATES, listRecipes } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { parseChoice, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 import { recipeColumns } from './view.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 import { showTemplate, templateColumns } from './view.js';
 
 export async function runTemplates(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {

@@ -11,7 +11,7 @@ import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
 import type { Opts } from '../app.js';
 import { confirmOrRequireYes } from '../confirm.js';
-import { checkTitle, limitOf } from '../workspaces/run.js';
+import { checkTitle, limitOf } from '../options.js';
 
 const kindOf = (r: Role): string => (r.is_system === true ? 'system' : r.is_system === false ? 'custom' : '');
 const pairText = (p: PermissionPair): string => `${p.layer}:${p.permission}`;

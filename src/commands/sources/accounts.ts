@@ -3,7 +3,7 @@ import { listAccounts, listAccountsV3, remoteIdLookup, setAccountsExtraction, ty
 import type { Column } from '../../output/output.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 
 type ListedAccount = AccountV31 & { account_id?: string | null };
 

@@ -4,7 +4,7 @@ import { deleteConnection, listConnections, type Connection } from '../../api/so
 import { jsonInteger } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 import { parseDataSource } from './datasources.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {

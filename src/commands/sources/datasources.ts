@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { listDataSources, type DataSource } from '../../api/sources.js';
 import { UsageError } from '../../errors.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 
 /** A data source name as paths use it (`google_ads`): not blank, one path segment. */
 export function parseDataSource(value: unknown, flag = '--data-source'): string {

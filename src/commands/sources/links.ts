@@ -3,7 +3,7 @@ import { createLinks, listLinks, revokeLink, type ExternalAuthLink } from '../..
 import type { Column } from '../../output/output.js';
 import { parseEmail, parseEmailList, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 import { parseDataSource } from './datasources.js';
 
 /** Status is an open set: a value the tool does not know is shown as it is, uncoloured. */

@@ -10,7 +10,7 @@ import {
 import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../workspaces/run.js';
+import { limitOf } from '../options.js';
 
 const columns: Array<Column<WebhookEndpoint>> = [
   { header: 'ID', value: (e) => e.id },

@@ -1,27 +1,16 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { parseId, parsePositiveInt } from '../../util/validate.js';
+import { parseId } from '../../util/validate.js';
 import {
   createWorkspace, enableRecipe, getWorkspace, listAgencyRecipes, listDashboards, listWorkspaces, updateWorkspace,
   type Workspace,
 } from '../../api/workspaces.js';
 import type { Opts } from '../app.js';
+import { checkTitle, limitOf } from '../options.js';
 
 const columns = [
   { header: 'ID', value: (w: Workspace) => w.id },
   { header: 'TITLE', value: (w: Workspace) => w.title },
 ];
-
-export function limitOf(opts: Opts): number | undefined {
-  return opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
-}
-
-/** A title the service will accept: not blank, at most 255 characters. */
-export function checkTitle(title: string, flag = '--title'): string {
-  if (title.trim() === '') throw new UsageError(`${flag} must not be empty`);
-  if (title.length > 255) throw new UsageError(`${flag} must be at most 255 characters (got ${title.length})`);
-  return title;
-}
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const limit = limitOf(opts);
