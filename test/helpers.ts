@@ -119,3 +119,31 @@ export async function tokenFor(sb: Sandbox, workspaceId: number): Promise<string
   if (res.status !== 200) throw new Error(`token: ${res.status} ${res.text}`);
   return res.body.token;
 }
+
+/**
+ * Runs the CLI at a pretend terminal, answering each prompt once its question appears on
+ * stderr (keystrokes: '\r' enter, '\u001b[B' arrow down).
+ */
+export async function answerPrompts(argv: string[], answers: Array<[string, string]>, env: Record<string, string>) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  const pending = [...answers];
+  stdout.on('data', (d) => (out += d));
+  // Each question is looked for in what was written after the previous answer.
+  let from = 0;
+  stderr.on('data', (d) => {
+    err += d;
+    const next = pending[0];
+    const at = next ? err.indexOf(next[0], from) : -1;
+    if (next && at >= 0) {
+      pending.shift();
+      from = err.length;
+      setTimeout(() => stdin.write(next[1]), 20);
+    }
+  });
+  const code = await main(argv, { stdin, stdout, stderr, env: { PATH: process.env.PATH, ...env } });
+  return { code, out, err, unanswered: pending.length };
+}

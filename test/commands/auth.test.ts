@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, http, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
+import { answerPrompts, cli, http, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -29,6 +29,23 @@ describe('edp auth', () => {
     expect(stored.profiles.default.username).toBe(USERNAME);
     const ws = await cli(sb, ['workspaces', 'list', '--json'], { env });
     expect(ws.code).toBe(0);
+  });
+
+  it('asks for the user name and password on a terminal, then keeps writing to stderr', async () => {
+    const { dir, file } = fresh();
+    const r = await answerPrompts(
+      ['auth', 'login'],
+      [
+        ['user name', `${USERNAME}\r`],
+        ['Password', `${PASSWORD}\r`],
+      ],
+      { EDP_CONFIG_DIR: dir, EDP_BASE_URL: sb.url },
+    );
+    expect(r.unanswered, r.err).toBe(0);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(`Logged in to ${sb.url} as ${USERNAME}`);
+    expect(r.err).not.toContain(`${PASSWORD}\n`);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.username).toBe(USERNAME);
   });
 
   it('refuses wrong credentials with exit 3 and saves nothing', async () => {

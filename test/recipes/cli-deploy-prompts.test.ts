@@ -1,8 +1,6 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, sandbox, tempDir } from '../helpers.js';
+import { PASSWORD, USERNAME, answerPrompts, sandbox, tempDir } from '../helpers.js';
 
 let sb: Sandbox;
 const config = tempDir('edp-prompts-');
@@ -14,31 +12,8 @@ afterAll(async () => {
   config.remove();
 });
 
-/** Runs the CLI at a pretend terminal, answering each prompt once its question appears on stderr. */
-async function atTerminal(argv: string[], answers: Array<[string, string]>) {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
-  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  const pending = [...answers];
-  stdout.on('data', (d) => (out += d));
-  // Each question is looked for in what was written after the previous answer.
-  let from = 0;
-  stderr.on('data', (d) => {
-    err += d;
-    const next = pending[0];
-    const at = next ? err.indexOf(next[0], from) : -1;
-    if (next && at >= 0) {
-      pending.shift();
-      from = err.length;
-      setTimeout(() => stdin.write(next[1]), 20);
-    }
-  });
-  const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
-  const code = await main(argv, { stdin, stdout, stderr, env });
-  return { code, out, err, unanswered: pending.length };
-}
+const atTerminal = (argv: string[], answers: Array<[string, string]>) =>
+  answerPrompts(argv, answers, { EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD });
 
 it('asks for the missing data source and accounts on a terminal, with search', async () => {
   const r = await atTerminal(
