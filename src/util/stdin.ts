@@ -14,6 +14,8 @@ export async function readInputFile(file: string, stdin: Readable, flag: string)
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (code ?? (err as Error).message);
+    throw new UsageError(`${flag}: cannot read ${file}: ${why}`);
   }
 }

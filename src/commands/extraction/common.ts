@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
 import type { TemplateSettings } from '../../api/extraction.js';
 import { parseJson } from '../../util/json.js';
-import { readInputFile } from '../../util/stdin.js';
+import { readDocument } from '../../util/document.js';
 import { parseDate, parseDuration } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { sleep } from '../../util/sleep.js';
@@ -30,18 +30,6 @@ function jsonFlag(text: string, flag: string): unknown {
     return parseJson(text);
   } catch (err) {
     throw new UsageError(`${flag} must be JSON (${(err as Error).message})`);
-  }
-}
-
-/** A JSON or YAML document from a file (or stdin for "-"), for --file / --settings-file. */
-export async function readDocument(ctx: Context, file: string, flag: string): Promise<unknown> {
-  const text = await readInputFile(file, ctx.io.stdin, flag);
-  if (/^\s*[[{]/.test(text)) return jsonFlag(text, flag);
-  const { parse } = await import('yaml');
-  try {
-    return parse(text);
-  } catch (err) {
-    throw new UsageError(`${flag}: ${file} is neither JSON nor YAML (${(err as Error).message})`);
   }
 }
 
@@ -78,7 +66,7 @@ function checkSettings(doc: unknown, where: string): TemplateSettings {
 export async function settingsFrom(ctx: Context, opts: Opts): Promise<TemplateSettings | undefined> {
   let settings: TemplateSettings | undefined;
   if (opts.settingsFile !== undefined) {
-    const doc = await readDocument(ctx, opts.settingsFile, '--settings-file');
+    const doc = await readDocument(opts.settingsFile, ctx.io.stdin, '--settings-file');
     settings = { ...checkSettings(doc, '--settings-file') };
   }
   const put = <K extends keyof TemplateSettings>(k: K, v: TemplateSettings[K]) => {

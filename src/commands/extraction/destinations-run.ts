@@ -9,7 +9,8 @@ import { readAll } from '../../util/stdin.js';
 import { parseId, parsePositiveInt } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { checkTitle, limitOf } from '../options.js';
-import { parseName, readDocument } from './common.js';
+import { parseName } from './common.js';
+import { readDocument } from '../../util/document.js';
 import { STDIN_SECRET, checkNames, checkS3, isSecretName } from './destination-params.js';
 
 const MASK = '********';
@@ -93,7 +94,7 @@ async function paramsFrom(ctx: Context, destination: string, opts: Opts): Promis
   let title: string | undefined;
   if (opts.file !== undefined) {
     if (opts.file === '-' && opts.secretStdin) throw new UsageError('--file - and --secret-stdin both read stdin; put the secret in the file or in the environment');
-    const doc = await readDocument(ctx, opts.file, '--file');
+    const doc = await readDocument(opts.file, ctx.io.stdin, '--file');
     if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError('--file must hold an object of connection parameters');
     const obj = doc as Record<string, unknown>;
     if ('connection_params' in obj) {

@@ -1,8 +1,7 @@
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { Recipe, RecipeConfiguration, RecipeConnection } from '../../api/recipes.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
-import { idText, jsonInteger, LosslessNumber, parseJson } from '../../util/json.js';
+import { idText, jsonInteger, LosslessNumber } from '../../util/json.js';
 
 /**
  * The configuration only grows (contract, Automated recipes v3.1, rule 2; Versioning 4): read
@@ -95,17 +94,6 @@ export function additionsOf(desired: RecipeConfiguration): Addition[] {
 
 // ---------------------------------------------------------------- files
 
-/** A JSON or YAML document; integers of any size keep their digits. */
-export function parseDocument(text: string, flag: string): unknown {
-  const trimmed = text.trim();
-  try {
-    if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseJson(trimmed);
-    return parseYaml(text, { intAsBigInt: true });
-  } catch (err) {
-    throw new UsageError(`${flag}: not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}`);
-  }
-}
-
 /** An id in a file: a positive integer of any size, or its digits as a string. Becomes its digits. */
 export const idField = z
   .custom<number | bigint | LosslessNumber | string>(
@@ -139,8 +127,9 @@ export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyK
     .join('\n');
 }
 
-export function parseConfigurationFile(text: string, flag: string): RecipeConfiguration {
-  const result = configurationFile.safeParse(parseDocument(text, flag));
+/** A configuration from a `--file` document (see util/document). */
+export function parseConfigurationFile(doc: unknown, flag: string): RecipeConfiguration {
+  const result = configurationFile.safeParse(doc);
   if (!result.success) throw new UsageError(`${flag} is not a valid recipe configuration:\n${issuePaths(result.error.issues)}`);
   const c = result.data;
   // The service's own configuration rules that need nothing but the file, checked before sending.

@@ -1,7 +1,7 @@
 import { getRecipe, configureRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readInputFile } from '../../util/stdin.js';
+import { readDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { additionsOf, mergeConfiguration, parseConfigurationFile, refuseRemovals, type Addition } from './configuration.js';
@@ -25,7 +25,7 @@ export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): P
   if (opts.file !== undefined && flagged) throw new UsageError('pass either --file or --data-source/--connection/--accounts, not both');
   if (opts.file === undefined && !flagged) throw new UsageError('nothing to configure: pass --file FILE, or --data-source DS --accounts A,B (and --connection ID)');
   const syncFrom = opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from');
-  const desired = opts.file !== undefined ? parseConfigurationFile(await readInputFile(opts.file, ctx.io.stdin, '--file'), '--file') : undefined;
+  const desired = opts.file !== undefined ? parseConfigurationFile(await readDocument(opts.file, ctx.io.stdin, '--file'), '--file') : undefined;
   let selectors: string[] = [];
   let connectionId: string | undefined;
   if (!desired) {

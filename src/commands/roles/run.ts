@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { readDocument } from '../../util/document.js';
 import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import {
@@ -38,20 +39,8 @@ interface RoleInput {
 }
 
 /** A role from `--file` (JSON or YAML): `title`, `description`, `permissions` as pairs or `LAYER:PERMISSION` strings. */
-async function readRoleFile(file: string): Promise<RoleInput> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-  }
-  const { parse } = await import('yaml');
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    throw new UsageError(`--file ${file}: not JSON or YAML (${(err as Error).message.split('\n')[0]})`);
-  }
+async function readRoleFile(file: string, stdin: Readable): Promise<RoleInput> {
+  const doc = await readDocument(file, stdin, '--file');
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`--file ${file}: expected an object with title, description and permissions`);
   const body = doc as Record<string, unknown>;
   const unknown = Object.keys(body).filter((k) => !['title', 'description', 'permissions'].includes(k));
@@ -75,8 +64,8 @@ async function readRoleFile(file: string): Promise<RoleInput> {
 }
 
 /** Flags win over the file's values. */
-async function roleInput(opts: Opts): Promise<RoleInput> {
-  const input: RoleInput = opts.file ? await readRoleFile(String(opts.file)) : {};
+async function roleInput(opts: Opts, stdin: Readable): Promise<RoleInput> {
+  const input: RoleInput = opts.file ? await readRoleFile(String(opts.file), stdin) : {};
   if (opts.title !== undefined) input.title = opts.title;
   if (opts.description !== undefined) input.description = opts.description;
   const flags = (opts.permission as string[] | undefined) ?? [];
@@ -138,7 +127,7 @@ export async function runGet(ctx: Context, [id]: unknown[]): Promise<number> {
 }
 
 export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const input = await roleInput(opts);
+  const input = await roleInput(opts, ctx.io.stdin);
   if (input.title === undefined) throw new UsageError('a role needs a title: pass --title T (or title in --file)');
   const api = await ctx.api();
   const body: RoleWrite = { title: input.title, description: input.description, permissions: await checkAgainstCatalog(api, input.permissions ?? []) };
@@ -150,7 +139,7 @@ export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promis
 
 export async function runUpdate(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const roleId = parseId(id as string, 'role id');
-  const input = await roleInput(opts);
+  const input = await roleInput(opts, ctx.io.stdin);
   if (input.title === undefined && input.description === undefined && input.permissions === undefined) {
     throw new UsageError('nothing to change: pass --title, --description, --permission or --file');
   }

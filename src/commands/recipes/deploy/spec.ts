@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { idText } from '../../../util/json.js';
-import { readInputFile } from '../../../util/stdin.js';
+import { readDocument } from '../../../util/document.js';
 import { parseDate, parseId, parseIdList, parsePositiveInt } from '../../../util/validate.js';
 import type { Opts } from '../../app.js';
 import { splitList } from '../configure.js';
-import { dateField, idField, issuePaths, parseDocument } from '../configuration.js';
+import { dateField, idField, issuePaths } from '../configuration.js';
 
 /** What a deployment needs, from flags, a spec file, or prompts. */
 export interface SourceSpec {
@@ -58,8 +58,9 @@ const specFile = z
   })
   .strict();
 
-export function parseSpecFile(text: string, flag: string): DeploySpec {
-  const result = specFile.safeParse(parseDocument(text, flag));
+/** A deploy spec from a `--file` document (see util/document). */
+export function parseSpecFile(doc: unknown, flag: string): DeploySpec {
+  const result = specFile.safeParse(doc);
   if (!result.success) throw new UsageError(`${flag} is not a valid deploy spec:\n${issuePaths(result.error.issues)}`);
   const f = result.data;
   return {
@@ -85,7 +86,7 @@ export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeployS
   if (opts.file !== undefined) {
     const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
     if (clash.length > 0) throw new UsageError(`--file gives the whole spec; drop ${clash.join(', ')} or put them in the file`);
-    spec = parseSpecFile(await readInputFile(opts.file, ctx.io.stdin, '--file'), '--file');
+    spec = parseSpecFile(await readDocument(opts.file, ctx.io.stdin, '--file'), '--file');
   } else {
     if (opts.title !== undefined && (String(opts.title).trim() === '' || String(opts.title).length > 255)) throw new UsageError('--title must be 1 to 255 characters');
     if (opts.template !== undefined && String(opts.template).trim() === '') throw new UsageError('--template must be a template id or its exact title');
