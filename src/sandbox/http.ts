@@ -3,16 +3,7 @@ import type { ZodType } from 'zod';
 import { LosslessNumber } from '../util/json.js';
 import { SandboxError, invalidQuery, notFound, unauthorized, validationError, forbidden, type FieldError } from './errors.js';
 import type { Store, User } from './state.js';
-
-/** `connections[0].accounts`, `connections[1].accounts[2].id`: dot for keys, brackets for positions. */
-export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
+import { fieldPath } from '../util/field-path.js';
 
 interface ZodIssueLike {
   code: string;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Recipe, RecipeConfiguration, RecipeConnection } from '../../api/recipes.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { fieldPath } from '../../util/field-path.js';
 import { idText, jsonInteger, LosslessNumber } from '../../util/json.js';
 
 /**
@@ -119,11 +120,7 @@ const configurationFile = z.object({
 /** `connections[0].accounts[1].id: must be a positive integer id`: the contract's path style. */
 export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
   return issues
-    .map((i) => {
-      let p = '';
-      for (const part of i.path) p += typeof part === 'number' ? `[${part}]` : p === '' ? String(part) : `.${String(part)}`;
-      return `  ${p || '(document)'}: ${i.message}`;
-    })
+    .map((i) => `  ${fieldPath(i.path) || '(document)'}: ${i.message}`)
     .join('\n');
 }
 
