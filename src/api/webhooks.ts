@@ -1,4 +1,3 @@
-import { Pool } from 'undici';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -79,36 +78,4 @@ export async function rotateWebhookSecret(api: Service, ws: string, id: string):
     workspaceId: ws,
   });
   return res.data;
-}
-
-/**
- * Re-posts received deliveries to a local URL for `edp webhooks listen --forward-to`: the raw
- * body and the delivery's own headers, so the target can check the signature itself. A keep-alive
- * pool, so forwarding keeps up with the receiver.
- */
-export class DeliveryForwarder {
-  private readonly pool: Pool;
-  private readonly target: URL;
-
-  constructor(url: string, private readonly timeoutMs = 10_000) {
-    this.target = new URL(url);
-    this.pool = new Pool(this.target.origin, { connections: 16, keepAliveTimeout: 10_000 });
-  }
-
-  /** Resolves to the target's status; rejects when it cannot be reached. */
-  async forward(body: Buffer, headers: Record<string, string>): Promise<number> {
-    const res = await this.pool.request({
-      method: 'POST',
-      path: this.target.pathname + this.target.search,
-      headers: { ...headers, 'content-type': 'application/json' },
-      body,
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    await res.body.dump();
-    return res.statusCode;
-  }
-
-  async close(): Promise<void> {
-    await this.pool.close().catch(() => undefined);
-  }
 }

@@ -34,7 +34,7 @@ export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promis
   const events = opts.events === undefined ? undefined : new Set(parseEventList(opts.events, '--events'));
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to');
 
-  const { DeliveryForwarder } = await import('../../api/webhooks.js');
+  const { DeliveryForwarder } = await import('../../api/forwarder.js');
   const forwarder = forwardTo ? new DeliveryForwarder(forwardTo) : undefined;
   const pending = new Set<Promise<void>>();
   const out = ctx.output;

@@ -1,0 +1,34 @@
+import Agent from 'undici/lib/dispatcher/agent.js';
+import undiciRequest from 'undici/lib/api/api-request.js';
+
+/**
+ * Re-posts received deliveries to a local URL for `edp webhooks listen --forward-to`: the raw
+ * body and the delivery's own headers, so the target can check the signature itself. A keep-alive
+ * pool, so forwarding keeps up with the receiver. (Same lean undici modules as the API client.)
+ */
+export class DeliveryForwarder {
+  private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
+  private readonly target: URL;
+
+  constructor(url: string, private readonly timeoutMs = 10_000) {
+    this.target = new URL(url);
+  }
+
+  /** Resolves to the target's status; rejects when it cannot be reached. */
+  async forward(body: Buffer, headers: Record<string, string>): Promise<number> {
+    const res = await undiciRequest.call(this.agent, {
+      origin: this.target.origin,
+      method: 'POST',
+      path: this.target.pathname + this.target.search,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    await res.body.dump();
+    return res.statusCode;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}
