@@ -1,5 +1,4 @@
 import { jsonInteger } from '../util/json.js';
-import { paginate } from './paginate.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -126,18 +125,17 @@ export function listSettingOptions(
   req: { connectionId: string; accountIds: string[]; search?: string | undefined },
   opts?: ListOptions,
 ): AsyncGenerator<SettingOptionGroup> {
-  const target = path`/api/v3/datasources/${datasource}/custom_setting_options/`;
-  const body = { connection_id: jsonInteger(req.connectionId), account_ids: req.accountIds };
-  const post = async (query: Record<string, string | number | undefined>) =>
-    (await api.client.request<{ count?: number; next?: string | null; results: SettingOptionGroup[] }>({
-      method: 'POST', path: target, auth: 'bearer', workspaceId: ws, body, query, repeatable: true,
-    })).data;
-  return paginate<SettingOptionGroup>(
+  return api.list<SettingOptionGroup>(
     {
-      page: (page, pageSize) => post({ search: req.search, page, page_size: pageSize }),
-      follow: (url) => post(Object.fromEntries(new URL(url, api.client.baseUrl).searchParams)),
+      method: 'POST',
+      path: path`/api/v3/datasources/${datasource}/custom_setting_options/`,
+      auth: 'bearer',
+      workspaceId: ws,
+      body: { connection_id: jsonInteger(req.connectionId), account_ids: req.accountIds },
+      query: { search: req.search },
+      pageSize: 100,
     },
-    { pageSize: 100, limit: opts?.limit, concurrency: opts?.concurrency ?? api.pageConcurrency },
+    opts,
   );
 }
 

@@ -11,6 +11,9 @@ export interface ListSpec {
   query?: Query | undefined;
   /** page size to ask for; the contract's default and v3.1 maximum is 100 */
   pageSize?: number | undefined;
+  /** a list read with POST and a body (custom setting options); paging stays in the query */
+  method?: 'GET' | 'POST' | undefined;
+  body?: unknown;
 }
 
 export interface ListOptions {
@@ -51,8 +54,9 @@ export class Service {
 
   list<T>(spec: ListSpec, opts: ListOptions = {}): AsyncGenerator<T> {
     const pageSize = spec.pageSize ?? 100;
-    const get = (target: string, query?: Query) =>
-      this.client.get<Page<T> | T[]>(target, spec.auth, spec.workspaceId, query);
+    // A list read changes nothing, so it may be repeated even when sent as a POST.
+    const get = async (target: string, query?: Query) =>
+      (await this.client.request<Page<T> | T[]>({ method: spec.method ?? 'GET', path: target, auth: spec.auth, workspaceId: spec.workspaceId, query, body: spec.body, repeatable: true })).data;
     return paginate<T>(
       {
         page: (page, size) => get(spec.path, pageQuery(spec.query, page, size)),
