@@ -5,7 +5,7 @@ import { parseJson } from '../../util/json.js';
 import { readDocument } from '../../util/document.js';
 import { parseDate, parseDuration } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { sleep } from '../../util/sleep.js';
+import { pollUntil } from '../poll.js';
 
 /** `a,b , c` → ['a', 'b', 'c']; an empty list is refused, naming the flag. */
 export function parseNames(value: string, flag: string): string[] {
@@ -92,27 +92,22 @@ export async function settingsFrom(ctx: Context, opts: Opts): Promise<TemplateSe
 
 /**
  * Polls `read` until `done` says the run ended, with a spinner on stderr. The interval starts
- * short (sandbox runs take moments) and grows to 5 s, so a long run costs few requests.
+ * short (sandbox runs take moments) and grows to 5 s, so a long run costs few requests; a
+ * transient fault of one read does not end the wait.
  * Past `--wait-timeout` the command ends with exit 8.
  */
 export async function waitFor<T>(ctx: Context, opts: Opts, what: string, read: () => Promise<T>, done: (v: T) => string | undefined): Promise<T> {
   const timeoutMs = parseDuration(opts.waitTimeout ?? '30m', '--wait-timeout');
   const spinner = await ctx.output.spinner(`Waiting for ${what}`);
-  const end = Date.now() + timeoutMs;
-  let interval = 100;
-  for (;;) {
-    const value = await read();
-    const state = done(value);
-    if (state !== undefined) {
-      spinner.stop();
-      return value;
-    }
-    if (Date.now() + interval > end) {
-      spinner.fail(`${what}: still running after ${opts.waitTimeout ?? '30m'}`);
-      throw new ExitError(ExitCode.waitTimeout, `${what} did not finish within --wait-timeout ${opts.waitTimeout ?? '30m'}`);
-    }
-    await sleep(interval, ctx.signal);
-    interval = Math.min(interval * 2, 5000);
+  try {
+    const value = await pollUntil(read, (v) => done(v) !== undefined, { timeoutMs, intervalMs: 100, growth: 2, maxIntervalMs: 5000, signal: ctx.signal }, () =>
+      new ExitError(ExitCode.waitTimeout, `${what} did not finish within --wait-timeout ${opts.waitTimeout ?? '30m'}`),
+    );
+    spinner.stop();
+    return value;
+  } catch (err) {
+    spinner.fail(err instanceof ExitError && err.exitCode === ExitCode.waitTimeout ? `${what}: still running after ${opts.waitTimeout ?? '30m'}` : `${what}: stopped waiting`);
+    throw err;
   }
 }
 

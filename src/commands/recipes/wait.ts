@@ -1,24 +1,19 @@
 import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
-import { ApiError, ExitCode, ExitError, NetworkError, UsageError } from '../../errors.js';
+import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { pollUntil, type PollOptions } from '../poll.js';
 import { idText } from '../../util/json.js';
 import type { Opts } from '../app.js';
 import { parseDuration } from '../../util/validate.js';
 import { errorText, showRecipe, stateText } from './view.js';
-import { sleep } from '../../util/sleep.js';
 
-export interface WaitOptions {
-  /** give up after this long (exit 8) */
-  timeoutMs: number;
-  /** first pause between reads; it grows by half each time, up to MAX_INTERVAL_MS (or the first, if longer) */
-  intervalMs: number;
-  signal?: AbortSignal | undefined;
+/** Polling (pauses grow by half, up to 15 s) with a deadline that ends in exit 8. */
+export interface WaitOptions extends PollOptions {
   /** each state seen, for progress */
   onState?: ((recipe: Recipe) => void) | undefined;
 }
 
-const MAX_INTERVAL_MS = 15_000;
 export const DEFAULT_WAIT_TIMEOUT = '30m';
 export const DEFAULT_POLL_INTERVAL = '2s';
 
@@ -36,33 +31,6 @@ export class WaitTimeoutError extends ExitError {
       `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; keep waiting with \`edp recipes poll ${id}\``,
     );
     this.name = 'WaitTimeoutError';
-  }
-}
-
-/** A fault a later read may not meet again: a 5xx the client gave up on, or the network. */
-export function isTransient(err: unknown): boolean {
-  return err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
-}
-
-/**
- * Reads `read()` until `done(value)` holds, pausing `intervalMs` and growing the pause by half
- * each time. A transient fault of one read does not end the wait; the deadline does (exit 8).
- */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, opts: WaitOptions, onTimeout: (last: T | undefined) => Error): Promise<T> {
-  const deadline = Date.now() + opts.timeoutMs;
-  let interval = opts.intervalMs;
-  let last: T | undefined;
-  for (;;) {
-    try {
-      last = await read();
-      if (done(last)) return last;
-    } catch (err) {
-      if (!isTransient(err)) throw err;
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) throw onTimeout(last);
-    await sleep(Math.min(interval, left), opts.signal);
-    interval = Math.min(interval * 1.5, Math.max(MAX_INTERVAL_MS, opts.intervalMs));
   }
 }
 

@@ -8,7 +8,8 @@ import { idText } from '../../../util/json.js';
 import { mergeConfiguration, type Addition } from '../configuration.js';
 import { resolveSource } from '../resolve.js';
 import { errorText, stateText } from '../view.js';
-import { isTransient, pollUntil, waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
+import { isTransient, pollUntil } from '../../poll.js';
+import { waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
 import type { DeploySpec } from './spec.js';
 
 /** Progress of one step: a spinner for one workspace, a prefixed line each for a fleet. */
