@@ -93,9 +93,3 @@ export async function* paginate<T>(fetcher: PageFetcher<T>, opts: PaginateOption
 export function pageQuery(query: Query | undefined, page: number, pageSize: number): Query {
   return { ...(query ?? {}), page, page_size: pageSize };
 }
-
-export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}

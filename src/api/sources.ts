@@ -2,6 +2,7 @@ import { ExitCode, ExitError } from '../errors.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
+import { collect } from '../util/collect.js';
 
 /** Data sources, connections and accounts: workspace operations (Bearer). */
 
@@ -227,17 +228,8 @@ const list = (a: AccountV31[]) => a.map((x) => idText(x.id)).join(', ');
 export async function resolveAccounts(api: Service, ws: string, connectionId: string, selectors: string[]): Promise<ResolvedAccount[]> {
   const wanted = selectors.map((s) => s.trim()).filter(Boolean);
   const needRemote = wanted.some(isRemoteSelector);
-  const v3All = async () => {
-    const out: AccountV3[] = [];
-    for await (const a of listAccountsV3(api, ws, connectionId)) out.push(a);
-    return out;
-  };
-  const v31All = async () => {
-    const out: AccountV31[] = [];
-    for await (const a of listAccounts(api, ws, connectionId)) out.push(a);
-    return out;
-  };
-  const [accounts, v3] = await Promise.all([v31All(), needRemote ? v3All() : Promise.resolve(undefined)]);
+  const v3All = () => collect(listAccountsV3(api, ws, connectionId));
+  const [accounts, v3] = await Promise.all([collect(listAccounts(api, ws, connectionId)), needRemote ? v3All() : Promise.resolve(undefined)]);
   let remoteOf = v3 ? remoteIdLookup(v3) : undefined;
   const byId = new Map(accounts.map((a) => [idText(a.id), a]));
 

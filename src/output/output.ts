@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../util/json.js';
 import { colorLevel, type IO } from './io.js';
+import { collect } from '../util/collect.js';
 
 export interface OutputFlags {
   json: boolean;
@@ -167,8 +168,7 @@ export class Output {
       }
       return n;
     }
-    const rows: T[] = [];
-    for await (const item of items) rows.push(item);
+    const rows = await collect(items);
     n = rows.length;
     if (n === 0) {
       this.info(opts.empty ?? 'No items.');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collect, paginate, type Page, type PageFetcher } from '../../src/api/paginate.js';
+import { paginate, type Page, type PageFetcher } from '../../src/api/paginate.js';
+import { collect } from '../../src/util/collect.js';
 
 /** A fake service of `total` items that records every page request and how many ran at once. */
 function fakeService(total: number, opts: { capPageSize?: number; withCount?: boolean; delayMs?: number } = {}) {

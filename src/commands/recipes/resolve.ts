@@ -2,6 +2,7 @@ import { listConnections, resolveAccounts, UnresolvedAccountsError, type Resolve
 import type { Service } from '../../api/service.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
 import { idText } from '../../util/json.js';
+import { collect } from '../../util/collect.js';
 
 export interface ResolvedSource {
   dataSource: string;
@@ -17,8 +18,7 @@ export interface ResolvedSource {
  */
 export async function resolveSource(api: Service, ws: string, dataSource: string, selectors: string[], connectionId?: string): Promise<ResolvedSource> {
   if (connectionId) return { dataSource, connectionId, accounts: await resolveAccounts(api, ws, connectionId, selectors) };
-  const connections: string[] = [];
-  for await (const c of listConnections(api, ws, dataSource)) connections.push(idText(c.id));
+  const connections = (await collect(listConnections(api, ws, dataSource))).map((c) => idText(c.id));
   if (connections.length === 0) throw new ExitError(ExitCode.notFound, `workspace ${ws} has no ${dataSource} connection`);
   if (connections.length === 1) return { dataSource, connectionId: connections[0]!, accounts: await resolveAccounts(api, ws, connections[0]!, selectors) };
   const fits: ResolvedSource[] = [];

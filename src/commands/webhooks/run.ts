@@ -11,6 +11,7 @@ import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
 import type { Opts } from '../app.js';
 import { limitOf } from '../options.js';
+import { collect } from '../../util/collect.js';
 
 const columns: Array<Column<WebhookEndpoint>> = [
   { header: 'ID', value: (e) => e.id },
@@ -43,8 +44,7 @@ function editDistance(a: string, b: string): number {
  * typo is refused with exit 2 and a suggestion instead of a 400 after the fact.
  */
 async function checkEventNames(ctx: Context, api: Service, ws: string, names: string[]): Promise<void> {
-  const known: string[] = [];
-  for await (const t of listWebhookEventTypes(api, ws)) known.push(t.event_name);
+  const known = (await collect(listWebhookEventTypes(api, ws))).map((t) => t.event_name);
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length > 0) {
     const described = unknown.map((n) => {

@@ -4,7 +4,7 @@ import { listAccounts, listAccountsV3, listConnections, remoteIdLookup, type Acc
 import { listWorkspaces } from '../../../api/workspaces.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { collect } from '../../../api/paginate.js';
+import { collect } from '../../../util/collect.js';
 import { idText } from '../../../util/json.js';
 import type { DeploySpec } from './spec.js';
 import { resolveTemplate } from './steps.js';

@@ -12,6 +12,7 @@ import { waitOptionsOf } from '../wait.js';
 import { promptMissing } from './prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
 import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
+import { collect } from '../../../util/collect.js';
 
 /** One row per workspace; `--json` prints these objects (cli-design: `edp recipes deploy`). */
 export interface DeployRow {
@@ -84,8 +85,7 @@ function reporterFor(ctx: Context, ws: string, fleet: boolean): StepReporter {
 
 async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {
   if (spec.workspaces !== 'all') return spec.workspaces ?? [];
-  const out: string[] = [];
-  for await (const w of listWorkspaces(api)) out.push(idText(w.id));
+  const out = (await collect(listWorkspaces(api))).map((w) => idText(w.id));
   return out;
 }
 

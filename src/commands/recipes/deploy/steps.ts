@@ -11,6 +11,7 @@ import { errorText, stateText } from '../view.js';
 import { isTransient, pollUntil } from '../../poll.js';
 import { waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
 import type { DeploySpec } from './spec.js';
+import { collect } from '../../../util/collect.js';
 
 /** Progress of one step: a spinner for one workspace, a prefixed line each for a fleet. */
 export interface StepProgress {
@@ -41,8 +42,7 @@ export interface DeployOutcome {
 /** Template by id, or by exact title through the list's search (case-insensitive when only that matches). */
 export async function resolveTemplate(api: Service, ws: string, ref: string): Promise<RecipeTemplate> {
   if (/^\d+$/.test(ref)) return getTemplate(api, ws, ref);
-  const found: RecipeTemplate[] = [];
-  for await (const t of listTemplates(api, ws, { search: ref })) found.push(t);
+  const found = await collect(listTemplates(api, ws, { search: ref }));
   let exact = found.filter((t) => t.title === ref);
   if (exact.length === 0) exact = found.filter((t) => t.title.toLowerCase() === ref.toLowerCase());
   if (exact.length === 1) return exact[0]!;
