@@ -14,3 +14,16 @@ export function checkTitle(title: string, flag = '--title'): string {
   if (title.length > 255) throw new UsageError(`${flag} must be at most 255 characters (got ${title.length})`);
   return title;
 }
+
+/** Where each kind of name can be looked up, for the error message. */
+const NAME_LISTS: Record<string, string> = { '--data-source': 'edp datasources list', '--destination': 'edp destinations list' };
+
+/** A data source or destination name as paths take it (`google_ads`, `s3`). */
+export function parseName(value: unknown, flag: string): string {
+  const v = String(value ?? '').trim();
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(v)) {
+    const hint = NAME_LISTS[flag];
+    throw new UsageError(`${flag} must be a name such as google_ads or s3${hint ? ` (see \`${hint}\`)` : ''}, got "${String(value ?? '')}"`);
+  }
+  return v;
+}

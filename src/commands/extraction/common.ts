@@ -16,13 +16,6 @@ export function parseNames(value: string, flag: string): string[] {
   return names;
 }
 
-/** A data source or destination name as paths take it. */
-export function parseName(value: string | undefined, flag: string): string {
-  const v = String(value ?? '').trim();
-  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(v)) throw new UsageError(`${flag} must be a name such as google_ads or s3, got "${value ?? ''}"`);
-  return v;
-}
-
 export const SCHEDULES = ['hourly', 'daily', 'weekly', 'manual'] as const;
 
 function jsonFlag(text: string, flag: string): unknown {

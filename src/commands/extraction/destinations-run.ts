@@ -8,8 +8,7 @@ import { LosslessNumber, idText } from '../../util/json.js';
 import { readAll } from '../../util/stdin.js';
 import { parseId, parsePositiveInt } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../options.js';
-import { parseName } from './common.js';
+import { checkTitle, limitOf, parseName } from '../options.js';
 import { readDocument } from '../../util/document.js';
 import { STDIN_SECRET, checkNames, checkS3, isSecretName } from './destination-params.js';
 

@@ -6,8 +6,8 @@ import {
 import { idText } from '../../util/json.js';
 import { parseChoice, parseId, parseIdList } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../options.js';
-import { SCHEDULES, checkWaitFlags, parseName, parseNames, settingsFrom, waitFor } from './common.js';
+import { checkTitle, limitOf, parseName } from '../options.js';
+import { SCHEDULES, checkWaitFlags, parseNames, settingsFrom, waitFor } from './common.js';
 
 const columns = [
   { header: 'ID', value: (e: Extract) => e.id },

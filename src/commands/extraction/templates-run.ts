@@ -7,8 +7,8 @@ import {
 import { idText } from '../../util/json.js';
 import { parseId, parseIdList } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../options.js';
-import { parseName, parseNames, settingsFrom } from './common.js';
+import { checkTitle, limitOf, parseName } from '../options.js';
+import { parseNames, settingsFrom } from './common.js';
 
 const fieldColumns = [
   { header: 'NAME', value: (f: Field) => f.name },

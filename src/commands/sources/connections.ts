@@ -4,11 +4,10 @@ import { deleteConnection, listConnections, type Connection } from '../../api/so
 import { jsonInteger } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
-import { parseDataSource } from './datasources.js';
+import { limitOf, parseName } from '../options.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const datasource = parseDataSource(opts.dataSource);
+  const datasource = parseName(opts.dataSource, '--data-source');
   const limit = limitOf(opts);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
@@ -28,7 +27,7 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
 
 export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const connectionId = parseId(id as string, 'connection id');
-  const datasource = opts.dataSource === undefined ? undefined : parseDataSource(opts.dataSource);
+  const datasource = opts.dataSource === undefined ? undefined : parseName(opts.dataSource, '--data-source');
   const ws = ctx.requireWorkspace();
   await confirmOrRequireYes(
     ctx,

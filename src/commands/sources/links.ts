@@ -3,8 +3,7 @@ import { createLinks, listLinks, revokeLink, type ExternalAuthLink } from '../..
 import type { Column } from '../../output/output.js';
 import { parseEmail, parseEmailList, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
-import { parseDataSource } from './datasources.js';
+import { limitOf, parseName } from '../options.js';
 
 /** Status is an open set: a value the tool does not know is shown as it is, uncoloured. */
 const statusColumn: Column<ExternalAuthLink> = {
@@ -18,7 +17,7 @@ const statusColumn: Column<ExternalAuthLink> = {
 };
 
 export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const datasource = parseDataSource(opts.dataSource);
+  const datasource = parseName(opts.dataSource, '--data-source');
   const seen = new Set<string>();
   // One link per address: the same address twice would only make a second link.
   const to = parseEmailList(opts.to, '--to').filter((e) => !seen.has(e.toLowerCase()) && !!seen.add(e.toLowerCase()));
@@ -42,7 +41,7 @@ export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promis
 }
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const datasource = parseDataSource(opts.dataSource);
+  const datasource = parseName(opts.dataSource, '--data-source');
   const limit = limitOf(opts);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
@@ -63,7 +62,7 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
 
 export async function runRevoke(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const linkId = parseId(id as string, 'link id');
-  const datasource = parseDataSource(opts.dataSource);
+  const datasource = parseName(opts.dataSource, '--data-source');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const link = await revokeLink(api, ws, datasource, linkId);
