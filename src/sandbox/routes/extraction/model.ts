@@ -225,27 +225,7 @@ export function workspaceTitle(store: Store, wsId: number): string {
 }
 
 /** Extraction shape (contract, Payload shapes). */
-export function emitExtraction(store: Store, type: string, e: Extract, orderId: number | string = e.id): void {
-  store.emit(type, e.workspace_id, 'Extraction', {
-    is_action_log: 'false',
-    agency_title: store.state.agency.title,
-    workspace_title: workspaceTitle(store, e.workspace_id),
-    dts_order_params_id: String(e.id),
-    order_id: String(orderId),
-  });
-}
-
-export function emitDataTable(store: Store, type: string, t: DataTable): void {
-  store.emit(type, t.workspace_id, 'DataTable', {
-    agency_title: store.state.agency.title,
-    workspace_title: workspaceTitle(store, t.workspace_id),
-    datatable_id: String(t.id),
-    datatable_name: t.sql_name,
-    datatable_title: t.title,
-    datasource_name: t.datasource_name ?? '',
-    datatable_sql_name: t.sql_name,
-  });
-}
+export { emitDataTable, emitExtraction } from '../../payloads.js';
 
 export function emitDestinationConnection(store: Store, type: string, dc: DestinationConnection): void {
   store.emit(type, dc.workspace_id, 'DestinationConnection', {

@@ -1,7 +1,8 @@
 import { canDeliver } from '../../pipeline.js';
 import type { Extract, Store } from '../../state.js';
 import { buildError } from './build-errors.js';
-import { dataTableEventData, recipeEventData, transformationEventData } from './events.js';
+import { emitDataTable, emitExtraction } from '../../payloads.js';
+import { recipeEventData, transformationEventData } from './events.js';
 import {
   nextRecipeId, viewNameOf, type BuildError, type NotDelivered, type Recipe, type RecipeState, type RecipeTemplate, type SourceEntry,
 } from './model.js';
@@ -104,7 +105,6 @@ export function createBuildEngine(store: Store): BuildEngine {
   function ensureExtractions(recipe: Recipe, template: RecipeTemplate): number[] | undefined {
     const ids: number[] = [];
     const now = store.clock.iso();
-    const wsTitle = store.workspace(recipe.workspace_id)?.title ?? '';
     for (const conn of recipe.connections) {
       for (const kind of template.extract_kinds) {
         const sqlName = `${conn.connection_data_source}_${kind}`;
@@ -122,7 +122,7 @@ export function createBuildEngine(store: Store): BuildEngine {
           if (!table) {
             table = { id: store.nextId('data_table', 8001), workspace_id: recipe.workspace_id, title: et.title, sql_name: et.sql_name, datasource_name: et.datasource_name, created_at: now };
             s().data_tables.push(table);
-            store.emit('data_table_created', recipe.workspace_id, 'DataTable', dataTableEventData(store, recipe.workspace_id, table));
+            emitDataTable(store, 'data_table_created', table);
           }
           const account = s().accounts.find((a) => a.id === accountId);
           const extract: Extract = {
@@ -134,10 +134,8 @@ export function createBuildEngine(store: Store): BuildEngine {
           };
           s().extracts.push(extract);
           ids.push(extract.id);
-          store.emit('extraction_created', recipe.workspace_id, 'Extraction', {
-            is_action_log: 'false', agency_title: s().agency.title, workspace_title: wsTitle, dts_order_params_id: String(extract.id), order_id: String(extract.id),
-          });
-          store.emit('extraction_added', recipe.workspace_id, 'DataTable', dataTableEventData(store, recipe.workspace_id, table));
+          emitExtraction(store, 'extraction_created', extract);
+          emitDataTable(store, 'extraction_added', table);
           store.runExtract(extract);
         }
       }

@@ -32,15 +32,3 @@ export function transformationEventData(store: Store, recipe: Recipe, startReaso
     run_id: String(run),
   };
 }
-
-export function dataTableEventData(store: Store, workspaceId: number, table: { id: number; title: string; sql_name: string; datasource_name: string | null }): Record<string, string> {
-  return {
-    agency_title: store.state.agency.title,
-    workspace_title: store.workspace(workspaceId)?.title ?? '',
-    datatable_id: String(table.id),
-    datatable_name: table.sql_name,
-    datatable_title: table.title,
-    datasource_name: table.datasource_name ?? '',
-    datatable_sql_name: table.sql_name,
-  };
-}

@@ -6,7 +6,8 @@ import { idOf, requireBearer } from '../../http.js';
 import type { Store } from '../../state.js';
 import type { BuildEngine } from './engine.js';
 import { buildError } from './build-errors.js';
-import { dataTableEventData, recipeEventData, transformationEventData } from './events.js';
+import { emitDataTable } from '../../payloads.js';
+import { recipeEventData, transformationEventData } from './events.js';
 import {
   compareRecipeIds, isBuilding, isConfigured, nextRecipeId, normalizeRecipeId, recipeIdJson, viewNameOf,
   type Recipe, type RecipeConnection, type RecipeTemplate,
@@ -137,7 +138,7 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
   s.recipes.push(recipe);
   const table = { id: recipe.datatable_id, workspace_id: workspaceId, title: recipe.title, sql_name: viewName, datasource_name: null, created_at: now };
   s.data_tables.push(table);
-  store.emit('data_table_created', workspaceId, 'DataTable', dataTableEventData(store, workspaceId, table));
+  emitDataTable(store, 'data_table_created', table);
   store.emit('transformation_created', workspaceId, 'Transformation', transformationEventData(store, recipe, 'created', 0));
   store.changed();
   return recipe;
@@ -365,7 +366,7 @@ export function deleteRecipe(store: Store, recipe: Recipe, opts: { incomplete: '
     store.emit('recipe_deactivated', r.workspace_id, 'Recipe', recipeEventData(r, { description: `Recipe "${r.title}" was deleted.`, manualDeactivation: true }));
   }
   for (const t of s.data_tables.filter((d) => doomedTables.has(d.id))) {
-    store.emit('data_table_marked_as_deleting', t.workspace_id, 'DataTable', dataTableEventData(store, t.workspace_id, t));
+    emitDataTable(store, 'data_table_marked_as_deleting', t);
   }
   s.recipes = s.recipes.filter((r) => !doomed.has(r.id));
   s.data_tables = s.data_tables.filter((d) => !doomedTables.has(d.id));
