@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { App } from './commands/app.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
@@ -94,4 +94,3 @@ export function run(): void {
   );
 }
 
-export { Option };

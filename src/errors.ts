@@ -109,13 +109,6 @@ export class ExitError extends Error {
   }
 }
 
-export class CancelledError extends Error {
-  constructor(message = 'cancelled') {
-    super(message);
-    this.name = 'CancelledError';
-  }
-}
-
 export function describeNetworkError(cause: unknown): string {
   if (cause instanceof Error) {
     const code = (cause as { code?: string }).code;
@@ -135,7 +128,6 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthRequiredError) return ExitCode.auth;
   if (err instanceof ExitError) return err.exitCode;
-  if (err instanceof CancelledError) return ExitCode.interrupted;
   // Ctrl-C at a prompt: the prompt library reports it as its own error.
   if (err instanceof Error && err.name === 'ExitPromptError') return ExitCode.interrupted;
   return ExitCode.failure;

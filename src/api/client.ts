@@ -127,7 +127,7 @@ export class ApiClient {
           if (spec.auth === 'bearer') this.opts.auth.used(spec.workspaceId);
           return res as ApiResponse<T>;
         }
-        const error = this.toApiError(spec.method, target, res);
+        const error = apiErrorFromResponse(spec.method, target, res);
         if (res.status === 401 && spec.auth === 'bearer' && !renewed) {
           // An authentication refusal means nothing was done, so any method may be repeated.
           renewed = true;
@@ -204,9 +204,6 @@ export class ApiClient {
     return { status: res.statusCode, headers: resHeaders, data, traceId: header(resHeaders, 'x-im-trace-id') };
   }
 
-  private toApiError(method: string, target: string, res: ApiResponse): ApiError {
-    return apiErrorFromResponse(method, target, res);
-  }
 }
 
 /** Reads either error envelope, an HTML page or an empty body into one typed error. */

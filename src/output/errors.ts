@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError, CancelledError } from '../errors.js';
+import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError } from '../errors.js';
 import { stringifyJson } from '../util/json.js';
 import type { Output } from './output.js';
 
@@ -23,7 +23,6 @@ export function errorJson(err: unknown): { error: Record<string, unknown> } {
     err instanceof UsageError ? 'usage_error'
     : err instanceof AuthRequiredError ? 'no_credentials'
     : err instanceof NetworkError ? 'network_error'
-    : err instanceof CancelledError ? 'cancelled'
     : err instanceof ExitError ? 'command_failed'
     : 'unexpected_error';
   return { error: { status: null, code, message: err instanceof Error ? err.message : String(err), details: {}, trace_id: null } };
