@@ -203,7 +203,6 @@ export class ApiClient {
     }
     return { status: res.statusCode, headers: resHeaders, data, traceId: header(resHeaders, 'x-im-trace-id') };
   }
-
 }
 
 /** Reads either error envelope, an HTML page or an empty body into one typed error. */
