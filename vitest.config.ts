@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The parity suite runs alone, against a target of its own: npm run test:parity (vitest.parity.config.ts).
+    exclude: [...configDefaults.exclude, 'test/parity/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores here: files run in parallel in forked workers, each with its own sandbox on a free port.
