@@ -33,6 +33,7 @@ export class Context {
   readonly timeoutMs: number;
   private store: ConfigStore | undefined;
   private service: Service | undefined;
+  private override: Credentials | undefined;
 
   constructor(
     readonly io: IO,
@@ -63,7 +64,7 @@ export class Context {
   }
 
   baseUrl(): string {
-    const url = this.flags.baseUrl ?? this.env.EDP_BASE_URL ?? this.profile().base_url ?? DEFAULT_BASE_URL;
+    const url = this.baseUrlSetting().value;
     try {
       const u = new URL(url);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
@@ -71,6 +72,15 @@ export class Context {
       throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`);
     }
     return url.replace(/\/+$/, '');
+  }
+
+  /** The service address and where it was set: flag, environment, profile or built-in default. */
+  baseUrlSetting(): { value: string; source: '--base-url' | 'EDP_BASE_URL' | 'profile' | 'default' } {
+    if (this.flags.baseUrl !== undefined) return { value: this.flags.baseUrl, source: '--base-url' };
+    if (this.env.EDP_BASE_URL) return { value: this.env.EDP_BASE_URL, source: 'EDP_BASE_URL' };
+    const stored = this.profile().base_url;
+    if (stored) return { value: stored, source: 'profile' };
+    return { value: DEFAULT_BASE_URL, source: 'default' };
   }
 
   /** The workspace for bearer operations: -w, EDP_WORKSPACE, then the profile's default. */
@@ -85,16 +95,27 @@ export class Context {
     return ws;
   }
 
-  /** Credentials from the environment win over the profile, for CI. */
+  /**
+   * The credentials of this run. Credentials from the environment win over the profile, for
+   * CI, and replace it whole: with any of EDP_TOKEN, EDP_USERNAME/EDP_PASSWORD or EDP_SESSION_ID
+   * set, nothing of the profile's credentials is used, so two identities never mix in one run.
+   */
   credentials(): Credentials {
+    if (this.override) return this.override;
+    const env = this.env;
+    const token = env.EDP_TOKEN || undefined;
+    const sessionId = env.EDP_SESSION_ID || undefined;
+    if (token || sessionId || env.EDP_USERNAME !== undefined || env.EDP_PASSWORD !== undefined) {
+      return { username: env.EDP_USERNAME, password: env.EDP_PASSWORD, token, sessionId, source: 'env' };
+    }
     const p = this.profile();
-    const envBasic = this.env.EDP_USERNAME !== undefined || this.env.EDP_PASSWORD !== undefined;
-    return {
-      username: envBasic ? this.env.EDP_USERNAME : p.username,
-      password: envBasic ? this.env.EDP_PASSWORD : p.password,
-      token: this.env.EDP_TOKEN || undefined,
-      sessionId: this.env.EDP_SESSION_ID || p.session_id || undefined,
-    };
+    return { username: p.username, password: p.password, sessionId: p.session_id || undefined, source: 'profile' };
+  }
+
+  /** Credentials to check before they are stored (`auth login`); call before `api()`. */
+  useCredentials(credentials: Credentials): void {
+    if (this.service) throw new Error('the service client was built with other credentials');
+    this.override = credentials;
   }
 
   /** Prompts are allowed only for a person at a terminal (cli-design: never prompt in CI). */

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { AuthRequiredError, UsageError } from '../errors.js';
-import type { ConfigStore, CachedToken } from '../config/store.js';
+import type { ConfigFile, ConfigStore, CachedToken, TokenCacheEntry } from '../config/store.js';
+import { acquireLock } from '../config/lock.js';
+import { cachedEntry, entriesOf, identityOf, issuanceLockName, profileIdentity, pruneExpired, serviceKey, tokenCacheKey } from '../config/token-cache.js';
 import { jsonInteger } from '../util/json.js';
 import type { ApiClient, AuthKind, AuthProvider } from './client.js';
 
@@ -9,6 +13,15 @@ export const TOKEN_LIFETIME_MS = 30 * 60_000;
 const EXPIRY_MARGIN_MS = 60_000;
 /** The cached last-use time is rewritten at most this often, so most runs do not write the file. */
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * How long a run waits for another process that is issuing a token for the same service,
+ * identity and workspace (it then reuses that token); past this it asks for its own.
+ */
+const ISSUANCE_WAIT_MS = 10_000;
+/** An issuance lock this old was left by a process that died on another host. */
+const ISSUANCE_STALE_MS = 120_000;
+
+export type CredentialSource = 'env' | 'profile' | 'login';
 
 export interface Credentials {
   username?: string | undefined;
@@ -17,6 +30,21 @@ export interface Credentials {
   token?: string | undefined;
   /** cookie session id */
   sessionId?: string | undefined;
+  /**
+   * Where they come from. Tokens issued to a profile's credentials are cached only while the
+   * profile still holds them (a logout in another process stays done); those given at login
+   * are being checked and get no tokens.
+   */
+  source?: CredentialSource | undefined;
+}
+
+export interface CredentialAuthOptions {
+  credentials: Credentials;
+  /** the service address the tokens are for */
+  baseUrl: string;
+  store?: ConfigStore | undefined;
+  profile: string;
+  now?: (() => number) | undefined;
 }
 
 export function tokenExpiresAt(t: CachedToken): number {
@@ -33,19 +61,32 @@ export function basicHeader(username: string, password: string): string {
 
 /**
  * Authentication per operation: Basic for agency operations, a workspace token (or a cookie
- * session) for workspace operations. Tokens are issued per workspace, cached in the profile
- * with their last-use time, reused across runs, and re-issued once on a 401.
+ * session) for workspace operations. Tokens are issued per workspace and cached in the config
+ * file under (service address, identity, workspace): a run uses only tokens issued to its own
+ * credentials at its own service. The cache keeps each token's last-use time, so runs reuse
+ * it; concurrent runs that need the same token wait for one of them to issue it; a token the
+ * service refuses is re-issued once.
  */
 export class CredentialAuth implements AuthProvider {
+  private readonly creds: Credentials;
+  private readonly store: ConfigStore | undefined;
+  private readonly profile: string;
+  private readonly now: () => number;
+  readonly service: string;
   private readonly pending = new Map<string, Promise<string>>();
+  /** Tokens in use by this run, by workspace: copies, never objects of the store's snapshot. */
   private readonly live = new Map<string, CachedToken>();
+  /** What the file held for each live token when last read or written: tells what changed. */
+  private readonly saved = new Map<string, CachedToken>();
+  private identityPromise: Promise<string> | undefined;
 
-  constructor(
-    private readonly creds: Credentials,
-    private readonly store: ConfigStore | undefined,
-    private readonly profile: string,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(opts: CredentialAuthOptions) {
+    this.creds = opts.credentials;
+    this.store = opts.store;
+    this.profile = opts.profile;
+    this.now = opts.now ?? Date.now;
+    this.service = serviceKey(opts.baseUrl);
+  }
 
   hasBasic(): boolean {
     return !!(this.creds.username && this.creds.password);
@@ -55,18 +96,17 @@ export class CredentialAuth implements AuthProvider {
     if (kind === 'none') return {};
     if (kind === 'basic') return { authorization: this.basic() };
     if (this.creds.token) return { authorization: `Bearer ${this.creds.token}` };
-    const ws = this.requireWorkspace(workspaceId);
     if (this.creds.sessionId) {
-      return { cookie: `dts_session_id=${this.creds.sessionId}`, 'x-im-workspace-id': ws };
+      return { cookie: `dts_session_id=${this.creds.sessionId}`, 'x-im-workspace-id': this.requireWorkspace(workspaceId) };
     }
-    return { authorization: `Bearer ${await this.token(ws, client)}` };
+    return { authorization: `Bearer ${await this.token(this.requireWorkspace(workspaceId), client)}` };
   }
 
   async renew(workspaceId: string | undefined, client: ApiClient): Promise<boolean> {
     if (this.creds.token || this.creds.sessionId || !workspaceId || !this.hasBasic()) return false;
+    const rejected = this.live.get(workspaceId)?.token;
     this.live.delete(workspaceId);
-    await this.forget(workspaceId);
-    await this.token(workspaceId, client, true);
+    await this.token(workspaceId, client, rejected ?? '');
     return true;
   }
 
@@ -76,45 +116,135 @@ export class CredentialAuth implements AuthProvider {
     if (t) t.last_used_at = this.now();
   }
 
-  /** A token for the workspace: the cached one while fresh, else a new one. */
-  async token(workspaceId: string, client: ApiClient, forceNew = false): Promise<string> {
+  /**
+   * A token for the workspace: the one in use while fresh, else a fresh one cached for this
+   * identity and service, else a new one. `rejected` names a token the service refused.
+   */
+  async token(workspaceId: string, client: ApiClient, rejected?: string): Promise<string> {
     if (this.creds.token) return this.creds.token;
-    const now = this.now();
-    if (!forceNew) {
-      const cached = this.live.get(workspaceId) ?? this.store?.profile(this.profile).tokens?.[workspaceId];
-      if (tokenIsFresh(cached, now)) {
-        this.live.set(workspaceId, cached);
-        return cached.token;
-      }
+    const inUse = this.live.get(workspaceId);
+    if (rejected === undefined && tokenIsFresh(inUse, this.now())) return inUse.token;
+    let obtaining = this.pending.get(workspaceId);
+    if (!obtaining) {
+      obtaining = this.obtain(workspaceId, client, rejected).finally(() => this.pending.delete(workspaceId));
+      this.pending.set(workspaceId, obtaining);
     }
-    let issuing = this.pending.get(workspaceId);
-    if (!issuing) {
-      issuing = this.issue(workspaceId, client).finally(() => this.pending.delete(workspaceId));
-      this.pending.set(workspaceId, issuing);
-    }
-    return issuing;
+    return obtaining;
   }
 
   cachedToken(workspaceId: string): CachedToken | undefined {
     return this.live.get(workspaceId);
   }
 
-  /** Writes back last-use times that moved noticeably, so the next run can reuse the tokens. */
-  async flush(): Promise<void> {
-    if (!this.store) return;
-    const stored = this.store.profile(this.profile).tokens ?? {};
-    const changed = [...this.live.entries()].filter(
-      ([ws, t]) => stored[ws]?.token !== t.token || t.last_used_at - (stored[ws]?.last_used_at ?? 0) > TOUCH_INTERVAL_MS,
-    );
-    if (changed.length === 0) return;
-    await this.store.updateProfile(this.profile, (p) => {
-      p.tokens = { ...(p.tokens ?? {}) };
-      for (const [ws, t] of changed) p.tokens[ws] = { ...t };
-      return p;
-    });
+  /** The identity of these credentials, as token cache keys name it (no secret in it). */
+  identity(): Promise<string> {
+    this.identityPromise ??= (async () => {
+      if (!this.hasBasic()) throw this.noBasic();
+      // Without a store (a probe) the tokens live for this run only: any salt will do.
+      const salt = this.store ? await this.store.tokenKeySalt() : randomBytes(16).toString('hex');
+      return identityOf(this.creds.source === 'profile' ? 'profile' : 'env', salt, this.creds.username!, this.creds.password!);
+    })();
+    return this.identityPromise;
   }
 
-  private async issue(workspaceId: string, client: ApiClient): Promise<string> {
+  /** The tokens the file caches for these credentials at this service. */
+  async cachedTokens(): Promise<TokenCacheEntry[]> {
+    if (!this.store || this.creds.token || this.creds.sessionId || !this.hasBasic()) return [];
+    const config = this.store.read();
+    if (!config.token_key_salt) return [];
+    return entriesOf(config, this.service, await this.identity());
+  }
+
+  /** Writes back last-use times that moved noticeably, so the next run can reuse the tokens. */
+  async flush(): Promise<void> {
+    if (!this.store || this.creds.source === 'login') return;
+    const changed = [...this.live.entries()].filter(([ws, t]) => {
+      const s = this.saved.get(ws);
+      return s?.token === t.token && t.last_used_at - s.last_used_at > TOUCH_INTERVAL_MS;
+    });
+    if (changed.length === 0) return;
+    const identity = await this.identity();
+    const now = this.now();
+    await this.store.update((config) => {
+      for (const [ws, t] of changed) {
+        const entry = cachedEntry(config, this.service, identity, ws);
+        // Only a token still in the file is touched: one that is gone was removed on purpose
+        // (logout) or replaced by a newer one.
+        if (entry && entry.token === t.token) entry.last_used_at = Math.max(entry.last_used_at, t.last_used_at);
+      }
+      pruneExpired(config, now, TOKEN_LIFETIME_MS);
+    });
+    for (const [ws, t] of changed) this.saved.set(ws, { ...t });
+  }
+
+  /** The cached token when the file holds a fresh one; else issues one, once across processes. */
+  private async obtain(workspaceId: string, client: ApiClient, rejected: string | undefined): Promise<string> {
+    if (!this.hasBasic()) throw this.noBasic();
+    const identity = await this.identity();
+    const reusable = (config: ConfigFile): TokenCacheEntry | undefined => {
+      const entry = cachedEntry(config, this.service, identity, workspaceId);
+      return entry && entry.token !== rejected && tokenIsFresh(entry, this.now()) ? entry : undefined;
+    };
+    const store = this.store;
+    if (!store || this.creds.source === 'login') return (await this.issue(workspaceId, client)).token;
+
+    let found = reusable(store.read());
+    if (found) return this.adopt(workspaceId, found);
+    // One process issues, the others wait for the token it saves (bounded: past the wait each
+    // issues its own, so a stuck process never blocks the others for long).
+    store.ensureDir();
+    const lock = await acquireLock(join(store.dir, issuanceLockName(tokenCacheKey(this.service, identity, workspaceId))), {
+      waitMs: ISSUANCE_WAIT_MS,
+      staleMs: ISSUANCE_STALE_MS,
+      poll: () => !!(found = reusable(store.reread())),
+    });
+    try {
+      found ??= reusable(store.reread());
+      if (found) return this.adopt(workspaceId, found);
+      const issued = await this.issue(workspaceId, client);
+      await this.save(workspaceId, identity, issued);
+      return issued.token;
+    } finally {
+      lock?.release();
+    }
+  }
+
+  private adopt(workspaceId: string, entry: CachedToken): string {
+    const copy = { token: entry.token, issued_at: entry.issued_at, last_used_at: entry.last_used_at };
+    this.live.set(workspaceId, copy);
+    this.saved.set(workspaceId, { ...copy });
+    return copy.token;
+  }
+
+  private async save(workspaceId: string, identity: string, issued: CachedToken): Promise<void> {
+    const now = this.now();
+    await this.store!.update((config) => {
+      if (!this.stillHeld(config, identity)) return;
+      const current = cachedEntry(config, this.service, identity, workspaceId);
+      // Another process may have saved a newer token meanwhile (past the bounded wait): keep the newer.
+      if (!current || current.issued_at <= issued.issued_at) {
+        config.tokens ??= {};
+        config.tokens[tokenCacheKey(this.service, identity, workspaceId)] = {
+          base_url: this.service,
+          identity,
+          workspace_id: workspaceId,
+          ...issued,
+        };
+      }
+      pruneExpired(config, now, TOKEN_LIFETIME_MS);
+    });
+    this.saved.set(workspaceId, { ...issued });
+  }
+
+  /** Credentials from the environment are always theirs; a profile's only while the file still holds them. */
+  private stillHeld(config: ConfigFile, identity: string): boolean {
+    if (this.creds.source !== 'profile') return true;
+    const p = config.profiles?.[this.profile];
+    const salt = config.token_key_salt;
+    return !!(p?.username && p.password && salt) && profileIdentity(salt, p.username, p.password) === identity;
+  }
+
+  private async issue(workspaceId: string, client: ApiClient): Promise<CachedToken> {
     const res = await client.request<{ token: string }>({
       method: 'POST',
       path: '/api/v3/token',
@@ -128,24 +258,19 @@ export class CredentialAuth implements AuthProvider {
     const now = this.now();
     const entry = { token, issued_at: now, last_used_at: now };
     this.live.set(workspaceId, entry);
-    return token;
-  }
-
-  private async forget(workspaceId: string): Promise<void> {
-    if (!this.store?.profile(this.profile).tokens?.[workspaceId]) return;
-    await this.store.updateProfile(this.profile, (p) => {
-      if (p.tokens) delete p.tokens[workspaceId];
-      return p;
-    });
+    return { ...entry };
   }
 
   private basic(): string {
-    if (!this.hasBasic()) {
-      throw new AuthRequiredError(
-        'no agency credentials: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD',
-      );
-    }
+    if (!this.hasBasic()) throw this.noBasic();
     return basicHeader(this.creds.username!, this.creds.password!);
+  }
+
+  private noBasic(): AuthRequiredError {
+    if (this.creds.token) {
+      return new AuthRequiredError('EDP_TOKEN is a workspace token; agency operations need EDP_USERNAME and EDP_PASSWORD');
+    }
+    return new AuthRequiredError('no agency credentials: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
   }
 
   private requireWorkspace(workspaceId: string | undefined): string {

@@ -40,7 +40,7 @@ export class Service {
   readonly pageConcurrency: number | undefined;
 
   constructor(opts: ServiceOptions) {
-    this.auth = new CredentialAuth(opts.credentials, opts.store, opts.profile);
+    this.auth = new CredentialAuth({ credentials: opts.credentials, baseUrl: opts.baseUrl, store: opts.store, profile: opts.profile });
     this.client = new ApiClient({
       baseUrl: opts.baseUrl,
       timeoutMs: opts.timeoutMs,

@@ -1,7 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { acquireLock, lockHolder } from './lock.js';
 
 export interface CachedToken {
   token: string;
@@ -11,6 +13,14 @@ export interface CachedToken {
   last_used_at: number;
 }
 
+/** A cached workspace token with what it was issued to: one service, one identity, one workspace. */
+export interface TokenCacheEntry extends CachedToken {
+  base_url: string;
+  /** who the token was issued to: user name plus a salted digest of the password (see token-cache.ts) */
+  identity: string;
+  workspace_id: string;
+}
+
 export interface Profile {
   base_url?: string;
   username?: string;
@@ -18,14 +28,24 @@ export interface Profile {
   /** cookie session (`dts_session_id`), an alternative to tokens */
   session_id?: string;
   workspace?: string;
-  tokens?: Record<string, CachedToken>;
 }
 
 export interface ConfigFile {
   profiles?: Record<string, Profile>;
+  /** Random per-file salt of the identity digests in token cache keys. */
+  token_key_salt?: string;
+  /** Workspace tokens by `tokenCacheKey(service, identity, workspace)`. */
+  tokens?: Record<string, TokenCacheEntry>;
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+
+/** Waiting for another process's write: they hold the lock for one read and write, so this is generous. */
+const LOCK_WAIT_MS = 15_000;
+/** A lock older than this was left by a process that died (on another host: a local dead holder is seen at once). */
+const LOCK_STALE_MS = 10_000;
+/** A write whose lock was broken as stale before it landed starts over, at most this often. */
+const WRITE_ATTEMPTS = 3;
 
 export function configDir(env: Record<string, string | undefined>): string {
   if (env.EDP_CONFIG_DIR) return env.EDP_CONFIG_DIR;
@@ -40,32 +60,51 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
+/** The configuration file cannot be used: unreadable, not JSON, or not the expected shape (exit 2, nothing sent). */
+export class ConfigFileError extends UsageError {
+  readonly file: string;
+  constructor(file: string, problem: string) {
+    super(
+      `the configuration file ${file} ${problem}. Nothing was changed. Move it aside (mv "${file}" "${file}.broken"), ` +
+        'then run `edp auth login` to create a new one; each profile it held must be logged in again.',
+    );
+    this.name = 'ConfigFileError';
+    this.file = file;
+  }
+}
+
 /**
- * The credential store: one JSON file (mode 0600, in a 0700 folder). Reading is a plain file
- * read, because every command reads it and start-up time matters; writing goes through `conf`,
- * which writes atomically with the right file mode.
+ * The credential store: one JSON file, mode 0600 in a 0700 folder.
+ *
+ * Reading is a plain file read, because every command reads it and start-up time matters.
+ * Writing never trusts what was read earlier: other edp processes may have changed the file
+ * since (a logout, a login to another profile, a token they issued). Each write takes the lock
+ * file `config.json.lock`, reads the file afresh, applies only its own change to it, and
+ * replaces the file atomically (temporary file in the same folder, fsync, rename), so a reader
+ * sees the old or the new file, never half of one, and no write undoes another's.
  */
 export class ConfigStore {
   readonly dir: string;
   readonly file: string;
-  private cache: ConfigFile | undefined;
+  readonly lockFile: string;
+  private snapshot: ConfigFile | undefined;
 
   constructor(dir: string) {
     this.dir = dir;
     this.file = join(dir, 'config.json');
+    this.lockFile = `${this.file}.lock`;
   }
 
+  /** The file as last read or written by this process; read once, then kept. Do not mutate it. */
   read(): ConfigFile {
-    if (this.cache) return this.cache;
-    try {
-      this.cache = JSON.parse(readFileSync(this.file, 'utf8')) as ConfigFile;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new UsageError(`cannot read the configuration file ${this.file}: ${(err as Error).message}`);
-      }
-      this.cache = {};
-    }
-    return this.cache;
+    this.snapshot ??= this.load();
+    return this.snapshot;
+  }
+
+  /** The file as it is now. */
+  reread(): ConfigFile {
+    this.snapshot = this.load();
+    return this.snapshot;
   }
 
   profile(name: string): Profile {
@@ -76,29 +115,154 @@ export class ConfigStore {
     return Object.keys(this.read().profiles ?? {});
   }
 
-  async updateProfile(name: string, change: (profile: Profile) => Profile | undefined): Promise<void> {
-    const current = structuredClone(this.read());
-    const profiles = current.profiles ?? {};
-    const next = change(structuredClone(profiles[name] ?? {}));
-    if (next === undefined) delete profiles[name];
-    else profiles[name] = next;
-    current.profiles = profiles;
-    await this.write(current);
+  /**
+   * Changes the file: `change` receives the file as it is now (read under the lock) and
+   * modifies it in place. It may run more than once, so it must depend only on what it is given.
+   * Resolves to the file as written.
+   */
+  async update(change: (config: ConfigFile) => void): Promise<ConfigFile> {
+    this.ensureDir();
+    for (let attempt = 1; ; attempt++) {
+      const lock = await acquireLock(this.lockFile, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
+      if (!lock) {
+        const who = lockHolder(this.lockFile);
+        throw new Error(
+          `the configuration file ${this.file} stayed locked by another edp process${who ? ` (${who})` : ''}; ` +
+            `if no edp process is running, delete ${this.lockFile}`,
+        );
+      }
+      try {
+        const fresh = this.load();
+        const before = JSON.stringify(fresh);
+        change(fresh);
+        dropLegacyTokens(fresh);
+        if (JSON.stringify(fresh) === before) {
+          this.snapshot = fresh;
+          return fresh;
+        }
+        if (this.writeAtomically(fresh, () => lock.held())) {
+          this.snapshot = fresh;
+          return fresh;
+        }
+      } finally {
+        lock.release();
+      }
+      if (attempt >= WRITE_ATTEMPTS) throw new Error(`could not write ${this.file}: other edp processes kept taking its lock`);
+    }
   }
 
-  private async write(data: ConfigFile): Promise<void> {
-    if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    chmodSync(this.dir, 0o700);
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<ConfigFile>({
-      cwd: this.dir,
-      configName: 'config',
-      projectName: 'edp',
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
+  /** Changes one profile; `change` returns the new profile, or undefined to delete it. */
+  async updateProfile(name: string, change: (profile: Profile) => Profile | undefined): Promise<void> {
+    await this.update((config) => {
+      const profiles = config.profiles ?? {};
+      const next = change({ ...(profiles[name] ?? {}) });
+      if (next === undefined) delete profiles[name];
+      else profiles[name] = next;
+      config.profiles = profiles;
     });
-    conf.store = data;
-    chmodSync(this.file, 0o600);
-    this.cache = data;
   }
+
+  /** The salt of identity digests, created with the first token the file caches. */
+  async tokenKeySalt(): Promise<string> {
+    const known = this.read().token_key_salt;
+    if (known) return known;
+    const written = await this.update((config) => {
+      config.token_key_salt ??= randomBytes(32).toString('base64url');
+    });
+    return written.token_key_salt!;
+  }
+
+  private load(): ConfigFile {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return {};
+      throw new ConfigFileError(this.file, `cannot be read (${code ?? (err as Error).message})`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new ConfigFileError(this.file, `is not valid JSON (${(err as Error).message})`);
+    }
+    const problem = shapeProblem(data);
+    if (problem) throw new ConfigFileError(this.file, problem);
+    return data as ConfigFile;
+  }
+
+  /** Creates the 0700 folder when missing. */
+  ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      chmodSync(this.dir, 0o700);
+    } catch {
+      // a folder of another owner (EDP_CONFIG_DIR pointing somewhere shared): leave its mode
+    }
+  }
+
+  /** Writes a temporary file beside the real one and renames it over it, unless the lock was lost meanwhile. */
+  private writeAtomically(data: ConfigFile, stillLocked: () => boolean): boolean {
+    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // The mode given to open() is reduced by the umask, never widened; set it exactly.
+    chmodSync(temp, 0o600);
+    if (!stillLocked()) {
+      unlinkSync(temp);
+      return false;
+    }
+    try {
+      renameSync(temp, this.file);
+    } catch (err) {
+      unlinkSync(temp);
+      throw err;
+    }
+    syncDir(this.dir);
+    return true;
+  }
+}
+
+/** The rename itself lands on disk only when the folder is synced (POSIX); elsewhere this is skipped. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // not supported here (Windows)
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function shapeProblem(data: unknown): string | undefined {
+  if (!isObject(data)) return 'does not hold a JSON object';
+  if (data.profiles !== undefined) {
+    if (!isObject(data.profiles)) return 'has a "profiles" entry that is not an object';
+    for (const [name, p] of Object.entries(data.profiles)) {
+      if (!isObject(p)) return `has a profile "${name}" that is not an object`;
+    }
+  }
+  if (data.tokens !== undefined && !isObject(data.tokens)) return 'has a "tokens" entry that is not an object';
+  return undefined;
+}
+
+/**
+ * Earlier versions cached tokens inside each profile, keyed by workspace id only: such a token
+ * cannot be told apart from one issued to another user or service, so it is never used, and
+ * any write drops it.
+ */
+function dropLegacyTokens(config: ConfigFile): void {
+  for (const p of Object.values(config.profiles ?? {})) delete (p as { tokens?: unknown }).tokens;
 }

@@ -128,7 +128,9 @@ describe('edp token', () => {
     const e = { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
     const first = (await cli(sb, ['token', '-w', '101'], { env: e })).stdout.trim();
     const cfg = JSON.parse(readFileSync(file, 'utf8'));
-    cfg.profiles.default.tokens['101'].last_used_at -= 31 * 60_000;
+    const entries = Object.values(cfg.tokens) as Array<{ workspace_id: string; last_used_at: number }>;
+    expect(entries.map((e) => e.workspace_id)).toEqual(['101']);
+    entries[0]!.last_used_at -= 31 * 60_000;
     writeFileSync(file, JSON.stringify(cfg));
     const second = (await cli(sb, ['token', '-w', '101'], { env: e })).stdout.trim();
     expect(second).not.toBe(first);

@@ -1,11 +1,15 @@
-import { AuthRequiredError, UsageError } from '../../errors.js';
+import { ApiError, AuthRequiredError, UsageError } from '../../errors.js';
+import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../util/stdin.js';
 import { parseEmail } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 
 export async function runLogin(ctx: Context, _args: unknown[], opts: Opts): Promise<number> {
+  // A configuration file that cannot be used stops the login before any question or request.
+  ctx.config.read();
   const baseUrl = ctx.baseUrl();
+  const baseUrlSource = ctx.baseUrlSetting().source;
   let username: string | undefined = opts.username;
   let password: string | undefined;
   if (opts.passwordStdin) {
@@ -27,28 +31,29 @@ export async function runLogin(ctx: Context, _args: unknown[], opts: Opts): Prom
   }
   username = parseEmail(username, '--username');
 
-  // Check before saving: a wrong password must not end up in the profile.
-  const { Service } = await import('../../api/service.js');
-  const probe = new Service({ baseUrl, timeoutMs: ctx.timeoutMs, credentials: { username, password }, profile: ctx.profileName, signal: ctx.signal });
+  // Check before saving: a wrong password must not end up in the profile. The check goes
+  // through the run's own service client, so that --verbose logs it.
+  ctx.useCredentials({ username, password, source: 'login' });
+  const api = await ctx.api();
   try {
-    await probe.client.request({ method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' });
+    await api.client.request({ method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' });
   } catch (err) {
-    if (err instanceof Error && 'status' in err && (err as { status: number }).status === 401) {
+    if (err instanceof ApiError && err.status === 401) {
       throw new AuthRequiredError(`the service at ${baseUrl} refused these credentials (401); nothing was saved`);
     }
     throw err;
-  } finally {
-    await probe.client.close();
   }
 
-  await ctx.config.updateProfile(ctx.profileName, (p) => ({
-    ...p,
-    username,
-    password,
-    ...(ctx.flags.baseUrl || ctx.env.EDP_BASE_URL ? { base_url: baseUrl } : {}),
-    // Tokens belong to the previous user.
-    tokens: p.username === username ? p.tokens : {},
-  }));
+  const storeBaseUrl = baseUrlSource !== 'profile' && baseUrlSource !== 'default';
+  await ctx.config.update((config) => {
+    const profiles = (config.profiles ??= {});
+    const before = profiles[ctx.profileName] ?? {};
+    // The tokens of the credentials this login replaces are of no further use.
+    if (config.token_key_salt && before.username && before.password) {
+      forgetIdentity(config, profileIdentity(config.token_key_salt, before.username, before.password));
+    }
+    profiles[ctx.profileName] = { ...before, username, password, ...(storeBaseUrl ? { base_url: baseUrl } : {}) };
+  });
   if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, base_url: baseUrl, username });
   else ctx.output.success(`Logged in to ${baseUrl} as ${username} (profile "${ctx.profileName}", ${ctx.config.file})`);
   return 0;

@@ -1,43 +1,96 @@
-import { tokenExpiresAt } from '../../api/auth.js';
+import { tokenExpiresAt, type Credentials } from '../../api/auth.js';
+import type { RequestSpec } from '../../api/client.js';
+import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { Opts } from '../app.js';
 
+type Kind = 'basic' | 'token' | 'cookie session';
+type Check = 'valid' | 'rejected' | 'unreachable' | 'not checked';
+
+/** Where the credentials in use come from, in words (never a secret). */
+function describeSource(ctx: Context, creds: Credentials): string {
+  if (creds.source === 'env') {
+    const vars = [
+      ...(creds.token ? ['EDP_TOKEN'] : []),
+      ...(creds.username !== undefined || creds.password !== undefined ? ['EDP_USERNAME/EDP_PASSWORD'] : []),
+      ...(creds.sessionId ? ['EDP_SESSION_ID'] : []),
+    ];
+    return `environment (${vars.join(', ')})`;
+  }
+  return creds.username || creds.sessionId ? `profile "${ctx.profileName}"` : 'none';
+}
+
+/**
+ * The kinds of credentials this run would send: Basic for agency operations; for workspace
+ * operations EDP_TOKEN, else a cookie session, else tokens issued with the Basic credentials.
+ */
+function kindsInUse(creds: Credentials): Kind[] {
+  const kinds: Kind[] = [];
+  if (creds.username || creds.password) kinds.push('basic');
+  if (creds.token) kinds.push('token');
+  else if (creds.sessionId) kinds.push('cookie session');
+  return kinds;
+}
+
 export async function runStatus(ctx: Context, _args: unknown[], opts: Opts): Promise<number> {
   const creds = ctx.credentials();
-  const profile = ctx.profile();
   const baseUrl = ctx.baseUrl();
+  const baseUrlSource = ctx.baseUrlSetting().source;
+  const workspace = ctx.workspace();
+  const source = describeSource(ctx, creds);
+  const kinds = kindsInUse(creds);
+  const api = await ctx.api();
   const now = Date.now();
-  const source =
-    ctx.env.EDP_TOKEN ? 'EDP_TOKEN (environment)'
-    : ctx.env.EDP_USERNAME !== undefined || ctx.env.EDP_PASSWORD !== undefined ? 'EDP_USERNAME/EDP_PASSWORD (environment)'
-    : creds.sessionId ? 'cookie session'
-    : profile.username ? `profile "${ctx.profileName}"`
-    : 'none';
-  const tokens = Object.entries(profile.tokens ?? {}).map(([ws, t]) => ({
-    workspace_id: ws,
+
+  // Each kind in use is checked with the service by a light read that needs exactly it.
+  const checks: Partial<Record<Kind, Check>> = {};
+  const problems: unknown[] = [];
+  const probes: Record<Kind, RequestSpec> = {
+    basic: { method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' },
+    token: { method: 'GET', path: '/api/v3/datasources', auth: 'bearer', workspaceId: workspace },
+    'cookie session': { method: 'GET', path: '/api/v3/datasources', auth: 'bearer', workspaceId: workspace },
+  };
+  for (const kind of kinds) {
+    const incomplete = kind === 'basic' && !(creds.username && creds.password);
+    // A cookie session is checked in a workspace (the contract's X-IM-WORKSPACE-ID).
+    if (opts.offline || incomplete || (kind === 'cookie session' && !workspace)) {
+      checks[kind] = 'not checked';
+      continue;
+    }
+    try {
+      await api.client.request(probes[kind]);
+      checks[kind] = 'valid';
+    } catch (err) {
+      const refused = err instanceof ApiError && err.status === 401;
+      checks[kind] = refused ? 'rejected' : 'unreachable';
+      if (!refused) problems.push(err);
+    }
+  }
+  const results = Object.values(checks);
+  const check: Check =
+    results.length === 0 ? 'not checked'
+    : results.includes('rejected') ? 'rejected'
+    : results.includes('unreachable') ? 'unreachable'
+    : results.every((r) => r === 'valid') ? 'valid'
+    : 'not checked';
+
+  const tokens = (await api.auth.cachedTokens()).map((t) => ({
+    workspace_id: t.workspace_id,
     expires_at: new Date(tokenExpiresAt(t)).toISOString(),
     expired: tokenExpiresAt(t) <= now,
   }));
-  let check: 'valid' | 'rejected' | 'unreachable' | 'not checked' = 'not checked';
-  let problem: unknown;
-  if (!opts.offline && creds.username && creds.password) {
-    const api = await ctx.api();
-    try {
-      await api.client.request({ method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' });
-      check = 'valid';
-    } catch (err) {
-      problem = err;
-      check = err instanceof ApiError && err.status === 401 ? 'rejected' : 'unreachable';
-    }
-  }
   const status = {
     profile: ctx.profileName,
     base_url: baseUrl,
+    base_url_source: baseUrlSource,
     username: creds.username ?? null,
     credentials: source,
+    credentials_source: source === 'none' ? 'none' : creds.source,
+    credentials_kind: kinds,
     credentials_check: check,
-    workspace: ctx.workspace() ?? null,
+    checks,
+    workspace: workspace ?? null,
     config_file: ctx.config.file,
     tokens,
   };
@@ -45,24 +98,37 @@ export async function runStatus(ctx: Context, _args: unknown[], opts: Opts): Pro
   else {
     await ctx.output.object(status, [
       ['profile', status.profile],
-      ['service', status.base_url],
+      ['service', `${status.base_url} (${baseUrlSource})`],
       ['user', status.username ?? '(none)'],
       ['credentials', source],
-      ['check', check],
+      ['kind', kinds.length === 0 ? '(none)' : kinds.join(', ')],
+      ['check', kinds.length > 1 ? kinds.map((k) => `${k} ${checks[k]}`).join(', ') : check],
       ['workspace', status.workspace ?? '(none)'],
       ['config file', status.config_file],
       ['cached tokens', tokens.length === 0 ? '(none)' : tokens.map((t) => `workspace ${t.workspace_id} ${t.expired ? 'expired' : `until ${t.expires_at}`}`).join('; ')],
     ]);
   }
-  if (source === 'none') throw new AuthRequiredError('not logged in: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
-  if (check === 'rejected') throw new AuthRequiredError('the service refused the stored credentials (401)');
-  if (check === 'unreachable') throw problem;
+  if (kinds.length === 0) throw new AuthRequiredError('not logged in: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
+  if (kinds.includes('basic') && !(creds.username && creds.password)) {
+    throw new AuthRequiredError(`incomplete Basic credentials from ${source}: set both the user name and the password`);
+  }
+  const rejected = kinds.filter((k) => checks[k] === 'rejected');
+  if (rejected.length > 0) throw new AuthRequiredError(`the service refused the credentials in use (${rejected.join(', ')}; 401), from ${source}`);
+  if (problems.length > 0) throw problems[0];
   return 0;
 }
 
 export async function runLogout(ctx: Context): Promise<number> {
-  const had = ctx.config.profileNames().includes(ctx.profileName);
-  if (had) await ctx.config.updateProfile(ctx.profileName, () => undefined);
+  let had = false;
+  await ctx.config.update((config) => {
+    const profile = config.profiles?.[ctx.profileName];
+    had = !!profile;
+    if (!profile) return;
+    if (config.token_key_salt && profile.username && profile.password) {
+      forgetIdentity(config, profileIdentity(config.token_key_salt, profile.username, profile.password));
+    }
+    delete config.profiles![ctx.profileName];
+  });
   ctx.output.success(had ? `Removed the credentials and tokens of profile "${ctx.profileName}"` : `Profile "${ctx.profileName}" held no credentials`);
   return 0;
 }

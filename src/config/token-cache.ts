@@ -1,0 +1,87 @@
+import { createHash, createHmac, scrypt } from 'node:crypto';
+import type { ConfigFile, TokenCacheEntry } from './store.js';
+
+/**
+ * Who a token is issued to. A cached token is used only by the same identity at the same
+ * service address, so that credentials from the environment never ride on a token issued to
+ * the profile's user (or to a wrong password), and another `--base-url` never receives it.
+ *
+ * The identity is the user name plus a digest of the password, keyed by a random salt kept in
+ * the config file:
+ * - credentials of a logged-in profile: HMAC-SHA256. Their password is stored in the same
+ *   0600 file in clear text, so a slow digest would protect nothing and only cost time.
+ * - credentials from the environment (EDP_USERNAME/EDP_PASSWORD): scrypt (N=2^14, r=8, 16 MiB),
+ *   because that password is stored nowhere else: whoever can read the file must not be able
+ *   to try password guesses against the digest cheaply. A fast HMAC would let a weak password
+ *   fall to an offline guessing run; scrypt makes each guess cost ~50 ms and 16 MiB. It is
+ *   computed at most once per run, only by runs that need a workspace token.
+ */
+export type IdentityKind = 'profile' | 'env';
+
+const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+export async function identityOf(kind: IdentityKind, salt: string, username: string, password: string): Promise<string> {
+  if (kind === 'profile') return profileIdentity(salt, username, password);
+  const digest = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, `${salt}\0${username}`, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+  return `basic:${username}:scrypt:${digest.toString('base64url')}`;
+}
+
+export function profileIdentity(salt: string, username: string, password: string): string {
+  const digest = createHmac('sha256', salt).update(`${username}\0${password}`).digest('base64url');
+  return `basic:${username}:hmac:${digest}`;
+}
+
+/** The service address as a key: scheme, host and port normalised by URL, path without trailing slashes. */
+export function serviceKey(baseUrl: string): string {
+  const u = new URL(baseUrl);
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+export function tokenCacheKey(service: string, identity: string, workspaceId: string): string {
+  return `${service} ${identity} ${workspaceId}`;
+}
+
+/** The cached entry for exactly this service, identity and workspace, if the file holds one. */
+export function cachedEntry(config: ConfigFile, service: string, identity: string, workspaceId: string): TokenCacheEntry | undefined {
+  const entry = config.tokens?.[tokenCacheKey(service, identity, workspaceId)];
+  if (
+    !entry ||
+    typeof entry !== 'object' ||
+    entry.base_url !== service ||
+    entry.identity !== identity ||
+    entry.workspace_id !== workspaceId ||
+    typeof entry.token !== 'string' ||
+    entry.token === '' ||
+    typeof entry.last_used_at !== 'number' ||
+    typeof entry.issued_at !== 'number'
+  ) {
+    return undefined;
+  }
+  return entry;
+}
+
+/** Every entry issued to this identity at this service. */
+export function entriesOf(config: ConfigFile, service: string, identity: string): TokenCacheEntry[] {
+  return Object.values(config.tokens ?? {}).filter((e) => e && e.base_url === service && e.identity === identity);
+}
+
+/** Forgets tokens the service has expired anyway, so that the file does not grow without end. */
+export function pruneExpired(config: ConfigFile, now: number, lifetimeMs: number): void {
+  if (!config.tokens) return;
+  for (const [key, e] of Object.entries(config.tokens)) {
+    if (!e || typeof e.last_used_at !== 'number' || e.last_used_at + lifetimeMs <= now) delete config.tokens[key];
+  }
+}
+
+/** Forgets every token of an identity (logout, or the profile's password changed). */
+export function forgetIdentity(config: ConfigFile, identity: string): void {
+  if (!config.tokens) return;
+  for (const [key, e] of Object.entries(config.tokens)) if (e?.identity === identity) delete config.tokens[key];
+}
+
+/** A short name for the lock of one token's issuance. */
+export function issuanceLockName(key: string): string {
+  return `token-${createHash('sha256').update(key).digest('hex').slice(0, 20)}.lock`;
+}
