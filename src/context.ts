@@ -127,6 +127,9 @@ export class Context {
 
   async api(): Promise<Service> {
     if (this.service) return this.service;
+    // Every run that talks to the service reads the config file, even when the environment
+    // supplies everything: a file that cannot be used is reported the same way by every command.
+    this.config.read();
     const { Service } = await import('./api/service.js');
     const { logRequest } = await import('./output/request-log.js');
     this.service = new Service({
