@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { writeCheck } from './checks.js';
+import { unobservable, writeCheck } from './checks.js';
 import { SYSTEM_FIELDS, allItems, baseUrl, call, expectStatus, idText, readWorkspace, tokenFor, type Answer } from './target.js';
 
 const FORMATS = ['string', 'float', 'integer', 'iso_8601_date', 'currency', 'percent', 'duration', 'url', 'image_url'];
@@ -123,6 +123,11 @@ describe('workspaces and data', () => {
     expect(res.body.datasource_name).toBe(ds);
     expect(typeof res.body.is_wide_template).toBe('boolean');
   });
+
+  unobservable(
+    'creating an extraction template needs the permission EXTRACT.CREATE (Extraction templates table)',
+    'needs the credentials of a user whose role lacks EXTRACT.CREATE; the agency chief has every permission',
+  );
 
   writeCheck('a load runs with date_from alone: date_from and date_to are each optional (Loads: PUT run)', async (ctx) => {
     const loads = await allItems('/api/v3/loads', { bearer: token });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'vitest';
-import { writeCheck } from './checks.js';
+import { unobservable, writeCheck } from './checks.js';
 import {
   SYSTEM_FIELDS, allItems, call, canWrite, expectCodeEnvelope, expectDetailEnvelope, expectStatus, idText, otherWorkspace, readWorkspace,
   tokenFor, type Answer,
@@ -109,6 +109,12 @@ describe('recipes', () => {
     for (const r of v3) if (r.state !== null) expect(Object.values(V3_STATE)).toContain(r.state);
     expect(v3.map((r) => idText(r.recipe_id)).sort()).toEqual(v31.map((r) => idText(r.recipe_id)).sort());
   });
+
+  unobservable(
+    'the extraction check answers 501 destination_check_unsupported when the destination cannot report tables (Errors, Retries 5)',
+    'needs a workspace whose destination cannot report table existence',
+  );
+  unobservable('a 503 answer carries Retry-After: 30 (Status meaning, Limits)', 'needs a dependency to fail; the v3 extraction check asserts it whenever it answers 503');
 
   describe('writes', () => {
     let setup: Setup | undefined;
