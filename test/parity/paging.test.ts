@@ -11,6 +11,7 @@ describe('paging', () => {
     token = await tokenFor(await readWorkspace());
     // A connection with at least three accounts, to page through with page_size 2.
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: token } });
+    // The first page of data sources is enough to find one; a real agency can see hundreds.
     for (const ds of sources.body?.results ?? []) {
       const name = ds.name ?? ds.datasource_name;
       const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(name)}/connections`, { auth: { bearer: token } });
