@@ -20,12 +20,20 @@ export type IdentityKind = 'profile' | 'env';
 
 const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
-export async function identityOf(kind: IdentityKind, salt: string, username: string, password: string): Promise<string> {
-  if (kind === 'profile') return profileIdentity(salt, username, password);
-  const digest = await new Promise<Buffer>((resolve, reject) =>
-    scrypt(password, `${salt}\0${username}`, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
-  );
-  return `basic:${username}:scrypt:${digest.toString('base64url')}`;
+/** Digests already computed by this process (a process that runs many commands pays once). */
+const computed = new Map<string, Promise<string>>();
+
+export function identityOf(kind: IdentityKind, salt: string, username: string, password: string): Promise<string> {
+  if (kind === 'profile') return Promise.resolve(profileIdentity(salt, username, password));
+  const memo = createHash('sha256').update(`${salt}\0${username}\0${password}`).digest('base64url');
+  let identity = computed.get(memo);
+  if (!identity) {
+    identity = new Promise<Buffer>((resolve, reject) =>
+      scrypt(password, `${salt}\0${username}`, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+    ).then((digest) => `basic:${username}:scrypt:${digest.toString('base64url')}`);
+    computed.set(memo, identity);
+  }
+  return identity;
 }
 
 export function profileIdentity(salt: string, username: string, password: string): string {
