@@ -23,6 +23,10 @@ export default class ParityReporter implements Reporter {
 
   onTestModuleEnd(testModule: TestModule): void {
     for (const test of testModule.children.allTests()) this.report(test);
+    // A failed beforeAll leaves its tests skipped: the hook's error is the suite's, and counts.
+    for (const suite of testModule.children.allSuites()) {
+      for (const error of suite.errors()) this.fail(`${suite.fullName.replace(/ > /g, ': ')}: setup`, error);
+    }
     for (const error of testModule.errors()) this.fail(`${testModule.relativeModuleId}: setup`, error);
   }
 
