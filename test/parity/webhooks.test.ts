@@ -97,6 +97,7 @@ describe('webhooks', () => {
   writeCheck('create answers the endpoint as unverified with id and secret (Webhook endpoints table, Webhook endpoint status)', async () => {
     const res = await create('https://parity.invalid/hook', ['load_completed', 'recipe_activated']);
     expectStatus(res, 200, 201);
+    expect(res.header('x-im-trace-id'), 'x-im-trace-id on the create answer (Errors)').toBeTruthy();
     expect(res.body.status).toBe('unverified');
     expect(typeof res.body.secret).toBe('string');
     expect(res.body.secret.length).toBeGreaterThan(0);
@@ -129,7 +130,9 @@ describe('webhooks', () => {
   writeCheck('DELETE removes the endpoint: a read then answers 404 (Webhook endpoints table)', async () => {
     const res = await create('https://parity.invalid/hook-delete', ['load_completed']);
     const id = idText(res.body.id);
-    expectStatus(await call('DELETE', `/api/v3/webhook_endpoints/${id}/`, auth()), 200, 204);
+    const deleted = await call('DELETE', `/api/v3/webhook_endpoints/${id}/`, auth());
+    expectStatus(deleted, 200, 204);
+    expect(deleted.header('x-im-trace-id'), 'x-im-trace-id on the delete answer (Errors)').toBeTruthy();
     expectStatus(await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth()), 404);
   });
 
