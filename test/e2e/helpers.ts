@@ -1,0 +1,90 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseJson } from '../../src/util/json.js';
+import { PASSWORD, USERNAME } from '../helpers.js';
+
+/**
+ * The shipped command line, run as a real process: `bin/edp.js` loading the bundle in dist/,
+ * under the Node that runs the tests (process.execPath), so a suite run on Node 22 tests the
+ * binary on Node 22.
+ */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = join(ROOT, 'bin/edp.js');
+
+/** Throws a clear error when dist/ has not been built; call it in beforeAll. */
+export function requireBuild(): void {
+  for (const file of ['dist/cli.js', 'dist/sandbox.js']) {
+    if (!existsSync(join(ROOT, file))) throw new Error(`${file} is missing: the built-binary tests run dist/, so run \`npm run build\` first (\`npm test\` does)`);
+  }
+}
+
+export interface EdpRunOptions {
+  /**
+   * The child's whole environment besides PATH and HOME: nothing else is inherited, so an
+   * EDP_* variable of whoever runs the tests cannot leak in. A key set to undefined is left out.
+   */
+  env?: Record<string, string | undefined>;
+  /** written to the child's standard input, which is then closed (empty when not given) */
+  stdin?: string;
+  cwd?: string;
+}
+
+export interface EdpRun {
+  /** exit code, or null when ended by a signal */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (lossless: large ids stay exact) */
+  json<T = any>(): T;
+  /** the last line of stderr parsed as the JSON error document of `--json` */
+  errorJson(): { error: { status: number | null; code: string | null; message: string; details: Record<string, unknown>; trace_id: string | null } };
+}
+
+function childEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
+  const all: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Starts `edp argv…` and leaves it running (for `edp sandbox`, listeners); stdin stays open. */
+export function startEdp(argv: string[], opts: Omit<EdpRunOptions, 'stdin'> = {}): ChildProcessWithoutNullStreams {
+  requireBuild();
+  return spawn(process.execPath, [BIN, ...argv], { env: childEnv(opts.env), cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Runs `edp argv…` to its end and collects its output and exit code. */
+export function runEdp(argv: string[], opts: EdpRunOptions = {}): Promise<EdpRun> {
+  const child = startEdp(argv, opts);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  // A child that exits before reading its input closes the pipe: not an error of the test.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(opts.stdin ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        json: () => parseJson(stdout) as any,
+        errorJson: () => JSON.parse(stderr.trim().split('\n').pop()!),
+      }),
+    );
+  });
+}
+
+/**
+ * The environment of a signed-in operator of the demo agency against `baseUrl`, with its own
+ * config folder (one per test file keeps files parallel-safe).
+ */
+export function operatorEnv(baseUrl: string, configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { EDP_BASE_URL: baseUrl, EDP_CONFIG_DIR: configDir, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, ...extra };
+}
