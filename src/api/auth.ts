@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AuthRequiredError, UsageError } from '../errors.js';
-import type { ConfigFile, ConfigStore, CachedToken, TokenCacheEntry } from '../config/store.js';
+import { ConfigFileError, type ConfigFile, type ConfigStore, type CachedToken, type TokenCacheEntry } from '../config/store.js';
 import { acquireLock } from '../config/lock.js';
 import { cachedEntry, entriesOf, identityOf, issuanceLockName, profileIdentity, pruneExpired, serviceKey, tokenCacheKey } from '../config/token-cache.js';
 import { jsonInteger } from '../util/json.js';
@@ -79,6 +79,8 @@ export class CredentialAuth implements AuthProvider {
   /** What the file held for each live token when last read or written: tells what changed. */
   private readonly saved = new Map<string, CachedToken>();
   private identityPromise: Promise<string> | undefined;
+  /** The file cannot be written: tokens are kept for this run only. */
+  private cacheOff = false;
 
   constructor(opts: CredentialAuthOptions) {
     this.creds = opts.credentials;
@@ -140,11 +142,26 @@ export class CredentialAuth implements AuthProvider {
   identity(): Promise<string> {
     this.identityPromise ??= (async () => {
       if (!this.hasBasic()) throw this.noBasic();
-      // Without a store (a probe) the tokens live for this run only: any salt will do.
-      const salt = this.store ? await this.store.tokenKeySalt() : randomBytes(16).toString('hex');
+      // Without a usable store the tokens live for this run only: any salt will do.
+      const salt = (await this.storedSalt()) ?? randomBytes(16).toString('hex');
       return identityOf(this.creds.source === 'profile' ? 'profile' : 'env', salt, this.creds.username!, this.creds.password!);
     })();
     return this.identityPromise;
+  }
+
+  /**
+   * The file's salt, created when missing. A folder that cannot be written (a read-only home in
+   * CI) does not stop the run: its tokens are then simply not cached.
+   */
+  private async storedSalt(): Promise<string | undefined> {
+    if (!this.store) return undefined;
+    try {
+      return await this.store.tokenKeySalt();
+    } catch (err) {
+      if (err instanceof ConfigFileError) throw err;
+      this.cacheOff = true;
+      return undefined;
+    }
   }
 
   /** The tokens the file caches for these credentials at this service. */
@@ -157,7 +174,7 @@ export class CredentialAuth implements AuthProvider {
 
   /** Writes back last-use times that moved noticeably, so the next run can reuse the tokens. */
   async flush(): Promise<void> {
-    if (!this.store || this.creds.source === 'login') return;
+    if (!this.store || this.cacheOff || this.creds.source === 'login') return;
     const changed = [...this.live.entries()].filter(([ws, t]) => {
       const s = this.saved.get(ws);
       return s?.token === t.token && t.last_used_at - s.last_used_at > TOUCH_INTERVAL_MS;
@@ -186,17 +203,19 @@ export class CredentialAuth implements AuthProvider {
       return entry && entry.token !== rejected && tokenIsFresh(entry, this.now()) ? entry : undefined;
     };
     const store = this.store;
-    if (!store || this.creds.source === 'login') return (await this.issue(workspaceId, client)).token;
+    if (!store || this.cacheOff || this.creds.source === 'login') return (await this.issue(workspaceId, client)).token;
 
     let found = reusable(store.read());
     if (found) return this.adopt(workspaceId, found);
     // One process issues, the others wait for the token it saves (bounded: past the wait each
     // issues its own, so a stuck process never blocks the others for long).
-    store.ensureDir();
     const lock = await acquireLock(join(store.dir, issuanceLockName(tokenCacheKey(this.service, identity, workspaceId))), {
       waitMs: ISSUANCE_WAIT_MS,
       staleMs: ISSUANCE_STALE_MS,
       poll: () => !!(found = reusable(store.reread())),
+    }).catch((err: unknown) => {
+      if (err instanceof ConfigFileError) throw err;
+      return undefined; // the folder went away or turned read-only: issue without waiting for others
     });
     try {
       found ??= reusable(store.reread());
@@ -216,6 +235,7 @@ export class CredentialAuth implements AuthProvider {
     return copy.token;
   }
 
+  /** Caches a token just issued. A cache that cannot be written costs later runs a token, not this run its work. */
   private async save(workspaceId: string, identity: string, issued: CachedToken): Promise<void> {
     const now = this.now();
     await this.store!.update((config) => {
@@ -232,7 +252,7 @@ export class CredentialAuth implements AuthProvider {
         };
       }
       pruneExpired(config, now, TOKEN_LIFETIME_MS);
-    });
+    }).catch(() => undefined);
     this.saved.set(workspaceId, { ...issued });
   }
 

@@ -178,7 +178,8 @@ export class ConfigStore {
       text = readFileSync(this.file, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return {};
+      // No file yet (or no folder: a path through a file is just as absent).
+      if (code === 'ENOENT' || code === 'ENOTDIR') return {};
       throw new ConfigFileError(this.file, `cannot be read (${code ?? (err as Error).message})`);
     }
     let data: unknown;
@@ -209,9 +210,12 @@ export class ConfigStore {
     try {
       writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
       fsyncSync(fd);
-    } finally {
+    } catch (err) {
       closeSync(fd);
+      unlinkSync(temp);
+      throw err;
     }
+    closeSync(fd);
     // The mode given to open() is reduced by the umask, never widened; set it exactly.
     chmodSync(temp, 0o600);
     if (!stillLocked()) {

@@ -107,6 +107,20 @@ describe('auth status checks the credentials in use', () => {
   });
 });
 
+describe('a configuration folder that cannot be written', () => {
+  it('does not stop a run that needs a token: the token is just not cached', async () => {
+    const { dir } = tempDir();
+    const blocker = join(dir, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const env = { EDP_CONFIG_DIR: join(blocker, 'edp') };
+    const first = await cli(a, ['-w', '101', 'token'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await cli(a, ['-w', '101', 'datasources', 'list', '--verbose'], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/POST \/api\/v3\/token 200/);
+  });
+});
+
 describe('a configuration file that cannot be used', () => {
   it('stops every command with its path and the way out (exit 2), sends nothing and leaves the file as it is', async () => {
     const { env, file } = fresh();
