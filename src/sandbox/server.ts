@@ -4,6 +4,8 @@ import { parseJson, stringifyJson } from '../util/json.js';
 import { SandboxError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
 import { areas } from './areas.js';
 import { adminRoutes } from './admin.js';
+import { checkBodyLimits, tooDeepBody } from './limits.js';
+import { answerAfterSave } from './persistence.js';
 import { seedCore } from './seed.js';
 import { Store, defaultSandboxOptions, emptyState, type SandboxOptions } from './state.js';
 
@@ -53,11 +55,19 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, parseJson(text));
-    } catch {
-      done(new SandboxError(400, 'malformed_request', 'The request body is not valid JSON.'), undefined);
+      value = parseJson(text);
+    } catch (err) {
+      // The lossless parser recurses: a body nested past the stack is too deep, not malformed.
+      return done(err instanceof RangeError ? tooDeepBody() : new SandboxError(400, 'malformed_request', 'The request body is not valid JSON.'), undefined);
     }
+    try {
+      checkBodyLimits(value);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    done(null, value);
   });
   app.setReplySerializer((payload) => stringifyJson(payload));
 
@@ -80,6 +90,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     }
     return payload;
   });
+
+  answerAfterSave(app, store);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof SandboxError) return sendError(request, reply, error);
@@ -122,8 +134,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     store,
     app,
     async close() {
-      store.save();
       await app.close();
+      await store.flush();
     },
   };
 }

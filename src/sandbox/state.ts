@@ -1,5 +1,8 @@
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { parseJson, stringifyJson } from '../util/json.js';
 
 /**
  * The sandbox's in-memory state: plain data, so that it can be saved to and loaded from a
@@ -244,6 +247,13 @@ export interface SandboxOptions {
   webhookDelay: number;
   scale: number;
   stateFile: string | undefined;
+  /**
+   * Required in the X-Sandbox-Token header by the /_sandbox/ controls when set; generated at
+   * start when the sandbox listens on an address other than loopback.
+   */
+  controlToken: string | undefined;
+  /** Where problems that cannot be answered to a request go (a failed save); stderr by default. */
+  warn: (message: string) => void;
 }
 
 export const defaultSandboxOptions: SandboxOptions = {
@@ -261,6 +271,8 @@ export const defaultSandboxOptions: SandboxOptions = {
   webhookDelay: 1,
   scale: 1,
   stateFile: undefined,
+  controlToken: undefined,
+  warn: (message) => process.stderr.write(`${message}\n`),
 };
 
 /** mulberry32: a small seeded generator, so a seed gives the same data and the same faults. */
@@ -304,7 +316,16 @@ export class Store {
    * extract, or one whose connection is deleted or account inactive, never delivers.
    */
   runExtract: (extract: Extract) => void = () => undefined;
-  private saveTimer: NodeJS.Timeout | undefined;
+  /** Changes made so far (bumped by `changed`), and how many of them the state file holds. */
+  private changes = 0;
+  private savedCount = 0;
+  /** Requests waiting for their changes to reach the state file, with the change count they need. */
+  private waiters: Array<{ count: number; resolve: () => void; reject: (err: Error) => void }> = [];
+  private saving: Promise<void> | undefined;
+  /** The last save failure reported, so that a lasting failure is reported once, not per change. */
+  private saveFailure: string | undefined;
+  /** When expired tokens were last pruned (sandbox clock). */
+  private prunedAt = this.clock.now();
 
   constructor(readonly opts: SandboxOptions, state: State) {
     this.state = state;
@@ -346,32 +367,153 @@ export class Store {
     return event;
   }
 
-  /** Marks the state changed; with --state it is written to the file shortly after. */
+  /**
+   * Marks the state changed. With --state the change is saved right away, grouped with the
+   * other changes made meanwhile; answers wait for it through `saved()`.
+   */
   changed(): void {
-    const file = this.opts.stateFile;
-    if (!file || this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.save();
-    }, 200);
-    this.saveTimer.unref();
+    this.pruneTokensNowAndThen();
+    if (!this.opts.stateFile) return;
+    this.changes++;
+    this.startSaving();
   }
 
-  save(): void {
-    const file = this.opts.stateFile;
-    if (!file) return;
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
-    renameSync(tmp, file);
+  /** How many changes were made so far (with --state). */
+  get changeCount(): number {
+    return this.changes;
   }
 
+  /** True while the last save failed and no later one succeeded. */
+  get saveFailing(): boolean {
+    return this.saveFailure !== undefined;
+  }
+
+  /** True while some change is not yet in the state file. */
+  get unsaved(): boolean {
+    return this.changes > this.savedCount;
+  }
+
+  /**
+   * Resolves once every change made so far is in the state file (written and fsynced);
+   * rejects when the save that should have carried them failed. Without --state, at once.
+   */
+  saved(): Promise<void> {
+    if (!this.opts.stateFile || !this.unsaved) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ count: this.changes, resolve, reject });
+      this.startSaving();
+    });
+  }
+
+  /**
+   * Prunes expired tokens at most once a minute of the sandbox's clock. Until then an expired
+   * token still answers "Token expired." rather than "Invalid token." (both 401).
+   */
+  private pruneTokensNowAndThen(): void {
+    const now = this.clock.now();
+    if (now - this.prunedAt < 60_000) return;
+    this.prunedAt = now;
+    this.pruneTokens();
+  }
+
+  /** Tokens the contract counts as expired (Authentication 2: 30 minutes after last use, --token-ttl here). */
+  pruneTokens(): number {
+    const cutoff = this.clock.now() - this.opts.tokenTtl * 1000;
+    let pruned = 0;
+    for (const [token, record] of Object.entries(this.state.tokens)) {
+      if (record.last_used_at <= cutoff) {
+        delete this.state.tokens[token];
+        pruned++;
+      }
+    }
+    return pruned;
+  }
+
+  /**
+   * Group commit: one save at a time; the changes made while it runs wait for the next one,
+   * which then serves all of them. A failed save is reported, never thrown (the sandbox keeps
+   * serving), and is retried with the next change.
+   */
+  private startSaving(): void {
+    if (this.saving) return;
+    this.saving = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.saveLoop())
+      .finally(() => {
+        this.saving = undefined;
+        // A change that arrived as the loop ended gets its own round.
+        if (this.waiters.length > 0 && this.unsaved) this.startSaving();
+      });
+  }
+
+  private async saveLoop(): Promise<void> {
+    while (this.unsaved) {
+      const count = this.changes;
+      try {
+        // Serialized at once, so the text holds exactly the first `count` changes.
+        await writeDurably(this.opts.stateFile!, stringifyJson(this.state));
+      } catch (err) {
+        const message = `Could not save the sandbox state to ${this.opts.stateFile}: ${(err as Error).message}. The sandbox keeps serving; the save is retried with the next change.`;
+        if (message !== this.saveFailure) this.opts.warn(message);
+        this.saveFailure = message;
+        const failed = this.waiters;
+        this.waiters = [];
+        for (const w of failed) w.reject(err as Error);
+        return;
+      }
+      if (this.saveFailure) this.opts.warn(`The sandbox state is saved to ${this.opts.stateFile} again.`);
+      this.saveFailure = undefined;
+      this.savedCount = count;
+      const done = this.waiters.filter((w) => w.count <= count);
+      this.waiters = this.waiters.filter((w) => w.count > count);
+      for (const w of done) w.resolve();
+    }
+  }
+
+  /** Waits for the save under way and saves what is left (on close). Reports, never throws. */
+  async flush(): Promise<void> {
+    await this.saved().catch(() => undefined);
+  }
+
+  /** The saved state, read without losing big integers in free-form fields. */
   static load(file: string): State | undefined {
+    let text: string;
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as State;
+      text = readFileSync(file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+    return parseJson(text) as State;
+  }
+}
+
+/**
+ * Replaces `file` so that a crash at any moment leaves either the old or the new text: write
+ * a temporary file beside it, fsync it, rename it over, fsync the folder (the rename itself).
+ * The file holds passwords and tokens: readable by its owner only.
+ */
+async function writeDurably(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp`;
+  const handle = await open(tmp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  await rename(tmp, file);
+  try {
+    const dir = await open(dirname(file), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    // Some systems (Windows) cannot open or fsync a folder; the rename is still atomic there.
   }
 }
 

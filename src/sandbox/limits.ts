@@ -1,0 +1,49 @@
+import { LosslessNumber } from '../util/json.js';
+import { fieldPath } from '../util/field-path.js';
+import { validationError } from './errors.js';
+
+/**
+ * Limits on request bodies. The contract leaves some fields free-form (custom filters,
+ * additional parameters, connection parameters, settings); without limits such a field could
+ * hold a value too deep to save or to answer with. The contract's own fields nest a few levels,
+ * so the limits only ever bind on free-form ones.
+ */
+export const MAX_BODY_DEPTH = 32;
+export const MAX_BODY_VALUES = 100_000;
+
+type Path = Array<string | number>;
+
+/**
+ * Refuses a body nested more than MAX_BODY_DEPTH objects or arrays deep, or holding more than
+ * MAX_BODY_VALUES values, with `validation_error` naming the field: for depth, the value that
+ * goes one level too deep; for size, the innermost field that alone holds too many values
+ * (an empty path, the body as a whole, when none does).
+ */
+export function checkBodyLimits(body: unknown): void {
+  let oversized: Path | undefined;
+  const path: Path = [];
+  const count = (value: unknown, depth: number): number => {
+    if (value === null || typeof value !== 'object' || value instanceof LosslessNumber) return 1;
+    if (depth > MAX_BODY_DEPTH) {
+      throw validationError([{ field: fieldPath(path), code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` }]);
+    }
+    let n = 1;
+    const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      path.push(key);
+      n += count(child, depth + 1);
+      path.pop();
+    }
+    if (n > MAX_BODY_VALUES && !oversized) oversized = [...path];
+    return n;
+  };
+  count(body, 1);
+  if (oversized) {
+    throw validationError([{ field: fieldPath(oversized), code: 'max_size', message: `Holds more than ${MAX_BODY_VALUES} values.` }]);
+  }
+}
+
+/** A body too deep for the JSON parser itself: the same refusal, for the body as a whole. */
+export function tooDeepBody() {
+  return validationError([{ field: '', code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` }]);
+}
