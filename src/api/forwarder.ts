@@ -2,6 +2,12 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import undiciRequest from 'undici/lib/api/api-request.js';
 
 /**
+ * How long the target may take. The service's own delivery is held open meanwhile, and the
+ * contract asks receivers to answer within a few seconds (Events, rule 3).
+ */
+export const FORWARD_TIMEOUT_MS = 5_000;
+
+/**
  * Re-posts received deliveries to a local URL for `edp webhooks listen --forward-to`: the raw
  * body and the delivery's own headers, so the target can check the signature itself. A keep-alive
  * pool, so forwarding keeps up with the receiver. (Same lean undici modules as the API client.)
@@ -10,11 +16,11 @@ export class DeliveryForwarder {
   private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   private readonly target: URL;
 
-  constructor(url: string, private readonly timeoutMs = 10_000) {
+  constructor(url: string, readonly timeoutMs = FORWARD_TIMEOUT_MS) {
     this.target = new URL(url);
   }
 
-  /** Resolves to the target's status; rejects when it cannot be reached. */
+  /** Resolves to the target's status; rejects when it cannot be reached or does not answer in time (a `TimeoutError`). */
   async forward(body: Buffer, headers: Record<string, string>): Promise<number> {
     const res = await undiciRequest.call(this.agent, {
       origin: this.target.origin,

@@ -1,6 +1,10 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SeenKeys, signatureMatches } from '../../src/commands/webhooks/receiver.js';
+import { DeliveryForwarder } from '../../src/api/forwarder.js';
+import { forwardDelivery } from '../../src/commands/webhooks/listen.js';
+import { SeenKeys, signatureMatches, startReceiver, type DeliveryOutcome } from '../../src/commands/webhooks/receiver.js';
 import { cli } from '../helpers.js';
 import { eventually, freePort, receiver, startListen } from './support.js';
 
@@ -103,29 +107,78 @@ describe('edp webhooks listen', () => {
     }
   });
 
-  it('--forward-to re-posts the raw body with its signature after acknowledging', async () => {
-    const target = await receiver();
+  it('--forward-to re-posts the raw body with its signature, and answers with the target\'s status', async () => {
+    const target = await receiver(() => ({ status: 202 }));
     const l = await startListen(['--secret', SECRET, '--forward-to', target.url]);
     try {
       const delivery = signed(event('evt_fwd'), { key: 'fwd-1' });
-      expect((await post(l.url, delivery)).status).toBe(200);
-      const forwarded = await eventually(() => target.posts()[0]);
+      expect((await post(l.url, delivery)).status).toBe(202);
+      const forwarded = target.posts()[0]!;
       expect(forwarded.body).toBe(delivery.body);
       expect(forwarded.headers['x-service-signature']).toBe(delivery.headers['X-Service-Signature']);
       expect(forwarded.headers['x-service-idempotency-key']).toBe('fwd-1');
     } finally {
-      await l.stop();
+      const r = await l.stop();
+      expect(r.stdout).toBe(`${JSON.stringify(event('evt_fwd'))}\n`);
+      expect(r.stderr).toMatch(/forwarded load_completed evt_fwd: 202 in \d+ ms/);
       await target.close();
     }
   });
 
-  it('warns when the forward target fails, and keeps acknowledging', async () => {
-    const l = await startListen(['--secret', SECRET, '--forward-to', 'http://127.0.0.1:1/down']);
-    expect((await post(l.url, signed(event('evt_x')))).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
+  it('--forward-to: a failing target gets the service\'s redeliveries; each event is printed once it got through', async () => {
+    // The target refuses the first delivery of every event and takes the second.
+    const tries = new Map<string, number>();
+    const target = await receiver((req) => {
+      const id = JSON.parse(req.body).id as string;
+      tries.set(id, (tries.get(id) ?? 0) + 1);
+      return { status: tries.get(id) === 1 ? 500 : 200 };
+    });
+    const l = await startListen(['--secret', SECRET, '--forward-to', target.url]);
+    const ids = Array.from({ length: 10 }, (_, i) => `evt_${i}`);
+    try {
+      for (const id of ids) expect((await post(l.url, signed(event(id), { key: `k-${id}` }))).status).toBe(500);
+      // the service delivers each again with the same idempotency key
+      for (const id of ids) expect((await post(l.url, signed(event(id), { key: `k-${id}` }))).status).toBe(200);
+      // a third copy is a duplicate: acknowledged, neither forwarded nor printed
+      expect((await post(l.url, signed(event('evt_0'), { key: 'k-evt_0' }))).text).toContain('duplicate');
+      expect(target.posts()).toHaveLength(20);
+      expect(new Set(target.posts().filter((_, i) => i >= 10).map((p) => JSON.parse(p.body).id))).toEqual(new Set(ids));
+    } finally {
+      const r = await l.stop();
+      expect(r.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(ids);
+      expect(r.stderr).toMatch(/forwarding load_completed evt_0 failed: the target answered 500 in \d+ ms; answered 500/);
+      expect(r.stderr).toMatch(/forwarded load_completed evt_0: 200 in \d+ ms/);
+      await target.close();
+    }
+  });
+
+  it('--forward-to: an unreachable target answers 502 and nothing is printed or remembered', async () => {
+    const l = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${await freePort()}/down`]);
+    const first = await post(l.url, signed(event('evt_x'), { key: 'kx' }));
+    const again = await post(l.url, signed(event('evt_x'), { key: 'kx' }));
     const r = await l.stop();
-    expect(r.stderr).toContain('could not forward load_completed');
-    expect(r.stdout).toContain('evt_x');
+    expect([first.status, again.status]).toEqual([502, 502]);
+    expect(again.text).not.toContain('duplicate');
+    expect(r.stdout).toBe('');
+    expect(r.stderr.match(/forwarding load_completed evt_x failed: .*\(\d+ ms\); answered 502/g)).toHaveLength(2);
+  });
+
+  it('--quiet leaves out the forwarding notes', async () => {
+    const target = await receiver();
+    const l = await startListen(['--secret', SECRET, '--forward-to', target.url, '--quiet']);
+    expect((await post(l.url, signed(event('evt_q')))).status).toBe(200);
+    const r = await l.stop();
+    await target.close();
+    expect(r.stdout).toContain('evt_q');
+    expect(r.stderr).not.toContain('forwarded');
+  });
+
+  it('accepts and prints timestamps with six fractional digits exactly as sent', async () => {
+    const l = await startListen(['--secret', SECRET]);
+    const e = { ...event('evt_us'), timestamp: '2024-05-01T10:00:00.123456Z' };
+    expect((await post(l.url, signed(e))).status).toBe(200);
+    const r = await l.stop();
+    expect(r.stdout).toBe(`${JSON.stringify(e)}\n`);
   });
 
   it('refuses bad input before listening (exit 2)', async () => {
@@ -167,6 +220,54 @@ describe('receiver internals', () => {
     expect(signatureMatches(SECRET, body, digest.toString('hex').slice(0, 62))).toBe(false);
     expect(signatureMatches('other', body, digest.toString('hex'))).toBe(false);
     expect(signatureMatches(SECRET, body, '')).toBe(false);
+  });
+
+  it('hands on a repeat that arrives while the first copy is still being handed on only once, with the same answer', async () => {
+    let release!: (o: DeliveryOutcome) => void;
+    const held = new Promise<DeliveryOutcome>((r) => (release = r));
+    const handed: string[] = [];
+    const notes: string[] = [];
+    const r = await startReceiver({
+      secret: SECRET,
+      host: '127.0.0.1',
+      port: 0,
+      onEvent: (d) => {
+        handed.push(d.id!);
+        return held;
+      },
+      onNote: (_kind, text) => notes.push(text),
+    });
+    try {
+      const first = post(r.url, signed(event('evt_c'), { key: 'kc' }));
+      await eventually(() => (handed.length === 1 ? true : undefined));
+      const second = post(r.url, signed(event('evt_c'), { key: 'kc' }));
+      await eventually(() => (notes.some((n) => n.includes('while the first is still being handed on')) ? true : undefined));
+      release({ status: 503, delivered: false });
+      expect([(await first).status, (await second).status]).toEqual([503, 503]);
+      expect(handed).toEqual(['evt_c']);
+      // not delivered, so not remembered: the next repeat is handed on
+      expect((await post(r.url, signed(event('evt_c'), { key: 'kc' }))).status).toBe(503);
+      expect(handed).toEqual(['evt_c', 'evt_c']);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a forward that gets no answer in time ends as 502', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((res) => silent.listen(0, '127.0.0.1', res));
+    const forwarder = new DeliveryForwarder(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, 50);
+    const notes: string[] = [];
+    try {
+      const body = Buffer.from(JSON.stringify(event('evt_t')));
+      const o = await forwardDelivery(forwarder, { line: '', type: 'load_completed', id: 'evt_t', body, headers: {} }, (t) => notes.push(t));
+      expect(o).toEqual({ status: 502, delivered: false });
+      expect(notes[0]).toContain('no answer within 50 ms');
+    } finally {
+      await forwarder.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('remembers keys for the whole window, then forgets them; memory stays bounded', () => {

@@ -3,10 +3,37 @@ import { UsageError } from '../../errors.js';
 import { parsePositiveInt, parseUrl } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { parseEventList } from './run.js';
-import { startReceiver } from './receiver.js';
+import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './receiver.js';
+import type { DeliveryForwarder } from '../../api/forwarder.js';
 
 /** Where the signing secret may come from besides --secret (which other users can see in the process list). */
 export const SECRET_ENV = 'EDP_WEBHOOK_SECRET';
+
+/**
+ * Hands one delivery on to --forward-to before the service gets its answer: the target's 2xx is
+ * the acknowledgement, its refusal is passed back so that the service delivers again (contract,
+ * Events rule 3), and an unreachable or silent target answers 502.
+ */
+export async function forwardDelivery(forwarder: DeliveryForwarder, delivery: AcceptedDelivery, note: (text: string) => void): Promise<DeliveryOutcome> {
+  const what = `${delivery.type ?? 'an event'}${delivery.id === undefined ? '' : ` ${delivery.id}`}`;
+  const started = performance.now();
+  const ms = () => `${Math.round(performance.now() - started)} ms`;
+  try {
+    const status = await forwarder.forward(delivery.body, delivery.headers);
+    if (status >= 200 && status < 300) {
+      note(`forwarded ${what}: ${status} in ${ms()}`);
+      return { status, delivered: true };
+    }
+    // A redirect is not followed, and is no answer the service should act on.
+    const passed = status >= 400 && status < 600 ? status : 502;
+    note(`forwarding ${what} failed: the target answered ${status} in ${ms()}; answered ${passed}, so the service delivers it again`);
+    return { status: passed, delivered: false };
+  } catch (err) {
+    const why = (err as Error).name === 'TimeoutError' ? `no answer within ${forwarder.timeoutMs} ms` : (err as Error).message;
+    note(`forwarding ${what} failed: ${why} (${ms()}); answered 502, so the service delivers it again`);
+    return { status: 502, delivered: false };
+  }
+}
 
 function waitForStop(signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -36,8 +63,10 @@ export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promis
 
   const { DeliveryForwarder } = await import('../../api/forwarder.js');
   const forwarder = forwardTo ? new DeliveryForwarder(forwardTo) : undefined;
-  const pending = new Set<Promise<void>>();
+  const pending = new Set<Promise<unknown>>();
   const out = ctx.output;
+  // Stdout is exact machine output (one event per line, as received), never rewritten for a terminal.
+  const print = (line: string) => out.write(`${line}\n`);
   let receiver;
   try {
     receiver = await startReceiver({
@@ -45,17 +74,19 @@ export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promis
       host: String(opts.host),
       port,
       events,
-      onEvent: (delivery) => {
-        out.line(delivery.line);
-        if (!forwarder) return;
-        const p = forwarder
-          .forward(delivery.body, delivery.headers)
-          .then((status) => {
-            if (status < 200 || status >= 300) out.warn(`--forward-to answered ${status} for ${delivery.type ?? 'an event'}`);
-          })
-          .catch((err: Error) => out.warn(`could not forward ${delivery.type ?? 'an event'} to ${forwardTo}: ${err.message}`))
-          .finally(() => pending.delete(p));
+      onEvent: (delivery): DeliveryOutcome | Promise<DeliveryOutcome> => {
+        if (!forwarder) {
+          print(delivery.line);
+          return { status: 200, delivered: true };
+        }
+        const p = forwardDelivery(forwarder, delivery, (text) => out.info(text)).then((o) => {
+          // Printed once handed on, so a redelivery after a failed forward is not printed twice.
+          if (o.delivered) print(delivery.line);
+          return o;
+        });
         pending.add(p);
+        void p.finally(() => pending.delete(p));
+        return p;
       },
       onNote: (kind, text) => {
         if (kind === 'refused') out.warn(text);
@@ -71,7 +102,7 @@ export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promis
     throw err;
   }
   out.info(`Listening on ${receiver.url} (any path). Each accepted event is printed as one JSON line; Ctrl-C stops.`);
-  if (forwardTo) out.info(`Forwarding accepted events to ${forwardTo}`);
+  if (forwardTo) out.info(`Forwarding each event to ${forwardTo} before answering; the target's answer is the service's`);
   await waitForStop(ctx.signal);
   await receiver.close();
   await Promise.allSettled([...pending]);

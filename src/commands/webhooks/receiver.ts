@@ -57,16 +57,32 @@ export class SeenKeys {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** True when the key was seen within the window; otherwise records it and answers false. */
-  seen(key: string): boolean {
-    const t = this.now();
+  private expire(t: number): void {
     for (const [k, until] of this.expiry) {
       if (until > t) break;
       this.expiry.delete(k);
     }
-    if (this.expiry.has(key)) return true;
+  }
+
+  /** True when the key was recorded within the window. */
+  has(key: string): boolean {
+    this.expire(this.now());
+    return this.expiry.has(key);
+  }
+
+  /** Records the key for the window from now. */
+  record(key: string): void {
+    const t = this.now();
+    this.expire(t);
+    this.expiry.delete(key);
     this.expiry.set(key, t + this.windowMs);
     if (this.expiry.size > this.maxKeys) this.expiry.delete(this.expiry.keys().next().value!);
+  }
+
+  /** True when the key was seen within the window; otherwise records it and answers false. */
+  seen(key: string): boolean {
+    if (this.has(key)) return true;
+    this.record(key);
     return false;
   }
 
@@ -79,9 +95,21 @@ export interface AcceptedDelivery {
   /** the event as one line of JSON */
   line: string;
   type: string | undefined;
+  /** the event's id, as text */
+  id: string | undefined;
   body: Buffer;
   /** the delivery's own signature and idempotency headers, as received */
   headers: Record<string, string>;
+}
+
+/**
+ * What became of an accepted delivery, answered to the service. `delivered` records the
+ * idempotency key, so that repeats are acknowledged without being handed on again; a delivery
+ * that was not delivered leaves the key unrecorded, so the service's retry gets through.
+ */
+export interface DeliveryOutcome {
+  status: number;
+  delivered: boolean;
 }
 
 export interface ReceiverOptions {
@@ -90,7 +118,8 @@ export interface ReceiverOptions {
   port: number;
   /** only these event types are emitted (others are acknowledged and dropped) */
   events?: ReadonlySet<string> | undefined;
-  onEvent(delivery: AcceptedDelivery): void;
+  /** hands the event on (prints or forwards it); the outcome is the answer to the service */
+  onEvent(delivery: AcceptedDelivery): DeliveryOutcome | Promise<DeliveryOutcome>;
   onNote(kind: 'challenge' | 'duplicate' | 'filtered' | 'refused', text: string): void;
   seen?: SeenKeys | undefined;
 }
@@ -113,6 +142,8 @@ function answer(res: ServerResponse, status: number, text: string, close = false
  */
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const seen = opts.seen ?? new SeenKeys();
+  /** deliveries being handed on, by idempotency key */
+  const inFlight = new Map<string, Promise<DeliveryOutcome>>();
 
   const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
     opts.onNote('refused', `refused a delivery over ${MAX_BODY_BYTES} bytes (413)`);
@@ -144,26 +175,60 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const idempotency = headerBySuffix(req.headers, '-idempotency-key');
     // Without the header, the event id identifies a repeat.
     const key = idempotency?.value ?? (event.id !== undefined ? `event:${String(event.id)}` : undefined);
-    if (key !== undefined && seen.seen(key)) {
-      opts.onNote('duplicate', `acknowledged a repeated delivery (${idempotency ? 'idempotency key' : 'event id'} ${key.replace(/^event:/, '')}) without emitting it again`);
+    const keyText = key === undefined ? '' : `${idempotency ? 'idempotency key' : 'event id'} ${key.replace(/^event:/, '')}`;
+    if (key !== undefined && seen.has(key)) {
+      opts.onNote('duplicate', `acknowledged a repeated delivery (${keyText}) without emitting it again`);
       return answer(res, 200, 'ok (duplicate)\n');
     }
-    // Acknowledge first: receivers should answer within a few seconds (contract, Events rule 3).
-    answer(res, 200, 'ok\n');
-    if (opts.events && (type === undefined || !opts.events.has(type))) {
-      opts.onNote('filtered', `acknowledged ${type ?? 'an event without a type'}, not in --events`);
+    const running = key === undefined ? undefined : inFlight.get(key);
+    if (running) {
+      // A repeat while the first copy is still being handed on: it gets the first copy's answer
+      // and is not handed on a second time.
+      opts.onNote('duplicate', `a repeated delivery (${keyText}) arrived while the first is still being handed on; it gets the same answer`);
+      void running.then((o) => answer(res, o.status, o.delivered ? 'ok (duplicate)\n' : 'not delivered\n'));
       return;
+    }
+    if (opts.events && (type === undefined || !opts.events.has(type))) {
+      if (key !== undefined) seen.record(key);
+      opts.onNote('filtered', `acknowledged ${type ?? 'an event without a type'}, not in --events`);
+      return answer(res, 200, 'ok\n');
     }
     const headers: Record<string, string> = { [signature.name]: signature.value };
     if (idempotency) headers[idempotency.name] = idempotency.value;
     // One event per line: compact bodies are printed as received, others re-serialised losslessly.
     const line = /[\r\n]/.test(text) ? stringifyJson(parseJson(text)) : text;
-    opts.onEvent({ line, type, body, headers });
+    const settle = (o: DeliveryOutcome) => {
+      // Recorded only once handed on: a delivery that failed must get through when repeated.
+      if (o.delivered && key !== undefined) seen.record(key);
+      answer(res, o.status, o.delivered ? 'ok\n' : 'not delivered\n');
+      return o;
+    };
+    let handed: DeliveryOutcome | Promise<DeliveryOutcome>;
+    try {
+      handed = opts.onEvent({ line, type, id: event.id === undefined || event.id === null ? undefined : String(event.id), body, headers });
+    } catch {
+      handed = { status: 500, delivered: false };
+    }
+    if (!(handed instanceof Promise)) {
+      settle(handed);
+      return;
+    }
+    const outcome = handed
+      .catch((): DeliveryOutcome => ({ status: 500, delivered: false }))
+      .then(settle)
+      .finally(() => {
+        if (key !== undefined) inFlight.delete(key);
+      });
+    if (key !== undefined) inFlight.set(key, outcome);
   };
 
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
       // Verification (contract, Events rule 6): answer 200 with the challenge value as the body.
+      // The X-*-Verify-Token header is not checked: the contract names it but not its value (it
+      // is not said to be the secret, and the sandbox sends a random one), so refusing a
+      // mismatch could keep a correct listener from being verified. Echoing a challenge
+      // discloses nothing, and every event is still checked against the secret.
       const challenge = headerBySuffix(req.headers, '-challenge');
       req.resume();
       if (!challenge) return answer(res, 400, 'expected a verification GET with an X-*-Challenge header\n');
