@@ -1,12 +1,75 @@
-import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { badRequest, forbidden } from './errors.js';
 import type { Store } from './state.js';
 
+/** The header that carries the control token. */
+export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a listen address only takes connections from this machine. */
+export function isLoopbackAddress(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+/** The host name of a Host header without its port: `localhost`, `127.0.0.1`, `[::1]`. */
+function hostName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1) || undefined;
+  return h.split(':')[0];
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /**
- * Sandbox-only controls under /_sandbox/ (no authentication; the sandbox listens on loopback):
- * move the clock, flip agency flags, change fault knobs, open a cookie session, read events.
+ * Who may use the controls. They read and change everything, passwords and tokens included,
+ * so a web page must not reach them: a page on another site that rebinds its DNS name to
+ * 127.0.0.1 sends its own name as `Host`, hence only loopback names are served. Listening on
+ * another address, anyone on the network can connect: then the control token is required
+ * (and suffices, whatever the `Host`).
+ */
+function controlRefusal(store: Store, request: FastifyRequest): string | undefined {
+  const token = store.opts.controlToken;
+  const sent = request.headers[CONTROL_TOKEN_HEADER];
+  if (token !== undefined) {
+    if (typeof sent === 'string' && sameSecret(sent, token)) return undefined;
+    return `Sandbox controls need the ${CONTROL_TOKEN_HEADER} header with the control token printed at start.`;
+  }
+  const name = hostName(request.headers.host);
+  if (name && LOOPBACK_NAMES.has(name)) return undefined;
+  return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
+}
+
+/**
+ * Sandbox-only controls under /_sandbox/, for tests on this machine: move the clock, flip
+ * agency flags, change fault knobs, open a cookie session, read events and the state.
+ * Every /_sandbox/ path, including those the areas add, is guarded by `controlRefusal`.
  */
 export function adminRoutes(app: FastifyInstance, store: Store): void {
+  if (store.opts.controlToken === undefined && !isLoopbackAddress(store.opts.host)) {
+    store.opts.controlToken = randomBytes(24).toString('base64url');
+  }
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/_sandbox/')) return;
+    const refusal = controlRefusal(store, request);
+    if (refusal) throw forbidden(refusal);
+  });
+
+  // Expired tokens leave the state (and the state file) with the next change a minute or more
+  // on (Store.changed); this catches an idle sandbox.
+  const pruning = setInterval(() => {
+    if (store.pruneTokens() > 0) store.changed();
+  }, 60_000);
+  pruning.unref();
+  app.addHook('onClose', async () => clearInterval(pruning));
+
   app.get('/_sandbox/health', async () => ({ ok: true }));
 
   app.get('/_sandbox/state', async () => store.state);
@@ -47,6 +110,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     if (!user) throw badRequest('unknown or inactive user');
     const id = store.secret(16);
     store.state.sessions[id] = { user_id: user.id };
+    store.changed();
     return { session_id: id };
   });
 

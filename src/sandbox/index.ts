@@ -1,2 +1,4 @@
 export { startSandbox, type Sandbox } from './server.js';
 export { defaultSandboxOptions, type SandboxOptions, Store } from './state.js';
+export { isLoopbackAddress, CONTROL_TOKEN_HEADER } from './admin.js';
+export { MAX_BODY_DEPTH, MAX_BODY_VALUES } from './limits.js';

@@ -6,11 +6,12 @@ export function registerSandbox(program: Command, app: App): void {
     .command('sandbox')
     .description('run a local emulator of the whole service (in memory; --state FILE to keep it)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on (other than loopback: reachable from the network, controls need a token)', '127.0.0.1')
+    .option('--control-token <token>', 'token the /_sandbox/ controls require in X-Sandbox-Token (env EDP_SANDBOX_TOKEN; generated when --host is not loopback)')
     .option('--seed <n>', 'seed for demo data and fault injection', '1')
     .option('--username <email>', 'agency chief user name', 'agency@sandbox.local')
     .option('--password <password>', 'agency chief password', 'sandbox')
-    .option('--state <file>', 'load the state from FILE and save changes to it')
+    .option('--state <file>', 'load the state from FILE and save each change to it before answering')
     .option('--scale <n>', 'one extra connection in the first workspace holds n x 100 accounts', '1')
     .option('--latency <ms>', 'added to every response', '0')
     .option('--fail-rate <r>', 'share of requests answered 503 with Retry-After (nothing done)', '0')
@@ -21,7 +22,7 @@ export function registerSandbox(program: Command, app: App): void {
     .option('--webhook-delay <s>', 'delay before a webhook delivery', '1')
     .addHelpText(
       'after',
-      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\n\nExample:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
+      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n\nExample:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
     )
     .action(app.run(lazy(() => import('./run.js'), (m) => m.runSandbox)));
 }

@@ -15,6 +15,13 @@ function seconds(value: string, flag: string): number {
   return n;
 }
 
+/** A control token chosen by the user: long enough not to be guessed, sendable in a header. */
+function controlToken(value: string | undefined, source: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(value)) throw new UsageError(`${source} must be at least 16 printable characters without spaces`);
+  return value;
+}
+
 export async function runSandbox(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const options = {
     host: String(opts.host),
@@ -31,12 +38,25 @@ export async function runSandbox(ctx: Context, _a: unknown[], opts: Opts): Promi
     buildSeconds: seconds(opts.buildSeconds, '--build-seconds'),
     tokenTtl: seconds(opts.tokenTtl, '--token-ttl'),
     webhookDelay: seconds(opts.webhookDelay, '--webhook-delay'),
+    controlToken:
+      opts.controlToken !== undefined
+        ? controlToken(String(opts.controlToken), '--control-token')
+        : controlToken(ctx.env.EDP_SANDBOX_TOKEN || undefined, 'EDP_SANDBOX_TOKEN'),
+    warn: (message: string) => ctx.output.warn(message),
   };
-  const { startSandbox } = await import('../../sandbox/index.js');
+  const { startSandbox, isLoopbackAddress } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox(options);
   ctx.output.line(`Sandbox listening on ${sandbox.url}`);
   ctx.output.line(`Username: ${options.username}`);
   ctx.output.line(`Password: ${options.password}`);
+  // Generated at start: shown this once, nowhere else.
+  const generated = sandbox.store.opts.controlToken !== undefined && options.controlToken === undefined;
+  if (generated) ctx.output.line(`Control token: ${sandbox.store.opts.controlToken}`);
+  if (!isLoopbackAddress(options.host)) {
+    ctx.output.warn(
+      `The sandbox listens on ${options.host}: anyone who can reach this machine over the network can use it with the demo credentials (${options.username} / ${options.password}). Its /_sandbox/ controls need the X-Sandbox-Token header${generated ? ' with the control token above' : ''}.`,
+    );
+  }
   ctx.output.info(
     `\nTry:\n  export EDP_BASE_URL=${sandbox.url} EDP_USERNAME=${options.username} EDP_PASSWORD=${options.password}\n  edp workspaces list\n\nCtrl-C stops the sandbox.`,
   );
