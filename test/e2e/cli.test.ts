@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
+import { operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
+
+// The built command line as a process: help, version, errors, sign-in and the agency-level
+// command groups, against one sandbox of this file.
+
+const config = tempDir('edp-e2e-cli-');
+let sb: Sandbox;
+beforeAll(async () => {
+  requireBuild();
+  sb = await sandbox();
+});
+afterAll(async () => {
+  await sb.close();
+  config.remove();
+});
+const env = () => operatorEnv(sb.url, config.dir);
+
+describe('edp, built: help, version and errors', () => {
+  it('--help lists every command group and the exit codes', async () => {
+    const r = await runEdp(['--help']);
+    expect(r.code).toBe(0);
+    for (const group of ['auth', 'token', 'workspaces', 'agency-recipes', 'iframe-url', 'datasources', 'connections', 'accounts', 'links', 'extract-templates', 'extracts', 'destinations', 'tables', 'loads', 'recipes', 'webhooks', 'roles', 'api', 'sandbox', 'completion']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
+    }
+    expect(r.stdout).toContain('Exit codes: 0 ok');
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const r = await runEdp(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('an unknown command is a usage error (exit 2) on stderr', async () => {
+    const r = await runEdp(['workspaces', 'frobnicate'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('--json prints a service error as the JSON error document on stderr (exit 5)', async () => {
+    const r = await runEdp(['--json', 'workspaces', 'get', '999'], { env: env() });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    const { error } = r.errorJson();
+    expect(error).toMatchObject({ status: 404, message: 'Workspace not found.' });
+    expect(error.trace_id).toMatch(/^[0-9a-f]+$/);
+  });
+});
+
+describe('edp, built: auth and token', () => {
+  it('logs in from stdin, prints a token with the stored credentials, logs out', async () => {
+    const own = tempDir('edp-e2e-auth-');
+    try {
+      const base = { EDP_BASE_URL: sb.url, EDP_CONFIG_DIR: own.dir };
+      const login = await runEdp(['auth', 'login', '--username', USERNAME, '--password-stdin'], { env: base, stdin: PASSWORD });
+      expect(login.code).toBe(0);
+      expect(login.stderr).toContain(`as ${USERNAME}`);
+      const token = await runEdp(['token', '-w', '102'], { env: base });
+      expect(token.code).toBe(0);
+      expect(sb.store.state.tokens[token.stdout.trim()]).toMatchObject({ workspace_id: 102 });
+      const status = await runEdp(['auth', 'status', '--json'], { env: base });
+      expect(status.json()).toMatchObject({ username: USERNAME, credentials_source: 'profile', credentials_check: 'valid' });
+      expect((await runEdp(['auth', 'logout'], { env: base })).code).toBe(0);
+      const after = await runEdp(['--json', 'workspaces', 'list'], { env: base });
+      expect(after.code).toBe(3);
+      expect(after.errorJson().error.code).toBe('no_credentials');
+    } finally {
+      own.remove();
+    }
+  });
+});
+
+describe('edp, built: agency commands', () => {
+  it('workspaces: create, then list it', async () => {
+    const created = await runEdp(['workspaces', 'create', '--title', 'Built Binary Co', '--json'], { env: env() });
+    expect(created.code).toBe(0);
+    const { id } = created.json();
+    const list = await runEdp(['workspaces', 'list', '--json'], { env: env() });
+    expect(list.json().map((w: { id: number }) => w.id)).toEqual(expect.arrayContaining([101, 102, 103, id]));
+  });
+
+  it('agency-recipes list', async () => {
+    const r = await runEdp(['agency-recipes', 'list', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.json().length).toBeGreaterThan(0);
+  });
+
+  it('iframe-url', async () => {
+    const r = await runEdp(['iframe-url', '-w', '101', '--type', 'datasource', '--name', 'google_ads', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.json().url).toContain(`${sb.url}/api/v3/iframe/?code=`);
+  });
+
+  it('api: a raw paginated GET', async () => {
+    const r = await runEdp(['api', 'GET', '/api/v3/workspaces', '--paginate', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: 101 })]));
+  });
+
+  it('completion prints a script per shell and refuses another (exit 2)', async () => {
+    const [bash, fish, tcsh] = await Promise.all([runEdp(['completion', 'bash']), runEdp(['completion', 'fish']), runEdp(['completion', 'tcsh'])]);
+    expect(bash.code).toBe(0);
+    expect(bash.stdout).toContain('complete -F _edp_complete edp');
+    expect(fish.stdout).toContain("complete -c edp -n '__fish_use_subcommand' -a recipes");
+    expect(tcsh.code).toBe(2);
+    expect(tcsh.stderr).toContain('tcsh');
+  });
+});
+
+describe('edp sandbox, built', () => {
+  it('starts on a free port, serves the CLI, and stops on Ctrl-C', async () => {
+    const child = startEdp(['sandbox', '--port', '0']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          const m = /^Sandbox listening on (http:\/\/\S+)$/m.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`edp sandbox ended (exit ${code}) before listening: ${out}`)));
+      });
+      const own = tempDir('edp-e2e-sandbox-');
+      try {
+        const r = await runEdp(['workspaces', 'list', '--json'], { env: operatorEnv(url, own.dir) });
+        expect(r.code).toBe(0);
+        expect(r.json().map((w: { title: string }) => w.title)).toEqual(['Acme Retail', 'Globex Media', 'Initech Apps']);
+      } finally {
+        own.remove();
+      }
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
