@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, http, sandbox, tempDir, tokenFor } from '../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from './fixtures.js';
+import { holdWrites } from './held-writes.js';
 
 let sb: Sandbox;
 let token: string;
@@ -55,6 +56,25 @@ describe('edp recipes deploy: one workspace', () => {
     expect(more.code).toBe(0);
     expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(sb, 101, 'google_ads').accounts.slice(0, 2));
     expect(recipesOf(101)[0]!.last_build_at).not.toBe(first.last_build_at);
+  });
+
+  it('step 5 reads and merges again when a concurrent configure appended first', async () => {
+    const [a, b, c] = demo(sb, 101, 'google_ads').accounts;
+    const id = await createRecipe(sb, token, 4001);
+    await http(sb, 'PUT', `${V31}${id}/`, { token, body: { data_sources: ['google_ads'], connections: [{ connection_id: demo(sb, 101, 'google_ads').connection, connection_data_source: 'google_ads', accounts: [{ id: a }] }] } });
+    // The deployment and the configure both read the recipe before either writes.
+    const proxy = await holdWrites(sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
+    try {
+      const [deployed, configured] = await Promise.all([
+        cli(proxy, ['-w', '101', ...BASE, '--accounts', String(b), '--json']),
+        cli(proxy, ['recipes', 'configure', id, '-w', '101', '--data-source', 'google_ads', '--accounts', String(c), '--json']),
+      ]);
+      expect([deployed.code, configured.code]).toEqual([0, 0]);
+      expect(deployed.json()[0]).toMatchObject({ state: 'ready_to_work', error: null });
+      expect(new Set(recipesOf(101)[0]!.connections[0]!.account_ids)).toEqual(new Set([a, b, c]));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('joins a build that is running instead of starting another', async () => {

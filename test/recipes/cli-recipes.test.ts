@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, http, sandbox, tempDir, tokenFor } from '../helpers.js';
+import { holdWrites } from './held-writes.js';
 import { V31, builtRecipe, configuration, configure, createRecipe, demo, resetRecipes } from './fixtures.js';
 
 let sb: Sandbox;
@@ -205,6 +206,34 @@ describe('edp recipes configure', () => {
     const noSource = file('nosource.json', JSON.stringify({ data_sources: [], connections: [] }));
     const r2 = await cli(sb, ['recipes', 'configure', id, ...W, '--file', noSource]);
     expect(r2.stderr).toContain('data_source_removal_not_allowed');
+  });
+
+  it('two concurrent configures appending different accounts both succeed; the recipe holds both', async () => {
+    const [a, b, c] = g().accounts;
+    await configure(sb, token, id, configuration(sb, 101, { google_ads: [a!] }));
+    // Both read the recipe before either writes: the second PUT leaves out the first one's account.
+    const proxy = await holdWrites(sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
+    try {
+      const [one, two] = await Promise.all([
+        cli(proxy, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', String(b), '--json']),
+        cli(proxy, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', String(c), '--json']),
+      ]);
+      expect([one.code, two.code]).toEqual([0, 0]);
+      expect(new Set(stored().connections[0]!.account_ids)).toEqual(new Set([a, b, c]));
+      expect(stored().connections[0]!.account_ids[0]).toBe(a);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a removal the user asks for is still refused after a concurrent append (exit 6)', async () => {
+    const [a, b, c] = g().accounts;
+    await configure(sb, token, id, configuration(sb, 101, { google_ads: [a!, b!] }));
+    const path = file('drop-b.json', JSON.stringify(configuration(sb, 101, { google_ads: [a!, c!] })));
+    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('account_removal_not_allowed');
+    expect(stored().connections[0]!.account_ids).toEqual([a, b]);
   });
 
   it('names the field of a bad file and the flags when inputs are missing (exit 2)', async () => {

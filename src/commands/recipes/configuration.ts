@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import type { Recipe, RecipeConfiguration, RecipeConnection } from '../../api/recipes.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { configureRecipe, getRecipe, type Recipe, type RecipeConfiguration, type RecipeConnection } from '../../api/recipes.js';
+import type { Service } from '../../api/service.js';
+import { ApiError, ExitCode, ExitError, UsageError } from '../../errors.js';
+import { isTransient } from '../poll.js';
 import { fieldPath } from '../../util/field-path.js';
 import { idText, jsonInteger, LosslessNumber } from '../../util/json.js';
 
@@ -57,6 +59,51 @@ export function mergeConfiguration(current: Recipe, additions: Addition[], syncF
   if (sync !== undefined) config.sync_from_date = sync;
   if (syncFrom !== undefined && syncFrom !== current.sync_from_date) changed = true;
   return { config, changed, addedAccounts };
+}
+
+/** The 409 codes of a configuration that leaves out something the recipe has (contract, codes of configure). */
+export const REMOVAL_CONFLICT_CODES = new Set(['data_source_removal_not_allowed', 'connection_removal_not_allowed', 'account_removal_not_allowed']);
+
+/** Attempts of one configure whose merge was overtaken by another writer. */
+export const CONFIGURE_ATTEMPTS = 5;
+
+export interface Appended {
+  recipe: Recipe;
+  /** a PUT was answered (by this run, or found done on a re-read) */
+  changed: boolean;
+  addedAccounts: number;
+}
+
+/**
+ * PUTs the recipe's configuration plus `additions`, merged onto `current`. The body keeps all
+ * that was read, so a removal 409 can only mean the recipe gained something after the read (a
+ * concurrent configure appended): read again, merge again, send again, a bounded number of
+ * times, like a retry on conflict. Removals the caller asked for are refused before this
+ * (refuseRemovals), so they never reach the retry. With `retryTransient`, a lost or failed
+ * answer is resolved the same way: configure repeated is harmless (contract, Retries 3).
+ */
+export async function appendConfiguration(
+  api: Service,
+  ws: string,
+  id: string,
+  current: Recipe,
+  additions: Addition[],
+  syncFrom: string | undefined,
+  opts: { retryTransient?: boolean; onConflict?: (attempt: number) => void } = {},
+): Promise<Appended> {
+  let recipe = current;
+  for (let attempt = 1; ; attempt++) {
+    const merged = mergeConfiguration(recipe, additions, syncFrom);
+    if (!merged.changed) return { recipe, changed: attempt > 1, addedAccounts: 0 };
+    try {
+      return { recipe: await configureRecipe(api, ws, id, merged.config), changed: true, addedAccounts: merged.addedAccounts };
+    } catch (err) {
+      const overtaken = err instanceof ApiError && err.status === 409 && REMOVAL_CONFLICT_CODES.has(err.code ?? '');
+      if (!(overtaken || (opts.retryTransient && isTransient(err))) || attempt >= CONFIGURE_ATTEMPTS) throw err;
+      if (overtaken) opts.onConflict?.(attempt);
+      recipe = await getRecipe(api, ws, id);
+    }
+  }
 }
 
 /** Refuses a desired configuration that drops anything configured, with the service's code and wording. */

@@ -1,10 +1,10 @@
-import { getRecipe, configureRecipe } from '../../api/recipes.js';
+import { getRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { additionsOf, mergeConfiguration, parseConfigurationFile, refuseRemovals, type Addition } from './configuration.js';
+import { additionsOf, appendConfiguration, parseConfigurationFile, refuseRemovals, type Addition } from './configuration.js';
 import { resolveSource } from './resolve.js';
 import { showRecipe } from './view.js';
 
@@ -16,7 +16,8 @@ export function splitList(value: string | string[] | undefined): string[] {
 /**
  * Configures a recipe, append-only: the recipe is read first, its `connections[]` are kept as
  * they are and additions are appended (contract, Versioning 4). `--file` gives the complete
- * configuration the API takes; flags add one data source's connection and accounts.
+ * configuration the API takes; flags add one data source's connection and accounts. A removal
+ * refused because another configure appended meanwhile is resolved by reading and merging again.
  */
 export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const recipeId = parseId(id as string, 'recipe id');
@@ -45,20 +46,16 @@ export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): P
     const source = await resolveSource(api, ws, opts.dataSource, selectors, connectionId);
     additions = [{ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) }];
   }
-  const merged = mergeConfiguration(current, additions, syncFrom ?? desired?.sync_from_date ?? undefined);
-  if (!merged.changed) {
-    if (ctx.output.machine) ctx.output.json(current);
-    else {
-      ctx.output.info(`Recipe ${recipeId} already has this configuration; nothing sent.`);
-      showRecipe(ctx.output, current);
-    }
-    return 0;
-  }
-  const saved = await configureRecipe(api, ws, recipeId, merged.config);
-  if (ctx.output.machine) ctx.output.json(saved);
-  else {
-    ctx.output.success(`Configured recipe ${recipeId}: ${merged.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``);
-    showRecipe(ctx.output, saved);
+  const result = await appendConfiguration(api, ws, recipeId, current, additions, syncFrom ?? desired?.sync_from_date ?? undefined, {
+    onConflict: () => ctx.output.info(`Recipe ${recipeId} changed while it was being configured; reading it again and appending again.`),
+  });
+  if (ctx.output.machine) ctx.output.json(result.recipe);
+  else if (!result.changed) {
+    ctx.output.info(`Recipe ${recipeId} already has this configuration; nothing sent.`);
+    showRecipe(ctx.output, result.recipe);
+  } else {
+    ctx.output.success(`Configured recipe ${recipeId}: ${result.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``);
+    showRecipe(ctx.output, result.recipe);
   }
   return 0;
 }

@@ -1,14 +1,14 @@
 import {
-  BUILDING_STATES, buildRecipe, checkExtractions, configureRecipe, createRecipe, getRecipe, getTemplate, listRecipes, listTemplates, recipePaths,
+  BUILDING_STATES, buildRecipe, checkExtractions, createRecipe, getRecipe, getTemplate, listRecipes, listTemplates, recipePaths,
   type ExtractionCheck, type Recipe, type RecipeConfiguration, type RecipeTemplate,
 } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
 import { ApiError, ExitCode, ExitError, OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { idText } from '../../../util/json.js';
-import { mergeConfiguration, type Addition } from '../configuration.js';
+import { appendConfiguration, mergeConfiguration, type Addition } from '../configuration.js';
 import { resolveSource } from '../resolve.js';
 import { errorText, stateText } from '../view.js';
-import { isTransient, pollUntil } from '../../poll.js';
+import { pollUntil } from '../../poll.js';
 import { waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
 import type { DeploySpec } from './spec.js';
 import { collect } from '../../../util/collect.js';
@@ -82,24 +82,6 @@ async function createOrAdopt(api: Service, ws: string, templateId: string, title
 }
 
 /**
- * Step 5: the recipe's current configuration plus additions. The PUT is harmless to repeat, so
- * a lost or refused answer is resolved by reading the recipe again and merging again.
- */
-async function configure(api: Service, ws: string, id: string, current: Recipe, additions: Addition[], syncFrom: string | undefined) {
-  let recipe = current;
-  for (let attempt = 1; ; attempt++) {
-    const merged = mergeConfiguration(recipe, additions, syncFrom);
-    if (!merged.changed) return { recipe, changed: attempt > 1, added: 0 };
-    try {
-      return { recipe: await configureRecipe(api, ws, id, merged.config), changed: true, added: merged.addedAccounts };
-    } catch (err) {
-      if (!isTransient(err) || attempt >= OUTCOME_ATTEMPTS) throw err;
-      recipe = await getRecipe(api, ws, id);
-    }
-  }
-}
-
-/**
  * Starts a build unless one is running. A lost answer is resolved by re-reading: a build in
  * progress, or a `last_build_at` that moved, means it started; otherwise it is repeated, and
  * `409 build_already_running` then means another start won (contract, Retries 3).
@@ -161,9 +143,11 @@ export async function deployToWorkspace(
     await begin(5, 'configure');
     // Adopted or repeated: the recipe as it is now is the base (Versioning 4).
     const current = made.adopted ? recipe : await getRecipe(api, ws, id);
-    const configured = await configure(api, ws, id, current, additions, spec.syncFrom);
+    // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
+    // resolved by reading the recipe again and merging again.
+    const configured = await appendConfiguration(api, ws, id, current, additions, spec.syncFrom, { retryTransient: true });
     recipe = configured.recipe;
-    step!.succeed(configured.added > 0 ? `configured: ${configured.added} account(s) added` : configured.changed ? 'configured' : 'configuration already complete; nothing sent');
+    step!.succeed(configured.addedAccounts > 0 ? `configured: ${configured.addedAccounts} account(s) added` : configured.changed ? 'configured' : 'configuration already complete; nothing sent');
 
     await begin(6, 'build');
     const running = BUILDING_STATES.has(recipe.state ?? '');
