@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { parseJson, stringifyJson } from '../util/json.js';
+import { LosslessNumber, parseJson, stringifyJson } from '../util/json.js';
 
 /**
  * The sandbox's in-memory state: plain data, so that it can be saved to and loaded from a
@@ -483,8 +483,27 @@ export class Store {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
-    return parseJson(text) as State;
+    const state = parseJson(text) as State;
+    return text.includes('"isLosslessNumber"') ? (reviveBigIntegers(state) as State) : state;
   }
+}
+
+/**
+ * Earlier versions saved a big integer of a free-form field as
+ * `{"value": "…", "isLosslessNumber": true}`; such a file loads back into the integer.
+ */
+function reviveBigIntegers(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = reviveBigIntegers(value[i]);
+  } else if (value !== null && typeof value === 'object' && !(value instanceof LosslessNumber)) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (keys.length === 2 && record.isLosslessNumber === true && typeof record.value === 'string' && /^-?\d+$/.test(record.value)) {
+      return new LosslessNumber(record.value);
+    }
+    for (const key of keys) record[key] = reviveBigIntegers(record[key]);
+  }
+  return value;
 }
 
 /**

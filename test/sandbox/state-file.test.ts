@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -34,6 +34,25 @@ describe('sandbox --state: what is saved', () => {
     }
   });
 
+  it('reads back big integers that earlier versions saved as {value, isLosslessNumber}', async () => {
+    const file = stateFile();
+    const first = await sandbox({ stateFile: file });
+    const extractId = first.store.state.extracts[0]!.id;
+    await first.close();
+    const old = readFileSync(file, 'utf8').replace(
+      /"custom_filters":\[\]/,
+      `"custom_filters":[{"field":"campaign_id","in":[{"value":"${BIG}","isLosslessNumber":true}]}]`,
+    );
+    writeFileSync(file, old);
+    const second = await sandbox({ stateFile: file });
+    try {
+      const again = await http(second, 'GET', `/api/v3/extracts/${extractId}`, { token: await tokenFor(second, second.store.state.extracts[0]!.workspace_id) });
+      expect(again.text).toContain(`"custom_filters":[{"field":"campaign_id","in":[${BIG}]}]`);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('answers a change only once it is in the file', async () => {
     const file = stateFile();
     const sb = await sandbox({ stateFile: file });
@@ -63,7 +82,8 @@ describe('sandbox --state: what is saved', () => {
 
   it('writes nothing for reads', async () => {
     const file = stateFile();
-    const sb = await sandbox({ stateFile: file });
+    // Nothing changes in the background meanwhile (no build step, run or delivery comes due).
+    const sb = await sandbox({ stateFile: file, buildSeconds: 3600, webhookDelay: 3600 });
     try {
       await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'Written once' } });
       // Each save replaces the file by a rename: a new inode and a new modification time.
