@@ -171,6 +171,24 @@ describe('edp recipes deploy: fleets and spec files', () => {
     expect(r.stderr).toMatch(/\[102\] ✓ 3\/7 created recipe/);
   });
 
+  it('a failed template read fails only the workspace that made it; the others read again', async () => {
+    const accounts = `remote:${remote(101, 0)}`;
+    const deploy = (concurrency: string) =>
+      cli(sb, ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, '--concurrency', concurrency, ...FAST, '--json']);
+    for (const concurrency of ['1', '3']) {
+      resetRecipes(sb);
+      expect((await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { template_read_failed: 1 } })).body.template_read_failed).toBe(1);
+      const r = await deploy(concurrency);
+      expect(r.code).toBe(1);
+      const rows = r.json();
+      const failed = rows.filter((row: any) => row.error !== null);
+      expect(failed).toHaveLength(1);
+      expect(failed[0].error).toMatchObject({ status: 500, code: 'internal_error' });
+      expect(rows.filter((row: any) => row.state === 'ready_to_work')).toHaveLength(2);
+      if (concurrency === '1') expect(failed[0].workspace_id).toBe(101);
+    }
+  });
+
   it('a failure in one workspace is its own row and a non-zero exit; the others deploy', async () => {
     const dc = sb.store.state.destination_connections.find((d) => d.workspace_id === 103)!;
     dc.status = 'paused';

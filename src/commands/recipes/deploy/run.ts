@@ -1,4 +1,3 @@
-import type { RecipeTemplate } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
 import { listWorkspaces } from '../../../api/workspaces.js';
 import type { Context } from '../../../context.js';
@@ -37,6 +36,27 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * A read whose answer holds for every workspace (the template is the agency's), made once and
+ * shared. A failure is not shared: the workspace that made the read gets it, and each workspace
+ * that was waiting on it reads for itself, so one failed read cannot fail the whole fleet.
+ */
+export function sharedRead<T>(read: (ws: string) => Promise<T>): (ws: string) => Promise<T> {
+  let shared: Promise<T> | undefined;
+  return async (ws) => {
+    for (;;) {
+      const mine = shared === undefined;
+      const attempt = (shared ??= read(ws));
+      try {
+        return await attempt;
+      } catch (err) {
+        if (shared === attempt) shared = undefined;
+        if (mine) throw err;
+      }
+    }
+  };
 }
 
 /** The exit code of one workspace's deployment. */
@@ -111,12 +131,7 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
     ctx.output.warn('internal account ids differ between workspaces; name accounts by remote:ID to deploy the same accounts everywhere');
   }
 
-  // The template is the agency's: resolved once, with the first workspace's token.
-  let template: Promise<RecipeTemplate> | undefined;
-  const templateFor = (ws: string) => {
-    template ??= resolveTemplate(api, ws, spec.template!);
-    return template;
-  };
+  const templateFor = sharedRead((ws) => resolveTemplate(api, ws, spec.template!));
 
   if (opts.dryRun) {
     const plans = await pool(workspaces, spec.concurrency, async (ws) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, notFound } from '../../errors.js';
+import { SandboxError, badRequest, notFound } from '../../errors.js';
 import { idOf } from '../../http.js';
 import type { ExtractionBehavior, Store } from '../../state.js';
 import { BUILD_ERROR_CODES } from './build-errors.js';
@@ -19,16 +19,27 @@ const ONE_SHOT_FAULTS = ['data_table_reservation_failed', 'account_check_unavail
 export function recipeControls(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
+  // `template_read_failed: N`: the next N v3.1 template reads (list or detail) answer 500, a
+  // fault the client does not repeat on its own (a shared read that failed once).
+  let templateReadFailures = 0;
+  app.addHook('preHandler', async (request) => {
+    if (templateReadFailures > 0 && request.method === 'GET' && request.routeOptions.url?.startsWith('/api/v3.1/automated-recipe-templates/')) {
+      templateReadFailures--;
+      throw new SandboxError(500, 'internal_error', 'A server error occurred.');
+    }
+  });
+
   app.post('/_sandbox/recipes/faults', async (request) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const faults = s().recipe_faults;
-    for (const name of ONE_SHOT_FAULTS) {
+    for (const name of [...ONE_SHOT_FAULTS, 'template_read_failed'] as const) {
       const n = body[name];
       if (n === undefined) continue;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw badRequest(`${name} must be a count of requests`);
-      faults[name as keyof Omit<RecipeFaults, 'build_errors'>] = n;
+      if (name === 'template_read_failed') templateReadFailures = n;
+      else faults[name as keyof Omit<RecipeFaults, 'build_errors'>] = n;
     }
-    return faults;
+    return { ...faults, template_read_failed: templateReadFailures };
   });
 
   app.post('/_sandbox/recipes/build-errors', async (request) => {
