@@ -324,6 +324,8 @@ export class Store {
   private saving: Promise<void> | undefined;
   /** The last save failure reported, so that a lasting failure is reported once, not per change. */
   private saveFailure: string | undefined;
+  /** The change count a failed save tried to write: no retry until a change comes after it. */
+  private failedAt = -1;
   /** When expired tokens were last pruned (sandbox clock). */
   private prunedAt = this.clock.now();
 
@@ -440,8 +442,8 @@ export class Store {
       .then(() => this.saveLoop())
       .finally(() => {
         this.saving = undefined;
-        // A change that arrived as the loop ended gets its own round.
-        if (this.waiters.length > 0 && this.unsaved) this.startSaving();
+        // A change that arrived as the loop ended (or during a save that failed) gets its own round.
+        if (this.unsaved && (this.waiters.length > 0 || this.changes > this.failedAt)) this.startSaving();
       });
   }
 
@@ -455,6 +457,7 @@ export class Store {
         const message = `Could not save the sandbox state to ${this.opts.stateFile}: ${(err as Error).message}. The sandbox keeps serving; the save is retried with the next change.`;
         if (message !== this.saveFailure) this.opts.warn(message);
         this.saveFailure = message;
+        this.failedAt = count;
         const failed = this.waiters;
         this.waiters = [];
         for (const w of failed) w.reject(err as Error);

@@ -80,6 +80,25 @@ describe('sandbox --state: what is saved', () => {
     }
   });
 
+  it('saves a change the sandbox makes by itself just as a save ends', async () => {
+    const file = stateFile();
+    const sb = await sandbox({ stateFile: file });
+    try {
+      sb.store.state.agency.title = 'First';
+      sb.store.changed();
+      // Runs as the save of 'First' is acknowledged, before that round of saving has ended.
+      await sb.store.saved().then(() => {
+        sb.store.state.agency.title = 'Second';
+        sb.store.changed();
+      });
+      const savedTitle = () => JSON.parse(readFileSync(file, 'utf8')).agency.title;
+      for (let i = 0; i < 500 && savedTitle() !== 'Second'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(savedTitle()).toBe('Second');
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('writes nothing for reads', async () => {
     const file = stateFile();
     // Nothing changes in the background meanwhile (no build step, run or delivery comes due).
