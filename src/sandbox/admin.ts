@@ -57,7 +57,9 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     store.opts.controlToken = randomBytes(24).toString('base64url');
   }
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/_sandbox/')) return;
+    // The route matched, not the raw URL: the router decodes `/%5Fsandbox/state` to a control.
+    const path = request.routeOptions.url ?? request.url;
+    if (!path.startsWith('/_sandbox/') && !request.url.startsWith('/_sandbox/')) return;
     const refusal = controlRefusal(store, request);
     if (refusal) throw forbidden(refusal);
   });

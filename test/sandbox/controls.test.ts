@@ -35,8 +35,8 @@ describe('sandbox controls on loopback', () => {
       expect(r.status, host).toBe(403);
       expect(r.body).toEqual({ detail: expect.stringContaining('localhost, 127.0.0.1 or [::1]') });
     }
-    // Every control, including those the areas add, and unknown ones.
-    for (const path of ['/_sandbox/events', '/_sandbox/exports', '/_sandbox/webhook-deliveries', '/_sandbox/nothing-here']) {
+    // Every control, including those the areas add, unknown ones, and percent-encoded spellings.
+    for (const path of ['/_sandbox/events', '/_sandbox/exports', '/_sandbox/webhook-deliveries', '/_sandbox/nothing-here', '/%5Fsandbox/state', '/%5fsandbox/health', '/_sandbox/%73tate']) {
       expect((await rawGet(sb, path, { host: 'attacker.example' })).status, path).toBe(403);
     }
   });
