@@ -22,6 +22,14 @@ function hostName(header: string | undefined): string | undefined {
   return h.split(':')[0];
 }
 
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -43,8 +51,13 @@ function controlRefusal(store: Store, request: FastifyRequest): string | undefin
     return `Sandbox controls need the ${CONTROL_TOKEN_HEADER} header with the control token printed at start.`;
   }
   const name = hostName(request.headers.host);
-  if (name && LOOPBACK_NAMES.has(name)) return undefined;
-  return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
+  if (!name || !LOOPBACK_NAMES.has(name)) return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
+  // A page of another site may still send to 127.0.0.1 itself; browsers name it in Origin.
+  const origin = request.headers.origin;
+  if (origin !== undefined && !LOOPBACK_NAMES.has(hostName(originHost(origin)) ?? '')) {
+    return 'Sandbox controls do not answer requests from web pages of other sites.';
+  }
+  return undefined;
 }
 
 /**

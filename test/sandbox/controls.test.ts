@@ -41,6 +41,15 @@ describe('sandbox controls on loopback', () => {
     }
   });
 
+  it('refuse requests a web page of another site sends to 127.0.0.1 (Origin)', async () => {
+    const host = `127.0.0.1:${sb.port}`;
+    const r = await rawGet(sb, '/_sandbox/state', { host, origin: 'https://attacker.example' });
+    expect(r.status).toBe(403);
+    expect(r.body.detail).toMatch(/web pages of other sites/);
+    expect((await rawGet(sb, '/_sandbox/state', { host, origin: 'null' })).status).toBe(403);
+    expect((await rawGet(sb, '/_sandbox/health', { host, origin: `http://localhost:${sb.port}` })).status).toBe(200);
+  });
+
   it('leave the service API to its own authentication', async () => {
     expect((await rawGet(sb, '/api/v3/workspaces', { host: 'attacker.example' })).status).toBe(401);
   });
