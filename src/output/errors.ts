@@ -1,6 +1,7 @@
 import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError } from '../errors.js';
 import { stringifyJson } from '../util/json.js';
 import type { Output } from './output.js';
+import { terminalSafe } from './terminal-text.js';
 
 interface ValidationField {
   field?: unknown;
@@ -63,12 +64,9 @@ export function reportError(output: Output, err: unknown): void {
   if (output.flags.json || output.flags.ndjson) {
     stderr.write(`${stringifyJson(errorJson(err))}\n`);
   } else {
-    const [first, ...rest] = errorLines(err);
-    const label = err instanceof UsageError ? 'error' : 'Error';
-    stderr.write(`${output.err.red(`${label}:`)} ${first}\n`);
-    for (const line of rest) stderr.write(`${line}\n`);
+    output.error(err instanceof UsageError ? 'error:' : 'Error:', errorLines(err));
   }
   if (output.flags.verbose && err instanceof Error && err.stack && !(err instanceof UsageError)) {
-    stderr.write(`${output.err.dim(err.stack)}\n`);
+    stderr.write(`${output.err.dim(terminalSafe(err.stack))}\n`);
   }
 }

@@ -2,6 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../util/json.js';
 import { colorLevel, type IO } from './io.js';
 import { collect } from '../util/collect.js';
+import { terminalSafe, terminalSafeStyled } from './terminal-text.js';
 
 export interface OutputFlags {
   json: boolean;
@@ -26,18 +27,20 @@ export interface Spinner {
   stop(): void;
 }
 
+/** A value as a person sees it in a table or a detail line, control characters escaped. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'object' && value.constructor !== Object && !Array.isArray(value)) return String(value);
+  if (typeof value === 'object' && value.constructor !== Object && !Array.isArray(value)) return terminalSafe(String(value));
   if (typeof value === 'object') return stringifyJson(value);
-  return String(value);
+  return terminalSafe(String(value));
 }
 
 /**
  * The only writer to the terminal. Data goes to stdout; progress, warnings and prompts go
  * to stderr. Tables on a terminal, tab-separated rows when piped, exact API objects with
- * --json / --ndjson.
+ * --json / --ndjson. Everything written for a person (lines, notes, tables, spinners) has its
+ * control characters escaped here (terminal-text.ts); `write`, `json` and `ndjson` are exact.
  */
 export class Output {
   readonly out: ChalkInstance;
@@ -56,12 +59,23 @@ export class Output {
     return !!this.io.stdout.isTTY;
   }
 
+  /** Exact bytes: machine output such as a raw response body. */
   write(text: string): void {
     this.io.stdout.write(text);
   }
 
+  /** A line for a person on stdout. */
   line(text = ''): void {
-    this.io.stdout.write(`${text}\n`);
+    this.io.stdout.write(`${this.forOut(text)}\n`);
+  }
+
+  /** Text for a person: service text cannot drive the terminal; this tool's colours stay. */
+  private forOut(text: string): string {
+    return terminalSafeStyled(text, this.out.level > 0);
+  }
+
+  private forErr(text: string): string {
+    return terminalSafeStyled(text, this.err.level > 0);
   }
 
   json(value: unknown): void {
@@ -74,19 +88,26 @@ export class Output {
 
   /** Progress and notes for a person, on stderr; silent with --quiet. */
   info(text: string): void {
-    if (!this.flags.quiet) this.io.stderr.write(`${text}\n`);
+    if (!this.flags.quiet) this.io.stderr.write(`${this.forErr(text)}\n`);
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${this.err.yellow('!')} ${text}\n`);
+    this.io.stderr.write(`${this.err.yellow('!')} ${this.forErr(text)}\n`);
   }
 
   success(text: string): void {
-    if (!this.flags.quiet) this.io.stderr.write(`${this.err.green('✓')} ${text}\n`);
+    if (!this.flags.quiet) this.io.stderr.write(`${this.err.green('✓')} ${this.forErr(text)}\n`);
   }
 
   debug(text: string): void {
-    if (this.flags.verbose) this.io.stderr.write(`${this.err.dim(text)}\n`);
+    if (this.flags.verbose) this.io.stderr.write(`${this.err.dim(this.forErr(text))}\n`);
+  }
+
+  /** An error for a person on stderr: the label in colour, the text (which may quote the service) made safe. */
+  error(label: string, lines: string[]): void {
+    const [first = '', ...rest] = lines;
+    this.io.stderr.write(`${this.err.red(label)} ${terminalSafe(first)}\n`);
+    for (const line of rest) this.io.stderr.write(`${terminalSafe(line)}\n`);
   }
 
   /** One JSON array, written as items arrive so that memory does not grow with the list. */
@@ -133,7 +154,7 @@ export class Output {
     const rows = fields ?? Object.entries((value ?? {}) as Record<string, unknown>);
     const width = Math.max(0, ...rows.map(([k]) => k.length));
     for (const [k, v] of rows) {
-      this.line(`${this.out.bold(k.padEnd(width))}  ${cellText(v)}`);
+      this.line(`${this.out.bold(terminalSafe(k).padEnd(width))}  ${cellText(v)}`);
     }
   }
 
@@ -181,7 +202,7 @@ export class Output {
   async table<T>(columns: Array<Column<T>>, rows: T[]): Promise<void> {
     const { default: Table } = await import('cli-table3');
     const table = new Table({
-      head: columns.map((c) => this.out.bold(c.header)),
+      head: columns.map((c) => this.out.bold(terminalSafe(c.header))),
       style: { head: [], border: this.out.level > 0 ? ['grey'] : [] },
       chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     });
@@ -199,10 +220,11 @@ export class Output {
   /** A spinner on a terminal; a plain line at the end otherwise. Always on stderr. */
   async spinner(text: string): Promise<Spinner> {
     const quiet = this.flags.quiet;
+    const safe = (t: string) => this.forErr(t);
     if (!this.io.stderr.isTTY || quiet) {
       let current = text;
       const end = (mark: string, t?: string) => {
-        if (!quiet) this.io.stderr.write(`${mark} ${t ?? current}\n`);
+        if (!quiet) this.io.stderr.write(`${mark} ${safe(t ?? current)}\n`);
       };
       return {
         update: (t) => (current = t),
@@ -213,14 +235,15 @@ export class Output {
       };
     }
     const { default: ora } = await import('ora');
-    const s = ora({ text, stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    const s = ora({ text: safe(text), stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    const opt = (t?: string) => (t === undefined ? undefined : safe(t));
     return {
       update: (t) => {
-        s.text = t;
+        s.text = safe(t);
       },
-      succeed: (t) => s.succeed(t),
-      fail: (t) => s.fail(t),
-      warn: (t) => s.warn(t),
+      succeed: (t) => s.succeed(opt(t)),
+      fail: (t) => s.fail(opt(t)),
+      warn: (t) => s.warn(opt(t)),
       stop: () => s.stop(),
     };
   }

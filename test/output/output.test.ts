@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { colorLevel } from '../../src/output/io.js';
+import { terminalSafe, terminalSafeStyled } from '../../src/output/terminal-text.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox } from '../helpers.js';
 
@@ -71,5 +72,78 @@ describe('streamed lists under failure', () => {
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(200);
     expect(r.stderr).toContain('503');
+  });
+});
+
+describe('service text cannot drive the terminal', () => {
+  const EVIL = 'Evil\u001b]0;pwned\u0007\u001b[2J';
+  // ESC, BEL and every other control character but tab and newline (C0, DEL, C1)
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  let sb: Sandbox;
+  let id: number;
+  beforeAll(async () => {
+    sb = await sandbox();
+    const created = await cli(sb, ['workspaces', 'create', '--title', EVIL, '--json']);
+    expect(created.code).toBe(0);
+    id = created.json().id;
+  });
+  afterAll(() => sb.close());
+
+  it('escapes control characters in tables, piped rows, details and notes; --json keeps the exact title', async () => {
+    const table = await cli(sb, ['workspaces', 'list'], { tty: true, env: { NO_COLOR: '1' } });
+    const piped = await cli(sb, ['workspaces', 'list']);
+    const detail = await cli(sb, ['workspaces', 'get', String(id)], { tty: true, env: { NO_COLOR: '1' } });
+    const renamed = await cli(sb, ['workspaces', 'update', String(id), '--title', `${EVIL}\r\u009bX`], { tty: true, env: { NO_COLOR: '1' } });
+    for (const r of [table, piped, detail, renamed]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+    }
+    expect(table.stdout).toContain('Evil\\x1b]0;pwned\\x07\\x1b[2J');
+    expect(detail.stdout).toMatch(/title\s+Evil\\x1b\]0;pwned\\x07\\x1b\[2J/);
+    const json = await cli(sb, ['workspaces', 'get', String(id), '--json']);
+    expect(json.json().title).toBe(`${EVIL}\r\u009bX`);
+    const nd = await cli(sb, ['workspaces', 'list', '--ndjson']);
+    expect(nd.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).title)).toContain(`${EVIL}\r\u009bX`);
+  });
+
+  it('keeps its own colours on a colour terminal, and only those', async () => {
+    const r = await cli(sb, ['workspaces', 'list'], { tty: true, env: { FORCE_COLOR: '1' } });
+    expect(r.stdout).toMatch(/\u001b\[1m/);
+    expect(r.stdout).not.toMatch(/\u0007|\u001b\]|\u001b\[2J/);
+  });
+
+  it('escapes service text quoted in error messages; the --json error keeps it exact', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(409, { 'content-type': 'application/json', 'x-im-trace-id': 't-1' });
+      res.end(JSON.stringify({ detail: `Workspace ${EVIL} is locked`, holder: `${EVIL}\u009b31m` }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const human = await cli({ url }, ['workspaces', 'get', '101'], { env: { EDP_TOKEN: 'x' } });
+      expect(human.code).toBe(6);
+      expect(human.stderr).toContain('Workspace Evil\\x1b]0;pwned\\x07\\x1b[2J is locked');
+      expect(human.stderr).not.toMatch(CONTROL);
+      const machine = await cli({ url }, ['workspaces', 'get', '101', '--json'], { env: { EDP_TOKEN: 'x' } });
+      expect(machine.errorJson().error.message).toBe(`Workspace ${EVIL} is locked`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('terminalSafe', () => {
+  it('escapes C0 but tab and newline, DEL and C1; keeps other text', () => {
+    expect(terminalSafe('a\tb\nc')).toBe('a\tb\nc');
+    expect(terminalSafe('\u0000\u0007\u001b[2J\r\u007f\u0085\u009b')).toBe('\\x00\\x07\\x1b[2J\\x0d\\x7f\\x85\\x9b');
+    expect(terminalSafe('Zürich — 東京 ✓')).toBe('Zürich — 東京 ✓');
+  });
+
+  it('keeps colour sequences only when asked, and nothing else', () => {
+    const styled = '\u001b[31mred\u001b[39m \u001b]8;;http://x\u0007link\u001b[2J';
+    expect(terminalSafeStyled(styled, true)).toBe('\u001b[31mred\u001b[39m \\x1b]8;;http://x\\x07link\\x1b[2J');
+    expect(terminalSafeStyled(styled, false)).toBe('\\x1b[31mred\\x1b[39m \\x1b]8;;http://x\\x07link\\x1b[2J');
   });
 });

@@ -6,6 +6,7 @@ import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { collect } from '../../../util/collect.js';
 import { idText } from '../../../util/json.js';
+import { terminalSafe } from '../../../output/terminal-text.js';
 import type { DeploySpec } from './spec.js';
 import { resolveTemplate } from './steps.js';
 
@@ -23,7 +24,7 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
   if (spec.workspaces === undefined) {
     const workspaces = await collect(listWorkspaces(api));
     const chosen = await p.checkbox(
-      { message: 'Deploy to which workspaces?', choices: workspaces.map((w) => ({ name: `${idText(w.id)}  ${w.title}`, value: idText(w.id) })), required: true },
+      { message: 'Deploy to which workspaces?', choices: workspaces.map((w) => ({ name: terminalSafe(`${idText(w.id)}  ${w.title}`), value: idText(w.id) })), required: true },
       pc,
     );
     spec.workspaces = chosen;
@@ -41,7 +42,7 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
           const needle = (term ?? '').toLowerCase();
           return templates
             .filter((t) => !needle || t.title.toLowerCase().includes(needle))
-            .map((t) => ({ name: `${t.title}  (${idText(t.id)}, ${t.build_mode ?? 'build mode not given'})`, value: idText(t.id), description: t.description }));
+            .map((t) => ({ name: terminalSafe(`${t.title}  (${idText(t.id)}, ${t.build_mode ?? 'build mode not given'})`), value: idText(t.id), description: t.description === undefined || t.description === null ? undefined : terminalSafe(String(t.description)) }));
         },
       },
       pc,
@@ -51,7 +52,7 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
     const template = await resolveTemplate(api, first, spec.template);
     const allowed = template.data_sources ?? [];
     if (allowed.length === 0) throw new UsageError(`template ${idText(template.id)} names no data sources: pass --data-source`);
-    const dataSource = allowed.length === 1 ? allowed[0]! : await p.select({ message: 'Data source', choices: allowed.map((d) => ({ name: d, value: d })) }, pc);
+    const dataSource = allowed.length === 1 ? allowed[0]! : await p.select({ message: 'Data source', choices: allowed.map((d) => ({ name: terminalSafe(d), value: d })) }, pc);
     spec.sources.push({ dataSource, accounts: [] });
   }
   for (const source of spec.sources) {
@@ -63,7 +64,7 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
       connection =
         connections.length === 1
           ? idText(connections[0]!.id)
-          : await p.select({ message: `${source.dataSource} connection`, choices: connections.map((c) => ({ name: `${idText(c.id)}  ${String(c.title ?? '')}`, value: idText(c.id) })) }, pc);
+          : await p.select({ message: terminalSafe(`${source.dataSource} connection`), choices: connections.map((c) => ({ name: terminalSafe(`${idText(c.id)}  ${String(c.title ?? '')}`), value: idText(c.id) })) }, pc);
       // In a fleet the connection is found again in each workspace.
       if (!fleet) source.connection = connection;
     }
@@ -73,12 +74,12 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
     for (;;) {
       const choice = await p.search(
         {
-          message: `${source.dataSource} accounts (type to search; ${picked.length} picked)`,
+          message: terminalSafe(`${source.dataSource} accounts (type to search; ${picked.length} picked)`),
           source: (term) => {
             const needle = (term ?? '').toLowerCase();
             const rest = accounts
               .filter((a) => !picked.includes(idText(a.id)) && (!needle || a.title.toLowerCase().includes(needle) || idText(a.id).includes(needle)))
-              .map((a) => ({ name: `${a.title}  (${idText(a.id)})`, value: idText(a.id) }));
+              .map((a) => ({ name: terminalSafe(`${a.title}  (${idText(a.id)})`), value: idText(a.id) }));
             return [
               ...(picked.length > 0 ? [{ name: `Done: deploy with the ${picked.length} picked`, value: DONE }] : [{ name: 'All active accounts', value: ALL_ACTIVE }]),
               ...rest,
