@@ -81,7 +81,7 @@ describe('edp webhooks, built', () => {
 });
 
 describe('edp roles, built', () => {
-  const role = (title: string) => sb.store.state.roles.find((r: { title: string }) => r.title === title);
+  const role = (title: string) => sb.store.state.roles?.find((r: { title: string }) => r.title === title);
 
   it.each([
     ['JSON', 'role.json', JSON.stringify({ title: 'From JSON', description: 'json', permissions: ['WORKSPACE:VIEW', { layer: 'CONNECTION', permission: 'VIEW' }] }), 'update.yaml', 'description: then YAML\npermissions: [WORKSPACE:VIEW]\n'],
