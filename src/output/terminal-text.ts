@@ -8,21 +8,18 @@
  * Machine output (--json, --ndjson, raw `edp api` bodies) never passes through here.
  */
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /**
  * Select Graphic Rendition (colour, bold) and nothing else: the only sequences this tool writes
  * itself, kept in composed messages when colour is on.
  */
-// eslint-disable-next-line no-control-regex
 const STYLE_OR_CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 const escaped = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 /** Every control character but tab and newline, escaped. For values before they are styled. */
 export function terminalSafe(text: string): string {
-  CONTROL.lastIndex = 0;
-  return CONTROL.test(text) ? text.replace(CONTROL, escaped) : text;
+  return text.replace(CONTROL, escaped);
 }
 
 /**

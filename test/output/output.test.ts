@@ -78,7 +78,6 @@ describe('streamed lists under failure', () => {
 describe('service text cannot drive the terminal', () => {
   const EVIL = 'Evil\u001b]0;pwned\u0007\u001b[2J';
   // ESC, BEL and every other control character but tab and newline (C0, DEL, C1)
-  // eslint-disable-next-line no-control-regex
   const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
   let sb: Sandbox;
   let id: number;
