@@ -48,7 +48,7 @@ function controlRefusal(store: Store, request: FastifyRequest): string | undefin
   const sent = request.headers[CONTROL_TOKEN_HEADER];
   if (token !== undefined) {
     if (typeof sent === 'string' && sameSecret(sent, token)) return undefined;
-    return `Sandbox controls need the ${CONTROL_TOKEN_HEADER} header with the control token printed at start.`;
+    return 'Sandbox controls need the X-Sandbox-Token header with the control token.';
   }
   const name = hostName(request.headers.host);
   if (!name || !LOOPBACK_NAMES.has(name)) return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
