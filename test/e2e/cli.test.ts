@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -110,6 +111,33 @@ describe('edp, built: agency commands', () => {
     expect(fish.stdout).toContain("complete -c edp -n '__fish_use_subcommand' -a recipes");
     expect(tcsh.code).toBe(2);
     expect(tcsh.stderr).toContain('tcsh');
+  });
+});
+
+describe('the package as shipped', () => {
+  it('runs from the files package.json ships alone, without node_modules or the sources', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    const shipped = tempDir('edp-e2e-shipped-');
+    try {
+      for (const entry of [...pkg.files, 'package.json']) cpSync(join(ROOT, entry), join(shipped.dir, entry), { recursive: true });
+      const role = join(shipped.dir, 'role.yaml');
+      writeFileSync(role, 'title: Shipped\npermissions: [WORKSPACE:VIEW]\n');
+      const child = spawn(process.execPath, [join(shipped.dir, 'bin/edp.js'), 'roles', 'create', '--file', role, '--json'], {
+        cwd: shipped.dir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...operatorEnv(sb.url, join(shipped.dir, 'config')) } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(JSON.parse(out)).toMatchObject({ title: 'Shipped', permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }] });
+    } finally {
+      shipped.remove();
+    }
   });
 });
 
