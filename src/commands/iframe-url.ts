@@ -16,6 +16,6 @@ export function registerIframeUrl(program: Command, app: App): void {
     .option('--show-accounts', 'show accounts')
     .option('--no-show-accounts', 'hide accounts')
     .option('--show-accounts-only-on-auth', 'show accounts only on authorization (needs --no-show-accounts)')
-    .addHelpText('after', '\nExample:\n  edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection')
+    .addHelpText('after', '\nExamples:\n  edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection')
     .action(app.run(lazy(() => import('./iframe-url-run.js'), (m) => m.runIframeUrl)));
 }

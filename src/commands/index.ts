@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from './app.js';
+import { addHelpCommand, groupHelpToStdout } from './help.js';
 
 type Register = (program: Command, app: App) => void;
 
@@ -75,6 +76,8 @@ export function commandWord(argv: string[]): string | undefined {
 export async function registerCommands(program: Command, app: App, argv: string[], all = false): Promise<void> {
   const word = commandWord(argv);
   const everything = all || word === 'completion';
+  // Each verb's help lists the global options too; the commands below inherit this setting.
+  program.configureHelp({ showGlobalOptions: true });
   for (const area of AREAS) {
     if (everything || area.nouns.some(([name]) => name === word)) {
       (await area.load())(program, app);
@@ -82,4 +85,6 @@ export async function registerCommands(program: Command, app: App, argv: string[
       for (const [name, description] of area.nouns) program.command(name).description(description);
     }
   }
+  addHelpCommand(program);
+  groupHelpToStdout(program);
 }

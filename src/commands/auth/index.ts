@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { lazy, type App } from '../app.js';
+import { examples } from '../help.js';
 
 export function registerAuth(program: Command, app: App): void {
   const auth = program.command('auth').description('store, check and remove agency credentials');
@@ -14,9 +15,11 @@ export function registerAuth(program: Command, app: App): void {
     .command('status')
     .description('show the profile, service address, user and cached tokens (never a secret)')
     .option('--offline', 'do not check the credentials with the service')
+    .addHelpText('after', examples(['edp auth status', 'edp auth status --offline --profile ci', 'edp auth status --json']))
     .action(app.run(lazy(() => import('./status.js'), (m) => m.runStatus)));
   auth
     .command('logout')
     .description('remove the profile\'s stored credentials and cached tokens')
+    .addHelpText('after', examples(['edp auth logout', 'edp auth logout --profile staging']))
     .action(app.run(lazy(() => import('./status.js'), (m) => m.runLogout)));
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { collectRepeatable, lazy, type App } from '../app.js';
+import { examples } from '../help.js';
 
-const example = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+const example = (lines: string[]) => examples(lines);
 
 /** Template settings flags shared by validate, preview, extract create/update and migrate-wide. */
 function settingsOptions(cmd: Command): Command {

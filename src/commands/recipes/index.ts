@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { collectRepeatable, lazy, type App } from '../app.js';
 
-const example = (lines: string) => `\nExample:\n${lines}`;
+const example = (lines: string) => `\nExamples:\n${lines}`;
 
 function waitFlags(cmd: Command, withWait: boolean): Command {
   if (withWait) cmd.option('--wait', 'poll until the build ends; the exit code tells how (0 ready, 7 failed, 8 timed out, 9 degraded)');

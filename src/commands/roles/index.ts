@@ -15,13 +15,13 @@ export function registerRoles(program: Command, app: App): void {
     .command('list')
     .description('list system and custom roles with their user counts')
     .option('--limit <n>', 'stop after n roles')
-    .addHelpText('after', '\nExample:\n  edp roles list')
+    .addHelpText('after', '\nExamples:\n  edp roles list')
     .action(app.run(lazy(load, (m) => m.runList)));
   roles
     .command('get')
     .argument('<id>', 'role id')
     .description('show one role and its permissions')
-    .addHelpText('after', '\nExample:\n  edp roles get 5 --json')
+    .addHelpText('after', '\nExamples:\n  edp roles get 5 --json')
     .action(app.run(lazy(load, (m) => m.runGet)));
   writeOptions(
     roles
@@ -29,7 +29,7 @@ export function registerRoles(program: Command, app: App): void {
       .description('create a custom role; permissions are checked against the catalog first')
       .option('--title <title>', 'unique in the agency'),
   )
-    .addHelpText('after', '\nExample:\n  edp roles create --title "Media Buyer" --permission EXTRACT:VIEW --permission EXTRACT:RUN --permission RECIPE:BUILD')
+    .addHelpText('after', '\nExamples:\n  edp roles create --title "Media Buyer" --permission EXTRACT:VIEW --permission EXTRACT:RUN --permission RECIPE:BUILD')
     .action(app.run(lazy(load, (m) => m.runCreate)));
   writeOptions(
     roles
@@ -38,25 +38,25 @@ export function registerRoles(program: Command, app: App): void {
       .description('change a custom role\'s title, description or permissions (system roles are read-only)')
       .option('--title <title>', 'new title, unique in the agency'),
   )
-    .addHelpText('after', '\nExample:\n  edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN')
+    .addHelpText('after', '\nExamples:\n  edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN')
     .action(app.run(lazy(load, (m) => m.runUpdate)));
   roles
     .command('delete')
     .argument('<id>', 'role id')
     .description('delete a custom role; its users move to Viewer (asks on a terminal; --yes otherwise)')
     .option('--yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExample:\n  edp roles delete 5 --yes')
+    .addHelpText('after', '\nExamples:\n  edp roles delete 5 --yes')
     .action(app.run(lazy(load, (m) => m.runDelete)));
   roles
     .command('users')
     .argument('<id>', 'role id')
     .description('list the users holding a role, with the workspaces where they hold it')
     .option('--limit <n>', 'stop after n users')
-    .addHelpText('after', '\nExample:\n  edp roles users 3')
+    .addHelpText('after', '\nExamples:\n  edp roles users 3')
     .action(app.run(lazy(load, (m) => m.runUsers)));
   roles
     .command('permissions')
     .description('show the permission catalog: layers and their permissions, in order')
-    .addHelpText('after', '\nExample:\n  edp roles permissions')
+    .addHelpText('after', '\nExamples:\n  edp roles permissions')
     .action(app.run(lazy(load, (m) => m.runPermissions)));
 }

@@ -22,7 +22,7 @@ export function registerSandbox(program: Command, app: App): void {
     .option('--webhook-delay <s>', 'delay before a webhook delivery', '1')
     .addHelpText(
       'after',
-      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n\nExample:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
+      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n\nExamples:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
     )
     .action(app.run(lazy(() => import('./run.js'), (m) => m.runSandbox)));
 }

@@ -14,7 +14,7 @@ export function registerSources(program: Command, app: App): void {
     .command('list')
     .description('list data sources: name (used by --data-source), title, category')
     .option('--limit <n>', 'stop after n data sources')
-    .addHelpText('after', '\nExample:\n  edp datasources list -w 101')
+    .addHelpText('after', '\nExamples:\n  edp datasources list -w 101')
     .action(app.run(lazy(datasources, (m) => m.runList)));
 
   const conn = program.command('connections').description('connections of a data source in a workspace');
@@ -23,7 +23,7 @@ export function registerSources(program: Command, app: App): void {
     .description('list the connections of a data source, with their account counts')
     .requiredOption('--data-source <name>', 'data source name (see `edp datasources list`)')
     .option('--limit <n>', 'stop after n connections')
-    .addHelpText('after', '\nExample:\n  edp connections list -w 101 --data-source google_ads')
+    .addHelpText('after', '\nExamples:\n  edp connections list -w 101 --data-source google_ads')
     .action(app.run(lazy(connections, (m) => m.runList)));
   conn
     .command('delete')
@@ -31,7 +31,7 @@ export function registerSources(program: Command, app: App): void {
     .description('delete a connection: its accounts become inactive and its extractions pause')
     .option('--data-source <name>', 'delete through the data source path (checks the connection belongs to it)')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
-    .addHelpText('after', '\nExample:\n  edp connections delete 1001 -w 101 --data-source google_ads --yes')
+    .addHelpText('after', '\nExamples:\n  edp connections delete 1001 -w 101 --data-source google_ads --yes')
     .action(app.run(lazy(connections, (m) => m.runDelete)));
 
   const acc = program.command('accounts').description('accounts of a connection (v3.1 ids: the ones recipes accept)');
@@ -51,7 +51,7 @@ export function registerSources(program: Command, app: App): void {
       .argument('<account-id...>', 'internal account ids (space- or comma-separated)')
       .description(`${enabled ? 'select' : 'deselect'} accounts for embedded extraction`)
       .requiredOption('--connection <id>', 'connection id')
-      .addHelpText('after', `\nExample:\n  edp accounts ${verb} -w 101 --connection 1001 20001 20003`)
+      .addHelpText('after', `\nExamples:\n  edp accounts ${verb} -w 101 --connection 1001 20001 20003`)
       .action(app.run(lazy(accounts, (m) => (enabled ? m.runEnable : m.runDisable))));
   }
 
@@ -63,20 +63,20 @@ export function registerSources(program: Command, app: App): void {
     .requiredOption('--to <emails>', 'recipient e-mail addresses, comma-separated or repeated', collectRepeatable)
     .option('--send-email', 'the service e-mails the links (otherwise deliver the URLs yourself)')
     .option('--requested-by <email>', 'active agency user named on the link page (a workspace member or the agency owner); gets a confirmation')
-    .addHelpText('after', '\nExample:\n  edp links create -w 101 --data-source google_ads --to ana@client.com,bo@client.com --send-email --requested-by analyst@agency.com')
+    .addHelpText('after', '\nExamples:\n  edp links create -w 101 --data-source google_ads --to ana@client.com,bo@client.com --send-email --requested-by analyst@agency.com')
     .action(app.run(lazy(links, (m) => m.runCreate)));
   link
     .command('list')
     .description('list the links of a data source, newest first')
     .requiredOption('--data-source <name>', 'data source name')
     .option('--limit <n>', 'stop after n links')
-    .addHelpText('after', '\nExample:\n  edp links list -w 101 --data-source google_ads')
+    .addHelpText('after', '\nExamples:\n  edp links list -w 101 --data-source google_ads')
     .action(app.run(lazy(links, (m) => m.runList)));
   link
     .command('revoke')
     .argument('<id>', 'link id')
     .description('revoke an unused link (revoking a revoked link changes nothing)')
     .requiredOption('--data-source <name>', 'data source name')
-    .addHelpText('after', '\nExample:\n  edp links revoke 12 -w 101 --data-source google_ads')
+    .addHelpText('after', '\nExamples:\n  edp links revoke 12 -w 101 --data-source google_ads')
     .action(app.run(lazy(links, (m) => m.runRevoke)));
 }

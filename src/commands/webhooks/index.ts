@@ -10,53 +10,53 @@ export function registerWebhooks(program: Command, app: App): void {
     .command('list')
     .description('list the workspace\'s webhook endpoints')
     .option('--limit <n>', 'stop after n endpoints')
-    .addHelpText('after', '\nExample:\n  edp webhooks list -w 101')
+    .addHelpText('after', '\nExamples:\n  edp webhooks list -w 101')
     .action(app.run(lazy(load, (m) => m.runList)));
   hooks
     .command('get')
     .argument('<id>', 'endpoint id')
     .description('show one webhook endpoint')
-    .addHelpText('after', '\nExample:\n  edp webhooks get 3 -w 101 --json')
+    .addHelpText('after', '\nExamples:\n  edp webhooks get 3 -w 101 --json')
     .action(app.run(lazy(load, (m) => m.runGet)));
   hooks
     .command('create')
     .description('create an endpoint (unverified); prints its secret, shown only this once')
     .requiredOption('--url <url>', 'receiver address (http or https)')
     .requiredOption('--events <a,b>', 'event types to subscribe to, checked against the service\'s list')
-    .addHelpText('after', '\nExample:\n  edp webhooks create -w 101 --url https://hooks.example.com/edp --events workspace_created,load_completed')
+    .addHelpText('after', '\nExamples:\n  edp webhooks create -w 101 --url https://hooks.example.com/edp --events workspace_created,load_completed')
     .action(app.run(lazy(load, (m) => m.runCreate)));
   hooks
     .command('update')
     .argument('<id>', 'endpoint id')
     .description('replace the event types an endpoint is subscribed to')
     .requiredOption('--events <a,b>', 'the complete new list of event types')
-    .addHelpText('after', '\nExample:\n  edp webhooks update 3 -w 101 --events load_completed,load_started')
+    .addHelpText('after', '\nExamples:\n  edp webhooks update 3 -w 101 --events load_completed,load_started')
     .action(app.run(lazy(load, (m) => m.runUpdate)));
   hooks
     .command('delete')
     .argument('<id>', 'endpoint id')
     .description('delete an endpoint (asks on a terminal; --yes otherwise)')
     .option('--yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExample:\n  edp webhooks delete 3 -w 101 --yes')
+    .addHelpText('after', '\nExamples:\n  edp webhooks delete 3 -w 101 --yes')
     .action(app.run(lazy(load, (m) => m.runDelete)));
   hooks
     .command('verify')
     .argument('<id>', 'endpoint id')
     .description('ask the service to send the challenge GET; the endpoint becomes active when the receiver echoes it')
-    .addHelpText('after', '\nExample:\n  edp webhooks verify 3 -w 101')
+    .addHelpText('after', '\nExamples:\n  edp webhooks verify 3 -w 101')
     .action(app.run(lazy(load, (m) => m.runVerify)));
   hooks
     .command('rotate-secret')
     .argument('<id>', 'endpoint id')
     .description('issue a new secret; the old one stops working at once and the endpoint is unverified again')
     .option('--yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExample:\n  edp webhooks rotate-secret 3 -w 101 --yes --json')
+    .addHelpText('after', '\nExamples:\n  edp webhooks rotate-secret 3 -w 101 --yes --json')
     .action(app.run(lazy(load, (m) => m.runRotateSecret)));
   hooks
     .command('event-types')
     .description('list the event types an endpoint can subscribe to')
     .option('--limit <n>', 'stop after n types')
-    .addHelpText('after', '\nExample:\n  edp webhooks event-types -w 101')
+    .addHelpText('after', '\nExamples:\n  edp webhooks event-types -w 101')
     .action(app.run(lazy(load, (m) => m.runEventTypes)));
   hooks
     .command('listen')
@@ -70,7 +70,7 @@ export function registerWebhooks(program: Command, app: App): void {
       'after',
       '\nRefuses a bad signature (401) and bodies over 1 MiB (413); a repeated idempotency key is acknowledged\n' +
         'without printing the event again (remembered for at least 10 minutes).\n\n' +
-        'Example:\n  EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
+        'Examples:\n  EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
     )
     .action(app.run(lazy(() => import('./listen.js'), (m) => m.runListen)));
 }

@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+
+/**
+ * The examples section of a verb's help, under one label everywhere. `lines` are command
+ * lines as a person types them; `note` is a paragraph printed after them.
+ */
+export function examples(lines: string[], note?: string): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}${note ? `\n\n${note}` : ''}`;
+}
+
+/** Adds the examples section to a verb's help; returns the command for chaining. */
+export function withExamples(cmd: Command, lines: string[], note?: string): Command {
+  return cmd.addHelpText('after', examples(lines, note));
+}
+
+/**
+ * `edp help NOUN VERB…`: the help of the command those words name, on stdout, exit 0.
+ * Commander's own help command only looks at the first word, so `edp help recipes deploy`
+ * would show the recipes group.
+ */
+export function addHelpCommand(program: Command): void {
+  program.helpCommand(false);
+  program
+    .command('help')
+    .argument('[command...]', 'the command, e.g. recipes deploy')
+    .description('show the help of a command')
+    .action((words: string[]) => {
+      let cmd = program;
+      for (const word of words) {
+        const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!sub) cmd.error(`error: unknown command '${[...commandPath(cmd), word].join(' ')}'; run \`edp --help\` for the commands`, { code: 'commander.unknownCommand', exitCode: 2 });
+        cmd = sub!;
+      }
+      cmd.outputHelp();
+    });
+}
+
+function commandPath(cmd: Command): string[] {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names;
+}
+
+/**
+ * A group run without its verb (`edp recipes`) shows its help on stdout with exit 0, like
+ * `--help`: the person asked what the group offers, which is not an error.
+ */
+export function groupHelpToStdout(cmd: Command): void {
+  for (const sub of cmd.commands) {
+    if (sub.commands.length > 0) {
+      const help = Command.prototype.help as (context: { error: boolean }) => never;
+      sub.help = ((): never => help.call(sub, { error: false })) as Command['help'];
+      groupHelpToStdout(sub);
+    }
+  }
+}
