@@ -132,6 +132,7 @@ export class Context {
     this.config.read();
     const { Service } = await import('./api/service.js');
     const { logRequest } = await import('./output/request-log.js');
+    const { retryNoticeText } = await import('./api/retry.js');
     this.service = new Service({
       baseUrl: this.baseUrl(),
       timeoutMs: this.timeoutMs,
@@ -141,6 +142,8 @@ export class Context {
       signal: this.signal,
       userAgent: `edp/${VERSION}`,
       log: this.output.flags.verbose ? (e) => logRequest(this.output, e) : undefined,
+      // A repeat after a busy answer or a dropped connection can wait 30 s: say so (not with --quiet).
+      onRetry: (notice) => this.output.info(retryNoticeText(notice)),
       pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 }) : undefined,
     });
     return this.service;

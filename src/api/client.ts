@@ -5,7 +5,7 @@ import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
 import { withQuery, type Query } from './path.js';
-import { decideRetry, defaultRetryPolicy, RetryBudget, type Outcome, type RetryPolicy } from './retry.js';
+import { decideRetry, defaultRetryPolicy, RetryBudget, type Outcome, type RetryNotice, type RetryPolicy } from './retry.js';
 
 // undici parses responses with WebAssembly, compiled when the first connection opens. V8's
 // optimizing tier would compile it again on background threads, and the process waits for
@@ -70,6 +70,8 @@ export interface ClientOptions {
   /** For tests of the retry timing. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   connections?: number | undefined;
+  /** Told before each repeat, so that a person waiting sees why nothing arrives yet. */
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH']);
@@ -140,6 +142,7 @@ export class ApiClient {
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
           this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt, note: `retrying in ${decision.delayMs} ms` });
+          this.opts.onRetry?.({ method: spec.method, path: target, cause: { kind: 'status', status: res.status, code: error.code }, delayMs: decision.delayMs, nextAttempt: attempt + 1, maxAttempts: this.policy.maxAttempts });
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }
@@ -155,6 +158,8 @@ export class ApiClient {
         outcome = { kind: 'network', sent };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
+          const faultCode = String(code ?? (err as Error).name ?? 'error');
+          this.opts.onRetry?.({ method: spec.method, path: target, cause: { kind: 'network', code: faultCode, sent }, delayMs: decision.delayMs, nextAttempt: attempt + 1, maxAttempts: this.policy.maxAttempts });
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }

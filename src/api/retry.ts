@@ -93,3 +93,54 @@ export class RetryBudget {
     return this.left;
   }
 }
+
+/** What a person is told before a request is repeated (cli-design: progress on stderr). */
+export interface RetryNotice {
+  method: string;
+  path: string;
+  /** the status that was answered, or the network fault's code (ECONNRESET, UND_ERR_SOCKET, …) */
+  cause: { kind: 'status'; status: number; code?: string | undefined } | { kind: 'network'; code: string; sent: boolean };
+  delayMs: number;
+  /** the attempt about to be made (2 for the first repeat) */
+  nextAttempt: number;
+  maxAttempts: number;
+}
+
+/** 30s, 1.5s, 250ms: short waits keep their precision, long ones are rounded to seconds. */
+export function delayText(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 10_000) return `${Math.round(ms / 100) / 10}s`;
+  return `${Math.round(ms / 1000)}s`;
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed before the answer',
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  TimeoutError: 'no answer within --timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer within --timeout',
+  EPIPE: 'connection closed',
+  ENETUNREACH: 'network unreachable',
+  EHOSTUNREACH: 'host unreachable',
+};
+
+/**
+ * One line per repeat: `service busy (503); retrying in 30s, attempt 2 of 4 (GET /api/v3/workspaces)`. Codes the tool
+ * does not know are shown as they are.
+ */
+export function retryNoticeText(n: RetryNotice): string {
+  let why: string;
+  if (n.cause.kind === 'status') {
+    const { status, code } = n.cause;
+    const label = status === 503 ? 'service busy' : status === 502 ? 'bad gateway' : status === 504 ? 'gateway timeout' : 'service fault';
+    why = `${label} (${status}${code && code !== 'service_unavailable' ? `, ${code}` : ''})`;
+  } else {
+    const words = NETWORK_WORDS[n.cause.code];
+    why = words ? `${words} (${n.cause.code})` : `network error (${n.cause.code})`;
+  }
+  return `${why}; retrying in ${delayText(n.delayMs)}, attempt ${n.nextAttempt} of ${n.maxAttempts} (${n.method} ${n.path})`;
+}

@@ -1,4 +1,5 @@
 import { ApiClient, type AuthKind, type RequestLogEntry } from './client.js';
+import type { RetryNotice } from './retry.js';
 import { CredentialAuth, type Credentials } from './auth.js';
 import type { ConfigStore } from '../config/store.js';
 import { paginate, pageQuery, type Page } from './paginate.js';
@@ -31,6 +32,7 @@ export interface ServiceOptions {
   signal?: AbortSignal | undefined;
   userAgent?: string | undefined;
   pageConcurrency?: number | undefined;
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
 /** The client plus what every resource module needs: auth and auto-paging. */
@@ -48,6 +50,7 @@ export class Service {
       log: opts.log,
       signal: opts.signal,
       userAgent: opts.userAgent,
+      onRetry: opts.onRetry,
     });
     this.pageConcurrency = opts.pageConcurrency;
   }
