@@ -59,7 +59,23 @@ export function errorBody(url: string, err: SandboxError): Record<string, unknow
   return { detail: err.message, ...err.v3Extra };
 }
 
+/** Contract, Status meaning: every 503 carries `Retry-After: 30`; this backs up any 503 raised without one. */
+const DEFAULT_RETRY_AFTER_S = '30';
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: SandboxError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  if (err.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', DEFAULT_RETRY_AFTER_S);
   return reply.code(err.status).type('application/json').send(errorBody(request.url, err));
+}
+
+/**
+ * Errors fastify raises before routing (a malformed URL such as `%ZZ`, a path parameter too
+ * long): answered like any other refusal, in the envelope the URL calls for, `bad_request`
+ * (the contract's catch-all for a 4xx without its own code) and with `x-im-trace-id` (every
+ * response carries it). The request hooks did not run, so the trace id is set here.
+ */
+export function answerFrameworkError(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply, traceId: string): FastifyReply {
+  reply.header('x-im-trace-id', traceId);
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  return sendError(request, reply, new SandboxError(status, 'bad_request', 'The request URL is malformed.'));
 }

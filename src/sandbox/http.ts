@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 import { LosslessNumber } from '../util/json.js';
 import { SandboxError, invalidQuery, notFound, unauthorized, validationError, forbidden, type FieldError } from './errors.js';
 import type { Store, User } from './state.js';
@@ -16,7 +16,9 @@ interface ZodIssueLike {
 }
 
 function fieldCode(issue: ZodIssueLike): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  // A missing key is `required` whatever check it failed (a custom integer check reports
+  // `custom`, not `invalid_type`); a value that is present but wrong is `invalid`.
+  if (issue.input === undefined && 'input' in issue && issue.code !== 'unrecognized_keys') return 'required';
   if (issue.code === 'too_small' && Number(issue.minimum) === 1 && (issue.origin === 'string' || issue.origin === 'array')) return 'empty';
   if (issue.code === 'too_big' && issue.origin === 'string') return 'max_length';
   return 'invalid';
@@ -42,6 +44,14 @@ export function idOf(value: unknown): number | undefined {
   if (value instanceof LosslessNumber && /^\d+$/.test(value.value)) return Number(value.value);
   return undefined;
 }
+
+/**
+ * A body field holding an integer id, read without loss (ids can pass 2^53); `idOf` gives its
+ * value. The metadata gives its JSON type to the OpenAPI document.
+ */
+export const integerId = z
+  .custom<number | LosslessNumber>((v) => idOf(v) !== undefined, { message: 'A valid integer is required.' })
+  .meta({ type: 'integer' });
 
 /** A path id, or 404 when it is not one. */
 export function pathId(raw: string): number {
@@ -136,12 +146,26 @@ export interface PageEnvelope<T> {
   results: T[];
 }
 
-function pageUrl(request: FastifyRequest, page: number): string {
-  const host = request.headers.host ?? 'localhost';
+/**
+ * The sandbox's own address (`http://HOST:PORT` it listens on), for the absolute URLs it hands
+ * out: `next`/`previous` links, iframe and link URLs. Never the request's Host header, which
+ * any caller can set. A wildcard listen address is given as loopback.
+ */
+export function sandboxBaseUrl(request: FastifyRequest): string {
+  const address = request.server.server.address();
+  if (!address || typeof address === 'string') return 'http://127.0.0.1';
+  let host = address.address;
+  if (host === '0.0.0.0') host = '127.0.0.1';
+  if (host === '::') host = '::1';
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/** The request's own path and query with `page` replaced, under the sandbox's address. */
+export function pageUrl(request: FastifyRequest, page: number): string {
   const [p, qs] = request.url.split('?');
   const params = new URLSearchParams(qs ?? '');
   params.set('page', String(page));
-  return `${request.protocol}://${host}${p}?${params.toString()}`;
+  return `${sandboxBaseUrl(request)}${p}?${params.toString()}`;
 }
 
 /** The contract's paginated envelope, `next`/`previous` as full URLs. Items must already be in `id` order. */

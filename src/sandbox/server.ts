@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { parseJson, stringifyJson } from '../util/json.js';
-import { SandboxError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
+import { SandboxError, answerFrameworkError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
+import { RequestJournal, installJournal, journalRequest } from './journal.js';
+import { installOpenApi } from './openapi.js';
 import { areas } from './areas.js';
 import { adminRoutes } from './admin.js';
 import { checkBodyLimits, tooDeepBody } from './limits.js';
@@ -43,7 +45,16 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     for (const area of areas) area.seed?.(store);
   }
 
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 5 * 1024 * 1024 });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: 5 * 1024 * 1024,
+    frameworkErrors: (error, request, reply) => {
+      answerFrameworkError(error, request, reply, randomBytes(8).toString('hex'));
+      journalRequest(journal, store, request, reply);
+    },
+  });
+  const journal = new RequestJournal();
   const patterns: RoutePattern[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -69,6 +80,9 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     }
     done(null, value);
   });
+  // Bodies are JSON only: any other content type (text/plain included, which fastify would
+  // parse as text) is 415 `bad_request`, the contract's catch-all for other 4xx.
+  app.removeContentTypeParser('text/plain');
   app.setReplySerializer((payload) => stringifyJson(payload));
 
   const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
@@ -121,6 +135,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   });
 
   adminRoutes(app, store);
+  installJournal(app, store, journal);
+  installOpenApi(app);
   for (const area of areas) area.routes(app, store);
 
   await app.listen({ port: opts.port, host: opts.host });

@@ -69,8 +69,19 @@ describe('loads (HTTP)', () => {
     expect(csv.text.split('\n')[0]).toBe('date,campaign_id,campaign_name,clicks,account_id,account_name,__insert_date');
   });
 
+  // Contract: both dates are optional, each on its own.
   it.each([
-    ['only date_from', { date_from: '2024-01-01' }, 'date_to'],
+    ['only date_from', { date_from: '2024-01-01' }, { date_from: '2024-01-01', date_to: null }],
+    ['only date_to', { date_to: '2024-01-31' }, { date_from: null, date_to: '2024-01-31' }],
+  ])('runs with %s', async (_name, body, expected) => {
+    const load = await newLoad();
+    const r = await call('PUT', `/api/v3/loads/${load.id}/run`, body);
+    expect(r.status).toBe(202);
+    expect(r.body.last_run).toMatchObject(expected);
+  });
+
+  it.each([
+    ['a date_from after today and no date_to', { date_from: '2999-01-01' }, 'date_from'],
     ['a reversed range', { date_from: '2024-02-01', date_to: '2024-01-01' }, 'date_to'],
     ['a malformed date', { date_from: '2024-13-01', date_to: '2024-12-01' }, 'date_from'],
   ])('refuses a run with %s (400)', async (_name, body, mention) => {

@@ -91,14 +91,37 @@ describe('extraction templates (HTTP)', () => {
       expect(sb.store.state.extract_templates.length).toBe(before);
     });
 
-    it('needs EXTRACT.CREATE: a token issued with the analyst\'s credentials gets 403', async () => {
-      const t = await http(sb, 'POST', '/api/v3/token', { basic: ['analyst@sandbox.local', 'sandbox'], body: { workspace_id: 101 } });
-      const r = await http(sb, 'POST', '/api/v3/datasources/google_ads/extract-templates', {
-        token: t.body.token,
-        body: { title: 'x', parent_id: demo(sb).template('google_ads', false).id },
+    // Contract: creation needs EXTRACT.CREATE, which a role grants; the chief and owner hold every permission.
+    const tokenAs = async (email: string, wsId: number) =>
+      (await http(sb, 'POST', '/api/v3/token', { basic: [email, 'sandbox'], body: { workspace_id: wsId } })).body.token as string;
+    const createAs = async (email: string, wsId: number) =>
+      http(sb, 'POST', '/api/v3/datasources/google_ads/extract-templates', {
+        token: await tokenAs(email, wsId),
+        body: { title: `By ${email} in ${wsId}`, parent_id: demo(sb, wsId).template('google_ads', false).id },
       });
+
+    it.each([
+      ['the Media Buyer (custom role with EXTRACT.CREATE)', 'analyst@sandbox.local', 101],
+      ['the Editor (system role with EXTRACT.CREATE)', 'editor@sandbox.local', 102],
+    ])('lets %s create a template (201)', async (_who, email, wsId) => {
+      expect((await createAs(email, wsId)).status).toBe(201);
+    });
+
+    it('refuses a user whose role lacks EXTRACT.CREATE (Viewer): 403', async () => {
+      const r = await createAs('editor@sandbox.local', 103);
       expect(r.status).toBe(403);
       expect(r.body.detail).toContain('EXTRACT.CREATE');
+    });
+
+    it('follows role changes: a custom role without EXTRACT.CREATE refuses its users', async () => {
+      const buyer = (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === 'Media Buyer');
+      const without = buyer.permissions.filter((p: any) => !(p.layer === 'EXTRACT' && p.permission === 'CREATE'));
+      expect((await http(sb, 'PATCH', `/api/v3/roles/${buyer.id}`, { basic: true, body: { permissions: without } })).status).toBe(200);
+      try {
+        expect((await createAs('analyst@sandbox.local', 101)).status).toBe(403);
+      } finally {
+        await http(sb, 'PATCH', `/api/v3/roles/${buyer.id}`, { basic: true, body: { permissions: buyer.permissions } });
+      }
     });
   });
 

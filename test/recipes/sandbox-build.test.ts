@@ -243,17 +243,21 @@ describe('sandbox: extraction check (v3.1)', () => {
       const noneV3 = await http(sb, 'GET', `${V3}${id}/extractions/`, { token });
       expect(noneV3.status).toBe(503);
       expect(noneV3.body).toEqual({ detail: expect.any(String) });
+      // Every 503 carries Retry-After (the sandbox's --retry-after, 0 in tests).
+      expect(noneV3.headers.get('retry-after')).toBe('0');
       dc.status = 'active';
       dc.destination_name = 'sftp';
       const unsupported = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
       expect([unsupported.status, unsupported.body.code]).toEqual([409, 'destination_not_supported']);
       dc.destination_name = 's3';
-      s3.reports_tables = false;
+      // The control for a destination that hosts recipes but cannot report tables.
+      const knob = await http(sb, 'PATCH', '/_sandbox/destinations/s3', { body: { reports_tables: false } });
+      expect(knob.body).toMatchObject({ name: 's3', supports_recipes: true, reports_tables: false });
       const cannot = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
       expect([cannot.status, cannot.body.code]).toEqual([501, 'destination_check_unsupported']);
       const cannotV3 = await http(sb, 'GET', `${V3}${id}/extractions/`, { token });
       expect(cannotV3.status).toBe(501);
-      s3.reports_tables = true;
+      await http(sb, 'PATCH', '/_sandbox/destinations/s3', { body: { reports_tables: true } });
       await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { destination_unavailable: 1 } });
       const down = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
       expect([down.status, down.body.code, down.headers.get('retry-after')]).toEqual([503, 'destination_unavailable', '0']);

@@ -2,10 +2,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, forbidden, notFound } from '../errors.js';
-import { byId, idOf, paginate, parseBody, pathId, queryBool, requireBasic, requireBearer } from '../http.js';
+import { byId, idOf, integerId, paginate, parseBody, pathId, queryBool, requireBasic, requireBearer, sandboxBaseUrl } from '../http.js';
 import type { Store, User } from '../state.js';
 
 const titleSchema = z.object({ title: z.string().trim().min(1).max(255) });
+const tokenSchema = z.object({ workspace_id: integerId });
+const enableRecipeSchema = z.object({ recipe_id: integerId });
+/** The iframe URL body; the handler checks it field by field, in this order, for its messages. */
+const iframeUrlSchema = z.object({
+  workspace_id: integerId,
+  type: z.enum(['datasource', 'destination']).nullable().optional(),
+  name: z.string().min(1).nullable().optional(),
+});
+const iframeQuerySchema = z.object({
+  show_connectors_list: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
+  show_datasources: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
+  show_accounts: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
+  show_accounts_only_on_auth: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
+});
 
 /** Workspaces an agency user may manage: all for the chief, their own otherwise. */
 function visibleWorkspace(store: Store, user: User, id: number) {
@@ -33,10 +47,10 @@ export const coreArea: SandboxArea = {
   routes(app: FastifyInstance, store: Store) {
     const s = () => store.state;
 
-    app.post('/api/v3/token', async (request) => {
+    app.post('/api/v3/token', { config: { body: tokenSchema } }, async (request) => {
       const user = requireBasic(store, request);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const wsId = idOf(body.workspace_id);
+      const parsed = tokenSchema.safeParse(request.body ?? {});
+      const wsId = parsed.success ? idOf(parsed.data.workspace_id) : undefined;
       if (wsId === undefined) throw badRequest('workspace_id: A valid integer is required.', { workspace_id: ['A valid integer is required.'] });
       const ws = store.workspace(wsId);
       if (!ws || (!user.is_agency_chief && !user.workspace_ids.includes(wsId))) {
@@ -55,7 +69,7 @@ export const coreArea: SandboxArea = {
       return paginate(request, items.map(({ id, title }) => ({ id, title })), { mode: 'v3' });
     });
 
-    app.post('/api/v3/workspaces', async (request, reply) => {
+    app.post('/api/v3/workspaces', { config: { body: titleSchema, success: 201 } }, async (request, reply) => {
       const user = requireBasic(store, request);
       if (!user.is_agency_chief) throw forbidden('Only the agency chief can create workspaces.');
       const { title } = parseBody(titleSchema, request.body);
@@ -73,7 +87,7 @@ export const coreArea: SandboxArea = {
       return { id: ws.id, title: ws.title };
     });
 
-    app.put('/api/v3/workspaces/:id', async (request) => {
+    app.put('/api/v3/workspaces/:id', { config: { body: titleSchema } }, async (request) => {
       const user = requireBasic(store, request);
       const ws = visibleWorkspace(store, user, pathId((request.params as { id: string }).id));
       const { title } = parseBody(titleSchema, request.body);
@@ -105,13 +119,13 @@ export const coreArea: SandboxArea = {
     });
 
     // No trailing slash on this one (contract).
-    app.post('/api/v3/workspaces/:id/recipes', async (request, reply) => {
+    app.post('/api/v3/workspaces/:id/recipes', { config: { body: enableRecipeSchema, success: 204 } }, async (request, reply) => {
       const user = requireBasic(store, request);
       const wsId = pathId((request.params as { id: string }).id);
       if (!s().agency.flags.recipe_pipeline) throw forbidden('The recipe pipeline is disabled for this agency.');
       visibleWorkspace(store, user, wsId);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const recipeId = idOf(body.recipe_id);
+      const parsed = enableRecipeSchema.safeParse(request.body ?? {});
+      const recipeId = parsed.success ? idOf(parsed.data.recipe_id) : undefined;
       if (recipeId === undefined) throw badRequest('recipe_id: A valid integer is required.', { recipe_id: ['A valid integer is required.'] });
       if (!s().agency_recipes.some((r) => r.id === recipeId)) throw notFound('Recipe not found.');
       if (!s().enabled_recipes.some((e) => e.workspace_id === wsId && e.recipe_id === recipeId)) {
@@ -121,7 +135,7 @@ export const coreArea: SandboxArea = {
       return reply.code(204).send();
     });
 
-    app.post('/api/v3/get_iframe_url', async (request) => {
+    app.post('/api/v3/get_iframe_url', { config: { body: iframeUrlSchema, query: iframeQuerySchema } }, async (request) => {
       const user = requireBasic(store, request);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const wsId = idOf(body.workspace_id);
@@ -147,8 +161,7 @@ export const coreArea: SandboxArea = {
       const code = store.secret(16);
       s().iframe_sessions[code] = { workspace_id: wsId, type: type as string | null, name: name as string | null, options };
       store.changed();
-      const host = request.headers.host ?? `${store.opts.host}:${store.opts.port}`;
-      const url = new URL(`${request.protocol}://${host}/api/v3/iframe/`);
+      const url = new URL(`${sandboxBaseUrl(request)}/api/v3/iframe/`);
       url.searchParams.set('code', code);
       if (type) url.searchParams.set('type', type as string);
       if (name) url.searchParams.set('name', name as string);

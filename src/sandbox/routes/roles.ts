@@ -126,7 +126,7 @@ export const rolesArea: SandboxArea = {
       return paginate(request, [...visibleRoles(store)].sort(byId).map((r) => view(store, r)), { mode: 'v3' });
     });
 
-    app.post('/api/v3/roles/', async (request, reply) => {
+    app.post('/api/v3/roles/', { config: { body: roleWriteSchema } }, async (request, reply) => {
       requireRolesAccess(store, request);
       const body = parseBody(roleWriteSchema, request.body);
       const permissions = checkPermissions(body.permissions);
@@ -148,7 +148,7 @@ export const rolesArea: SandboxArea = {
       return view(store, roleOf(store, request));
     });
 
-    app.patch('/api/v3/roles/:role_id', async (request) => {
+    app.patch('/api/v3/roles/:role_id', { config: { body: rolePatchSchema } }, async (request) => {
       requireRolesAccess(store, request);
       const role = roleOf(store, request);
       readOnly(role);

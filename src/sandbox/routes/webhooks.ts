@@ -77,7 +77,7 @@ export const webhooksArea: SandboxArea = {
       return paginate(request, items.map((e) => view(e)), { mode: 'v3' });
     });
 
-    app.post('/api/v3/webhook_endpoints/', async (request, reply) => {
+    app.post('/api/v3/webhook_endpoints/', { config: { body: createSchema } }, async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
       const body = parseBody(createSchema, request.body);
       const now = store.clock.iso();
@@ -101,7 +101,7 @@ export const webhooksArea: SandboxArea = {
       return view(endpointOf(store, request, workspaceId));
     });
 
-    app.patch('/api/v3/webhook_endpoints/:id/', async (request) => {
+    app.patch('/api/v3/webhook_endpoints/:id/', { config: { body: patchSchema } }, async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request, workspaceId);
       const body = parseBody(patchSchema, request.body);
@@ -175,11 +175,16 @@ export const webhooksArea: SandboxArea = {
         }
         store.opts.webhookLostAnswers = body.lost_answers;
       }
+      if (body.timestamp_digits !== undefined) {
+        if (body.timestamp_digits !== 3 && body.timestamp_digits !== 6) throw new SandboxError(400, 'bad_request', 'timestamp_digits must be 3 or 6');
+        store.opts.webhookTimestampDigits = body.timestamp_digits;
+      }
       if (typeof body.delay === 'number' && body.delay >= 0) store.opts.webhookDelay = body.delay;
       return {
         delay: store.opts.webhookDelay,
         retry_delays: store.opts.webhookRetryDelays ?? DEFAULT_RETRY_DELAYS_S,
         lost_answers: store.opts.webhookLostAnswers ?? 0,
+        timestamp_digits: store.opts.webhookTimestampDigits ?? 3,
       };
     });
   },

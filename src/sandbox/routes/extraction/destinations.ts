@@ -209,7 +209,7 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/destinations/:destination_name/connections', async (request, reply) => {
+  app.post('/api/v3/destinations/:destination_name/connections', { config: { body: createSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const d = destination(request);
     const rules = rulesFor(d.name);
@@ -242,7 +242,7 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
   });
 
   // PATCH (§) changes the title only; parameters change through PUT, which re-checks them.
-  app.patch('/api/v3/destinations/:destination_name/connections/:id', async (request) => {
+  app.patch('/api/v3/destinations/:destination_name/connections/:id', { config: { body: patchSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const dc = connection(request, auth.workspaceId, destination(request));
     const raw = (request.body ?? {}) as Record<string, unknown>;
@@ -260,7 +260,7 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
    * Contract: parameters merged per field, omitted ones keep their values; secret fields all
    * together or none; unknown names 400; success triggers a re-check.
    */
-  app.put('/api/v3/destinations/:destination_name/connections/:id', async (request) => {
+  app.put('/api/v3/destinations/:destination_name/connections/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const d = destination(request);
     const dc = connection(request, auth.workspaceId, d);

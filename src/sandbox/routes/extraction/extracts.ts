@@ -221,7 +221,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
   });
 
   // Versioning 8: create is the one v3.1 extract operation; its errors keep the {detail} envelope.
-  app.post('/api/v3.1/extracts/', async (request, reply) => {
+  app.post('/api/v3.1/extracts/', { config: { body: createSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(createSchema, request.body);
     const template = visibleTemplate(store, body.template_id);
@@ -254,7 +254,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, workspaceExtract(store, auth.workspaceId, extractParam(request)));
   });
 
-  app.put('/api/v3/extracts/:id', async (request) => {
+  app.put('/api/v3/extracts/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, extractParam(request));
     const body = parseBody(putSchema, request.body);
@@ -264,7 +264,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.patch('/api/v3/extracts/:id', async (request) => {
+  app.patch('/api/v3/extracts/:id', { config: { body: patchSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, extractParam(request));
     const body = parseBody(patchSchema, request.body);
@@ -315,7 +315,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post('/api/v3/extracts/migrate-wide', async (request, reply) => {
+  app.post('/api/v3/extracts/migrate-wide', { config: { body: migrateSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(migrateSchema, request.body);
     const source = s().extracts.find((e) => e.id === body.migrated_from_extraction_id && e.workspace_id === auth.workspaceId);

@@ -109,7 +109,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/loads', async (request, reply) => {
+  app.post('/api/v3/loads', { config: { body: createSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(createSchema, request.body);
     const { table, dc } = requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
@@ -137,7 +137,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, requireLoad(request, auth.workspaceId));
   });
 
-  app.put('/api/v3/loads/:id', async (request) => {
+  app.put('/api/v3/loads/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request, auth.workspaceId);
     const body = parseBody(putSchema, request.body);
@@ -182,14 +182,15 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
   });
 
   /** Contract: optional `date_from`, `date_to` run a range instead of the schedule window. */
-  app.put('/api/v3/loads/:id/run', async (request, reply) => {
+  app.put('/api/v3/loads/:id/run', { config: { body: runSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request, auth.workspaceId);
     const body = parseBody(runSchema, request.body);
-    if ((body.date_from === undefined) !== (body.date_to === undefined)) {
-      throw invalid(body.date_from === undefined ? 'date_from' : 'date_to', 'date_from and date_to are given together');
-    }
+    // Both dates are optional, each on its own: an omitted end is today, an omitted start is
+    // the schedule window's start (or the given end, when that lies before the window).
+    const today = isoDay(store.clock.now());
     if (body.date_from && body.date_to && body.date_from > body.date_to) throw invalid('date_to', `must not be before date_from (${body.date_from})`);
+    if (body.date_from && !body.date_to && body.date_from > today) throw invalid('date_from', `must not be after today (${today}) when date_to is omitted`);
     if (load.is_paused) throw conflict(`Load ${load.id} is paused; unpause it first.`);
     if (load.last_run?.status === 'running') throw conflict(`Load ${load.id} is already running (run ${load.last_run.id}).`);
     const dc = s().destination_connections.find((d) => d.id === load.destination_connection_id);
@@ -209,8 +210,9 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     };
     load.last_run = run;
     emitLoad(store, 'load_started', load, run.id);
-    const from = body.date_from ?? isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
     const to = body.date_to ?? isoDay(now);
+    const windowStart = isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
+    const from = body.date_from ?? (to < windowStart ? to : windowStart);
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (!s().loads.includes(load) || load.last_run !== run) return;

@@ -60,7 +60,7 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
    * names are ignored, dimensions cannot be deselected (400). System fields are always
    * delivered, so listing them or not changes nothing.
    */
-  app.put('/api/v3/data-tables/:data_table_id', async (request) => {
+  app.put('/api/v3/data-tables/:data_table_id', { config: { body: updateSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const t = requireTable(auth.workspaceId, (request.params as { data_table_id: string }).data_table_id);
     const { selected_fields: wanted } = parseBody(updateSchema, request.body);

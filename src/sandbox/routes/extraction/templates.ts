@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { forbidden, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
-import type { Account, ExtractTemplate, Field, Store, User } from '../../state.js';
+import type { Account, ExtractTemplate, Field, Store } from '../../state.js';
+import { holdsPermission } from '../roles/model.js';
 import {
   type DeclaredField, type ExtractSettings, dynamicFieldsOf, fieldObject, invalid, requireDataSource, visibleTemplate, workspaceAccount, connectionOf,
 } from './model.js';
@@ -84,10 +85,6 @@ export function resolveAccounts(store: Store, wsId: number, template: ExtractTem
   return accounts;
 }
 
-/** Template creation needs EXTRACT.CREATE: agency chiefs and owners hold it, other agency users do not. */
-function canCreateExtractTemplates(user: User): boolean {
-  return user.is_agency_chief || user.is_agency_owner;
-}
 
 function summary(t: ExtractTemplate) {
   return {
@@ -178,11 +175,12 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/datasources/:datasource_name/extract-templates', async (request, reply) => {
+  app.post('/api/v3/datasources/:datasource_name/extract-templates', { config: { body: createSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const ds = (request.params as { datasource_name: string }).datasource_name;
     requireDataSource(store, ds);
-    if (!canCreateExtractTemplates(auth.user)) throw forbidden('You need the EXTRACT.CREATE permission to create extract templates.');
+    // Template creation needs EXTRACT.CREATE, granted by the caller's role in the workspace.
+    if (!holdsPermission(store, auth.user, auth.workspaceId, 'EXTRACT', 'CREATE')) throw forbidden('You need the EXTRACT.CREATE permission to create extract templates.');
     const body = parseBody(createSchema, request.body);
     const parent = s().extract_templates.find((t) => t.id === body.parent_id && t.agency_id === null && t.datasource_name === ds);
     if (!parent) throw invalid('parent_id', `no global ${ds} template ${body.parent_id}`);
@@ -251,7 +249,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     return compact(requireTemplate(store, templateParam(request)));
   });
 
-  app.post('/api/v3/extract-template/:template_id/validation/', async (request) => {
+  app.post('/api/v3/extract-template/:template_id/validation/', { config: { body: validationSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const template = requireTemplate(store, templateParam(request));
     const body = parseBody(validationSchema, request.body);
@@ -268,7 +266,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     };
   });
 
-  app.post('/api/v3/extract-template/:template_id/preview/', async (request) => {
+  app.post('/api/v3/extract-template/:template_id/preview/', { config: { body: previewSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const template = requireTemplate(store, templateParam(request));
     const body = parseBody(previewSchema, request.body);
@@ -282,7 +280,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     return { template_id: template.id, fields, rows: previewRows(store, fields, accounts) };
   });
 
-  app.post('/api/v3/datasources/:datasource_name/custom_setting_options/', async (request) => {
+  app.post('/api/v3/datasources/:datasource_name/custom_setting_options/', { config: { body: optionsSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const ds = (request.params as { datasource_name: string }).datasource_name;
     requireDataSource(store, ds);

@@ -99,6 +99,23 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return { switched_off: s().recipe_v3_switched_off };
   });
 
+  // What a destination can do: host recipes (else 409 destination_not_supported) and report
+  // whether tables exist (else 501 destination_check_unsupported on the extraction check). The
+  // demo's only destination that cannot report tables cannot host recipes either, so without
+  // this knob a client's handling of 501 could not be exercised.
+  app.patch('/_sandbox/destinations/:name', async (request) => {
+    const destination = s().destinations.find((d) => d.name === (request.params as { name: string }).name);
+    if (!destination) throw notFound('No such destination.');
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    for (const key of ['supports_recipes', 'reports_tables'] as const) {
+      if (body[key] === undefined) continue;
+      if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
+      destination[key] = body[key];
+    }
+    store.changed();
+    return destination;
+  });
+
   app.post('/_sandbox/recipes/equip-workspace', async (request) => {
     const wsId = idOf(((request.body ?? {}) as Record<string, unknown>).workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');

@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { LosslessNumber } from '../../../util/json.js';
 import { SandboxError, forbidden, validationError, type FieldError } from '../../errors.js';
-import { idOf, requireBearer } from '../../http.js';
+import { idOf, integerId, requireBearer } from '../../http.js';
 import type { Store } from '../../state.js';
 import type { BuildEngine } from './engine.js';
 import { buildError } from './build-errors.js';
@@ -91,7 +90,6 @@ const retryLater = (store: Store) => ({ 'retry-after': String(store.opts.retryAf
 
 // ---------------------------------------------------------------- create
 
-const integerId = z.custom<number | LosslessNumber>((v) => idOf(v) !== undefined, { message: 'A valid integer is required.' });
 
 export const createSchema = z.object({
   template_id: integerId,
@@ -173,6 +171,7 @@ export const configurationSchemaV31 = configurationSchema(z.object({ id: integer
 export const configurationSchemaV3 = configurationSchema(
   z
     .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'Expected a dictionary of items but got a bare value.' })
+    .meta({ type: 'object', properties: { id: { type: 'integer' }, account_id: { type: ['string', 'integer'] } }, required: ['id'] })
     .pipe(z.object({ id: integerId, account_id: z.union([z.string(), z.number()]).optional() })),
 );
 

@@ -1,4 +1,5 @@
 import { ACCOUNTS_PER_CONNECTION, DEMO_DATASOURCES } from '../../seed.js';
+import { SYSTEM_FIELD_NAMES } from '../extraction/model.js';
 import type { Store } from '../../state.js';
 import type { OutputColumn, RecipeTemplate } from './model.js';
 
@@ -48,10 +49,10 @@ export const DEMO_TEMPLATES: TemplateSeed[] = [
     children: [4005], level: 2, output_columns: [col('month', 'date'), col('channel', 'string'), col('spend', 'float'), col('roas', 'float')], deployable: true,
   },
   {
-    id: 4005, title: 'Ad Spend Base', description: 'Daily spend per account; the base other recipes are built on.',
+    id: 4005, title: 'Ad Spend Base', description: 'Daily spend per campaign; the base other recipes are built on.',
     origin: 'improvado', categories: ['Paid media'], build_mode: 'progressive',
     data_sources: ['google_ads', 'facebook_ads'], extract_kinds: ['campaign_performance'],
-    children: [], level: 1, output_columns: [col('date', 'date'), col('account_id', 'string'), col('spend', 'float')], deployable: true,
+    children: [], level: 1, output_columns: [col('date', 'date'), col('campaign_id', 'string'), col('spend', 'float')], deployable: true,
   },
   {
     id: 4006, title: 'Paid Media: Performance', description: 'An agency copy of Paid Media Performance; shares its output table name.',
@@ -68,7 +69,13 @@ export const DEMO_TEMPLATES: TemplateSeed[] = [
 ];
 
 export function seedRecipeTemplates(store: Store): void {
-  for (const t of DEMO_TEMPLATES) store.state.recipe_templates.push({ ...t, revision: 1 });
+  for (const t of DEMO_TEMPLATES) {
+    // System fields do not appear in recipe metadata, which lists only provider fields
+    // (contract, "What the service does").
+    const system = t.output_columns.filter((c) => SYSTEM_FIELD_NAMES.has(c.name));
+    if (system.length > 0) throw new Error(`recipe template ${t.id} lists system fields in output_columns: ${system.map((c) => c.name).join(', ')}`);
+    store.state.recipe_templates.push({ ...t, revision: 1 });
+  }
 }
 
 /**
@@ -113,7 +120,17 @@ export function equipWorkspace(store: Store, workspaceId: number): void {
       title: `S3 warehouse (${ws.title})`,
       status: 'active',
       created_at: now,
-      connection_params: { connection_option: 'aws_credentials', bucket: `edp-sandbox-${workspaceId}`, region: 'us-east-1', filename: '{{table_name}}/{{date}}.csv', file_format: 'csv' },
+      // With AWS keys, as the demo workspaces have them: `aws_credentials` needs them, and a
+      // merge update that omits them keeps the stored ones.
+      connection_params: {
+        connection_option: 'aws_credentials',
+        bucket: `edp-sandbox-${workspaceId}`,
+        region: 'us-east-1',
+        aws_access_key_id: `AKIASANDBOX${workspaceId}`,
+        aws_secret_access_key: store.secret(20),
+        filename: '{{table_name}}/{{date}}.csv',
+        file_format: 'csv',
+      },
     });
   }
   store.changed();

@@ -21,12 +21,15 @@ const CONFLICTS_AS_400 = new Set([
 ]);
 
 /** The v3 form of an error raised in v3.1 terms (contract, v3-vs-v3.1 table). The envelope itself is chosen by URL. */
-function toV3(err: unknown, operation: 'extractions' | 'other'): unknown {
+function toV3(store: Store, err: unknown, operation: 'extractions' | 'other'): unknown {
   if (!(err instanceof SandboxError)) return err;
   if (err instanceof OtherWorkspaceRecipe) return new SandboxError(403, 'permission_denied', 'You do not have permission to access this recipe.');
   if (operation === 'extractions') {
-    // v3: 503 when the destination cannot be queried, also when none exists; 501 when it cannot report tables.
-    if (err.code === 'no_active_destination') return new SandboxError(503, err.code, 'The destination could not be queried: the workspace has no active destination.');
+    // v3: 503 when the destination cannot be queried, also when none exists; 501 when it cannot
+    // report tables. Every 503 carries Retry-After (contract, Status meaning).
+    if (err.code === 'no_active_destination') {
+      return new SandboxError(503, err.code, 'The destination could not be queried: the workspace has no active destination.', {}, {}, { 'retry-after': String(store.opts.retryAfter) });
+    }
     if (err.code === 'destination_not_supported') return new SandboxError(501, err.code, err.message);
   }
   if (CONFLICTS_AS_400.has(err.code)) return new SandboxError(400, err.code, err.message, err.details, err.v3Extra);
@@ -39,7 +42,7 @@ function v3(store: Store, operation: 'extractions' | 'other', handler: Handler):
     try {
       return await handler(request, reply);
     } catch (err) {
-      throw toV3(err, operation);
+      throw toV3(store, err, operation);
     }
   };
 }
@@ -79,7 +82,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
   }));
 
-  app.post('/api/v3/automated-recipes/', v3(store, 'other', async (request, reply) => {
+  app.post('/api/v3/automated-recipes/', { config: { body: createSchema, success: 201 } }, v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
     return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
@@ -90,7 +93,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     return v3Recipe(store, findRecipe(store, ws, (request.params as IdParams).id), false);
   }));
 
-  app.put('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request, reply) => {
+  app.put('/api/v3/automated-recipes/:id/', { config: { body: configurationSchemaV3 } }, v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = findRecipe(store, ws, (request.params as IdParams).id);
     configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
@@ -98,7 +101,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   }));
 
   // v3 answers 204 even when the recipe was not deleted.
-  app.delete('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request, reply) => {
+  app.delete('/api/v3/automated-recipes/:id/', { config: { success: 204 } }, v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
     deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'silent' });
     return reply.code(204).send();

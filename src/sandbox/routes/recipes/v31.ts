@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
 import { paginate, parseBody, queryOf } from '../../http.js';
 import type { Store } from '../../state.js';
@@ -12,11 +13,16 @@ import { v31Recipe, v31Template } from './views.js';
 
 type IdParams = { id: string };
 
+const pageQuery = { page: z.string().regex(/^\d+$/).optional(), page_size: z.string().regex(/^\d+$/).optional() };
+/** Query parameters the handlers read (documented in the OpenAPI document; checked in the handlers). */
+const templateQuery = z.object({ search: z.string().optional(), ...pageQuery });
+const recipeListQuery = z.object({ state: z.enum(RECIPE_STATES).optional(), template_id: z.string().regex(/^\d+$/).optional(), ...pageQuery });
+
 /** Automated recipes, v3.1 (contract, "Automated recipes, v3.1"). Every path ends with a slash. */
 export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
   const s = () => store.state;
 
-  app.get('/api/v3.1/automated-recipe-templates/', async (request) => {
+  app.get('/api/v3.1/automated-recipe-templates/', { config: { query: templateQuery } }, async (request) => {
     recipeCaller(store, request);
     const search = queryOf(request).search;
     if (search !== undefined && search.trim() === '') throw invalidQuery('search', [], 'search must not be blank.');
@@ -33,7 +39,7 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     return v31Template(findTemplate(store, (request.params as IdParams).id));
   });
 
-  app.get('/api/v3.1/automated-recipes/', async (request) => {
+  app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQuery } }, async (request) => {
     const ws = recipeCaller(store, request);
     const q = queryOf(request);
     if (q.state !== undefined && !(RECIPE_STATES as string[]).includes(q.state)) {
@@ -47,7 +53,7 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     return paginate(request, items, { mode: 'v31', maxPageSize: 100 });
   });
 
-  app.post('/api/v3.1/automated-recipes/', async (request, reply) => {
+  app.post('/api/v3.1/automated-recipes/', { config: { body: createSchema, success: 201 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const body = parseBody(createSchema, request.body);
     return reply.code(201).send(v31Recipe(createRecipe(store, ws, body)));
@@ -58,26 +64,26 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     return v31Recipe(findRecipe(store, ws, (request.params as IdParams).id));
   });
 
-  app.put('/api/v3.1/automated-recipes/:id/', async (request) => {
+  app.put('/api/v3.1/automated-recipes/:id/', { config: { body: configurationSchemaV31 } }, async (request) => {
     const ws = recipeCaller(store, request);
     const recipe = findRecipe(store, ws, (request.params as IdParams).id);
     const body = parseBody(configurationSchemaV31, request.body);
     return v31Recipe(configureRecipe(store, recipe, body));
   });
 
-  app.delete('/api/v3.1/automated-recipes/:id/', async (request, reply) => {
+  app.delete('/api/v3.1/automated-recipes/:id/', { config: { success: 204 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'error' });
     return reply.code(204).send();
   });
 
-  app.post('/api/v3.1/automated-recipes/:id/build/', async (request, reply) => {
+  app.post('/api/v3.1/automated-recipes/:id/build/', { config: { success: 202 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = buildRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
     return reply.code(202).send(v31Recipe(recipe));
   });
 
-  app.post('/api/v3.1/automated-recipes/:id/resetup/', async (request, reply) => {
+  app.post('/api/v3.1/automated-recipes/:id/resetup/', { config: { success: 202 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = resetupRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
     return reply.code(202).send(v31Recipe(recipe));

@@ -1,4 +1,4 @@
-import type { Store } from '../../state.js';
+import type { Store, User } from '../../state.js';
 import type { PermissionPair } from './catalog.js';
 
 export interface Role {
@@ -33,4 +33,15 @@ export function rolesOf(store: Store): Role[] {
 
 export function assignmentsOf(store: Store): RoleAssignment[] {
   return (store.state.role_assignments ??= []);
+}
+
+/**
+ * Whether a user holds a `(layer, permission)` pair in a workspace: the agency chief and owner
+ * hold every permission; anyone else holds those of their role in that workspace.
+ */
+export function holdsPermission(store: Store, user: User, workspaceId: number, layer: string, permission: string): boolean {
+  if (user.is_agency_chief || user.is_agency_owner) return true;
+  const assignment = assignmentsOf(store).find((a) => a.user_id === user.id && a.workspace_id === workspaceId);
+  const role = assignment && rolesOf(store).find((r) => r.id === assignment.role_id);
+  return !!role?.permissions.some((p) => p.layer === layer && p.permission === permission);
 }

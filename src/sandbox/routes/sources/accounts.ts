@@ -7,6 +7,7 @@ import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } f
 
 const toggleSchema = z.object({ enabled_for_embedded_extraction: z.boolean() });
 const bulkItemSchema = z.object({ id: z.number().int().positive(), enabled_for_embedded_extraction: z.boolean() });
+const bulkListSchema = z.array(bulkItemSchema).min(1);
 
 /**
  * Contract, v3.1 accounts rule 2: `search` is a case-insensitive substring of the title, and
@@ -51,11 +52,11 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // One account or a list: `{id, enabled_for_embedded_extraction}` or an array of them. All
   // ids must belong to the connection, else nothing changes.
-  app.patch('/api/v3/connections/:connection_id/accounts', async (request) => {
+  app.patch('/api/v3/connections/:connection_id/accounts', { config: { body: z.union([bulkItemSchema, bulkListSchema]) } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
     const c = connectionOf(request, workspaceId);
     const many = Array.isArray(request.body);
-    const items = many ? parseBody(z.array(bulkItemSchema).min(1), request.body) : [parseBody(bulkItemSchema, request.body)];
+    const items = many ? parseBody(bulkListSchema, request.body) : [parseBody(bulkItemSchema, request.body)];
     const own = new Map(accountsOf(store, c.id).map((a) => [a.id, a]));
     const seen = new Set<number>();
     const unknown: number[] = [];
@@ -78,7 +79,7 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // `{account_id}` here is the internal account `id` (the remote id is not a path segment:
   // some contain a slash, such as "properties/310001").
-  app.patch('/api/v3/connections/:connection_id/accounts/:account_id', async (request) => {
+  app.patch('/api/v3/connections/:connection_id/accounts/:account_id', { config: { body: toggleSchema } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
     const c = connectionOf(request, workspaceId);
     const accountId = pathId((request.params as { account_id: string }).account_id);

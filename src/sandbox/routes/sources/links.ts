@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
-import { parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl } from '../../http.js';
 import { DEMO_DATASOURCES } from '../../seed.js';
 import type { Account, Store, User } from '../../state.js';
 import { connectionView, dataSource } from './model.js';
@@ -56,8 +56,8 @@ function inviterOf(store: Store, link: ExternalAuthLink): string {
 }
 
 function linkUrl(request: FastifyRequest | undefined, store: Store, link: ExternalAuthLink): string {
-  const host = request?.headers.host ?? `${store.opts.host}:${store.opts.port}`;
-  return `${request?.protocol ?? 'http'}://${host}/connect/${link.token}`;
+  const base = request ? sandboxBaseUrl(request) : `http://${store.opts.host}:${store.opts.port}`;
+  return `${base}/connect/${link.token}`;
 }
 
 export function linkView(store: Store, link: ExternalAuthLink, request?: FastifyRequest): Record<string, unknown> {
@@ -186,12 +186,7 @@ function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unk
   const size = Math.min(Math.max(askedSize, 1), 1000);
   const page = /^\d+$/.test(q.page ?? '') && Number(q.page) >= 1 ? Number(q.page) : 1;
   const lastPage = Math.max(1, Math.ceil(items.length / size));
-  const url = (n: number) => {
-    const [p, qs] = request.url.split('?');
-    const params = new URLSearchParams(qs ?? '');
-    params.set('page', String(n));
-    return `${request.protocol}://${request.headers.host ?? 'localhost'}${p}?${params.toString()}`;
-  };
+  const url = (n: number) => pageUrl(request, n);
   return {
     count: items.length,
     next: page < lastPage ? url(page + 1) : null,
@@ -203,7 +198,7 @@ function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unk
 export function linkRoutes(app: FastifyInstance, store: Store): void {
   const links = () => store.state.external_auth_links;
 
-  app.post('/api/v3/datasources/:datasource_name/external-auth-links', async (request, reply) => {
+  app.post('/api/v3/datasources/:datasource_name/external-auth-links', { config: { body: createSchema } }, async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);
     if (!store.state.agency.flags.external_auth_links) {
       throw forbidden('External authentication links are not enabled for this agency.');

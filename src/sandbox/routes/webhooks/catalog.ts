@@ -80,9 +80,20 @@ export const SHAPE_KEYS: Readonly<Record<string, readonly string[]>> = {
 /** The only keys that may be null rather than a string (contract, Events rule 4). */
 const NULLABLE_KEYS = new Set(['agency_invite_accepted_date']);
 
-/** `YYYY-MM-DD HH:MM:SS.mmm` in UTC, the contract's timestamp shape. */
-export function eventTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+/**
+ * `YYYY-MM-DD HH:MM:SS.mmm` in UTC, the contract's timestamp shape. With `digits` 6 the
+ * fraction has six digits (microseconds), as the vendor's samples show them, so that a
+ * receiver can be tested against both; the sandbox's clock counts milliseconds, the last
+ * three digits come from `micros`.
+ */
+export function eventTimestamp(ms: number, digits: 3 | 6 = 3, micros = 0): string {
+  const text = new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  return digits === 6 ? `${text}${String(micros % 1000).padStart(3, '0')}` : text;
+}
+
+/** The sub-millisecond digits of an event: fixed per event, so every attempt carries the same. */
+export function eventMicros(event: SandboxEvent): number {
+  return parseInt(event.id.slice(-3), 16) % 1000;
 }
 
 /** `workspace_created` → `WorkspaceCreated`. */
@@ -93,6 +104,8 @@ function eventClass(type: string): string {
 export interface PayloadContext {
   agencyTitle: string;
   workspaceTitle: string | undefined;
+  /** fraction digits of timestamps: 3 (the contract's shape, default) or 6 */
+  timestampDigits?: 3 | 6;
 }
 
 /**
@@ -106,7 +119,7 @@ export function payloadData(event: SandboxEvent, ctx: PayloadContext): Record<st
   const data: Record<string, string | null> = {};
   // Every shape but Recipe carries the shared product_domain_event_* keys.
   if (event.shape !== 'Recipe') {
-    data.product_domain_event_inserted_at = eventTimestamp(event.occurred_at);
+    data.product_domain_event_inserted_at = eventTimestamp(event.occurred_at, ctx.timestampDigits, eventMicros(event));
     data.product_domain_event_aggregate_class = event.shape;
     data.product_domain_event_class = eventClass(event.type);
     data.product_domain_event_usecase = '';

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { SandboxEvent, Store } from '../../state.js';
-import { eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYPES } from './catalog.js';
+import { eventMicros, eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYPES } from './catalog.js';
 import { deliveriesOf, endpointsOf, type WebhookDeliveryAttempt, type WebhookEndpoint } from './model.js';
 
 /** Contract, Limits: webhook retry delays. */
@@ -63,11 +63,14 @@ export class WebhookDispatcher {
       (e) => (agencyWide || e.workspace_id === event.workspace_id) && e.status === 'active' && e.event_types.includes(event.type),
     );
     if (targets.length === 0) return;
+    const digits = this.store.opts.webhookTimestampDigits ?? 3;
     const data = payloadData(event, {
       agencyTitle: this.store.state.agency.title,
       workspaceTitle: event.workspace_id === null ? undefined : this.store.workspace(event.workspace_id)?.title,
+      timestampDigits: digits,
     });
-    const body = JSON.stringify({ id: event.id, type: event.type, timestamp: eventTimestamp(event.occurred_at), data });
+    const timestamp = eventTimestamp(event.occurred_at, digits, eventMicros(event));
+    const body = JSON.stringify({ id: event.id, type: event.type, timestamp, data });
     for (const endpoint of targets) {
       this.schedule({ endpointId: endpoint.id, event, body, idempotencyKey: randomUUID() }, 1, this.store.opts.webhookDelay * 1000);
     }
@@ -84,7 +87,7 @@ export class WebhookDispatcher {
 
   private async attempt(job: DeliveryJob, attempt: number): Promise<void> {
     const endpoint = this.endpoint(job.endpointId);
-    const record = (fields: Pick<WebhookDeliveryAttempt, 'status_code' | 'error' | 'outcome' | 'will_retry'>) =>
+    const record = (fields: Pick<WebhookDeliveryAttempt, 'status_code' | 'error' | 'outcome' | 'will_retry' | 'retry_in_s'>) =>
       this.log({
         id: this.store.nextId('webhook_delivery'),
         endpoint_id: job.endpointId,
@@ -99,7 +102,7 @@ export class WebhookDispatcher {
     // Only active endpoints receive events (Events, rule 1): one deleted, reset to unverified by
     // a secret rotation, or unsubscribed since the event occurred gets no further attempt.
     if (!endpoint || endpoint.status !== 'active' || !endpoint.event_types.includes(job.event.type)) {
-      record({ status_code: null, error: 'the endpoint is no longer an active subscriber', outcome: 'abandoned', will_retry: false });
+      record({ status_code: null, error: 'the endpoint is no longer an active subscriber', outcome: 'abandoned', will_retry: false, retry_in_s: null });
       return;
     }
     let statusCode: number | null = null;
@@ -131,9 +134,12 @@ export class WebhookDispatcher {
     }
     if (!delivered && statusCode !== null && error === null) error = `the receiver answered ${statusCode}`;
     const delays = this.store.opts.webhookRetryDelays ?? DEFAULT_RETRY_DELAYS_S;
+    // Contract, Events rule 3: retry delays 0, 2, 5 and 10 s, so a failed first attempt is
+    // retried up to four times, the n-th retry n-th delay after the previous failure.
     const willRetry = !delivered && attempt <= delays.length;
-    record({ status_code: statusCode, error, outcome: delivered ? 'delivered' : 'failed', will_retry: willRetry });
-    if (willRetry) this.schedule(job, attempt + 1, delays[attempt - 1]! * 1000);
+    const retryIn = willRetry ? delays[attempt - 1]! : null;
+    record({ status_code: statusCode, error, outcome: delivered ? 'delivered' : 'failed', will_retry: willRetry, retry_in_s: retryIn });
+    if (retryIn !== null) this.schedule(job, attempt + 1, retryIn * 1000);
   }
 
   private log(entry: WebhookDeliveryAttempt): void {
@@ -154,7 +160,9 @@ export class WebhookDispatcher {
         method: 'GET',
         headers: {
           'user-agent': 'edp-sandbox-webhooks',
-          'x-service-verify-token': randomBytes(16).toString('hex'),
+          // As the vendor documents it, the verify token is the endpoint's secret: a receiver
+          // can tell the service's GET from anyone else's.
+          'x-service-verify-token': endpoint.secret,
           'x-service-challenge': challenge,
         },
         dispatcher: this.agent,

@@ -33,6 +33,8 @@ export interface WebhookDeliveryAttempt {
   outcome: 'delivered' | 'failed' | 'abandoned';
   /** another attempt is scheduled */
   will_retry: boolean;
+  /** seconds until the next attempt, null when none is scheduled */
+  retry_in_s: number | null;
   attempted_at: string;
 }
 
@@ -47,6 +49,8 @@ declare module '../../state.js' {
     webhookRetryDelays?: number[];
     /** fault knob: this many receiver answers are treated as lost, so the delivery is retried */
     webhookLostAnswers?: number;
+    /** fraction digits of delivered timestamps: 3 (contract) or 6 */
+    webhookTimestampDigits?: 3 | 6;
   }
 }
 

@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest } from './errors.js';
+import type { Store } from './state.js';
+
+/**
+ * The request journal: the last requests the sandbox answered, so that a test can prove what a
+ * client sent (method, path, authentication scheme, workspace) and what it got back. It keeps
+ * the scheme of the credentials, never the credentials. Controls (/_sandbox/*) are left out.
+ */
+
+export type AuthScheme = 'basic' | 'bearer' | 'cookie' | 'none';
+
+export interface JournalEntry {
+  /** sequence number, from 1 per sandbox */
+  seq: number;
+  time: string;
+  method: string;
+  /** the path as sent, without the query string */
+  path: string;
+  /** the query string without `?`, empty when none */
+  query: string;
+  status: number;
+  auth: AuthScheme;
+  /** the workspace the request acted in, when known: the token's, the cookie session's header, or the path's */
+  workspace_id: number | null;
+  trace_id: string | null;
+}
+
+export const JOURNAL_LIMIT = 1000;
+
+export class RequestJournal {
+  private entries: JournalEntry[] = [];
+  private seq = 0;
+
+  constructor(private readonly limit = JOURNAL_LIMIT) {}
+
+  record(entry: Omit<JournalEntry, 'seq'>): void {
+    this.seq += 1;
+    this.entries.push({ seq: this.seq, ...entry });
+    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+  }
+
+  /** Oldest first; `limit` keeps the newest that many. */
+  list(limit?: number): JournalEntry[] {
+    return limit === undefined ? [...this.entries] : this.entries.slice(Math.max(0, this.entries.length - limit));
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
+
+function authScheme(request: FastifyRequest): AuthScheme {
+  const header = request.headers.authorization ?? '';
+  if (/^basic\s/i.test(header)) return 'basic';
+  if (/^bearer\s/i.test(header)) return 'bearer';
+  if (/(?:^|;\s*)dts_session_id=/.test(request.headers.cookie ?? '')) return 'cookie';
+  return 'none';
+}
+
+function workspaceOf(store: Store, request: FastifyRequest, auth: AuthScheme): number | null {
+  if (auth === 'bearer') {
+    const token = (request.headers.authorization ?? '').slice(7).trim();
+    return store.state.tokens[token]?.workspace_id ?? null;
+  }
+  if (auth === 'cookie') {
+    const header = request.headers['x-im-workspace-id'];
+    return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : null;
+  }
+  const inPath = /^\/api\/v3\/workspaces\/(\d{1,15})(?:\/|$)/.exec(request.url);
+  if (inPath) return Number(inPath[1]);
+  const body = request.body as { workspace_id?: unknown } | undefined;
+  const fromBody = body && typeof body === 'object' ? Number(String(body.workspace_id ?? '')) : NaN;
+  return Number.isSafeInteger(fromBody) && fromBody > 0 ? fromBody : null;
+}
+
+export function isControlPath(url: string): boolean {
+  return url === '/_sandbox' || url.startsWith('/_sandbox/') || url.startsWith('/_sandbox?');
+}
+
+/** Writes one entry for an answered request (also those answered before routing, such as a malformed URL). */
+export function journalRequest(journal: RequestJournal, store: Store, request: FastifyRequest, reply: FastifyReply): void {
+  if (isControlPath(request.url)) return;
+  const [path, query] = request.url.split('?');
+  const auth = authScheme(request);
+  const trace = reply.getHeader('x-im-trace-id');
+  journal.record({
+    time: store.clock.iso(),
+    method: request.method,
+    path: path ?? '',
+    query: query ?? '',
+    status: reply.statusCode,
+    auth,
+    workspace_id: workspaceOf(store, request, auth),
+    trace_id: typeof trace === 'string' ? trace : null,
+  });
+}
+
+/** The journal's hook and its control routes: `GET /_sandbox/requests[?limit=N]`, `DELETE /_sandbox/requests`. */
+export function installJournal(app: FastifyInstance, store: Store, journal = new RequestJournal()): RequestJournal {
+  app.addHook('onResponse', async (request, reply) => journalRequest(journal, store, request, reply));
+
+  app.get('/_sandbox/requests', async (request) => {
+    const raw = (request.query as Record<string, string | undefined>).limit;
+    let limit: number | undefined;
+    if (raw !== undefined) {
+      if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1) throw badRequest('limit must be a positive integer');
+      limit = Number(raw);
+    }
+    const entries = journal.list(limit);
+    return { count: entries.length, limit: JOURNAL_LIMIT, results: entries };
+  });
+
+  app.delete('/_sandbox/requests', async (_request, reply) => {
+    journal.clear();
+    return reply.code(204).send();
+  });
+  return journal;
+}
