@@ -50,6 +50,9 @@ const AREAS: Area[] = [
   { nouns: [['roles', 'custom workspace roles and the permission catalog (agency chief)']], load: () => import('./roles/index.js').then((m) => m.registerRoles) },
   { nouns: [['api', 'send a raw request with authentication, error handling and paging done for you']], load: () => import('./api/index.js').then((m) => m.registerApi) },
   { nouns: [['sandbox', 'run a local emulator of the whole service']], load: () => import('./sandbox/index.js').then((m) => m.registerSandbox) },
+  { nouns: [['export', 'write the current state of workspaces as a fleet file']], load: () => import('./export/index.js').then((m) => m.registerExport) },
+  { nouns: [['plan', 'show what apply would change to match a fleet file; sends no write']], load: () => import('./plan/index.js').then((m) => m.registerPlan) },
+  { nouns: [['apply', 'make the workspaces match a fleet file (safe to re-run)']], load: () => import('./apply/index.js').then((m) => m.registerApply) },
   { nouns: [['completion', 'print a shell completion script']], load: () => import('./completion/index.js').then((m) => m.registerCompletion) },
 ];
 

@@ -7,7 +7,7 @@ import type { Column } from '../../../output/output.js';
 import { idText, jsonInteger } from '../../../util/json.js';
 import type { Opts } from '../../app.js';
 import { errorText, stateText, styleState } from '../view.js';
-import { waitOptionsOf } from '../wait.js';
+import { pollCommand, waitOptionsOf } from '../wait.js';
 import { promptMissing } from './prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
 import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
@@ -82,24 +82,58 @@ function rowOf(ws: string, outcome: DeployOutcome): DeployRow {
   };
 }
 
-/** Step progress: spinners for one workspace; for a fleet one line per finished step, prefixed by the workspace. */
+/** 45s, 2m05s: how long a step has been running. */
+export function elapsedText(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/**
+ * Step progress. One workspace: a spinner on a terminal, whose text follows the build's state
+ * and the time it has taken; elsewhere one line per state change. A fleet: one line per finished
+ * step and per state change, prefixed by the workspace, so that a long build is never silent.
+ */
 function reporterFor(ctx: Context, ws: string, fleet: boolean): StepReporter {
-  if (!fleet) {
-    return async (n, text) => {
-      const label = (t: string) => `${n}/${STEPS} ${t}`;
-      const spinner = await ctx.output.spinner(label(text));
-      return {
-        update: (t) => spinner.update(label(t)),
-        succeed: (t) => spinner.succeed(label(t)),
-        warn: (t) => spinner.warn(label(t)),
-        fail: (t) => spinner.fail(label(t)),
-      };
-    };
-  }
   const c = ctx.output.err;
-  return async (n) => {
-    const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}]`)} ${mark} ${n}/${STEPS} ${t}`);
-    return { update: () => undefined, succeed: (t) => line(c.green('✓'), t), warn: (t) => line(c.yellow('!'), t), fail: (t) => line(c.red('✗'), t) };
+  const live = !fleet && !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
+  return async (n, text) => {
+    const started = Date.now();
+    const since = () => elapsedText(Date.now() - started);
+    const label = (t: string) => `${n}/${STEPS} ${t}`;
+    if (fleet) {
+      const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}]`)} ${mark} ${label(t)}`);
+      let last: string | undefined;
+      return {
+        update: (t) => {
+          if (t === last) return;
+          last = t;
+          line(c.cyan('…'), `${t} (${since()})`);
+        },
+        succeed: (t) => line(c.green('✓'), t),
+        warn: (t) => line(c.yellow('!'), t),
+        fail: (t) => line(c.red('✗'), t),
+      };
+    }
+    const spinner = await ctx.output.spinner(label(text));
+    let current = text;
+    let last: string | undefined;
+    // On a terminal the elapsed time keeps moving between state changes.
+    const timer = live ? setInterval(() => spinner.update(label(`${current} (${since()})`)), 1000) : undefined;
+    timer?.unref();
+    const done = () => clearInterval(timer);
+    return {
+      update: (t) => {
+        current = t;
+        if (live) spinner.update(label(`${t} (${since()})`));
+        else if (t !== last) {
+          last = t;
+          ctx.output.info(`${c.cyan('…')} ${label(`${t} (${since()})`)}`);
+        }
+      },
+      succeed: (t) => (done(), spinner.succeed(label(t))),
+      warn: (t) => (done(), spinner.warn(label(t))),
+      fail: (t) => (done(), spinner.fail(label(t))),
+    };
   };
 }
 
@@ -164,6 +198,15 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   const outcomes = await pool(workspaces, spec.concurrency, (ws) =>
     deployToWorkspace(api, ws, spec, templateFor, { wait, rebuild: !!opts.rebuild }, reporterFor(ctx, ws, fleet)),
   );
+  if (ctx.signal?.aborted) {
+    // Ctrl-C ends the waiting, not the builds: each one started goes on at the service.
+    for (const [i, o] of outcomes.entries()) {
+      if (o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null) continue;
+      const id = idText(o.recipe.recipe_id);
+      ctx.output.warn(`workspace ${workspaces[i]}: stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, workspaces[i]!)}\``);
+    }
+    throw ctx.signal.reason ?? new Error('interrupted');
+  }
   const rows = workspaces.map((ws, i) => rowOf(ws, outcomes[i]!));
   if (ctx.output.machine) ctx.output.json(rows);
   else {

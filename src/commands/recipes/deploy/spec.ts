@@ -37,7 +37,7 @@ const selectorList = z
   .refine((v) => v.length > 0, { error: 'needs at least one account: an id, a title, remote:ID or all-active' });
 
 /** The spec file (YAML or JSON). Unknown keys are refused, so that a typo does not silently deploy less. */
-const specFile = z
+export const specFile = z
   .object({
     template: z.union([idField, z.string().min(1)]),
     title: z.string().trim().min(1).max(255).optional(),

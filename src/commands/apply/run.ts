@@ -1,0 +1,59 @@
+import type { Context } from '../../context.js';
+import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import type { Column } from '../../output/output.js';
+import { applyFleet, combinedCode, planCode, rowCode, type ApplyRow } from '../../fleet/apply.js';
+import { planFleet, planTotals } from '../../fleet/plan.js';
+import { idText } from '../../util/json.js';
+import type { Opts } from '../app.js';
+import type { StepReporter } from '../recipes/deploy/steps.js';
+import { STEPS } from '../recipes/deploy/steps.js';
+import { waitOptionsOf } from '../recipes/wait.js';
+import { concurrencyOf, planLines, readFleetFile } from '../plan/run.js';
+
+/** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
+export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+  const file = await readFleetFile(ctx, opts);
+  const concurrency = concurrencyOf(opts);
+  const wait = waitOptionsOf(ctx, opts);
+  if (!opts.yes && !ctx.interactive) throw new UsageError('apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)');
+  const api = await ctx.api();
+  const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
+  for (const l of planLines(plan)) ctx.output.info(l);
+  const totals = planTotals(plan);
+  if (totals.changes === 0) return planCode(plan);
+  if (!opts.yes) {
+    const { confirm } = await ctx.prompts();
+    const ok = await confirm({ message: `Apply ${totals.changes} change(s)${opts.prune ? ', deletions included' : ''}?`, default: false }, ctx.promptContext());
+    if (!ok) throw new ExitError(ExitCode.failure, 'not confirmed; nothing was changed');
+  }
+  const c = ctx.output.err;
+  const reporter = (ws: string, name: string): StepReporter => async (n) => {
+    const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}] ${name}`)} ${mark} ${n}/${STEPS} ${t}`);
+    return { update: () => undefined, succeed: (t) => line(c.green('✓'), t), warn: (t) => line(c.yellow('!'), t), fail: (t) => line(c.red('✗'), t) };
+  };
+  const rows = await applyFleet(api, file, plan, { concurrency, verify: !!opts.verify, wait, reporter, progress: (t) => ctx.output.info(t) });
+  if (ctx.output.machine) ctx.output.json(rows);
+  else {
+    const columns: Array<Column<ApplyRow>> = [
+      { header: 'WORKSPACE', value: (r) => (r.workspace_id === null ? 'agency' : idText(r.workspace_id)) },
+      { header: 'RESOURCE', value: (r) => r.resource },
+      { header: 'NAME', value: (r) => r.name },
+      { header: 'ID', value: (r) => (r.id === null ? '' : idText(r.id)) },
+      { header: 'ACTION', value: (r) => r.action },
+      { header: 'RESULT', value: (r) => r.result },
+      { header: 'STATE', value: (r) => r.state ?? '' },
+      { header: 'NOTE', value: (r) => noteOf(r) },
+    ];
+    await ctx.output.list(rows, columns);
+    for (const r of rows.filter((x) => x.secret)) {
+      ctx.output.info(`secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}): shown once, keep it now`);
+    }
+  }
+  return combinedCode(rows.map(rowCode));
+}
+
+function noteOf(r: ApplyRow): string {
+  const err = r.error as { code?: string | null; message?: string } | null;
+  const parts = [r.secret ? `secret: ${r.secret}` : '', r.note ?? '', err ? `${err.code ? `${err.code}: ` : ''}${err.message ?? ''}` : ''];
+  return parts.filter(Boolean).join('; ');
+}

@@ -1,0 +1,60 @@
+import type { Context } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import { errorLines } from '../../output/errors.js';
+import { planCode } from '../../fleet/apply.js';
+import { parseFleetFile, type FleetFile } from '../../fleet/file.js';
+import { changeText, planFleet, planJson, planTotals, type FleetPlan } from '../../fleet/plan.js';
+import { readDocument } from '../../util/document.js';
+import { parsePositiveInt } from '../../util/validate.js';
+import type { Opts } from '../app.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../recipes/deploy/spec.js';
+
+/** Exit code of `plan --detailed-exitcode` when changes are pending (cli-design: Exit codes). */
+export const CHANGES_PENDING = 10;
+
+export async function readFleetFile(ctx: Context, opts: Opts): Promise<FleetFile> {
+  const file = String(opts.file);
+  return parseFleetFile(await readDocument(file, ctx.io.stdin, '--file'), `--file ${file}`);
+}
+
+export function concurrencyOf(opts: Opts): number {
+  return opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
+}
+
+/** The plan for a person: per workspace, then the agency's roles, then a summary line. */
+export function planLines(plan: FleetPlan): string[] {
+  const lines: string[] = [];
+  const part = (title: string, p: FleetPlan['agency'] | FleetPlan['workspaces'][number]) => {
+    if (!p.error && p.changes.length === 0 && p.blocked.length === 0 && p.unmanaged.length === 0) {
+      lines.push(`${title}: no change`);
+      return;
+    }
+    lines.push(`${title}:`);
+    if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
+    for (const c of p.changes) lines.push(`  ${changeText(c)}`);
+    for (const b of p.blocked) lines.push(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`);
+    for (const u of p.unmanaged) lines.push(`  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`);
+  };
+  for (const w of plan.workspaces) part(`workspace ${w.workspace_id}`, w);
+  if (plan.agency.changes.length || plan.agency.blocked.length || plan.agency.unmanaged.length || plan.agency.error) part('agency roles', plan.agency);
+  const t = planTotals(plan);
+  lines.push(
+    t.changes === 0 && t.blocked === 0 && t.errors === 0
+      ? 'No changes: the workspaces match the file.'
+      : `Plan: ${t.changes} change(s) to make${t.blocked ? `, ${t.blocked} that cannot be done` : ''}${t.errors ? `, ${t.errors} part(s) that could not be read` : ''}.`,
+  );
+  return lines;
+}
+
+/** `edp plan -f FILE`: reads every workspace in scope (bounded concurrency) and sends no write. */
+export async function runPlan(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+  const file = await readFleetFile(ctx, opts);
+  const concurrency = concurrencyOf(opts);
+  const api = await ctx.api();
+  const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
+  if (ctx.output.machine) ctx.output.json(planJson(plan));
+  else for (const l of planLines(plan)) ctx.output.line(l);
+  const code = planCode(plan);
+  if (code !== 0) return code;
+  return opts.detailedExitcode && planTotals(plan).changes > 0 ? CHANGES_PENDING : ExitCode.ok;
+}

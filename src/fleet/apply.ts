@@ -1,0 +1,253 @@
+import { createRole, deleteRole, listRoles, updateRole, type Role } from '../api/roles.js';
+import type { Service } from '../api/service.js';
+import {
+  createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint, verifyWebhookEndpoint, type WebhookEndpoint,
+} from '../api/webhooks.js';
+import { ApiError, ExitCode, OutcomeUnknownError, exitCodeFor } from '../errors.js';
+import { errorJson } from '../output/errors.js';
+import { collect } from '../util/collect.js';
+import { idText, jsonInteger } from '../util/json.js';
+import { deployToWorkspace, type StepReporter } from '../commands/recipes/deploy/steps.js';
+import type { WaitOptions } from '../commands/recipes/wait.js';
+import type { FleetFile, RoleEntry } from './file.js';
+import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './plan.js';
+import { pool } from './pool.js';
+
+/**
+ * Carries a plan out. Recipes go through `recipes deploy`'s own sequence (adopt on 409, append
+ * only, no second build while one runs, rebuild once the extraction tables exist), so apply
+ * keeps its guarantees. For endpoints and roles a write whose answer was lost is never simply
+ * repeated: the list is read again first (contract, Retries 3), and a repeated delete that
+ * answers 404 means the first one landed.
+ */
+
+/** One row per workspace and resource (`apply --json` prints these). */
+export interface ApplyRow {
+  workspace_id: unknown;
+  resource: string;
+  name: string;
+  /** what was planned, e.g. "create, configure, build" */
+  action: string;
+  id: unknown;
+  /** ok, blocked, failed, degraded, unverified */
+  result: string;
+  state: string | null;
+  degraded: boolean | null;
+  error: unknown;
+  /** a new endpoint's secret, shown once */
+  secret?: string | undefined;
+  note?: string | undefined;
+}
+
+export interface ApplyOptions {
+  concurrency: number;
+  verify: boolean;
+  wait: Omit<WaitOptions, 'onState'>;
+  /** step progress of one workspace */
+  reporter: (ws: string, name: string) => StepReporter;
+  progress: (text: string) => void;
+}
+
+/** A lost answer is resolved by re-reading, a bounded number of times. */
+const OUTCOME_ATTEMPTS = 5;
+
+const row = (ws: string | null, resource: string, name: string, action: string, id: unknown): ApplyRow => ({
+  workspace_id: ws === null ? null : jsonInteger(ws),
+  resource,
+  name,
+  action,
+  id: id ?? null,
+  result: 'ok',
+  state: null,
+  degraded: null,
+  error: null,
+});
+
+/** The error behind a failed row, for its exit code (kept out of the row, which is printed). */
+const causes = new WeakMap<ApplyRow, unknown>();
+
+function failed(r: ApplyRow, err: unknown): ApplyRow {
+  r.result = 'failed';
+  r.error = errorJson(err).error;
+  causes.set(r, err);
+  return r;
+}
+
+function blockedRows(ws: string | null, blocked: Blocked[]): ApplyRow[] {
+  return blocked.map((b) => ({ ...row(ws, b.resource, b.name, 'none', null), result: 'blocked', error: { code: b.code, message: b.message } }));
+}
+
+export async function applyFleet(api: Service, file: FleetFile, plan: FleetPlan, opts: ApplyOptions): Promise<ApplyRow[]> {
+  const agency = applyRoles(api, file, plan.agency);
+  const perWorkspace = await pool(plan.workspaces, opts.concurrency, (w) => applyWorkspace(api, w, opts));
+  return [...perWorkspace.flat(), ...(await agency)];
+}
+
+async function applyWorkspace(api: Service, w: WorkspacePlan, opts: ApplyOptions): Promise<ApplyRow[]> {
+  const ws = w.workspace_id;
+  if (w.error) return [failed(row(ws, 'workspace', ws, 'read', null), w.error)];
+  const rows: ApplyRow[] = [];
+  for (const work of w.recipes) {
+    const name = work.entry.template;
+    const actions = w.changes.filter((c) => c.resource === 'recipe' && c.name === name);
+    const planned = actions[0];
+    const r = row(ws, 'recipe', name, actions.map((c) => c.action).join(', '), planned?.id);
+    opts.progress(`[${ws}] recipe "${name}": ${r.action}`);
+    const outcome = await deployToWorkspace(api, ws, work.spec, async () => work.template, { wait: opts.wait, rebuild: false }, opts.reporter(ws, name));
+    const recipe = outcome.recipe;
+    r.id = recipe?.recipe_id ?? r.id;
+    r.state = recipe?.state ?? null;
+    r.degraded = recipe ? (recipe.degraded ?? false) : null;
+    if (outcome.error) failed(r, outcome.error);
+    else if (recipe?.state === 'failed') {
+      r.result = 'build failed';
+      r.error = recipe.error ?? null;
+    } else if (recipe?.degraded) r.result = 'degraded';
+    rows.push(r);
+  }
+  const known = new Set(w.endpoints.map((e) => idText(e.id)));
+  for (const c of w.changes.filter((x) => x.resource === 'webhook')) rows.push(await applyWebhook(api, ws, c, known, opts));
+  rows.push(...blockedRows(ws, w.blocked));
+  return rows;
+}
+
+// ---------------------------------------------------------------- webhook endpoints
+
+/**
+ * Creates an endpoint. A create is not repeatable (a second one would be a second endpoint with
+ * its own secret): after a lost answer the list is read again, and an endpoint at the url that
+ * was not there before is the one created; its secret is then lost with the answer.
+ */
+async function createEndpoint(api: Service, ws: string, url: string, events: string[], known: Set<string>): Promise<{ endpoint: WebhookEndpoint; secretLost: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { endpoint: await createWebhookEndpoint(api, ws, { url, event_types: events }), secretLost: false };
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const landed = (await collect(listWebhookEndpoints(api, ws))).find((e) => e.url === url && !known.has(idText(e.id)));
+      if (landed) return { endpoint: landed, secretLost: true };
+    }
+  }
+}
+
+/** A delete repeated after a lost answer answers 404 when the first landed (contract, Retries 3). */
+async function deleteRepeatable(remove: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await remove();
+      return;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return;
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function applyWebhook(api: Service, ws: string, c: Change, known: Set<string>, opts: ApplyOptions): Promise<ApplyRow> {
+  const r = row(ws, 'webhook', c.name, c.action, c.id);
+  opts.progress(`[${ws}] webhook ${c.name}: ${c.action}`);
+  try {
+    const events = (c.detail.events as string[]) ?? [];
+    if (c.action === 'create') {
+      const { endpoint, secretLost } = await createEndpoint(api, ws, c.name, events, known);
+      known.add(idText(endpoint.id));
+      r.id = endpoint.id;
+      const id = idText(endpoint.id);
+      if (secretLost) r.note = `the answer carrying the secret was lost; get a new one with \`edp webhooks rotate-secret ${id} -w ${ws}\``;
+      else r.secret = endpoint.secret;
+      if (opts.verify) {
+        try {
+          const verified = await verifyWebhookEndpoint(api, ws, id);
+          r.state = verified.status ?? null;
+        } catch (err) {
+          return failed(r, err);
+        }
+      } else r.state = endpoint.status ?? 'unverified';
+      if (r.state !== 'active') {
+        r.result = 'unverified';
+        r.note = [r.note, `it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w ${ws}\` (or apply --verify)`].filter(Boolean).join('; ');
+      }
+    } else if (c.action === 'update') {
+      const endpoint = await updateWebhookEndpoint(api, ws, idText(c.id), events);
+      r.state = endpoint.status ?? null;
+    } else if (c.action === 'delete') {
+      await deleteRepeatable(() => deleteWebhookEndpoint(api, ws, idText(c.id)));
+      r.state = 'deleted';
+    }
+  } catch (err) {
+    return failed(r, err);
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------- roles
+
+const roleBody = (e: RoleEntry) => ({ title: e.title, description: e.description, permissions: e.permissions });
+
+/**
+ * Creates a role. A repeated create answers 409 (title taken) when the first landed, so after a
+ * lost answer or a 409 the roles are read again and the role of that title is taken and set.
+ */
+async function createOrAdoptRole(api: Service, e: RoleEntry): Promise<Role> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createRole(api, roleBody(e));
+    } catch (err) {
+      const taken = err instanceof ApiError && err.status === 409;
+      if (!(err instanceof OutcomeUnknownError || taken) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const found = (await collect(listRoles(api))).find((x) => x.title === e.title && x.is_system !== true);
+      if (found) return updateRole(api, idText(found.id), roleBody(e));
+      if (taken) throw err;
+    }
+  }
+}
+
+async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Promise<ApplyRow[]> {
+  if (plan.error) return [failed(row(null, 'role', '(agency roles)', 'read', null), plan.error)];
+  const rows: ApplyRow[] = [];
+  for (const c of plan.changes) {
+    const r = row(null, 'role', c.name, c.action, c.id);
+    try {
+      const entry = file.roles.find((e) => e.title === c.name);
+      if (c.action === 'create') r.id = (await createOrAdoptRole(api, entry!)).id;
+      else if (c.action === 'update') await updateRole(api, idText(c.id), roleBody(entry!));
+      else if (c.action === 'delete') await deleteRepeatable(() => deleteRole(api, idText(c.id)));
+    } catch (err) {
+      failed(r, err);
+    }
+    rows.push(r);
+  }
+  return [...rows, ...blockedRows(null, plan.blocked)];
+}
+
+// ---------------------------------------------------------------- exit codes
+
+/** The exit code of what cannot be done: a refused removal is a conflict (6), a missing thing not found (5). */
+export function blockedCode(code: string): number {
+  if (code.endsWith('_removal_not_allowed')) return ExitCode.conflict;
+  if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(code)) return ExitCode.notFound;
+  return ExitCode.usage;
+}
+
+/** One kind of failure keeps its own code; mixed failures are 1 (as for a fleet deploy). */
+export function combinedCode(codes: number[]): number {
+  const failing = codes.filter((c) => c !== 0);
+  if (failing.length === 0) return 0;
+  return new Set(failing).size === 1 ? failing[0]! : ExitCode.failure;
+}
+
+export function rowCode(r: ApplyRow): number {
+  if (r.result === 'ok' || r.result === 'unverified') return 0;
+  if (r.result === 'blocked') return blockedCode(String((r.error as { code?: string } | null)?.code ?? ''));
+  if (r.result === 'build failed') return ExitCode.buildFailed;
+  if (r.result === 'degraded') return 0;
+  const cause = causes.get(r);
+  return cause ? exitCodeFor(cause) : ExitCode.failure;
+}
+
+export function planCode(plan: FleetPlan): number {
+  const parts: Array<WorkspacePlan | AgencyPlan> = [...plan.workspaces, plan.agency];
+  const errors = parts.filter((p) => p.error).map((p) => exitCodeFor(p.error));
+  const blocked = parts.flatMap((p) => p.blocked.map((b) => blockedCode(b.code)));
+  return combinedCode([...errors, ...blocked]);
+}

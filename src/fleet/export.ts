@@ -1,0 +1,97 @@
+import { listRecipes, listTemplates, type RecipeTemplate } from '../api/recipes.js';
+import { listRoles } from '../api/roles.js';
+import type { Service } from '../api/service.js';
+import { listAccounts, listAccountsV3, remoteIdLookup } from '../api/sources.js';
+import { listWebhookEndpoints } from '../api/webhooks.js';
+import { collect } from '../util/collect.js';
+import { idText } from '../util/json.js';
+import type { FleetFile, RecipeEntry, Scope, WebhookEntry } from './file.js';
+import { pool } from './pool.js';
+
+/**
+ * The live state of some workspaces as a fleet file: recipes by template title with their
+ * accounts by remote id (stable across workspaces, contract Deployment sequence step 4),
+ * webhook endpoints by url (never their secrets), and the agency's custom roles. Entries that
+ * are the same in several workspaces become one entry with their `workspaces`.
+ */
+export async function exportFleet(
+  api: Service,
+  workspaces: string[],
+  scope: Scope,
+  opts: { concurrency: number; warn: (text: string) => void; progress: (text: string) => void },
+): Promise<FleetFile> {
+  let templates: Promise<RecipeTemplate[]> | undefined;
+  const perWorkspace = await pool(workspaces, opts.concurrency, async (ws) => {
+    const [recipes, endpoints] = await Promise.all([collect(listRecipes(api, ws)), collect(listWebhookEndpoints(api, ws))]);
+    const known = await (templates ??= collect(listTemplates(api, ws)));
+    const remoteNames = new Map<string, Promise<(id: string) => string>>();
+    const namesOf = (connectionId: string) => {
+      let read = remoteNames.get(connectionId);
+      if (!read) {
+        read = Promise.all([collect(listAccounts(api, ws, connectionId)), collect(listAccountsV3(api, ws, connectionId))]).then(([v31, v3]) => {
+          const remoteOf = remoteIdLookup(v3);
+          const byId = new Map(v31.map((a) => [idText(a.id), a]));
+          return (id: string) => {
+            const a = byId.get(id);
+            const remote = a ? remoteOf(a) : undefined;
+            // An id the v3.1 list does not know (an old v3 key) stays as it is: see `edp doctor`.
+            return remote !== undefined ? `remote:${remote}` : id;
+          };
+        });
+        remoteNames.set(connectionId, read);
+      }
+      return read;
+    };
+    const entries: RecipeEntry[] = [];
+    for (const r of recipes) {
+      const t = known.find((x) => idText(x.id) === idText(r.template_id));
+      const sameTitle = t ? known.filter((x) => x.title === t.title).length > 1 : true;
+      const template = t && !sameTitle ? t.title : idText(r.template_id);
+      const sources: RecipeEntry['sources'] = [];
+      for (const ds of r.data_sources ?? []) {
+        const conns = (r.connections ?? []).filter((c) => c.connection_data_source === ds);
+        if (conns.length === 0) {
+          opts.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} has data source ${ds} without a connection; left out of the file`);
+          continue;
+        }
+        if (conns.length > 1) opts.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} has ${conns.length} ${ds} connections; the file names the accounts of the first`);
+        const name = await namesOf(idText(conns[0]!.connection_id));
+        sources.push({ dataSource: ds, accounts: conns[0]!.accounts.map((a) => name(idText(a.id))) });
+      }
+      if (sources.length === 0) {
+        opts.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} (template ${template}) has no configuration; left out of the file`);
+        continue;
+      }
+      entries.push({
+        template,
+        ...(r.title !== undefined && r.title !== t?.title ? { title: r.title } : {}),
+        ...(r.sync_from_date ? { syncFrom: r.sync_from_date } : {}),
+        sources,
+      });
+    }
+    const hooks: WebhookEntry[] = endpoints.map((e) => ({ url: String(e.url ?? ''), events: [...(e.event_types ?? [])].sort() }));
+    opts.progress(`read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`);
+    return { ws, entries, hooks };
+  });
+  const roles = (await collect(listRoles(api)))
+    .filter((r) => r.is_system !== true)
+    .map((r) => ({ title: r.title, description: r.description ?? '', permissions: r.permissions ?? [] }));
+
+  const merge = <E extends { workspaces?: Scope | undefined }>(items: Array<{ ws: string; entry: E }>): E[] => {
+    const groups = new Map<string, { entry: E; workspaces: string[] }>();
+    for (const { ws, entry } of items) {
+      const key = JSON.stringify(entry);
+      const g = groups.get(key);
+      if (g) g.workspaces.push(ws);
+      else groups.set(key, { entry, workspaces: [ws] });
+    }
+    return [...groups.values()].map((g) => (g.workspaces.length === workspaces.length ? g.entry : { ...g.entry, workspaces: g.workspaces }));
+  };
+  return {
+    workspaces: scope,
+    recipes: merge(perWorkspace.flatMap((p) => p.entries.map((entry) => ({ ws: p.ws, entry })))),
+    webhooks: merge(perWorkspace.flatMap((p) => p.hooks.map((entry) => ({ ws: p.ws, entry })))),
+    roles,
+    manages: { webhooks: true, roles: true },
+  };
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { specFile } from '../commands/recipes/deploy/spec.js';
+import { idField, issuePaths } from '../commands/recipes/configuration.js';
+import { parsePermission } from '../commands/roles/run.js';
+import type { PermissionPair } from '../api/roles.js';
+import type { SourceSpec } from '../commands/recipes/deploy/spec.js';
+
+/**
+ * The fleet file (cli-design: Second round, Fleet as code): the desired state of an agency.
+ * `workspaces` is the default scope; each recipe entry is a `recipes deploy` spec (same keys,
+ * same parsing) plus optional `workspaces`; webhooks are matched by url per workspace; roles
+ * are the agency's custom roles, matched by title.
+ */
+
+export type Scope = string[] | 'all';
+
+export interface RecipeEntry {
+  template: string;
+  title?: string | undefined;
+  syncFrom?: string | undefined;
+  sources: SourceSpec[];
+  /** explicit scope of this entry; the file's when absent */
+  workspaces?: Scope | undefined;
+}
+
+export interface WebhookEntry {
+  url: string;
+  events: string[];
+  workspaces?: Scope | undefined;
+}
+
+export interface RoleEntry {
+  title: string;
+  description: string;
+  permissions: PermissionPair[];
+}
+
+export interface FleetFile {
+  workspaces: Scope;
+  recipes: RecipeEntry[];
+  webhooks: WebhookEntry[];
+  roles: RoleEntry[];
+  /** a section left out of the file is not managed: nothing of that kind is created, changed or pruned */
+  manages: { webhooks: boolean; roles: boolean };
+}
+
+const scope = z.union([z.literal('all'), z.array(idField).min(1, { error: 'needs at least one workspace id, or "all"' })]);
+
+// A recipe entry is a deploy spec: the same schema, less the run setting, plus its scope.
+const recipeEntry = specFile.omit({ concurrency: true, workspaces: true }).extend({ workspaces: scope.optional() }).strict();
+
+const webhookEntry = z
+  .object({
+    url: z.string().trim().url({ error: 'must be an http(s) URL' }).refine((u) => /^https?:\/\//i.test(u), { error: 'must be an http(s) URL' }),
+    events: z.array(z.string().trim().min(1)).min(1, { error: 'needs at least one event type' }),
+    workspaces: scope.optional(),
+  })
+  .strict();
+
+const roleEntry = z
+  .object({
+    title: z.string().trim().min(1, { error: 'must not be empty' }),
+    description: z.string().optional(),
+    permissions: z.array(z.union([z.string(), z.object({ layer: z.string().min(1), permission: z.string().min(1) }).strict()])),
+  })
+  .strict();
+
+const fleetSchema = z
+  .object({
+    workspaces: scope,
+    recipes: z.array(recipeEntry).optional(),
+    webhooks: z.array(webhookEntry).optional(),
+    roles: z.array(roleEntry).optional(),
+  })
+  .strict();
+
+/** A fleet file from a parsed document; every problem is named by its field path (exit 2). */
+export function parseFleetFile(doc: unknown, flag: string): FleetFile {
+  const result = fleetSchema.safeParse(doc);
+  if (!result.success) throw new UsageError(`${flag} is not a valid fleet file:\n${issuePaths(result.error.issues)}`);
+  const f = result.data;
+  const problems: string[] = [];
+  const roles: RoleEntry[] = (f.roles ?? []).map((r, i) => ({
+    title: r.title,
+    description: r.description ?? '',
+    permissions: r.permissions.map((p, j) => {
+      if (typeof p !== 'string') return p;
+      try {
+        return parsePermission(p, `roles[${i}].permissions[${j}]`);
+      } catch (err) {
+        problems.push(`  ${(err as Error).message}`);
+        return { layer: '', permission: '' };
+      }
+    }),
+  }));
+  const seen = (what: string, keys: string[]) => {
+    keys.forEach((k, i) => {
+      const first = keys.indexOf(k);
+      if (first !== i) problems.push(`  ${what}[${i}]: same as ${what}[${first}] (${k}); name each once, with its workspaces`);
+    });
+  };
+  seen('roles', roles.map((r) => r.title));
+  // Two entries for one template (or url) in one workspace would contradict each other.
+  const overlap = (what: string, entries: Array<{ key: string; workspaces?: Scope | undefined }>) => {
+    entries.forEach((e, i) => {
+      for (let j = 0; j < i; j++) {
+        const o = entries[j]!;
+        if (o.key !== e.key) continue;
+        const a = e.workspaces ?? f.workspaces;
+        const b = o.workspaces ?? f.workspaces;
+        const shared = a === 'all' || b === 'all' ? true : a.some((w) => b.includes(w));
+        if (shared) problems.push(`  ${what}[${i}]: ${e.key} is also in ${what}[${j}] for the same workspace(s)`);
+      }
+    });
+  };
+  overlap('recipes', (f.recipes ?? []).map((r) => ({ key: r.template, workspaces: r.workspaces })));
+  overlap('webhooks', (f.webhooks ?? []).map((w) => ({ key: w.url, workspaces: w.workspaces })));
+  (f.recipes ?? []).forEach((r, i) => {
+    const wide = (r.workspaces ?? f.workspaces) === 'all' || (r.workspaces ?? f.workspaces).length > 1;
+    r.sources.forEach((s, j) => {
+      if (s.connection !== undefined && wide) problems.push(`  recipes[${i}].sources[${j}].connection: connection ids belong to one workspace; leave it out (each workspace's connection is found)`);
+    });
+  });
+  if (problems.length > 0) throw new UsageError(`${flag} is not a valid fleet file:\n${problems.join('\n')}`);
+  return {
+    workspaces: f.workspaces,
+    recipes: (f.recipes ?? []).map((r) => ({
+      template: r.template,
+      title: r.title,
+      syncFrom: r.sync_from_date,
+      sources: r.sources.map((s) => ({ dataSource: s.data_source, connection: s.connection, accounts: s.accounts })),
+      workspaces: r.workspaces,
+    })),
+    webhooks: (f.webhooks ?? []).map((w) => ({ url: w.url, events: [...new Set(w.events)], workspaces: w.workspaces })),
+    roles,
+    manages: { webhooks: f.webhooks !== undefined, roles: f.roles !== undefined },
+  };
+}
+
+/** The workspaces an entry applies to, within the fleet's workspaces. */
+export function entryWorkspaces(entry: { workspaces?: Scope | undefined }, file: FleetFile, all: string[]): string[] {
+  const s = entry.workspaces ?? file.workspaces;
+  return s === 'all' ? all : s;
+}
+
+/** The document form of a fleet (what export writes), keys in the order of cli-design. */
+export function fleetDocument(f: FleetFile): Record<string, unknown> {
+  const ws = (s: Scope | undefined) => (s === undefined ? {} : { workspaces: s === 'all' ? 'all' : s.map(Number) });
+  return {
+    workspaces: f.workspaces === 'all' ? 'all' : f.workspaces.map(Number),
+    recipes: f.recipes.map((r) => ({
+      template: r.template,
+      ...(r.title !== undefined ? { title: r.title } : {}),
+      ...(r.syncFrom !== undefined ? { sync_from_date: r.syncFrom } : {}),
+      sources: r.sources.map((s) => ({ data_source: s.dataSource, accounts: s.accounts })),
+      ...ws(r.workspaces),
+    })),
+    webhooks: f.webhooks.map((w) => ({ url: w.url, events: w.events, ...ws(w.workspaces) })),
+    roles: f.roles.map((r) => ({ title: r.title, description: r.description, permissions: r.permissions.map((p) => `${p.layer}:${p.permission}`) })),
+  };
+}
