@@ -327,6 +327,8 @@ describe('deliveries', () => {
         return d.some((x) => !x.will_retry) ? d : undefined;
       });
       expect(log.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5]);
+      // Each retry after the schedule's next delay, in order (this sandbox's delays: 0, 0.05, 0.05, 0.05).
+      expect(log.map((d) => d.retry_in_s)).toEqual([0, 0.05, 0.05, 0.05, null]);
       expect(log.every((d) => d.outcome === 'failed')).toBe(true);
       expect(new Set(log.map((d) => d.idempotency_key)).size).toBe(1);
     } finally {
@@ -352,5 +354,67 @@ describe('deliveries', () => {
   it('refuses bad knob values', async () => {
     expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { retry_delays: [-1] } })).status).toBe(400);
     expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { lost_answers: 'x' } })).status).toBe(400);
+  });
+});
+
+describe('as the vendor documents deliveries', () => {
+  it('retries up to four times, after 0, 2, 5 and 10 s by default', async () => {
+    const fresh = await sandbox({ webhookDelay: 0.02 });
+    const r = await receiver((req) => (req.method === 'GET' ? undefined : { status: 500 }));
+    try {
+      const knobs = await http(fresh, 'PATCH', '/_sandbox/webhooks', { body: {} });
+      expect(knobs.body.retry_delays).toEqual([0, 2, 5, 10]);
+      const token = await tokenFor(fresh, 101);
+      const ep = (await http(fresh, 'POST', '/api/v3/webhook_endpoints/', { token, body: { url: r.url, event_types: ['load_started'] } })).body;
+      expect((await http(fresh, 'POST', `/api/v3/webhook_endpoints/${ep.id}/verify/`, { token })).status).toBe(200);
+      fresh.store.emit('load_started', 101, 'Load', {});
+      // The first two attempts are 0 s apart; the second schedules the third 2 s later.
+      const log = await eventually(async () => {
+        const d = (await http(fresh, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${ep.id}`)).body as any[];
+        return d.length >= 2 ? d : undefined;
+      });
+      expect(log.map((d) => [d.attempt, d.retry_in_s])).toEqual([[1, 0], [2, 2]]);
+    } finally {
+      await r.close();
+      await fresh.close();
+    }
+  });
+
+  it('the verification GET carries the endpoint secret as its verify token', async () => {
+    const r = await receiver();
+    try {
+      const ep = await createEndpoint(t101, r.url, ['load_started']);
+      expect((await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.id}/verify/`, { token: t101 })).status).toBe(200);
+      const get = r.received.find((x) => x.method === 'GET')!;
+      expect(get.headers['x-service-verify-token']).toBe(ep.secret);
+      expect(get.headers['x-service-challenge']).toBeTruthy();
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('timestamps carry three fractional digits (the contract), six on request', async () => {
+    const r = await receiver();
+    try {
+      const ep = await activeEndpoint(t103, r.url, ['load_completed']);
+      sb.store.emit('load_completed', 103, 'Load', {});
+      await eventually(() => (r.posts().length >= 1 ? true : undefined));
+      const three = JSON.parse(r.posts()[0]!.body);
+      expect(three.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+      expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { timestamp_digits: 6 } })).body.timestamp_digits).toBe(6);
+      try {
+        sb.store.emit('load_completed', 103, 'Load', {});
+        await eventually(() => (r.posts().length >= 2 ? true : undefined));
+        const six = JSON.parse(r.posts()[1]!.body);
+        expect(six.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
+        expect(six.data.product_domain_event_inserted_at).toMatch(/\.\d{6}$/);
+      } finally {
+        await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { timestamp_digits: 3 } });
+      }
+      expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { timestamp_digits: 4 } })).status).toBe(400);
+      expect(ep.id).toBeGreaterThan(0);
+    } finally {
+      await r.close();
+    }
   });
 });
