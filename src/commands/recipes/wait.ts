@@ -24,11 +24,16 @@ export function waitOptionsOf(ctx: Context, opts: Opts): Omit<WaitOptions, 'onSt
   return { timeoutMs, intervalMs, signal: ctx.signal };
 }
 
+/** The command that follows a build from where a wait stopped. */
+export function pollCommand(id: string, ws: string): string {
+  return `edp recipes poll ${id} -w ${ws}`;
+}
+
 export class WaitTimeoutError extends ExitError {
-  constructor(readonly recipe: Recipe | undefined, id: string, timeoutMs: number) {
+  constructor(readonly recipe: Recipe | undefined, id: string, timeoutMs: number, ws: string) {
     super(
       ExitCode.waitTimeout,
-      `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; keep waiting with \`edp recipes poll ${id}\``,
+      `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; the build goes on at the service; keep waiting with \`${pollCommand(id, ws)}\``,
     );
     this.name = 'WaitTimeoutError';
   }
@@ -47,7 +52,7 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
       return !BUILDING_STATES.has(r.state ?? '');
     },
     opts,
-    (last) => new WaitTimeoutError(last, id, opts.timeoutMs),
+    (last) => new WaitTimeoutError(last, id, opts.timeoutMs, ws),
   );
 }
 
@@ -76,7 +81,11 @@ export async function waitWithSpinner(ctx: Context, api: Service, ws: string, id
     else spinner.succeed(text);
     return recipe;
   } catch (err) {
-    spinner.fail(`Recipe ${id}: stopped waiting`);
+    if (ctx.signal?.aborted) {
+      // Ctrl-C ends the wait, not the build: say where it goes on and how to follow it.
+      spinner.fail(`Recipe ${id}: stopped waiting`);
+      ctx.output.warn(`the build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``);
+    } else spinner.fail(`Recipe ${id}: stopped waiting`);
     throw err;
   }
 }

@@ -1,0 +1,99 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { elapsedText } from '../../src/commands/recipes/deploy/run.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { PASSWORD, USERNAME, cli, sandbox, tempDir, tokenFor } from '../helpers.js';
+import { configuration, configure, createRecipe, resetRecipes } from './fixtures.js';
+
+const FAST = ['--poll-interval', '10ms'];
+const DEPLOY = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST];
+const config = tempDir('edp-waits-');
+
+/** Runs the command line and interrupts it (as Ctrl-C does) once stderr matches `when`. */
+async function interruptWhen(sb: Sandbox, argv: string[], when: RegExp) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdin.end();
+  const controller = new AbortController();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => {
+    err += d;
+    if (when.test(err) && !controller.signal.aborted) controller.abort(new Error('interrupted'));
+  });
+  const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
+  const code = await main(argv, { stdin, stdout, stderr, env }, controller.signal);
+  return { code, stdout: out, stderr: err, interrupted: controller.signal.aborted };
+}
+
+afterAll(() => config.remove());
+
+describe('a build that takes its time', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox({ buildSeconds: 0.3 });
+  });
+  afterAll(() => sb.close());
+  beforeEach(() => resetRecipes(sb));
+
+  it('a fleet deploy shows each workspace\'s build states with the time taken, one line per change', async () => {
+    const r = await cli(sb, ['-w', '101,102', ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a))]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const ws of [101, 102]) {
+      expect(r.stderr).toMatch(new RegExp(`\\[${ws}\\] … 6/7 build: extracting_data \\(\\d+s\\)`));
+      expect(r.stderr).toMatch(new RegExp(`\\[${ws}\\] … 6/7 build: building_dependencies \\(\\d+s\\)`));
+      expect(r.stderr).toMatch(new RegExp(`\\[${ws}\\] ✓ 6/7 built: ready_to_work`));
+    }
+    // each state once per workspace, not once per read
+    expect(r.stderr.match(/\[101\] … 6\/7 build: extracting_data/g)).toHaveLength(1);
+  });
+
+  it('one workspace, piped or at a pretend terminal with stderr piped: a line per state change', async () => {
+    for (const tty of [false, true]) {
+      resetRecipes(sb);
+      const r = await cli(sb, ['-w', '101', ...DEPLOY], { tty });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/… 6\/7 build: extracting_data \(\d+s\)/);
+      expect(r.stderr).toMatch(/… 6\/7 build: building_dependencies \(\d+s\)/);
+      const quiet = await cli(sb, ['-w', '101', ...DEPLOY, '--rebuild', '--quiet'], { tty });
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).not.toContain('6/7 build:');
+    }
+  });
+
+  it('elapsed time reads as seconds, then minutes and seconds', () => {
+    expect([elapsedText(0), elapsedText(44_600), elapsedText(125_000)]).toEqual(['0s', '45s', '2m05s']);
+  });
+});
+
+describe('Ctrl-C while waiting', () => {
+  let sb: Sandbox;
+  let token: string;
+  beforeAll(async () => {
+    sb = await sandbox({ buildSeconds: 60 });
+    token = await tokenFor(sb, 101);
+  });
+  afterAll(() => sb.close());
+  beforeEach(() => resetRecipes(sb));
+
+  it('recipes build --wait: exit 130, says the build continues and prints the poll command', async () => {
+    const id = await createRecipe(sb, token, 4001);
+    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
+    const r = await interruptWhen(sb, ['recipes', 'build', id, '-w', '101', '--wait', '--verbose', ...FAST], new RegExp(`GET /api/v3.1/automated-recipes/${id}/ 200`));
+    expect(r.interrupted).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('stopped waiting');
+    expect(r.stderr).toContain(`the build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``);
+    expect(sb.store.state.recipes[0]!.state).toBe('extracting_data');
+  });
+
+  it('recipes deploy: exit 130 and the poll command of the recipe', async () => {
+    const r = await interruptWhen(sb, ['-w', '101', ...DEPLOY], /6\/7 build: extracting_data/);
+    expect(r.code).toBe(130);
+    const id = String(sb.store.state.recipes[0]!.id);
+    expect(r.stderr).toContain(`continues on the service; follow it with \`edp recipes poll ${id} -w 101\``);
+  });
+});
