@@ -22,10 +22,7 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
     .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m (default 60s)')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    })
+    .configureOutput(outputFor(io, argv))
     .exitOverride();
   program.addHelpText(
     'after',
@@ -34,10 +31,37 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
       'Run `edp sandbox` for a local emulator of the whole service.',
   );
   await registerCommands(program, app, argv, all);
+  const machine = wantsMachineOutput(argv);
   applyToAll(program, (cmd) => {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    cmd.exitOverride().configureOutput(outputFor(io, argv));
+    // Under --json stderr carries the JSON error document alone, without the help hint.
+    if (machine) cmd.showHelpAfterError(false);
   });
   return program;
+}
+
+/** --json or --ndjson among the options (before a `--`): errors are then JSON documents too. */
+export function wantsMachineOutput(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a === '--ndjson');
+}
+
+/**
+ * Where commander writes. Its own parse errors (unknown option, missing argument) already read
+ * `error: …`, the one error format; under --json they become the JSON error document with code
+ * `usage_error`, like every usage error the tool finds itself (exit 2 either way).
+ */
+function outputFor(io: IO, argv: string[]) {
+  const machine = wantsMachineOutput(argv);
+  return {
+    writeOut: (s: string) => io.stdout.write(s),
+    writeErr: (s: string) => io.stderr.write(s),
+    outputError: (s: string, write: (s: string) => void) => {
+      if (!machine) return write(s);
+      const message = s.trim().replace(/^error:\s*/i, '');
+      write(`${JSON.stringify({ error: { status: null, code: 'usage_error', message, details: {}, trace_id: null } })}\n`);
+    },
+  };
 }
 
 function applyToAll(cmd: Command, fn: (c: Command) => void): void {
@@ -88,7 +112,13 @@ export function run(): void {
       process.exitCode = interrupted ? 130 : code;
     },
     (err) => {
-      process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+      // The one error format, also for a fault no command caught.
+      const message = err instanceof Error ? err.message : String(err);
+      process.stderr.write(
+        wantsMachineOutput(process.argv.slice(2))
+          ? `${JSON.stringify({ error: { status: null, code: 'unexpected_error', message, details: {}, trace_id: null } })}\n`
+          : `error: ${message}\n`,
+      );
       process.exitCode = 1;
     },
   );

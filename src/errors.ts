@@ -11,6 +11,8 @@ export const ExitCode = {
   buildFailed: 7,
   waitTimeout: 8,
   degraded: 9,
+  /** a confirmation was declined; nothing was changed */
+  notConfirmed: 1,
   interrupted: 130,
 } as const;
 
@@ -46,6 +48,47 @@ export class ApiError extends Error {
     this.path = init.path;
     this.body = init.body;
   }
+}
+
+/**
+ * `POST /api/v3/token` answered 400 about `workspace_id`: the workspace does not exist or is
+ * not this agency's. The service's answer is kept (status 400, its details and trace id); the
+ * message says what happened and the exit code is 5, not found, rather than 2: the input was
+ * well formed, the thing it names does not exist.
+ */
+export class UnknownWorkspaceError extends ApiError {
+  readonly workspaceId: string;
+  constructor(workspaceId: string, answer: ApiError) {
+    super({ status: answer.status, code: answer.code, message: `workspace ${workspaceId} was not found (or is not in this agency); list workspaces with \`edp workspaces list\``, details: answer.details, traceId: answer.traceId, method: answer.method, path: answer.path, body: answer.body });
+    this.name = 'UnknownWorkspaceError';
+    this.workspaceId = workspaceId;
+  }
+}
+
+/**
+ * The person declined a confirmation: nothing was sent. Exit 1 (a command that did not do
+ * what it was asked), printed without the `error:` label since nothing went wrong.
+ */
+export class NotConfirmedError extends Error {
+  constructor(message = 'not confirmed; nothing was changed') {
+    super(message);
+    this.name = 'NotConfirmedError';
+  }
+}
+
+/** Ctrl-C at a prompt (the prompt library's ExitPromptError): exit 130, printed as `cancelled`. */
+export function isPromptInterrupt(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ExitPromptError';
+}
+
+/** Attaches a next step to an error (`hint: …` under the error for a person). */
+export function withHint<E extends Error>(err: E, hint: string): E {
+  return Object.assign(err, { hint });
+}
+
+export function hintOf(err: unknown): string | undefined {
+  const hint = err instanceof Error ? (err as { hint?: unknown }).hint : undefined;
+  return typeof hint === 'string' ? hint : undefined;
 }
 
 /** Bad input, refused before anything is sent. */
@@ -124,12 +167,14 @@ export function describeNetworkError(cause: unknown): string {
 }
 
 export function exitCodeFor(err: unknown): number {
+  if (err instanceof UnknownWorkspaceError) return ExitCode.notFound;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
+  if (err instanceof NotConfirmedError) return ExitCode.notConfirmed;
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthRequiredError) return ExitCode.auth;
   if (err instanceof ExitError) return err.exitCode;
   // Ctrl-C at a prompt: the prompt library reports it as its own error.
-  if (err instanceof Error && err.name === 'ExitPromptError') return ExitCode.interrupted;
+  if (isPromptInterrupt(err)) return ExitCode.interrupted;
   return ExitCode.failure;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { AuthRequiredError, UsageError } from '../errors.js';
+import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
 import { ConfigFileError, type ConfigFile, type ConfigStore, type CachedToken, type TokenCacheEntry } from '../config/store.js';
 import { acquireLock } from '../config/lock.js';
 import { cachedEntry, entriesOf, identityOf, issuanceLockName, profileIdentity, pruneExpired, serviceKey, tokenCacheKey } from '../config/token-cache.js';
@@ -265,14 +265,20 @@ export class CredentialAuth implements AuthProvider {
   }
 
   private async issue(workspaceId: string, client: ApiClient): Promise<CachedToken> {
-    const res = await client.request<{ token: string }>({
-      method: 'POST',
-      path: '/api/v3/token',
-      auth: 'basic',
-      body: { workspace_id: jsonInteger(workspaceId) },
-      // Issuing a token changes nothing the caller can observe, so a lost answer may be asked again.
-      repeatable: true,
-    });
+    const res = await client
+      .request<{ token: string }>({
+        method: 'POST',
+        path: '/api/v3/token',
+        auth: 'basic',
+        body: { workspace_id: jsonInteger(workspaceId) },
+        // Issuing a token changes nothing the caller can observe, so a lost answer may be asked again.
+        repeatable: true,
+      })
+      .catch((err: unknown) => {
+        // The contract's 400 for a workspace id the agency does not have (POST /api/v3/token).
+        if (err instanceof ApiError && err.status === 400 && 'workspace_id' in err.details) throw new UnknownWorkspaceError(workspaceId, err);
+        throw err;
+      });
     const token = res.data?.token;
     if (typeof token !== 'string' || token === '') throw new Error('the token answer carried no token');
     const now = this.now();

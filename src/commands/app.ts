@@ -22,7 +22,7 @@ export class App {
       const args = a.slice(0, -2);
       const flags = command.optsWithGlobals() as GlobalFlags & Opts;
       // Loaded here rather than at start-up: `--help` and usage errors never need them.
-      const [{ Context }, { exitCodeFor }, { reportError }, { Output }] = await Promise.all([
+      const [{ Context }, { exitCodeFor, isPromptInterrupt }, { reportError }, { Output }] = await Promise.all([
         import('../context.js'),
         import('../errors.js'),
         import('../output/errors.js'),
@@ -31,15 +31,24 @@ export class App {
       let ctx: Context | undefined;
       try {
         ctx = new Context(this.io, flags, this.signal);
+        await ctx.prepare();
         this.exitCode = (await handler(ctx, args, command.opts())) ?? 0;
       } catch (err) {
         const output = ctx?.output ?? new Output(this.io, { json: !!flags.json, ndjson: !!flags.ndjson, quiet: false, verbose: !!flags.verbose, color: flags.color !== false });
-        if (this.signal?.aborted) {
+        if (this.signal?.aborted && !isPromptInterrupt(err)) {
+          // Ctrl-C while working: the run ends quietly with 130.
           this.exitCode = 130;
         } else {
           reportError(output, err);
           this.exitCode = exitCodeFor(err);
         }
+      }
+      try {
+        // --jq: what the command printed, also when it failed after printing (a degraded build).
+        await ctx?.flushOutput();
+      } catch (err) {
+        reportError(ctx!.output, err);
+        if (this.exitCode === 0) this.exitCode = exitCodeFor(err);
       } finally {
         await ctx?.finish().catch(() => undefined);
       }

@@ -1,9 +1,10 @@
 import type { Context } from '../context.js';
-import { ExitCode, ExitError, UsageError } from '../errors.js';
+import { NotConfirmedError, UsageError } from '../errors.js';
 
 /**
  * Destructive verbs: a person at a terminal confirms; anywhere else `--yes` is required
- * (cli-design: never prompt without a terminal). Declining exits 1 with nothing changed.
+ * (cli-design: never prompt without a terminal). Declining prints "not confirmed; nothing was
+ * changed" and exits 1; Ctrl-C at the question prints "cancelled" and exits 130.
  */
 export async function confirmOrRequireYes(ctx: Context, yes: boolean | undefined, action: string, question: string): Promise<void> {
   if (yes) return;
@@ -12,5 +13,5 @@ export async function confirmOrRequireYes(ctx: Context, yes: boolean | undefined
   }
   const { confirm } = await ctx.prompts();
   const ok = await confirm({ message: question, default: false }, ctx.promptContext());
-  if (!ok) throw new ExitError(ExitCode.failure, 'not confirmed; nothing was changed');
+  if (!ok) throw new NotConfirmedError();
 }

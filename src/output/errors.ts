@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError } from '../errors.js';
+import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError, NotConfirmedError, hintOf, isPromptInterrupt } from '../errors.js';
 import { stringifyJson } from '../util/json.js';
 import type { Output } from './output.js';
 import { terminalSafe } from './terminal-text.js';
@@ -20,8 +20,10 @@ export function errorJson(err: unknown): { error: Record<string, unknown> } {
       error: { status: inner?.status ?? null, code: 'outcome_unknown', message: err.message, details: inner?.details ?? {}, trace_id: inner?.traceId ?? null },
     };
   }
+  if (isPromptInterrupt(err)) return { error: { status: null, code: 'cancelled', message: 'cancelled', details: {}, trace_id: null } };
   const code =
     err instanceof UsageError ? 'usage_error'
+    : err instanceof NotConfirmedError ? 'not_confirmed'
     : err instanceof AuthRequiredError ? 'no_credentials'
     : err instanceof NetworkError ? 'network_error'
     : err instanceof ExitError ? 'command_failed'
@@ -29,8 +31,24 @@ export function errorJson(err: unknown): { error: Record<string, unknown> } {
   return { error: { status: null, code, message: err instanceof Error ? err.message : String(err), details: {}, trace_id: null } };
 }
 
-/** The lines a person sees: status, code or detail, message, relevant details, trace id. */
+/** Next steps for a 401 and for a service that cannot be reached, unless the error names its own. */
+const AUTH_HINT = 'log in with `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD (EDP_TOKEN for one workspace)';
+const ADDRESS_HINT = 'check the service address: pass --base-url URL or set EDP_BASE_URL';
+
+
+/** The lines a person sees: status, code or detail, message, relevant details, trace id, and a hint. */
 export function errorLines(err: unknown): string[] {
+  const lines = baseLines(err);
+  const hint =
+    hintOf(err) ??
+    (err instanceof ApiError && err.status === 401 ? AUTH_HINT
+    : err instanceof NetworkError ? ADDRESS_HINT
+    : undefined);
+  if (hint) lines.push(`  hint: ${hint}`);
+  return lines;
+}
+
+function baseLines(err: unknown): string[] {
   if (err instanceof ApiError) {
     const head = [`${err.status}`, err.code].filter(Boolean).join(' ');
     const lines = [`${head}: ${err.message}`];
@@ -59,12 +77,22 @@ export function errorLines(err: unknown): string[] {
   return [String(err)];
 }
 
+/**
+ * The one error format: `error: …` on stderr for a person (the first line names status and
+ * code, the next ones details, request and trace id), or the JSON error document under
+ * --json/--ndjson. A declined confirmation and Ctrl-C at a prompt are not faults: they print
+ * `not confirmed; nothing was changed` and `cancelled`, without the label.
+ */
 export function reportError(output: Output, err: unknown): void {
   const stderr = output.io.stderr;
   if (output.flags.json || output.flags.ndjson) {
     stderr.write(`${stringifyJson(errorJson(err))}\n`);
+  } else if (isPromptInterrupt(err)) {
+    stderr.write('cancelled\n');
+  } else if (err instanceof NotConfirmedError) {
+    stderr.write(`${terminalSafe(err.message)}\n`);
   } else {
-    output.error(err instanceof UsageError ? 'error:' : 'Error:', errorLines(err));
+    output.error('error:', errorLines(err));
   }
   if (output.flags.verbose && err instanceof Error && err.stack && !(err instanceof UsageError)) {
     stderr.write(`${output.err.dim(terminalSafe(err.stack))}\n`);

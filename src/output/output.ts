@@ -15,6 +15,11 @@ export interface OutputFlags {
 export interface Column<T> {
   header: string;
   value: (item: T) => unknown;
+  /**
+   * The raw value for piped output, where `value` is display text (`ready_to_work (degraded)`,
+   * `not built`): a script reading the tab-separated cell gets what the service sent.
+   */
+  raw?: ((item: T) => unknown) | undefined;
   /** colouring for a table cell on a terminal */
   style?: ((text: string, item: T, c: ChalkInstance) => string) | undefined;
 }
@@ -37,8 +42,60 @@ export function cellText(value: unknown): string {
 }
 
 /**
+ * A value as a script reads it from piped output: the service's value, not display text.
+ * Booleans are `true`/`false`, null is empty, nested values are compact JSON. Tabs and
+ * line breaks become spaces so that each row stays one line of tab-separated cells, and
+ * control characters are escaped (`| cat` still ends at a terminal).
+ */
+export function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text: string;
+  if (typeof value === 'object' && value.constructor !== Object && !Array.isArray(value)) text = String(value);
+  else if (typeof value === 'object') text = stringifyJson(value);
+  else text = String(value);
+  return terminalSafe(text.replace(/[\t\n\r]/g, ' '));
+}
+
+/** Columns a string takes on a terminal (code points; wide glyphs are rare in service data). */
+function widthOf(text: string): number {
+  return [...text].length;
+}
+
+/** `text` cut to `width` columns, ending in an ellipsis when it was longer (like gh). */
+export function truncate(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (width <= 1) return '…'.slice(0, width);
+  return `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/**
+ * Column widths that fit `available` terminal columns: the widest column gives up a column
+ * at a time until the table fits or every column is down to `minWidth`.
+ */
+export function fitWidths(natural: number[], available: number, minWidth = 5): number[] {
+  const widths = [...natural];
+  let total = widths.reduce((a, b) => a + b, 0);
+  while (total > available) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i]! > minWidth && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    }
+    if (widest < 0) break;
+    widths[widest]!--;
+    total--;
+  }
+  return widths;
+}
+
+function plainRow<T>(columns: Array<Column<T>>, item: T): string {
+  return columns.map((c) => plainText((c.raw ?? c.value)(item))).join('\t');
+}
+
+/**
  * The only writer to the terminal. Data goes to stdout; progress, warnings and prompts go
- * to stderr. Tables on a terminal, tab-separated rows when piped, exact API objects with
+ * to stderr. Tables on a terminal, tab-separated raw values without a header when piped
+ * (no box drawing, no display text, no colour), exact API objects with
  * --json / --ndjson. Everything written for a person (lines, notes, tables, spinners) has its
  * control characters escaped here (terminal-text.ts); `write`, `json` and `ndjson` are exact.
  */
@@ -148,14 +205,27 @@ export class Output {
     };
   }
 
-  /** A single object: JSON as the service sent it, or key/value lines for a person. */
+  /**
+   * A single object: JSON as the service sent it, key/value lines for a person on a terminal
+   * (`fields` picks and labels them), and when piped one `field<TAB>value` line per field of
+   * the object itself, raw values, nested ones as compact JSON.
+   */
   async object(value: unknown, fields?: Array<[string, unknown]>): Promise<void> {
     if (this.machine) return this.json(value);
+    if (!this.stdoutIsTTY) return this.plainObject(value);
     const rows = fields ?? Object.entries((value ?? {}) as Record<string, unknown>);
     const width = Math.max(0, ...rows.map(([k]) => k.length));
     for (const [k, v] of rows) {
       this.line(`${this.out.bold(terminalSafe(k).padEnd(width))}  ${cellText(v)}`);
     }
+  }
+
+  /** Piped detail view: `field<TAB>value` lines of the object's own fields, raw values. */
+  plainObject(value: unknown): void {
+    const entries = value !== null && typeof value === 'object' ? Object.entries(value as Record<string, unknown>) : [];
+    const out = this.buffered();
+    for (const [k, v] of entries) out.write(`${plainText(k)}\t${plainText(v)}\n`);
+    out.flush();
   }
 
   /**
@@ -181,7 +251,7 @@ export class Output {
       const out = this.buffered();
       try {
         for await (const item of items) {
-          out.write(`${columns.map((c) => cellText(c.value(item)).replace(/[\t\n]/g, ' ')).join('\t')}\n`);
+          out.write(`${plainRow(columns, item)}\n`);
           n++;
         }
       } finally {
@@ -199,21 +269,37 @@ export class Output {
     return n;
   }
 
+  /**
+   * A table on a terminal, cut to its width (`stdout.columns`): the widest column is truncated
+   * first, with an ellipsis, and no cell wraps. Piped: tab-separated raw rows, no header.
+   */
   async table<T>(columns: Array<Column<T>>, rows: T[]): Promise<void> {
+    if (!this.stdoutIsTTY) {
+      const out = this.buffered();
+      for (const row of rows) out.write(`${plainRow(columns, row)}\n`);
+      out.flush();
+      return;
+    }
+    const headers = columns.map((c) => terminalSafe(c.header));
+    const cells = rows.map((row) => columns.map((c) => cellText(c.value(row)).replace(/[\t\n]/g, ' ')));
+    const natural = columns.map((_c, i) => Math.max(widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))));
+    // Each column takes a space either side and a border after it, plus the left border.
+    const available = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! - (3 * columns.length + 1) : Infinity;
+    const widths = fitWidths(natural, available);
     const { default: Table } = await import('cli-table3');
     const table = new Table({
-      head: columns.map((c) => this.out.bold(terminalSafe(c.header))),
+      head: headers.map((h, i) => this.out.bold(truncate(h, widths[i]!))),
       style: { head: [], border: this.out.level > 0 ? ['grey'] : [] },
       chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     });
-    for (const row of rows) {
+    rows.forEach((row, r) => {
       table.push(
-        columns.map((c) => {
-          const text = cellText(c.value(row));
+        columns.map((c, i) => {
+          const text = truncate(cells[r]![i]!, widths[i]!);
           return c.style && this.out.level > 0 ? c.style(text, row, this.out) : text;
         }),
       );
-    }
+    });
     this.line(table.toString());
   }
 

@@ -20,7 +20,9 @@ export function parsePositiveInt(value: string, what: string, opts: { min?: numb
   if (!/^\d+$/.test(v)) throw new UsageError(`${what} must be a whole number, got "${value}"`);
   const n = Number(v);
   if (n < min || (opts.max !== undefined && n > opts.max)) {
-    throw new UsageError(`${what} must be between ${min} and ${opts.max ?? 'any'}, got ${value}`);
+    throw new UsageError(
+      opts.max === undefined ? `${what} must be a whole number of ${min} or more, got ${value}` : `${what} must be between ${min} and ${opts.max}, got ${value}`,
+    );
   }
   return n;
 }

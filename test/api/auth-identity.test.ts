@@ -92,7 +92,7 @@ describe('auth status checks the credentials in use', () => {
     const r = await cli(a, ['auth', 'status', '--json'], { env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' } });
     expect(r.code).toBe(3);
     expect(r.json()).toMatchObject({ credentials: 'environment (EDP_USERNAME/EDP_PASSWORD)', credentials_kind: ['basic'], credentials_check: 'rejected' });
-    const human = await cli(a, ['auth', 'status'], { env });
+    const human = await cli(a, ['auth', 'status'], { tty: true, env: { ...env, NO_COLOR: '1' } });
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/credentials\s+profile "default"/);
     expect(human.stdout).toMatch(/kind\s+basic/);

@@ -60,25 +60,25 @@ describe('API client', () => {
   it('reads {detail}, the `details` spelling, HTML and empty bodies', async () => {
     handler = (_q, res) => json(res, 403, { detail: 'Recipe pipeline is disabled.' });
     let r = await run(['api', 'GET', '/api/v3/x']);
-    expect([r.code, r.stderr.split('\n')[0]]).toEqual([4, 'Error: 403: Recipe pipeline is disabled.']);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([4, 'error: 403: Recipe pipeline is disabled.']);
 
     handler = (_q, res) => json(res, 404, { details: 'No such thing.' });
     r = await run(['api', 'GET', '/api/v3/x']);
-    expect([r.code, r.stderr.split('\n')[0]]).toEqual([5, 'Error: 404: No such thing.']);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([5, 'error: 404: No such thing.']);
 
     handler = (_q, res) => {
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('<html><head><title>Server Error (500)</title></head><body><h1>Oops</h1></body></html>');
     };
     r = await run(['api', 'DELETE', '/api/v3/x']);
-    expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, 'Error: 500: Server Error (500)']);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, 'error: 500: Server Error (500)']);
 
     handler = (_q, res) => {
       res.writeHead(410);
       res.end();
     };
     r = await run(['api', 'GET', '/api/v3/automated-recipes/']);
-    expect([r.code, r.stderr.split('\n')[0]]).toEqual([5, 'Error: 410: Gone']);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([5, 'error: 410: Gone']);
   });
 
   it('never follows a redirect: a POST stays a POST and the error names the canonical path', async () => {

@@ -82,7 +82,7 @@ describe('edp auth', () => {
       expect(text).not.toContain(PASSWORD === 'sandbox' ? '"sandbox"' : PASSWORD);
       expect(text).not.toContain(token);
     }
-    const human = await cli(sb, ['auth', 'status'], { env });
+    const human = await cli(sb, ['auth', 'status'], { tty: true, env: { ...env, NO_COLOR: '1' } });
     expect(human.stdout).toMatch(/user\s+agency@sandbox.local/);
     expect(human.stdout).not.toContain(token);
 

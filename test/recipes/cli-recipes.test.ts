@@ -48,7 +48,7 @@ describe('edp recipes templates / template', () => {
   });
 
   it('shows one template; an unknown one is exit 5 with the code and trace id', async () => {
-    const r = await cli(sb, ['recipes', 'template', '4003', ...W]);
+    const r = await cli(sb, ['recipes', 'template', '4003', ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.stdout).toMatch(/Build mode\s+progressive/);
     expect(r.stdout).toMatch(/Output columns\s+\(none listed\)/);
     const missing = await cli(sb, ['recipes', 'template', '999', ...W]);
@@ -76,7 +76,8 @@ describe('edp recipes create / list / get', () => {
     const got = await cli(sb, ['recipes', 'get', '9007199254740993', ...W, '--json']);
     expect(got.stdout).toMatch(/"recipe_id": 9007199254740993,/);
     const listed = await cli(sb, ['recipes', 'list', ...W]);
-    expect(listed.stdout.split('\t').slice(0, 4)).toEqual(['9007199254740993', 'Paid media', '4001', 'not built']);
+    // Piped: the raw state, empty when never built (on a terminal: "not built").
+    expect(listed.stdout.split('\t').slice(0, 4)).toEqual(['9007199254740993', 'Paid media', '4001', '']);
   });
 
   it('maps create refusals: recipe_already_exists exit 6 with the ids, template_not_found exit 2, template_not_deployable exit 6', async () => {
@@ -146,7 +147,7 @@ describe('edp recipes create / list / get', () => {
   it('get shows state, error code, stage and message, and per-source not-delivered reasons', async () => {
     await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'facebook_ads', behavior: 'fails' } });
     const { id } = await builtRecipe(sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
-    const r = await cli(sb, ['recipes', 'get', id, ...W]);
+    const r = await cli(sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/State\s+failed/);
     expect(r.stdout).toMatch(/Error\s+no_data_delivered \(extraction, facebook_ads\): /);
@@ -160,7 +161,7 @@ describe('edp recipes create / list / get', () => {
     const listed = await cli(sb, ['recipes', 'list', ...W], { tty: true });
     expect(listed.stdout).toContain('ready_to_work (degraded)');
     (sb.store.state.recipes[0] as any).state = 'queued_for_build';
-    const odd = await cli(sb, ['recipes', 'get', id, ...W]);
+    const odd = await cli(sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(odd.code).toBe(0);
     expect(odd.stdout).toMatch(/State\s+queued_for_build/);
   });
@@ -319,7 +320,7 @@ describe('edp recipes build / resetup / poll', () => {
     const polled = await cli(sb, ['recipes', 'poll', id, ...W, ...FAST, '--json']);
     expect(polled.code).toBe(0);
     expect(polled.json().state).toBe('ready_to_work');
-    const waited = await cli(sb, ['recipes', 'build', id, ...W, '--wait', ...FAST]);
+    const waited = await cli(sb, ['recipes', 'build', id, ...W, '--wait', ...FAST], { tty: true, env: { NO_COLOR: '1' } });
     expect(waited.code).toBe(0);
     expect(waited.stdout).toMatch(/State\s+ready_to_work/);
   });

@@ -29,11 +29,11 @@ describe('edp roles list, get, users, permissions', () => {
 
   it('shows a role on a terminal with its permissions as LAYER:PERMISSION', async () => {
     const id = await roleId('Media Buyer');
-    const r = await cli(sb, ['roles', 'get', String(id)]);
+    const r = await cli(sb, ['roles', 'get', String(id)], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/kind\s+custom/);
     expect(r.stdout).toContain('EXTRACT:CREATE');
-    const viewer = await cli(sb, ['roles', 'get', String(await roleId('Viewer'))]);
+    const viewer = await cli(sb, ['roles', 'get', String(await roleId('Viewer'))], { tty: true, env: { NO_COLOR: '1' } });
     expect(viewer.stdout).toMatch(/kind\s+system \(read-only\)/);
     expect((await cli(sb, ['roles', 'get', '9999'])).code).toBe(5);
     expect((await cli(sb, ['roles', 'get', 'abc'])).code).toBe(2);

@@ -117,10 +117,10 @@ describe('edp links revoke', () => {
 
   it('revokes, and revoking again succeeds with the same revocation', async () => {
     const id = idOf('b@client.com');
-    const first = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--json']);
+    const first = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--json', '--yes']);
     expect(first.code).toBe(0);
     expect(first.json()).toMatchObject({ status: 'revoked_manually' });
-    const again = await edp(['links', 'revoke', id, '--data-source', 'google_ads']);
+    const again = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--yes']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`Link ${id} is revoked (since ${first.json().revoked_at})`);
   });
@@ -128,7 +128,7 @@ describe('edp links revoke', () => {
   it('a used link: 400 (exit 2) with the reason', async () => {
     const id = idOf('c@client.com');
     await http(sb, 'POST', `/_sandbox/external-auth-links/${id}/use`);
-    const r = await edp(['links', 'revoke', id, '--data-source', 'google_ads']);
+    const r = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('already been used');
   });
@@ -136,14 +136,14 @@ describe('edp links revoke', () => {
   it('an expired link: 400 (exit 2)', async () => {
     const id = idOf('d@client.com');
     await http(sb, 'POST', '/_sandbox/clock', { body: { advance_seconds: 14 * 24 * 3600 } });
-    const r = await edp(['links', 'revoke', id, '--data-source', 'google_ads']);
+    const r = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('expired');
   });
 
   it('an unknown link or another data source: 404 (exit 5)', async () => {
-    expect((await edp(['links', 'revoke', '99999', '--data-source', 'google_ads'])).code).toBe(5);
-    expect((await edp(['links', 'revoke', idOf('a@client.com'), '--data-source', 'facebook_ads'])).code).toBe(5);
+    expect((await edp(['links', 'revoke', '99999', '--data-source', 'google_ads', '--yes'])).code).toBe(5);
+    expect((await edp(['links', 'revoke', idOf('a@client.com'), '--data-source', 'facebook_ads', '--yes'])).code).toBe(5);
   });
 
   it('refuses a bad id or a missing --data-source before sending (exit 2)', async () => {

@@ -1,4 +1,4 @@
-import { ApiError, AuthRequiredError, UsageError } from '../../errors.js';
+import { ApiError, AuthRequiredError, NetworkError, UsageError, withHint } from '../../errors.js';
 import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../util/stdin.js';
@@ -35,11 +35,16 @@ export async function runLogin(ctx: Context, _args: unknown[], opts: Opts): Prom
   // through the run's own service client, so that --verbose logs it.
   ctx.useCredentials({ username, password, source: 'login' });
   const api = await ctx.api();
+  // Which service is asked, and why it is that one: a new operator's first question.
+  ctx.output.info(`Logging in to ${baseUrl} as ${username}${baseUrlSource === 'default' ? ' (the default address; --base-url or EDP_BASE_URL sets another)' : ''}`);
   try {
     await api.client.request({ method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       throw new AuthRequiredError(`the service at ${baseUrl} refused these credentials (401); nothing was saved`);
+    }
+    if (err instanceof NetworkError) {
+      throw withHint(err, `no service answered at ${baseUrl}; pass --base-url URL or set EDP_BASE_URL to the service's address (nothing was saved)`);
     }
     throw err;
   }

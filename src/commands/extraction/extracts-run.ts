@@ -17,7 +17,7 @@ const columns = [
   { header: 'TABLE', value: (e: Extract) => e.data_table_id },
   { header: 'WIDE', value: (e: Extract) => e.template?.is_wide_template },
   // status and pause reason are open sets: shown as the service sends them
-  { header: 'STATUS', value: (e: Extract) => (e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : e.status) },
+  { header: 'STATUS', value: (e: Extract) => (e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : e.status), raw: (e: Extract) => e.status },
 ];
 
 async function showExtract(ctx: Context, e: Extract): Promise<void> {

@@ -22,7 +22,7 @@ const columns = [
   { header: 'DESTINATION', value: (l: Load) => `${String(l.destination_name ?? '')} ${idText(l.destination_connection_id)}`.trim() },
   { header: 'SCHEDULE', value: (l: Load) => l.schedule },
   { header: 'STATUS', value: (l: Load) => l.status },
-  { header: 'LAST RUN', value: lastRunText },
+  { header: 'LAST RUN', value: lastRunText, raw: (l: Load) => l.last_run },
 ];
 
 async function showLoad(ctx: Context, l: Load): Promise<void> {

@@ -42,7 +42,8 @@ async function showTable(ctx: Context, t: DataTable): Promise<void> {
     ['rows', t.rows_count],
     ['selected fields', t.selected_fields?.join(', ')],
   ]);
-  if (t.fields) {
+  // Piped, the fields are one line of the detail view already (compact JSON).
+  if (t.fields && ctx.output.stdoutIsTTY) {
     ctx.output.line();
     await ctx.output.table(fieldColumns, t.fields);
   }

@@ -27,7 +27,8 @@ async function showTemplate(ctx: Context, t: ExtractTemplate): Promise<void> {
     ['wide', t.is_wide_template],
     ['parent', t.parent_id],
   ]);
-  if (t.fields) {
+  // Piped, the fields are one line of the detail view already (compact JSON).
+  if (t.fields && ctx.output.stdoutIsTTY) {
     ctx.output.line();
     await ctx.output.table(fieldColumns, t.fields);
   }

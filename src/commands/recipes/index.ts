@@ -99,7 +99,7 @@ export function registerRecipes(program: Command, app: App): void {
     .command('delete')
     .argument('<id>', 'recipe id')
     .description('delete a recipe, its output table and the intermediate recipes it is built on')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', example('  edp recipes delete 9007199254740993 -w 101 --yes'))
     .action(app.run(lazy(() => import('./delete.js'), (m) => m.runDelete)));
 

@@ -28,7 +28,7 @@ export const recipeColumns: Array<Column<Recipe>> = [
   { header: 'RECIPE ID', value: (r) => idText(r.recipe_id) },
   { header: 'TITLE', value: (r) => r.title },
   { header: 'TEMPLATE', value: (r) => idText(r.template_id) },
-  { header: 'STATE', value: (r) => stateText(r), style: (t, _r, c) => styleState(t, c) },
+  { header: 'STATE', value: (r) => stateText(r), raw: (r) => r.state, style: (t, _r, c) => styleState(t, c) },
   { header: 'LAST BUILD', value: (r) => r.last_build_at },
   { header: 'DATA TABLE', value: (r) => idText(r.datatable_id) },
   { header: 'ERROR', value: (r) => r.error?.code ?? '' },
@@ -53,6 +53,7 @@ function rows(output: Output, pairs: Array<[string, string]>): void {
 
 /** A readable view of one recipe: state, error with code, stage and message, and per-source coverage. */
 export function showRecipe(output: Output, r: Recipe): void {
+  if (!output.stdoutIsTTY) return output.plainObject(r);
   const c = output.out;
   const pairs: Array<[string, string]> = [
     ['Recipe', `${idText(r.recipe_id)}${r.title ? `  "${r.title}"` : ''}`],
@@ -86,6 +87,7 @@ export function showRecipe(output: Output, r: Recipe): void {
 }
 
 export function showTemplate(output: Output, t: RecipeTemplate): void {
+  if (!output.stdoutIsTTY) return output.plainObject(t);
   const pairs: Array<[string, string]> = [
     ['Template', `${idText(t.id)}  "${t.title}"`],
     ['Build mode', t.build_mode ?? ''],

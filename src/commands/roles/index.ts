@@ -44,7 +44,7 @@ export function registerRoles(program: Command, app: App): void {
     .command('delete')
     .argument('<id>', 'role id')
     .description('delete a custom role; its users move to Viewer (asks on a terminal; --yes otherwise)')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', '\nExamples:\n  edp roles delete 5 --yes')
     .action(app.run(lazy(load, (m) => m.runDelete)));
   roles

@@ -5,13 +5,14 @@ import { jsonInteger } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { limitOf, parseName } from '../options.js';
+import { suggestingDataSource } from './datasource-names.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const datasource = parseName(opts.dataSource, '--data-source');
   const limit = limitOf(opts);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
-  await ctx.output.list(
+  await suggestingDataSource(api, ws, datasource, () => ctx.output.list(
     listConnections(api, ws, datasource, { limit }),
     [
       { header: 'ID', value: (c: Connection) => c.id },
@@ -20,7 +21,7 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
       { header: 'ENABLED FOR EXTRACTION', value: (c: Connection) => c.enabled_for_extraction_accounts_number },
     ],
     { empty: `No ${datasource} connections in workspace ${ws}.` },
-  );
+  ));
   return 0;
 }
 
@@ -36,7 +37,7 @@ export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Prom
     `Delete connection ${connectionId} in workspace ${ws}? Its accounts become inactive and its extractions pause.`,
   );
   const api = await ctx.api();
-  await deleteConnection(api, ws, connectionId, datasource);
+  await (datasource === undefined ? deleteConnection(api, ws, connectionId) : suggestingDataSource(api, ws, datasource, () => deleteConnection(api, ws, connectionId, datasource)));
   if (ctx.output.machine) ctx.output.json({ connection_id: jsonInteger(connectionId), deleted: true });
   else ctx.output.success(`Deleted connection ${connectionId}: its accounts are now inactive and its extractions are paused`);
   return 0;

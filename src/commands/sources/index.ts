@@ -75,8 +75,9 @@ export function registerSources(program: Command, app: App): void {
   link
     .command('revoke')
     .argument('<id>', 'link id')
-    .description('revoke an unused link (revoking a revoked link changes nothing)')
+    .description('revoke an unused link (revoking a revoked link changes nothing; asks on a terminal, --yes otherwise)')
     .requiredOption('--data-source <name>', 'data source name')
-    .addHelpText('after', '\nExamples:\n  edp links revoke 12 -w 101 --data-source google_ads')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .addHelpText('after', '\nExamples:\n  edp links revoke 12 -w 101 --data-source google_ads --yes')
     .action(app.run(lazy(links, (m) => m.runRevoke)));
 }

@@ -4,6 +4,8 @@ import type { Column } from '../../output/output.js';
 import { parseEmail, parseEmailList, parseId } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { limitOf, parseName } from '../options.js';
+import { confirmOrRequireYes } from '../confirm.js';
+import { suggestingDataSource } from './datasource-names.js';
 
 /** Status is an open set: a value the tool does not know is shown as it is, uncoloured. */
 const statusColumn: Column<ExternalAuthLink> = {
@@ -24,7 +26,7 @@ export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promis
   const requestedBy = opts.requestedBy === undefined ? undefined : parseEmail(opts.requestedBy, '--requested-by');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
-  const links = await createLinks(api, ws, datasource, { to_emails: to, send_email: !!opts.sendEmail, requested_by: requestedBy });
+  const links = await suggestingDataSource(api, ws, datasource, () => createLinks(api, ws, datasource, { to_emails: to, send_email: !!opts.sendEmail, requested_by: requestedBy }));
   if (!ctx.output.machine) {
     const n = links.length;
     ctx.output.success(`Created ${n} ${datasource} link${n === 1 ? '' : 's'} (valid 14 days, single use)`);
@@ -64,8 +66,9 @@ export async function runRevoke(ctx: Context, [id]: unknown[], opts: Opts): Prom
   const linkId = parseId(id as string, 'link id');
   const datasource = parseName(opts.dataSource, '--data-source');
   const ws = ctx.requireWorkspace();
+  await confirmOrRequireYes(ctx, opts.yes, `revoking link ${linkId}`, `Revoke link ${linkId} (${datasource}) in workspace ${ws}? Its recipient can no longer connect with it.`);
   const api = await ctx.api();
-  const link = await revokeLink(api, ws, datasource, linkId);
+  const link = await suggestingDataSource(api, ws, datasource, () => revokeLink(api, ws, datasource, linkId));
   if (ctx.output.machine) ctx.output.json(link);
   else ctx.output.success(`Link ${linkId} is revoked${link?.revoked_at ? ` (since ${String(link.revoked_at)})` : ''}`);
   return 0;

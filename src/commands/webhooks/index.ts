@@ -36,7 +36,7 @@ export function registerWebhooks(program: Command, app: App): void {
     .command('delete')
     .argument('<id>', 'endpoint id')
     .description('delete an endpoint (asks on a terminal; --yes otherwise)')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', '\nExamples:\n  edp webhooks delete 3 -w 101 --yes')
     .action(app.run(lazy(load, (m) => m.runDelete)));
   hooks
@@ -49,7 +49,7 @@ export function registerWebhooks(program: Command, app: App): void {
     .command('rotate-secret')
     .argument('<id>', 'endpoint id')
     .description('issue a new secret; the old one stops working at once and the endpoint is unverified again')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', '\nExamples:\n  edp webhooks rotate-secret 3 -w 101 --yes --json')
     .action(app.run(lazy(load, (m) => m.runRotateSecret)));
   hooks

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { confirmOrRequireYes } from '../confirm.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 import { idText } from '../../util/json.js';
 import { parseId, parseUrl } from '../../util/validate.js';
 import {
@@ -29,16 +30,6 @@ export function parseEventList(value: string, flag: string): string[] {
   return [...new Set(names)];
 }
 
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
 /**
  * Event names are checked against the service's own list before anything is written, so a
  * typo is refused with exit 2 and a suggestion instead of a 400 after the fact.
@@ -48,8 +39,8 @@ async function checkEventNames(ctx: Context, api: Service, ws: string, names: st
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length > 0) {
     const described = unknown.map((n) => {
-      const best = known.map((k) => [k, editDistance(n, k)] as const).sort((x, y) => x[1] - y[1])[0];
-      return best && best[1] <= 3 ? `"${n}" (did you mean ${best[0]}?)` : `"${n}"`;
+      const near = didYouMean(n, known);
+      return near ? `"${n}" (${near})` : `"${n}"`;
     });
     throw new UsageError(`--events: unknown event type${unknown.length > 1 ? 's' : ''} ${described.join(', ')}; \`edp webhooks event-types\` lists them`);
   }

@@ -216,7 +216,7 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
       { header: 'WORKSPACE', value: (l) => idText(l.row.workspace_id) },
       { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
       { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
-      { header: 'STATE', value: (l) => (l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false })), style: (t, _l, c) => styleState(t, c) },
+      { header: 'STATE', value: (l) => (l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false })), raw: (l) => l.row.state, style: (t, _l, c) => styleState(t, c) },
       { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
       { header: 'RESULT', value: (l) => l.result },
     ];
@@ -226,15 +226,17 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   if (codes.length === 0) return 0;
   const failed = codes.length;
   ctx.output.warn(`${failed} of ${workspaces.length} workspace(s) did not end ready${failOnDegraded ? ' and complete' : ''}`);
+  // Each error was printed once, at the step that failed; with --quiet steps are silent, so here.
   for (const [i, o] of outcomes.entries()) {
-    if (o.error && !ctx.output.machine) ctx.output.warn(`workspace ${workspaces[i]}: ${errorLines(o.error).join('\n  ')}`);
+    if (o.error && !ctx.output.machine && ctx.output.flags.quiet) ctx.output.warn(`workspace ${workspaces[i]}: ${errorLines(o.error).join('\n  ')}`);
   }
   // One failure keeps its own code (7, 8, 9, 5, …); mixed failures are 1.
   return new Set(codes).size === 1 ? codes[0]! : ExitCode.failure;
 }
 
 function resultText(outcome: DeployOutcome, failOnDegraded: boolean): string {
-  if (outcome.error) return `error: ${(outcome.error as Error).message.split('\n')[0]}`;
+  // The error itself was printed once, in full, at the step that failed (or after the table with --quiet).
+  if (outcome.error) return 'error (shown above)';
   const r = outcome.recipe;
   if (r?.state === 'failed') return `build failed: ${errorText(r.error)}`;
   if (r?.degraded) return failOnDegraded ? 'degraded (--fail-on-degraded)' : 'ready, degraded';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
+import { didYouMean } from '../../../util/did-you-mean.js';
 import { UsageError } from '../../../errors.js';
 import { idText } from '../../../util/json.js';
 import { readDocument } from '../../../util/document.js';
@@ -58,10 +59,21 @@ export const specFile = z
   })
   .strict();
 
+const SPEC_KEYS = Object.keys(specFile.shape);
+const SOURCE_KEYS = ['data_source', 'connection', 'accounts'];
+
+/** An unknown key of the spec names the closest known ones: `sourcs` → did you mean sources? */
+function suggestKeys<I extends { code?: string; keys?: string[]; path: ReadonlyArray<PropertyKey>; message: string }>(issue: I): I {
+  if (issue.code !== 'unrecognized_keys' || !issue.keys) return issue;
+  const known = issue.path.length === 0 ? SPEC_KEYS : issue.path[0] === 'sources' ? SOURCE_KEYS : [];
+  const hints = issue.keys.map((k) => didYouMean(k, known)).filter(Boolean);
+  return hints.length === 0 ? issue : { ...issue, message: `${issue.message} (${hints.join('; ')})` };
+}
+
 /** A deploy spec from a `--file` document (see util/document). */
 export function parseSpecFile(doc: unknown, flag: string): DeploySpec {
   const result = specFile.safeParse(doc);
-  if (!result.success) throw new UsageError(`${flag} is not a valid deploy spec:\n${issuePaths(result.error.issues)}`);
+  if (!result.success) throw new UsageError(`${flag} is not a valid deploy spec:\n${issuePaths(result.error.issues.map(suggestKeys))}`);
   const f = result.data;
   return {
     template: f.template,

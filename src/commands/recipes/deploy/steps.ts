@@ -8,6 +8,8 @@ import { idText } from '../../../util/json.js';
 import { appendConfiguration, mergeConfiguration, type Addition } from '../configuration.js';
 import { resolveSource } from '../resolve.js';
 import { errorText, stateText } from '../view.js';
+import { errorLines } from '../../../output/errors.js';
+import { didYouMean } from '../../../util/did-you-mean.js';
 import { pollUntil } from '../../poll.js';
 import { waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
 import type { DeploySpec } from './spec.js';
@@ -47,8 +49,11 @@ export async function resolveTemplate(api: Service, ws: string, ref: string): Pr
   if (exact.length === 0) exact = found.filter((t) => t.title.toLowerCase() === ref.toLowerCase());
   if (exact.length === 1) return exact[0]!;
   if (exact.length > 1) throw new UsageError(`several templates are titled "${ref}" (${exact.map((t) => idText(t.id)).join(', ')}): pass --template ID`);
-  const near = found.slice(0, 5).map((t) => `${idText(t.id)} "${t.title}"`);
-  throw new ExitError(ExitCode.notFound, `no template titled "${ref}"${near.length ? `; similar: ${near.join(', ')}` : ''}`);
+  // A typo finds nothing through the search: the closest titles of the whole list, read only now.
+  const candidates = found.length > 0 ? found : await collect(listTemplates(api, ws, {}));
+  const near = didYouMean(ref, candidates.map((t) => t.title), (title) => `"${title}"`);
+  const similar = near ? '' : found.slice(0, 5).map((t) => `${idText(t.id)} "${t.title}"`).join(', ');
+  throw new ExitError(ExitCode.notFound, `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`);
 }
 
 /** The data sources of the spec must be ones the template allows: refused before any write. */
@@ -187,7 +192,8 @@ export async function deployToWorkspace(
     return { recipe, error: undefined };
   } catch (err) {
     if (err instanceof WaitTimeoutError && err.recipe) recipe = err.recipe;
-    step?.fail(`${(err as Error).message.split('\n')[0]}`);
+    // The one place a person sees this workspace's error in full (status, details, trace id).
+    step?.fail(errorLines(err).join('\n  '));
     return { recipe, error: err };
   }
 }
