@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { http, sandbox, tokenFor } from '../helpers.js';
+
+let sb: Sandbox;
+let token: string;
+let doc: any;
+beforeAll(async () => {
+  sb = await sandbox();
+  token = await tokenFor(sb, 101);
+  const r = await http(sb, 'GET', '/_sandbox/openapi.json');
+  expect(r.status).toBe(200);
+  doc = r.body;
+});
+afterAll(() => sb.close());
+
+/** Every registered route as `METHOD /path`, read from fastify's own route tree. */
+function registeredRoutes(): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of sb.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? '') + m[2]!;
+    stack[depth] = path;
+    for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD')) out.push(`${method} ${path}`);
+  }
+  return out;
+}
+
+/** Paths compared with parameters blanked: fastify's tree shows `:id|:extract_id` where routes name one segment differently. */
+const fromFastify = (path: string) => path.replace(/:[A-Za-z_]+(?:\|:[A-Za-z_]+)*/g, '{}');
+const fromOpenApi = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+const bodySchema = (path: string, method: string) => z.fromJSONSchema(doc.paths[path][method].requestBody.content['application/json'].schema);
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 and lists exactly the /api/ routes the sandbox serves, both versions', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const api = registeredRoutes().filter((r) => r.split(' ')[1]!.startsWith('/api/'));
+    expect(api.length).toBeGreaterThan(60);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${fromOpenApi(path)}`));
+    expect(documented.sort()).toEqual(
+      api
+        .map((r) => {
+          const [m, p] = r.split(' ');
+          return `${m} ${fromFastify(p!)}`;
+        })
+        .sort(),
+    );
+    expect(doc.paths['/api/v3.1/automated-recipes/{id}/build/'].post).toBeDefined();
+    expect(doc.paths['/api/v3/automated-recipes/{id}/build/'].post).toBeDefined();
+  });
+
+  it('declares path parameters and the queries the handlers read', () => {
+    const detail = doc.paths['/api/v3.1/automated-recipes/{id}/'].get;
+    expect(detail.parameters).toContainEqual({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+    const list = doc.paths['/api/v3.1/automated-recipes/'].get;
+    const state = list.parameters.find((p: any) => p.name === 'state');
+    expect(state).toMatchObject({ in: 'query', required: false });
+    expect(state.schema.enum).toEqual(['extracting_data', 'building_dependencies', 'ready_to_work', 'failed']);
+  });
+
+  it('names the error envelope each operation answers with, and Retry-After on 503', () => {
+    const v31 = doc.paths['/api/v3.1/automated-recipes/'].post.responses;
+    const v3 = doc.paths['/api/v3/automated-recipes/'].post.responses;
+    expect(v31['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+    expect(v3['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/DetailError');
+    expect(v31['503'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/api/v3.1/automated-recipes/'].post.responses['201']).toBeDefined();
+    expect(doc.paths['/api/v3.1/automated-recipes/{id}/build/'].post.responses['202']).toBeDefined();
+  });
+
+  it('an error body of the sandbox matches the envelope it documents', async () => {
+    const envelope = z.fromJSONSchema(doc.components.schemas.ErrorEnvelope);
+    const detail = z.fromJSONSchema(doc.components.schemas.DetailError);
+    const missing = await http(sb, 'GET', '/api/v3.1/automated-recipes/1/', { token });
+    expect(missing.status).toBe(404);
+    expect(envelope.safeParse(missing.body).success).toBe(true);
+    const v3 = await http(sb, 'GET', '/api/v3/extracts/999999', { token });
+    expect(v3.status).toBe(404);
+    expect(detail.safeParse(v3.body).success).toBe(true);
+    expect(envelope.safeParse(v3.body).success).toBe(false);
+  });
+
+  it.each([
+    ['/api/v3.1/automated-recipes/', 'post', { template_id: 4001, title: 'Paid media' }, { title: 'Paid media' }],
+    ['/api/v3/webhook_endpoints/', 'post', { url: 'https://example.com/hook', event_types: ['load_completed'] }, { event_types: ['load_completed'] }],
+    ['/api/v3/workspaces', 'post', { title: 'Documented' }, { title: 7 }],
+  ])('the body schema of %s agrees with the sandbox', async (path, method, good, bad) => {
+    const schema = bodySchema(path, method);
+    expect(schema.safeParse(good).success).toBe(true);
+    expect(schema.safeParse(bad).success).toBe(false);
+    const auth = path === '/api/v3/workspaces' ? { basic: true as const } : { token };
+    const refused = await http(sb, method.toUpperCase(), path, { ...auth, body: bad });
+    expect(refused.status).toBe(400);
+    const accepted = await http(sb, method.toUpperCase(), path, { ...auth, body: good });
+    expect(accepted.status).toBe(201);
+  });
+
+  it('documents both optional load run dates and the v3.1 configuration body', () => {
+    const run = doc.paths['/api/v3/loads/{id}/run'].put.requestBody.content['application/json'].schema;
+    expect(run.required ?? []).toEqual([]);
+    expect(Object.keys(run.properties)).toEqual(['date_from', 'date_to']);
+    const configure = bodySchema('/api/v3.1/automated-recipes/{id}/', 'put');
+    const body = { data_sources: ['google_ads'], connections: [{ connection_id: 1001, connection_data_source: 'google_ads', accounts: [{ id: 20001 }] }] };
+    expect(configure.safeParse(body).success).toBe(true);
+    expect(configure.safeParse({ ...body, connections: [{ ...body.connections[0], accounts: [] }] }).success).toBe(false);
+  });
+});
