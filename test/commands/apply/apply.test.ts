@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, sandbox } from '../../helpers.js';
+import { endpointsOf, FAST, files, recipesOf, remoteOf, writeFile } from '../fleet-support.js';
+
+afterAll(() => files.remove());
+
+const fleetText = (sb: Sandbox, roleTitle: string) => `
+workspaces: all
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}, remote:${remoteOf(sb, 101, 'google_ads', 1)}]
+      - data_source: facebook_ads
+        accounts: [all-active]
+webhooks:
+  - url: https://hooks.example.com/edp
+    events: [recipe_activated, load_completed]
+  - url: https://hooks.example.com/ops
+    events: [transformation_completed]
+    workspaces: [102]
+roles:
+  - title: Media Buyer
+    description: Runs paid media extractions
+    permissions: [EXTRACT:RUN]
+  - title: ${roleTitle}
+    description: Reads reports
+    permissions: [EXTRACT:VIEW, DATA_TABLE:VIEW]
+`;
+
+describe('edp apply converges under faults', () => {
+  for (const seed of [1, 108, 113, 119, 131]) {
+    it(`seed ${seed}: 15% 503s and 5% dropped answers, no duplicate recipe, endpoint or role`, async () => {
+      const sb = await sandbox({ buildSeconds: 0.02, failRate: 0.15, resetRate: 0.05, seed });
+      try {
+        const f = writeFile(`faults-${seed}.yaml`, fleetText(sb, 'Analyst'));
+        let code = -1;
+        for (let run = 0; run < 4 && code !== 0; run++) code = (await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST])).code;
+        expect(code).toBe(0);
+        sb.store.opts.failRate = 0;
+        sb.store.opts.resetRate = 0;
+        for (const ws of [101, 102, 103]) {
+          expect(recipesOf(sb, ws).filter((r) => r.template_id === 4001)).toHaveLength(1);
+          const urls = endpointsOf(sb, ws).map((e: any) => e.url).sort();
+          expect(urls).toEqual(ws === 102 ? ['https://hooks.example.com/edp', 'https://hooks.example.com/ops'] : ['https://hooks.example.com/edp']);
+        }
+        const roles = (sb.store.state as any).roles.filter((r: any) => !r.is_system).map((r: any) => r.title).sort();
+        expect(roles).toEqual(['Analyst', 'Media Buyer']);
+        const plan = await cli(sb, ['plan', '-f', f, '--detailed-exitcode']);
+        expect(plan.stdout).toContain('No changes');
+        expect(plan.code).toBe(0);
+      } finally {
+        await sb.close();
+      }
+    });
+  }
+});
+
+describe('edp apply', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox({ buildSeconds: 0.02 });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('needs --yes when it cannot ask, and sends nothing', async () => {
+    const f = writeFile('noyes.yaml', fleetText(sb, 'Analyst'));
+    const r = await cli(sb, ['apply', '-f', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--yes');
+    expect(recipesOf(sb, 101)).toHaveLength(0);
+  });
+
+  it('ends with one row per workspace and resource; a new endpoint is left unverified with its secret shown once', async () => {
+    const f = writeFile('rows.yaml', fleetText(sb, 'Analyst'));
+    const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.json();
+    expect(Object.keys(rows[0])).toEqual(['workspace_id', 'resource', 'name', 'action', 'id', 'result', 'state', 'degraded', 'error']);
+    const recipeRows = rows.filter((x: any) => x.resource === 'recipe');
+    expect(recipeRows.map((x: any) => x.workspace_id)).toEqual([101, 102, 103]);
+    for (const x of recipeRows) expect(x).toMatchObject({ action: 'create, configure, build', result: 'ok', state: 'ready_to_work' });
+    const hook = rows.find((x: any) => x.resource === 'webhook' && x.workspace_id === 101);
+    expect(hook).toMatchObject({ action: 'create', result: 'unverified', state: 'unverified' });
+    expect(hook.secret).toBe(endpointsOf(sb, 101)[0].secret);
+    expect(hook.note).toContain(`edp webhooks verify ${hook.id} -w 101`);
+    expect(rows.filter((x: any) => x.resource === 'role').map((x: any) => `${x.name}:${x.action}`)).toEqual(['Media Buyer:update', 'Analyst:create']);
+    // Safe to re-run: nothing left to do, nothing sent.
+    const again = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('No changes');
+    expect(endpointsOf(sb, 101)).toHaveLength(1);
+  });
+
+  it('deletes endpoints and roles the file does not name only with --prune', async () => {
+    const small = writeFile('small.yaml', `workspaces: [102]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [recipe_activated, load_completed]\nroles:\n  - title: Media Buyer\n    description: Runs paid media extractions\n    permissions: [EXTRACT:RUN]\n`);
+    const plain = await cli(sb, ['apply', '-f', small, '--yes', '--json']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('deleted only with --prune');
+    expect(endpointsOf(sb, 102)).toHaveLength(2);
+    expect((sb.store.state as any).roles.some((r: any) => r.title === 'Analyst')).toBe(true);
+    const planned = await cli(sb, ['plan', '-f', small, '--prune', '--json']);
+    expect(planned.json().workspaces[0].changes.map((c: any) => `${c.action} ${c.name}`)).toEqual(['delete https://hooks.example.com/ops']);
+    const pruned = await cli(sb, ['apply', '-f', small, '--yes', '--prune', '--json']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.json().map((x: any) => `${x.resource} ${x.action} ${x.name} ${x.result}`)).toEqual(['webhook delete https://hooks.example.com/ops ok', 'role delete Analyst ok']);
+    expect(endpointsOf(sb, 102).map((e: any) => e.url)).toEqual(['https://hooks.example.com/edp']);
+    expect(endpointsOf(sb, 101)).toHaveLength(1);
+    expect((sb.store.state as any).roles.some((r: any) => r.title === 'Analyst')).toBe(false);
+  });
+});
