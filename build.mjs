@@ -41,6 +41,8 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [unusedBuiltins],
+  // jq-web (--jq) reads its jq.wasm from beside its own file, and is loaded only with --jq.
+  external: ['jq-web'],
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);" },
   define: { __EDP_VERSION__: JSON.stringify(version) },

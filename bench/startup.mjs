@@ -53,6 +53,7 @@ const cases = {
   'edp workspaces list --json': () => time(['bin/edp.js', 'workspaces', 'list', '--json']),
   'edp -w 101 datasources list --json': () => time(bearerList),
   'same, issuing and saving a token': () => issuingRun(bearerList),
+  'edp workspaces list --jq .': () => time(['bin/edp.js', 'workspaces', 'list', '--jq', '.']),
   'usage error in recipes get': () => time(['bin/edp.js', '-w', '101', 'recipes', 'get', 'x'], {}, 2),
   'usage error in recipes deploy': () => time(['bin/edp.js', 'recipes', 'deploy', '-w', '101', '--concurrency', 'x'], {}, 2),
 };
@@ -84,5 +85,7 @@ for (const [name, target] of [
 const issuing = m['same, issuing and saving a token'];
 const issueRatio = issuing / m['edp -w 101 datasources list --json'];
 console.log(`  ${'same, issuing and saving a token'.padEnd(36)} ${ms(issuing)}  ${issueRatio.toFixed(2)}x the cached run  (target <= 1.1x: ${verdict(issueRatio <= 1.1)})`);
+const jqCost = m['edp workspaces list --jq .'] - m['edp workspaces list --json'];
+console.log(`  ${'--jq (jq-web load and one run)'.padEnd(36)} ${jqCost >= 0 ? '+' : ''}${jqCost.toFixed(1)} ms  (workspaces list --jq . ${m['edp workspaces list --jq .'].toFixed(1)} ms vs --json ${m['edp workspaces list --json'].toFixed(1)} ms; paid only with --jq)`);
 const chunk = m['usage error in recipes deploy'] - m['usage error in recipes get'];
 console.log(`  ${'recipes deploy module import'.padEnd(36)} ${chunk >= 0 ? '+' : ''}${chunk.toFixed(1)} ms  (deploy usage error ${m['usage error in recipes deploy'].toFixed(1)} ms vs get ${m['usage error in recipes get'].toFixed(1)} ms; target <= +20 ms: ${verdict(chunk <= 20)})`);

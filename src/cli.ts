@@ -15,6 +15,7 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
     .option('-w, --workspace <id>', 'workspace for workspace-scoped operations (env EDP_WORKSPACE)')
     .option('--json', 'print the exact API objects as one JSON document')
     .option('--ndjson', 'list commands: one JSON item per line, all pages, streamed')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression; strings print raw (implies --json)')
     .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
     .option('-q, --quiet', 'print less: no progress or notes')
     .option('--verbose', 'log each request on stderr (method, path, status, ms, trace id); also EDP_DEBUG=1')

@@ -1,11 +1,14 @@
-import { ConfigStore, DEFAULT_BASE_URL, checkProfileName, configDir, type Profile } from './config/store.js';
+import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
+import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
 import { UsageError } from './errors.js';
-import type { IO } from './output/io.js';
+import type { IO, OutStream } from './output/io.js';
 import { Output } from './output/output.js';
 import { parseDuration, parseId, parsePositiveInt } from './util/validate.js';
 import type { Credentials } from './api/auth.js';
 import type { Service } from './api/service.js';
 import { VERSION } from './version.js';
+import { Writable } from 'node:stream';
+import { terminalSafe } from './output/terminal-text.js';
 
 /** Global options, as commander parses them (cli-design: Global options). */
 export interface GlobalFlags {
@@ -19,6 +22,10 @@ export interface GlobalFlags {
   verbose?: boolean;
   input?: boolean;
   timeout?: string;
+  jq?: string;
+  /** command options that settings stand behind (`recipes deploy`, waits) */
+  concurrency?: string;
+  pollInterval?: string;
 }
 
 
@@ -34,6 +41,8 @@ export class Context {
   private store: ConfigStore | undefined;
   private service: Service | undefined;
   private override: Credentials | undefined;
+  /** What the command wrote to stdout, held for the --jq filter. */
+  private readonly jqCapture: string[] | undefined;
 
   constructor(
     readonly io: IO,
@@ -42,8 +51,16 @@ export class Context {
   ) {
     this.env = io.env;
     const verbose = !!flags.verbose || io.env.EDP_DEBUG === '1';
-    this.output = new Output(io, {
-      json: !!flags.json,
+    let outputIO = io;
+    if (flags.jq !== undefined) {
+      // The command writes its JSON document as usual; the filter runs on it once the command ends.
+      const captured: string[] = [];
+      this.jqCapture = captured;
+      outputIO = { ...io, stdout: captureStream(captured) };
+    }
+    this.output = new Output(outputIO, {
+      // --jq implies JSON output; with --ndjson it filters each line's item.
+      json: !!flags.json || (flags.jq !== undefined && !flags.ndjson),
       ndjson: !!flags.ndjson,
       quiet: !!flags.quiet,
       verbose,
@@ -64,29 +81,57 @@ export class Context {
   }
 
   baseUrl(): string {
-    const url = this.baseUrlSetting().value;
+    const setting = this.baseUrlSetting();
+    const url = setting.value;
     try {
       const u = new URL(url);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
     } catch {
-      throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`);
+      throw new UsageError(`${setting.source === 'profile' ? `profile "${this.profileName}" setting base_url` : setting.source} must be an http(s) URL, got "${url}"`);
     }
     return url.replace(/\/+$/, '');
   }
 
   /** The service address and where it was set: flag, environment, profile or built-in default. */
-  baseUrlSetting(): { value: string; source: '--base-url' | 'EDP_BASE_URL' | 'profile' | 'default' } {
-    if (this.flags.baseUrl !== undefined) return { value: this.flags.baseUrl, source: '--base-url' };
-    if (this.env.EDP_BASE_URL) return { value: this.env.EDP_BASE_URL, source: 'EDP_BASE_URL' };
-    const stored = this.profile().base_url;
-    if (stored) return { value: stored, source: 'profile' };
-    return { value: DEFAULT_BASE_URL, source: 'default' };
+  baseUrlSetting(): { value: string; source: string } {
+    const { value, source } = this.setting('base_url');
+    return { value: value!, source };
+  }
+
+  /**
+   * A setting and where it came from: its flag (global, or an option of the command being run),
+   * then its environment variable, then the profile (`edp config set`), then the built-in
+   * default (cli-design: Second round). Values from flags and variables are checked by the
+   * code that uses them, naming the flag or variable; the profile's are checked here.
+   */
+  setting(key: SettingKey): ResolvedSetting {
+    const spec = SETTINGS[key];
+    const flagValue = this.flags[flagProperty[key]];
+    if (flagValue !== undefined) return { key, value: flagValue, source: spec.flag };
+    const envValue = this.env[spec.env];
+    if (envValue !== undefined && envValue !== '') return { key, value: envValue, source: spec.env };
+    const stored = storedSetting(this.profile(), key, this.profileName);
+    if (stored !== undefined) return { key, value: stored, source: 'profile' };
+    return { key, value: spec.default, source: 'default' };
   }
 
   /** The workspace for bearer operations: -w, EDP_WORKSPACE, then the profile's default. */
   workspace(): string | undefined {
-    const raw = this.flags.workspace ?? this.env.EDP_WORKSPACE ?? this.profile().workspace;
-    return raw === undefined || raw === '' ? undefined : parseId(raw, '--workspace');
+    const { value, source } = this.setting('workspace');
+    return value === undefined || value === '' ? undefined : parseId(value, source === 'profile' ? `profile "${this.profileName}" setting workspace` : source === '--workspace' ? '--workspace' : source);
+  }
+
+  /** Workspaces worked on at once: --concurrency, EDP_CONCURRENCY, the profile, then 4 (at most 50). */
+  concurrency(): number {
+    const { value, source } = this.setting('concurrency');
+    return Number(SETTINGS.concurrency.check(value!, source === 'profile' ? `profile "${this.profileName}" setting concurrency` : source));
+  }
+
+  /** The first pause between reads while waiting: --poll-interval, EDP_POLL_INTERVAL, the profile, then 2s. */
+  pollIntervalMs(): number {
+    const { value, source } = this.setting('poll_interval');
+    const text = SETTINGS.poll_interval.check(value!, source === 'profile' ? `profile "${this.profileName}" setting poll_interval` : source);
+    return parseDuration(text, source);
   }
 
   requireWorkspace(): string {
@@ -158,9 +203,46 @@ export class Context {
     return { input: this.io.stdin, output: keepOpen(this.io.stderr), ...(this.signal ? { signal: this.signal } : {}) };
   }
 
+  /** Work before the command runs: the --jq expression is compiled, so that a bad one sends nothing. */
+  async prepare(): Promise<void> {
+    if (this.flags.jq === undefined) return;
+    if (this.flags.jq.trim() === '') throw new UsageError('--jq needs a jq expression, such as .id or .[].title');
+    const { checkJqFilter } = await import('./output/jq.js');
+    await checkJqFilter(this.flags.jq);
+  }
+
+  /** Work after the command ran: what it wrote goes through the --jq filter to stdout. */
+  async flushOutput(): Promise<void> {
+    if (this.jqCapture === undefined || this.flags.jq === undefined) return;
+    const text = this.jqCapture.splice(0).join('');
+    if (text.trim() === '') return;
+    const { runJqFilter } = await import('./output/jq.js');
+    const result = await runJqFilter(this.flags.jq, text, this.io.stderr);
+    this.io.stdout.write(this.io.stdout.isTTY ? terminalSafe(result) : result);
+  }
+
   async finish(): Promise<void> {
     if (this.service) await this.service.close();
   }
+}
+
+/** The flag property that stands for each setting (commander's camel case). */
+const flagProperty: Record<SettingKey, 'workspace' | 'baseUrl' | 'concurrency' | 'pollInterval'> = {
+  workspace: 'workspace',
+  base_url: 'baseUrl',
+  concurrency: 'concurrency',
+  poll_interval: 'pollInterval',
+};
+
+/** A stdout stand-in that keeps what is written, in order. */
+function captureStream(into: string[]): OutStream {
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      into.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      done();
+    },
+  });
 }
 
 /** The prompt library ends the stream it wrote to when it is done; stderr must stay open for what follows. */

@@ -57,7 +57,7 @@ const AREAS: Area[] = [
 ];
 
 /** Global options that take a value, to find the command word behind them. */
-const VALUE_OPTIONS = new Set(['--profile', '--base-url', '-w', '--workspace', '--timeout']);
+const VALUE_OPTIONS = new Set(['--profile', '--base-url', '-w', '--workspace', '--timeout', '--jq']);
 
 export function commandWord(argv: string[]): string | undefined {
   const words: string[] = [];

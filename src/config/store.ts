@@ -27,7 +27,10 @@ export interface Profile {
   password?: string;
   /** cookie session (`dts_session_id`), an alternative to tokens */
   session_id?: string;
+  /** settings (`edp config`, see settings.ts) */
   workspace?: string;
+  concurrency?: number;
+  poll_interval?: string;
 }
 
 export interface ConfigFile {

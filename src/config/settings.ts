@@ -1,0 +1,136 @@
+import { UsageError } from '../errors.js';
+import { parseDuration, parseId, parsePositiveInt } from '../util/validate.js';
+import { DEFAULT_BASE_URL, type Profile } from './store.js';
+
+/**
+ * Per-profile settings (`edp config`): each has a flag, an environment variable, a value kept
+ * in the profile and a built-in default, and is resolved in that order (cli-design: Second round).
+ */
+export const SETTING_KEYS = ['workspace', 'base_url', 'concurrency', 'poll_interval'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** Workspaces deployed (or applied) at once: enough to be quick, few enough not to be throttled. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 50;
+export const DEFAULT_POLL_INTERVAL = '2s';
+
+export interface SettingSpec {
+  key: SettingKey;
+  flag: string;
+  env: string;
+  default: string | undefined;
+  description: string;
+  /** The value as stored and shown, checked; `what` names where it came from. Throws UsageError. */
+  check(value: string, what: string): string;
+}
+
+function checkUrl(value: string, what: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return value;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${what} must be an http(s) URL, got "${value}"`);
+}
+
+export const SETTINGS: Record<SettingKey, SettingSpec> = {
+  workspace: {
+    key: 'workspace',
+    flag: '--workspace',
+    env: 'EDP_WORKSPACE',
+    default: undefined,
+    description: 'the workspace id used when -w is not given',
+    check: (v, what) => parseId(v, what),
+  },
+  base_url: {
+    key: 'base_url',
+    flag: '--base-url',
+    env: 'EDP_BASE_URL',
+    default: DEFAULT_BASE_URL,
+    description: 'the service address',
+    check: (v, what) => checkUrl(v.trim(), what),
+  },
+  concurrency: {
+    key: 'concurrency',
+    flag: '--concurrency',
+    env: 'EDP_CONCURRENCY',
+    default: String(DEFAULT_CONCURRENCY),
+    description: `workspaces worked on at once by recipes deploy (1 to ${MAX_CONCURRENCY})`,
+    check: (v, what) => String(parsePositiveInt(v, what, { max: MAX_CONCURRENCY })),
+  },
+  poll_interval: {
+    key: 'poll_interval',
+    flag: '--poll-interval',
+    env: 'EDP_POLL_INTERVAL',
+    default: DEFAULT_POLL_INTERVAL,
+    description: 'first pause between reads while waiting for a build, e.g. 5s',
+    check: (v, what) => {
+      const text = v.trim();
+      if (parseDuration(text, what) <= 0) throw new UsageError(`${what} must be longer than 0, got "${v}"`);
+      return text;
+    },
+  },
+};
+
+/** Where a value came from: the flag or variable that gave it, the profile, or the built-in default. */
+export type SettingSource = string;
+
+export interface ResolvedSetting {
+  key: SettingKey;
+  /** undefined when nothing sets it and it has no default (workspace) */
+  value: string | undefined;
+  /** `--base-url`, `EDP_BASE_URL`, `profile` or `default` */
+  source: SettingSource;
+}
+
+/** The key, or a usage error listing the keys and the nearest one. */
+export function settingKey(name: string): SettingKey {
+  if ((SETTING_KEYS as readonly string[]).includes(name)) return name as SettingKey;
+  const near = nearestKey(name);
+  throw new UsageError(
+    `unknown setting "${name}"${near ? ` (did you mean ${near}?)` : ''}; settings: ${SETTING_KEYS.join(', ')}`,
+  );
+}
+
+function nearestKey(name: string): SettingKey | undefined {
+  const wanted = name.toLowerCase().replace(/-/g, '_');
+  let best: SettingKey | undefined;
+  let bestDistance = Infinity;
+  for (const key of SETTING_KEYS) {
+    const d = key.startsWith(wanted) && wanted.length >= 2 ? 0 : distance(wanted, key);
+    if (d < bestDistance) {
+      best = key;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor((best?.length ?? 0) / 3)) ? best : undefined;
+}
+
+/** Levenshtein distance. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The value a profile keeps, as text; a hand-edited file's value is checked like a typed one. */
+export function storedSetting(profile: Profile, key: SettingKey, profileName: string): string | undefined {
+  const raw = (profile as Record<string, unknown>)[key];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw !== 'string' && typeof raw !== 'number') {
+    throw new UsageError(`profile "${profileName}" setting ${key} must be text; fix it with \`edp config set ${key} VALUE\``);
+  }
+  return SETTINGS[key].check(String(raw), `profile "${profileName}" setting ${key}`);
+}
+
+/** The profile with `key` set to the checked value (numbers kept as numbers in the file). */
+export function withSetting(profile: Profile, key: SettingKey, value: string): Profile {
+  return { ...profile, [key]: key === 'concurrency' ? Number(value) : value };
+}

@@ -1,0 +1,109 @@
+import { createRequire } from 'node:module';
+import type { JqRunner } from 'jq-web';
+import type { OutStream } from './io.js';
+import { ExitCode, ExitError, UsageError } from '../errors.js';
+
+/**
+ * `--jq EXPR`: the command's JSON document through a jq filter (cli-design: Second round).
+ *
+ * The filter is jq itself (1.7, compiled to WebAssembly by jq-web), so every jq expression means
+ * what it means in jq. jq 1.7 keeps a number's literal digits while the number passes through
+ * unchanged, and the document handed to it is written losslessly (util/json.ts), so recipe ids
+ * beyond 2^53 come out digit for digit; arithmetic on them is double precision, as in jq. The
+ * module (and its ~3 MB of wasm) loads only when --jq is given: see bench/startup.mjs.
+ *
+ * Output is like `gh --jq`: strings raw, other values as compact JSON, one per line.
+ */
+
+interface JqFailure extends Error {
+  exitCode?: number;
+  stderr?: string;
+}
+
+/** jq's exit status for an expression that does not compile. */
+const COMPILE_ERROR = 3;
+
+/**
+ * jq-web's module.exports is a promise, which `import()` cannot hand over (the namespace would
+ * be a thenable of the wrong kind), so it is required. The bundle keeps it external: its wasm
+ * file is read from beside it.
+ */
+function runner(): Promise<JqRunner> {
+  return createRequire(import.meta.url)('jq-web') as Promise<JqRunner>;
+}
+
+/**
+ * Runs jq once. The wasm runtime sets process.exitCode to jq's status and reports jq's stderr
+ * of a successful run (`debug`, `stderr`) through console.warn; both are kept from leaking
+ * into this process and the stderr text is handed back.
+ */
+async function run(input: string, filter: string, flags: string[]): Promise<{ stdout: string; stderr: string }> {
+  const jq = await runner();
+  const exitCode = process.exitCode;
+  const warn = console.warn;
+  let stderr = '';
+  console.warn = (...args: unknown[]) => {
+    stderr += `${String(args[args.length - 1])}\n`;
+  };
+  try {
+    return { stdout: jq.raw(input, filter, flags) ?? '', stderr };
+  } finally {
+    console.warn = warn;
+    process.exitCode = exitCode;
+  }
+}
+
+/** jq's own message, without the runtime's "Non-zero exit code" preface. */
+function jqMessage(err: JqFailure): string {
+  const text = (err.stderr ?? err.message).replace(/^Non-zero exit code: \d+\n?/, '').trim();
+  return text.replace(/\n+/g, ' ').replace(/\s+/g, ' ');
+}
+
+/**
+ * A usage error (exit 2, before any request) when the expression does not compile. The
+ * expression is compiled inside `if false then … else empty end`, so nothing of it runs
+ * (an expression such as `range(1e12)` would otherwise run here); the newlines keep a
+ * trailing `# comment` from swallowing the closing parenthesis.
+ */
+export async function checkJqFilter(expr: string): Promise<void> {
+  try {
+    await run('null', `if false then (\n${expr}\n) else empty end`, ['-n']);
+  } catch (err) {
+    const failure = err as JqFailure;
+    if (failure.exitCode !== COMPILE_ERROR) throw err;
+    // The message of the expression as typed (it does not compile, so nothing runs).
+    let message = jqMessage(failure);
+    try {
+      await run('null', expr, ['-n']);
+    } catch (plain) {
+      if ((plain as JqFailure).exitCode === COMPILE_ERROR) message = jqMessage(plain as JqFailure);
+    }
+    throw new UsageError(`--jq: the expression does not compile: ${message}`);
+  }
+}
+
+/** A jq error while filtering the output (the command itself ran): exit 1. */
+export class JqRuntimeError extends ExitError {
+  constructor(message: string) {
+    super(ExitCode.failure, message);
+    this.name = 'JqRuntimeError';
+  }
+}
+
+/**
+ * Filters `documents` (one or more JSON texts, as the command wrote them) with `expr`.
+ * Resolves to the lines to print, each ending in a newline.
+ */
+export async function runJqFilter(expr: string, documents: string, stderr: OutStream): Promise<string> {
+  let result: { stdout: string; stderr: string };
+  try {
+    result = await run(documents, expr, ['-r', '-c']);
+  } catch (err) {
+    const failure = err as JqFailure;
+    if (failure.exitCode === undefined) throw err;
+    throw new JqRuntimeError(`--jq: the command ran, but its output could not be filtered: ${jqMessage(failure)}`);
+  }
+  if (result.stderr) stderr.write(result.stderr);
+  const out = result.stdout;
+  return out === '' || out.endsWith('\n') ? out : `${out}\n`;
+}
