@@ -1,0 +1,154 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Output, fitWidths, plainText, truncate, type Column } from '../../src/output/output.js';
+import { closest, didYouMean, editDistance } from '../../src/util/did-you-mean.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cli, sandbox } from '../helpers.js';
+
+const BOX = /[┌┐└┘├┤┬┴┼│─]/;
+const ESC = /\u001b/;
+const W = ['-w', '101'];
+
+/** Output over fake streams: a terminal `columns` wide, or a pipe. */
+function outputFor(terminal: { columns: number } | undefined) {
+  const stdout = Object.assign(new PassThrough(), terminal ? { isTTY: true, columns: terminal.columns } : {});
+  const stderr = new PassThrough();
+  let text = '';
+  stdout.on('data', (d) => (text += d));
+  const output = new Output({ stdin: new PassThrough(), stdout, stderr, env: { NO_COLOR: '1' } }, { json: false, ndjson: false, quiet: false, verbose: false, color: true });
+  return { output, text: () => text };
+}
+
+describe('piped output: raw tab-separated values', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  it('extract-templates get and tables get: field<TAB>value lines, nested values as compact JSON, no box drawing', async () => {
+    for (const argv of [['extract-templates', 'get', '302'], ['tables', 'get', '5001']]) {
+      const r = await cli(sb, [...argv, ...W]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(BOX);
+      expect(r.stdout).not.toMatch(ESC);
+      const lines = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+      for (const line of lines) expect(line, argv.join(' ')).toHaveLength(2);
+      const fields = Object.fromEntries(lines);
+      expect(fields.id).toBe(argv[2]);
+      expect(JSON.parse(fields.fields).length).toBeGreaterThan(0);
+      expect(JSON.parse(fields.fields)[0]).toHaveProperty('name');
+      // On a terminal the same views draw the fields table.
+      const human = await cli(sb, [...argv, ...W], { tty: true, env: { NO_COLOR: '1' } });
+      expect(human.stdout).toMatch(BOX);
+    }
+  });
+
+  it('key/value details are not space-padded and use the API field names', async () => {
+    const r = await cli(sb, ['workspaces', 'get', '101']);
+    expect(r.stdout.split('\n')).toContain('id\t101');
+    expect(r.stdout).not.toMatch(/ {2}/);
+    const human = await cli(sb, ['workspaces', 'get', '101'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(human.stdout).toMatch(/title {2}Acme Retail/);
+  });
+
+  it('cells carry raw values, not display text: recipe state, paused extract status, booleans', async () => {
+    const created = await cli(sb, ['recipes', 'create', ...W, '--template', '4001', '--title', 'Raw', '--json']);
+    expect(created.code).toBe(0);
+    const notBuilt = await cli(sb, ['recipes', 'list', ...W]);
+    expect(notBuilt.stdout.trimEnd().split('\t')[3]).toBe('');
+    expect((await cli(sb, ['recipes', 'list', ...W], { tty: true })).stdout).toContain('not built');
+    Object.assign(sb.store.state.recipes[0] as object, { state: 'ready_to_work', degraded: true });
+    const degraded = await cli(sb, ['recipes', 'list', ...W]);
+    expect(degraded.stdout.split('\t')[3]).toBe('ready_to_work');
+    expect((await cli(sb, ['recipes', 'list', ...W], { tty: true })).stdout).toContain('ready_to_work (degraded)');
+
+    expect((await cli(sb, ['extracts', 'pause', '40001', ...W])).code).toBe(0);
+    const piped = await cli(sb, ['extracts', 'list', ...W]);
+    const row = piped.stdout.split('\n').find((l) => l.startsWith('40001\t'))!.split('\t');
+    expect(row[5]).toBe('false');
+    expect(row[6]).not.toContain('paused');
+    expect((await cli(sb, ['extracts', 'list', ...W], { tty: true })).stdout).toMatch(/paused \(manual\)/);
+  });
+
+  it('no header and no colour when piped, even for lists that have one on a terminal', async () => {
+    const r = await cli(sb, ['workspaces', 'list']);
+    expect(r.stdout.split('\n')[0]).toBe('101\tAcme Retail');
+    expect(r.stdout).not.toMatch(ESC);
+  });
+
+  it('on a terminal a table fits its width: the widest cell is cut with an ellipsis, nothing wraps', async () => {
+    const long = `Workspace ${'with a very long title '.repeat(8)}`.trim();
+    expect((await cli(sb, ['workspaces', 'create', '--title', long])).code).toBe(0);
+    const r = await cli(sb, ['workspaces', 'list'], { tty: true, env: { NO_COLOR: '1' } });
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(120);
+    expect(r.stdout).toContain('Workspace with a very long title');
+    expect(r.stdout).toContain('…');
+    expect(r.stdout).not.toContain(long);
+    // piped, the whole value
+    expect((await cli(sb, ['workspaces', 'list'])).stdout).toContain(long);
+  });
+});
+
+describe('tables at a terminal', () => {
+  type Row = { id: number; title: string; note: string };
+  const columns: Array<Column<Row>> = [
+    { header: 'ID', value: (r) => r.id },
+    { header: 'TITLE', value: (r) => r.title },
+    { header: 'NOTE', value: (r) => r.note },
+  ];
+  const rows: Row[] = [{ id: 1, title: 'a title that is long enough to be cut', note: 'short note' }];
+
+  it('truncates the widest column first to fit stdout.columns', async () => {
+    const { output, text } = outputFor({ columns: 40 });
+    await output.table(columns, rows);
+    const lines = text().trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(text()).toContain('short note');
+    expect(text()).toMatch(/a title that[^│]*…/);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('keeps every cell whole when the terminal is wide enough', async () => {
+    const { output, text } = outputFor({ columns: 200 });
+    await output.table(columns, rows);
+    expect(text()).toContain('a title that is long enough to be cut');
+    expect(text()).not.toContain('…');
+  });
+
+  it('piped, the same table is tab-separated raw rows', async () => {
+    const { output, text } = outputFor(undefined);
+    await output.table(columns, rows);
+    expect(text()).toBe('1\ta title that is long enough to be cut\tshort note\n');
+  });
+});
+
+describe('pure parts', () => {
+  it('plainText: raw values for scripts', () => {
+    expect(plainText(null)).toBe('');
+    expect(plainText(true)).toBe('true');
+    expect(plainText({ a: [1, 2] })).toBe('{"a":[1,2]}');
+    expect(plainText('a\tb\nc')).toBe('a b c');
+    expect(plainText('\u001b[2J')).toBe('\\x1b[2J');
+  });
+
+  it('truncate and fitWidths', () => {
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(truncate('abc', 4)).toBe('abc');
+    expect(fitWidths([2, 30, 10], 30)).toEqual([2, 18, 10]);
+    expect(fitWidths([20, 20], 30)).toEqual([15, 15]);
+    expect(fitWidths([10, 10], 4)).toEqual([5, 5]);
+  });
+
+  it('did you mean: transpositions, typos and contained names, best first', () => {
+    expect(editDistance('goolge_ads', 'google_ads')).toBe(1);
+    expect(editDistance('Google_Ads', 'google_ads')).toBe(0);
+    expect(closest('google_adz', ['google_ads', 'facebook_ads', 'linkedin_ads', 'google_analytics_4'])).toEqual(['google_ads']);
+    expect(closest('Paid Media', ['Paid Media Performance', 'Ad Spend Base'])).toEqual(['Paid Media Performance']);
+    expect(closest('zzz', ['google_ads'])).toEqual([]);
+    expect(didYouMean('s3x', ['s3'])).toBe('did you mean s3?');
+    expect(didYouMean('recipe_activate', ['recipe_activated', 'recipe_deactivated', 'load_completed'])).toBe('did you mean recipe_activated or recipe_deactivated?');
+    expect(didYouMean('nothing', ['google_ads'])).toBe('');
+  });
+});
