@@ -27,7 +27,7 @@ async function start(ctx: Context, id: unknown, opts: Opts, verb: 'build' | 'res
     return 0;
   }
   const recipe = await waitWithSpinner(ctx, api, ws, recipeId, wait);
-  return reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded });
+  return reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded, api, ws });
 }
 
 export function runBuild(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {

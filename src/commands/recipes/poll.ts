@@ -10,5 +10,5 @@ export async function runPoll(ctx: Context, [id]: unknown[], opts: Opts): Promis
   const wait = waitOptionsOf(ctx, opts);
   const api = await ctx.api();
   const recipe = await waitWithSpinner(ctx, api, ws, recipeId, wait);
-  return reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded });
+  return reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded, api, ws });
 }

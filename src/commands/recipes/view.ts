@@ -1,8 +1,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { BuildError, Recipe, RecipeTemplate } from '../../api/recipes.js';
 import type { Column, Output } from '../../output/output.js';
-import { cellText } from '../../output/output.js';
 import { idText, stringifyJson } from '../../util/json.js';
+import { hasNotDelivered, rebuildLine, sourceEntryLines, type AccountNames } from './not-delivered.js';
 
 /** How recipes look to a person. States, codes and reasons the tool does not know are shown as they come. */
 
@@ -43,17 +43,31 @@ export const templateColumns: Array<Column<RecipeTemplate>> = [
   { header: 'CATEGORIES', value: (t) => (t.categories ?? []).join(', ') },
 ];
 
-/** Not-delivered entries shown per source before "and N more". */
-const NOT_DELIVERED_SHOWN = 5;
-
 function rows(output: Output, pairs: Array<[string, string]>): void {
   const width = Math.max(...pairs.map(([k]) => k.length));
   for (const [k, v] of pairs) output.line(`${output.out.bold(k.padEnd(width))}  ${v}`);
 }
 
-/** A readable view of one recipe: state, error with code, stage and message, and per-source coverage. */
-export function showRecipe(output: Output, r: Recipe): void {
-  if (!output.stdoutIsTTY) return output.plainObject(r);
+/**
+ * A readable view of one recipe: state, error with code, stage and message, and per-source
+ * coverage. With `explain`, each account left out is named, its reason explained, and the next
+ * command given.
+ */
+export function showRecipe(output: Output, r: Recipe, explain?: { names: AccountNames; ws: string }): void {
+  if (!output.stdoutIsTTY) {
+    output.plainObject(r);
+    // Piped, stdout stays the recipe's values; the explanation is a note for the person.
+    if (explain && hasNotDelivered(r)) {
+      for (const s of r.sources ?? []) {
+        const lines = sourceEntryLines(r, s, explain.names, explain.ws);
+        if (lines.length === 0) continue;
+        output.info(`${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`);
+        for (const line of lines) output.info(line);
+      }
+      output.info(rebuildLine(r, explain.ws));
+    }
+    return;
+  }
   const c = output.out;
   const pairs: Array<[string, string]> = [
     ['Recipe', `${idText(r.recipe_id)}${r.title ? `  "${r.title}"` : ''}`],
@@ -80,9 +94,11 @@ export function showRecipe(output: Output, r: Recipe): void {
     const count = s.not_delivered_count ?? s.not_delivered?.length ?? 0;
     const status = s.status === 'failed' ? c.red(s.status) : count > 0 ? c.yellow(s.status) : s.status;
     output.line(`${c.bold(s.data_source)}  ${status}${count > 0 ? `, ${count} not delivered` : ''}${s.error ? `  ${errorText(s.error)}` : ''}`);
-    const shown = (s.not_delivered ?? []).slice(0, NOT_DELIVERED_SHOWN);
-    for (const n of shown) output.line(`  extraction ${cellText(n.extraction_id)}, account ${cellText(n.account_id)}: ${n.reason}`);
-    if (count > shown.length) output.line(`  and ${count - shown.length} more`);
+    for (const line of sourceEntryLines(r, s, explain?.names ?? new Map(), explain?.ws)) output.line(line);
+  }
+  if (explain?.ws && hasNotDelivered(r)) {
+    output.line();
+    output.line(rebuildLine(r, explain.ws));
   }
 }
 

@@ -7,6 +7,7 @@ import { idText } from '../../util/json.js';
 import type { Opts } from '../app.js';
 import { parseDuration } from '../../util/validate.js';
 import { errorText, showRecipe, stateText } from './view.js';
+import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
 
 /** Polling (pauses grow by half, up to 15 s) with a deadline that ends in exit 8. */
 export interface WaitOptions extends PollOptions {
@@ -56,13 +57,18 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
   );
 }
 
+/** What a person needs to act on accounts a build left out: their names, read only when there are some. */
+export async function explainOf(api: Service, ws: string, recipe: Recipe): Promise<{ names: AccountNames; ws: string }> {
+  return { names: hasNotDelivered(recipe) ? await accountNamesFor(api, ws, recipe) : new Map(), ws };
+}
+
 /**
  * Shows the final recipe and turns its outcome into the exit code: 7 when the build failed,
  * 9 when it is degraded and `--fail-on-degraded` was given.
  */
-export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failOnDegraded: boolean }): Promise<number> {
+export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failOnDegraded: boolean; api: Service; ws: string }): Promise<number> {
   if (ctx.output.machine) ctx.output.json(recipe);
-  else showRecipe(ctx.output, recipe);
+  else showRecipe(ctx.output, recipe, await explainOf(opts.api, opts.ws, recipe));
   const id = idText(recipe.recipe_id);
   if (recipe.state === 'failed') throw new ExitError(ExitCode.buildFailed, `the build of recipe ${id} failed: ${errorText(recipe.error) || 'no error given'}`);
   if (recipe.state === 'ready_to_work' && recipe.degraded && opts.failOnDegraded) {

@@ -8,6 +8,7 @@ import { idText, jsonInteger } from '../../../util/json.js';
 import type { Opts } from '../../app.js';
 import { errorText, stateText, styleState } from '../view.js';
 import { pollCommand, waitOptionsOf } from '../wait.js';
+import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from '../not-delivered.js';
 import { promptMissing } from './prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
 import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
@@ -221,6 +222,7 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
       { header: 'RESULT', value: (l) => l.result },
     ];
     await ctx.output.list(lines, columns);
+    await explainNotDelivered(ctx, api, workspaces, outcomes);
   }
   const codes = outcomes.map((o) => outcomeCode(o, failOnDegraded)).filter((c) => c !== 0);
   if (codes.length === 0) return 0;
@@ -232,6 +234,27 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   }
   // One failure keeps its own code (7, 8, 9, 5, …); mixed failures are 1.
   return new Set(codes).size === 1 ? codes[0]! : ExitCode.failure;
+}
+
+/**
+ * After the summary: for each workspace whose build left accounts out, name them (title and
+ * remote id), say what each reason means and what to run next. Names are read only here.
+ */
+async function explainNotDelivered(ctx: Context, api: Service, workspaces: string[], outcomes: DeployOutcome[]): Promise<void> {
+  for (const [i, o] of outcomes.entries()) {
+    const r = o.recipe;
+    if (!r || !hasNotDelivered(r)) continue;
+    const ws = workspaces[i]!;
+    const names = await accountNamesFor(api, ws, r);
+    ctx.output.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} was built without some accounts (${(r.not_delivered_reasons ?? []).join(', ') || 'reasons not given'})`);
+    for (const s of r.sources ?? []) {
+      const lines = sourceEntryLines(r, s, names, ws);
+      if (lines.length === 0) continue;
+      ctx.output.info(`  ${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`);
+      for (const line of lines) ctx.output.info(`  ${line}`);
+    }
+    ctx.output.info(`  ${rebuildLine(r, ws)}`);
+  }
 }
 
 function resultText(outcome: DeployOutcome, failOnDegraded: boolean): string {

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cli, http, sandbox, tokenFor } from '../helpers.js';
+import { builtRecipe, demo, resetRecipes } from './fixtures.js';
+
+let sb: Sandbox;
+let token: string;
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0.05 });
+  token = await tokenFor(sb, 101);
+});
+afterAll(() => sb.close());
+beforeEach(() => resetRecipes(sb));
+
+const W = ['-w', '101'];
+const account = (id: number) => sb.store.state.accounts.find((a) => a.id === id)!;
+
+async function degradedRecipe(behavior: string) {
+  const left = demo(sb, 101, 'google_ads').accounts[0]!;
+  await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior } });
+  const { id, recipe } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all' });
+  expect(recipe.degraded).toBe(true);
+  return { id, left, a: account(left) };
+}
+
+describe('a degraded build explained', () => {
+  it('recipes get names the account by title and remote id, says what the reason means and what to run next', async () => {
+    const { id, left, a } = await degradedRecipe('fails');
+    // at a terminal the explanation is part of the view; piped it is a note on stderr
+    for (const tty of [false, true]) {
+      const r = await cli(sb, ['recipes', 'get', id, ...W], { tty });
+      expect(r.code).toBe(0);
+      const text = tty ? r.stdout : r.stderr;
+      expect(text).toMatch(new RegExp(`extraction \\d+, account ${left}: extraction_failed {2}"${a.title}", remote id ${a.account_id}`));
+      expect(text).toMatch(/ {4}its extraction failed; next: edp extracts run \d+ -w 101 --wait/);
+      expect(text).toContain(`Once fixed, build again: edp recipes build ${id} -w 101 --wait`);
+      if (!tty) expect(r.stdout).not.toContain('Once fixed');
+    }
+  });
+
+  it('a reason the tool does not know is shown as it comes, with a generic next step', async () => {
+    const { id } = await degradedRecipe('never_delivers');
+    const entry = sb.store.state.recipes[0]!.sources[0]!.not_delivered[0]!;
+    entry.reason = 'quota_exceeded_elsewhere';
+    const r = await cli(sb, ['recipes', 'get', id, ...W], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(': quota_exceeded_elsewhere');
+    expect(r.stdout).toMatch(/a reason this version of edp does not know; next: edp extracts get \d+ -w 101/);
+  });
+
+  it('reads account names only when something was left out; --json stays the exact object', async () => {
+    const { id } = await degradedRecipe('never_delivers');
+    const verbose = await cli(sb, ['recipes', 'get', id, ...W, '--verbose']);
+    expect(verbose.stderr).toMatch(/GET \/api\/v3\/connections\/\d+\/accounts/);
+    const json = await cli(sb, ['recipes', 'get', id, ...W, '--json', '--verbose']);
+    expect(json.stderr).not.toContain('/accounts');
+    expect(Object.keys(json.json())).not.toContain('names');
+    resetRecipes(sb);
+    const { id: clean } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all' });
+    const plain = await cli(sb, ['recipes', 'get', clean, ...W, '--verbose']);
+    expect(plain.stdout).not.toContain('Once fixed');
+    expect(plain.stderr).not.toContain('/accounts');
+  });
+
+  it('poll and build --wait explain the same way', async () => {
+    const { id, a } = await degradedRecipe('fails');
+    const r = await cli(sb, ['recipes', 'poll', id, ...W, '--poll-interval', '10ms']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`"${a.title}", remote id ${a.account_id}`);
+  });
+
+  it('the deploy summary names the accounts left out, per workspace, with the next commands', async () => {
+    const left = demo(sb, 101, 'google_ads').accounts[0]!;
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior: 'fails' } });
+    const a = account(left);
+    for (const tty of [false, true]) {
+      resetRecipes(sb);
+      await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior: 'fails' } });
+      const r = await cli(sb, ['recipes', 'deploy', ...W, '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', '--poll-interval', '10ms'], { tty });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/workspace 101: recipe \d+ was built without some accounts \(extraction_failed\)/);
+      expect(r.stderr).toContain(`account ${left}: extraction_failed  "${a.title}", remote id ${a.account_id}`);
+      expect(r.stderr).toMatch(/Once fixed, build again: edp recipes build \d+ -w 101 --wait/);
+    }
+  });
+});
