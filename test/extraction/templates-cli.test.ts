@@ -69,11 +69,11 @@ describe('edp extract-templates', () => {
     expect(r.stderr).toContain('fields: unknown fields');
   });
 
-  it('exits 4 when the user lacks EXTRACT.CREATE (analyst credentials)', async () => {
+  it('exits 4 when the user lacks EXTRACT.CREATE (a Viewer in that workspace)', async () => {
     const cfg = tempDir();
     try {
-      const r = await cli(sb, ['extract-templates', 'create', '--data-source', 'google_ads', '--parent', String(demo(sb).template('google_ads', false).id), '--title', 'x', '-w', '101'], {
-        env: { EDP_USERNAME: 'analyst@sandbox.local', EDP_PASSWORD: 'sandbox', EDP_CONFIG_DIR: cfg.dir },
+      const r = await cli(sb, ['extract-templates', 'create', '--data-source', 'google_ads', '--parent', String(demo(sb).template('google_ads', false).id), '--title', 'x', '-w', '103'], {
+        env: { EDP_USERNAME: 'editor@sandbox.local', EDP_PASSWORD: 'sandbox', EDP_CONFIG_DIR: cfg.dir },
       });
       expect(r.code).toBe(4);
       expect(r.stderr).toContain('EXTRACT.CREATE');
