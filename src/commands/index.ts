@@ -17,6 +17,7 @@ interface Area {
  */
 const AREAS: Area[] = [
   { nouns: [['auth', 'store, check and remove agency credentials']], load: () => import('./auth/index.js').then((m) => m.registerAuth) },
+  { nouns: [['config', 'per-profile settings: default workspace, service address, concurrency, poll interval']], load: () => import('./config/index.js').then((m) => m.registerConfig) },
   { nouns: [['token', 'print a Bearer token for the workspace (cached, renewed on expiry)']], load: () => import('./token.js').then((m) => m.registerToken) },
   {
     nouns: [

@@ -15,6 +15,7 @@ export function registerAuth(program: Command, app: App): void {
     .command('status')
     .description('show the profile, service address, user and cached tokens (never a secret)')
     .option('--offline', 'do not check the credentials with the service')
+    .option('--all', 'list every profile: name, user, service address, default workspace (read from the file; nothing is sent)')
     .addHelpText('after', examples(['edp auth status', 'edp auth status --offline --profile ci', 'edp auth status --json']))
     .action(app.run(lazy(() => import('./status.js'), (m) => m.runStatus)));
   auth

@@ -1,5 +1,6 @@
 import { tokenExpiresAt, type Credentials } from '../../api/auth.js';
 import type { RequestSpec } from '../../api/client.js';
+import { DEFAULT_BASE_URL } from '../../config/store.js';
 import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
@@ -33,7 +34,38 @@ function kindsInUse(creds: Credentials): Kind[] {
   return kinds;
 }
 
+/**
+ * `auth status --all`: every profile of the config file, read from the file alone (nothing is
+ * sent): name, user name, service address and default workspace, never a password or session.
+ */
+async function runStatusAll(ctx: Context): Promise<number> {
+  const config = ctx.config.read();
+  const profiles = Object.entries(config.profiles ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, p]) => ({
+      profile: name,
+      active: name === ctx.profileName,
+      username: typeof p.username === 'string' ? p.username : null,
+      base_url: typeof p.base_url === 'string' ? p.base_url : null,
+      workspace: typeof p.workspace === 'string' || typeof p.workspace === 'number' ? String(p.workspace) : null,
+      logged_in: !!((p.username && p.password) || p.session_id),
+    }));
+  await ctx.output.list(
+    profiles,
+    [
+      { header: 'PROFILE', value: (p) => (p.active && ctx.output.stdoutIsTTY ? `${p.profile} *` : p.profile) },
+      { header: 'USER', value: (p) => p.username ?? '' },
+      { header: 'SERVICE', value: (p) => p.base_url ?? `${DEFAULT_BASE_URL} (default)` },
+      { header: 'WORKSPACE', value: (p) => p.workspace ?? '' },
+      { header: 'LOGGED IN', value: (p) => p.logged_in },
+    ],
+    { empty: `No profiles in ${ctx.config.file}: run \`edp auth login\`` },
+  );
+  return 0;
+}
+
 export async function runStatus(ctx: Context, _args: unknown[], opts: Opts): Promise<number> {
+  if (opts.all) return runStatusAll(ctx);
   const creds = ctx.credentials();
   const baseUrl = ctx.baseUrl();
   const baseUrlSource = ctx.baseUrlSetting().source;

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { lazy, type App } from '../app.js';
+
+/** edp config …: per-profile settings (cli-design: Second round). */
+export function registerConfig(program: Command, app: App): void {
+  const config = program
+    .command('config')
+    .description('per-profile settings: workspace, base_url, concurrency, poll_interval')
+    .addHelpText(
+      'after',
+      '\nSettings (each resolved as: flag, then environment variable, then the profile, then the default):\n' +
+        '  workspace      -w/--workspace, EDP_WORKSPACE          the workspace id used when -w is not given\n' +
+        '  base_url       --base-url, EDP_BASE_URL               the service address (default http://127.0.0.1:4010)\n' +
+        '  concurrency    --concurrency, EDP_CONCURRENCY         workspaces deployed at once, 1 to 50 (default 4)\n' +
+        '  poll_interval  --poll-interval, EDP_POLL_INTERVAL     first pause between reads while waiting (default 2s)\n' +
+        '\nExamples:\n  edp config set workspace 101\n  edp --profile staging config set base_url https://edp.staging.example.com\n  edp config list',
+    );
+  config
+    .command('get')
+    .argument('<key>', 'workspace, base_url, concurrency or poll_interval')
+    .description('print the value in effect (--json: with where it came from)')
+    .action(app.run(lazy(() => import('./run.js'), (m) => m.runGet)));
+  config
+    .command('set')
+    .argument('<key>', 'workspace, base_url, concurrency or poll_interval')
+    .argument('<value>', 'the value, checked before it is stored')
+    .description("store a setting in the profile")
+    .action(app.run(lazy(() => import('./run.js'), (m) => m.runSet)));
+  config
+    .command('unset')
+    .argument('<key>', 'workspace, base_url, concurrency or poll_interval')
+    .description('remove a setting from the profile')
+    .action(app.run(lazy(() => import('./run.js'), (m) => m.runUnset)));
+  config
+    .command('list')
+    .description('every setting with its value and where it came from (flag, environment, profile or default)')
+    .action(app.run(lazy(() => import('./run.js'), (m) => m.runList)));
+}
