@@ -41,10 +41,10 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
   return program;
 }
 
-/** --json or --ndjson among the options (before a `--`): errors are then JSON documents too. */
+/** --json, --ndjson or --jq (which implies --json) among the options, before a `--`: errors are then JSON documents too. */
 export function wantsMachineOutput(argv: string[]): boolean {
   const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a === '--ndjson');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a === '--ndjson' || a === '--jq' || a.startsWith('--jq='));
 }
 
 /**

@@ -35,6 +35,9 @@ describe('one error format', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     expect(unknown.errorJson()).toEqual({ error: { status: null, code: 'usage_error', message: "unknown option '--bogus'", details: {}, trace_id: null } });
+    const filtered = await cli(sb, ['workspaces', 'list', '--jq', '.[0]', '--bogus']);
+    expect(filtered.code).toBe(2);
+    expect(filtered.errorJson().error).toMatchObject({ code: 'usage_error', message: "unknown option '--bogus'" });
     const missing = await cli(sb, ['--json', 'workspaces', 'get']);
     expect(missing.code).toBe(2);
     expect(missing.errorJson().error).toMatchObject({ status: null, code: 'usage_error', message: "missing required argument 'id'" });
