@@ -61,6 +61,8 @@ describe('OpenAPI document', () => {
     const state = list.parameters.find((p: any) => p.name === 'state');
     expect(state).toMatchObject({ in: 'query', required: false });
     expect(state.schema.enum).toEqual(['extracting_data', 'building_dependencies', 'ready_to_work', 'failed']);
+    const accounts = doc.paths['/api/v3.1/connections/{connection_id}/accounts/'].get.parameters.map((p: any) => [p.name, p.in]);
+    expect(accounts).toEqual([['connection_id', 'path'], ['search', 'query'], ['page', 'query'], ['page_size', 'query']]);
   });
 
   it('names the error envelope each operation answers with, and Retry-After on 503', () => {

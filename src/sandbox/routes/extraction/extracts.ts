@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
-import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { byId, pageQuery, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import { canDeliver } from '../../pipeline.js';
 import type { Account, DataTable, Extract, ExtractTemplate, Store } from '../../state.js';
 import {
@@ -202,7 +202,8 @@ function extractParam(request: FastifyRequest, name = 'id'): number {
 export function extractRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
-  app.get('/api/v3/extracts', async (request) => {
+  // Each filter takes one value or a comma-separated list (contract).
+  app.get('/api/v3/extracts', { config: { query: z.object({ connection_id: z.string().optional(), datasource_name: z.string().optional(), data_table_id: z.string().optional(), ...pageQuery }) } }, async (request) => {
     const auth = requireBearer(store, request);
     const connections = intFilter(request, 'connection_id');
     const tables = intFilter(request, 'data_table_id');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { SandboxError } from '../../errors.js';
-import { paginate, parseBody, queryOf } from '../../http.js';
+import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
 import type { Store } from '../../state.js';
 import type { BuildEngine } from './engine.js';
 import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
@@ -51,7 +52,7 @@ function v3(store: Store, operation: 'extractions' | 'other', handler: Handler):
 export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
   const s = () => store.state;
 
-  app.get('/api/v3/automated-recipe-templates/', v3(store, 'other', async (request) => {
+  app.get('/api/v3/automated-recipe-templates/', { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } }, v3(store, 'other', async (request) => {
     recipeCaller(store, request);
     const needle = queryOf(request).search?.trim().toLowerCase();
     const items = s()
@@ -67,7 +68,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   }));
 
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
-  app.get('/api/v3/automated-recipes/', v3(store, 'other', async (request) => {
+  app.get('/api/v3/automated-recipes/', { config: { query: z.object({ state: z.string().optional(), template_id: z.string().optional(), ...pageQuery }) } }, v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
     const q = queryOf(request);
     const items = s()

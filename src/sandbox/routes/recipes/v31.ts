@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
-import { paginate, parseBody, queryOf } from '../../http.js';
+import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
 import type { Store } from '../../state.js';
 import type { BuildEngine } from './engine.js';
 import { RECIPE_STATES, compareRecipeIds } from './model.js';
@@ -13,7 +13,6 @@ import { v31Recipe, v31Template } from './views.js';
 
 type IdParams = { id: string };
 
-const pageQuery = { page: z.string().regex(/^\d+$/).optional(), page_size: z.string().regex(/^\d+$/).optional() };
 /** Query parameters the handlers read (documented in the OpenAPI document; checked in the handlers). */
 const templateQuery = z.object({ search: z.string().optional(), ...pageQuery });
 const recipeListQuery = z.object({ state: z.enum(RECIPE_STATES).optional(), template_id: z.string().regex(/^\d+$/).optional(), ...pageQuery });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import { paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { pageQuery, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import type { Account, Connection, Store } from '../../state.js';
 import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
 
@@ -42,7 +42,7 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // Rules 1-4 of the v3.1 accounts list: the slash is part of the path (the slashless form
   // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
-  app.get('/api/v3.1/connections/:connection_id/accounts/', async (request) => {
+  app.get('/api/v3.1/connections/:connection_id/accounts/', { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
     const c = connectionOf(request, workspaceId);
     const matching = searchAccounts(accountsOf(store, c.id), queryOf(request).search);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
-import { pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl } from '../../http.js';
+import { pageQuery, pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl } from '../../http.js';
 import { DEMO_DATASOURCES } from '../../seed.js';
 import type { Account, Store, User } from '../../state.js';
 import { connectionView, dataSource } from './model.js';
@@ -212,7 +212,7 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
 
   // Listing and revoking stay available with the feature flag off: the contract lists 403
   // for create only, and revoking links already sent is what an agency wants then.
-  app.get('/api/v3/datasources/:datasource_name/external-auth-links', async (request) => {
+  app.get('/api/v3/datasources/:datasource_name/external-auth-links', { config: { query: z.object(pageQuery) } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
     const { datasource_name: name } = request.params as { datasource_name: string };
     const items = links()
