@@ -54,6 +54,7 @@ const AREAS: Area[] = [
   { nouns: [['export', 'write the current state of workspaces as a fleet file']], load: () => import('./export/index.js').then((m) => m.registerExport) },
   { nouns: [['plan', 'show what apply would change to match a fleet file; sends no write']], load: () => import('./plan/index.js').then((m) => m.registerPlan) },
   { nouns: [['apply', 'make the workspaces match a fleet file (safe to re-run)']], load: () => import('./apply/index.js').then((m) => m.registerApply) },
+  { nouns: [['doctor', 'check workspaces for what needs action, each finding with its fix']], load: () => import('./doctor/index.js').then((m) => m.registerDoctor) },
   { nouns: [['completion', 'print a shell completion script']], load: () => import('./completion/index.js').then((m) => m.registerCompletion) },
 ];
 

@@ -1,5 +1,6 @@
 import type { SandboxArea } from '../area.js';
 import { recipeControls } from './recipes/controls.js';
+import { doctorControls } from './recipes/doctor-controls.js';
 import { createBuildEngine } from './recipes/engine.js';
 import { initRecipeState } from './recipes/model.js';
 import { seedRecipeTemplates } from './recipes/seed.js';
@@ -17,6 +18,7 @@ export const recipesArea: SandboxArea = {
     v31Routes(app, store, engine);
     v3Routes(app, store, engine);
     recipeControls(app, store);
+    doctorControls(app, store);
     engine.resume();
   },
 };
