@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { collectRepeatable, lazy, type App } from '../app.js';
+import { examples } from '../help.js';
 
 export function registerRoles(program: Command, app: App): void {
   const roles = program
@@ -9,7 +10,7 @@ export function registerRoles(program: Command, app: App): void {
   const writeOptions = (cmd: Command) =>
     cmd
       .option('--description <text>', 'what the role is for')
-      .option('--permission <LAYER:PERM>', 'a permission from the catalog, repeatable (the complete set)', collectRepeatable)
+      .option('--permission <LAYER:PERM>', 'a permission from the catalog, repeatable: the complete set (update: replaces the role\'s)', collectRepeatable)
       .option('--file <file>', 'JSON or YAML with title, description, permissions; flags win over it');
   roles
     .command('list')
@@ -29,16 +30,25 @@ export function registerRoles(program: Command, app: App): void {
       .description('create a custom role; permissions are checked against the catalog first')
       .option('--title <title>', 'unique in the agency'),
   )
-    .addHelpText('after', '\nExamples:\n  edp roles create --title "Media Buyer" --permission EXTRACT:VIEW --permission EXTRACT:RUN --permission RECIPE:BUILD')
+    .addHelpText('after', '\nExamples:\n  edp roles create --title "Report Reader" --permission DATA_TABLE:VIEW --permission RECIPE:VIEW')
     .action(app.run(lazy(load, (m) => m.runCreate)));
   writeOptions(
     roles
       .command('update')
       .argument('<id>', 'role id')
       .description('change a custom role\'s title, description or permissions (system roles are read-only)')
-      .option('--title <title>', 'new title, unique in the agency'),
+      .option('--title <title>', 'new title, unique in the agency')
+      .option('--add-permission <LAYER:PERM>', 'add a permission, keeping the others (repeatable)', collectRepeatable)
+      .option('--remove-permission <LAYER:PERM>', 'remove a permission, keeping the others (repeatable)', collectRepeatable)
+      .option('-y, --yes', 'with --permission: replace the set without asking, even when it removes permissions'),
   )
-    .addHelpText('after', '\nExamples:\n  edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN')
+    .addHelpText(
+      'after',
+      examples(
+        ['edp roles update 5 --add-permission EXTRACT:RUN', 'edp roles update 5 --add-permission LOAD:RUN --remove-permission LOAD:EDIT', 'edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN --yes'],
+        '--permission gives the complete set: what it does not name is removed (shown first; asks on a terminal, --yes elsewhere).',
+      ),
+    )
     .action(app.run(lazy(load, (m) => m.runUpdate)));
   roles
     .command('delete')
