@@ -152,12 +152,24 @@ export interface PageEnvelope<T> {
  * any caller can set. A wildcard listen address is given as loopback.
  */
 export function sandboxBaseUrl(request: FastifyRequest): string {
+  const configured = baseUrls.get(request.server);
+  if (configured) return configured;
   const address = request.server.server.address();
   if (!address || typeof address === 'string') return 'http://127.0.0.1';
-  let host = address.address;
+  return addressUrl(address.address, address.port);
+}
+
+const baseUrls = new WeakMap<object, string>();
+
+function addressUrl(host: string, port: number): string {
   if (host === '0.0.0.0') host = '127.0.0.1';
   if (host === '::') host = '::1';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Records the configured `--host` and the port listened on, as the base of the sandbox's absolute URLs. */
+export function setSandboxAddress(app: object, host: string, port: number): void {
+  baseUrls.set(app, addressUrl(host, port));
 }
 
 /** The request's own path and query with `page` replaced, under the sandbox's address. */

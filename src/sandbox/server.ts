@@ -4,6 +4,7 @@ import { parseJson, stringifyJson } from '../util/json.js';
 import { SandboxError, answerFrameworkError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
 import { RequestJournal, installJournal, journalRequest } from './journal.js';
 import { installOpenApi } from './openapi.js';
+import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
 import { adminRoutes } from './admin.js';
 import { checkBodyLimits, tooDeepBody } from './limits.js';
@@ -144,6 +145,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   store.opts.port = port;
+  setSandboxAddress(app, opts.host, port);
   return {
     url,
     port,

@@ -114,6 +114,17 @@ describe('absolute URLs come from the sandbox, not the Host header', () => {
     expect(r.body.next).toBe(`${sb.url}/api/v3.1/connections/1001/accounts/?page_size=2&page=2`);
   });
 
+  it('name the configured host, as the sandbox prints its address', async () => {
+    const named = await sandbox({ host: 'localhost' });
+    try {
+      const r = await http(named, 'GET', '/api/v3/workspaces?page_size=1', { basic: true });
+      expect(named.url).toMatch(/^http:\/\/localhost:\d+$/);
+      expect(r.body.next).toBe(`${named.url}/api/v3/workspaces?page_size=1&page=2`);
+    } finally {
+      await named.close();
+    }
+  });
+
   it('the iframe URL', async () => {
     const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
     const r = await withHost('POST', '/api/v3/get_iframe_url', 'evil.example:8443', { authorization: basic }, { workspace_id: 101 });
