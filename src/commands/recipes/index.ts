@@ -89,6 +89,17 @@ export function registerRecipes(program: Command, app: App): void {
     .action(app.run(lazy(() => import('./poll.js'), (m) => m.runPoll)));
 
   recipes
+    .command('status')
+    .description('one row per workspace and recipe: state, degraded, not delivered, last build, error code')
+    .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
+    .option('--watch', 'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)')
+    .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', '30m')
+    .option('--poll-interval <duration>', 'with --watch: first pause between reads; it grows by half each time', '2s')
+    .option('--concurrency <n>', 'workspaces read at once (default 4)')
+    .addHelpText('after', example('  edp recipes status --all-workspaces\n  edp recipes status -w 101,102 --watch\n  edp recipes status --all-workspaces --json'))
+    .action(app.run(lazy(() => import('./status.js'), (m) => m.runStatus)));
+
+  recipes
     .command('extractions')
     .argument('<id>', 'recipe id')
     .description('check whether the tables of the extractions the last build used exist at the destination')

@@ -1,0 +1,120 @@
+import { BUILDING_STATES, listRecipes, type Recipe } from '../../api/recipes.js';
+import type { Service } from '../../api/service.js';
+import type { Context } from '../../context.js';
+import { ExitCode, ExitError, exitCodeFor } from '../../errors.js';
+import { errorLines } from '../../output/errors.js';
+import type { Column } from '../../output/output.js';
+import { pool } from '../../fleet/pool.js';
+import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
+import { collect } from '../../util/collect.js';
+import { sleep } from '../../util/sleep.js';
+import { idText, jsonInteger } from '../../util/json.js';
+import type { Opts } from '../app.js';
+import { concurrencyOf } from '../plan/run.js';
+import { stateText, styleState } from './view.js';
+import { waitOptionsOf } from './wait.js';
+
+/** One row per workspace and recipe (`recipes status --json` prints these). */
+export interface StatusRow {
+  workspace_id: unknown;
+  recipe_id: unknown;
+  title: string | null;
+  template_id: unknown;
+  state: string | null;
+  degraded: boolean;
+  not_delivered_count: number;
+  not_delivered_reasons: string[];
+  last_build_at: string | null;
+  error_code: string | null;
+}
+
+function rowOf(ws: string, r: Recipe): StatusRow {
+  return {
+    workspace_id: jsonInteger(ws),
+    recipe_id: r.recipe_id,
+    title: r.title ?? null,
+    template_id: r.template_id ?? null,
+    state: r.state ?? null,
+    degraded: r.degraded ?? false,
+    not_delivered_count: (r.sources ?? []).reduce((n, s) => n + (s.not_delivered_count ?? 0), 0),
+    not_delivered_reasons: r.not_delivered_reasons ?? [],
+    last_build_at: r.last_build_at ?? null,
+    error_code: r.error?.code ?? null,
+  };
+}
+
+const columns: Array<Column<StatusRow>> = [
+  { header: 'WORKSPACE', value: (r) => idText(r.workspace_id) },
+  { header: 'RECIPE', value: (r) => idText(r.recipe_id) },
+  { header: 'TITLE', value: (r) => r.title ?? '' },
+  { header: 'STATE', value: (r) => (r.state === null ? 'never built' : stateText({ state: r.state, degraded: r.degraded })), style: (t, _r, c) => styleState(t, c) },
+  { header: 'NOT DELIVERED', value: (r) => (r.not_delivered_count > 0 || r.not_delivered_reasons.length > 0 ? `${r.not_delivered_count} ${r.not_delivered_reasons.join(', ')}`.trim() : '') },
+  { header: 'LAST BUILD', value: (r) => r.last_build_at ?? '' },
+  { header: 'ERROR', value: (r) => r.error_code ?? '' },
+];
+
+interface Snapshot {
+  rows: StatusRow[];
+  errors: Array<{ ws: string; err: unknown }>;
+}
+
+async function readAll(api: Service, workspaces: string[], concurrency: number): Promise<Snapshot> {
+  const per = await pool(workspaces, concurrency, async (ws) => {
+    try {
+      return { ws, rows: (await collect(listRecipes(api, ws))).map((r) => rowOf(ws, r)), err: undefined };
+    } catch (err) {
+      return { ws, rows: [] as StatusRow[], err };
+    }
+  });
+  return { rows: per.flatMap((p) => p.rows), errors: per.filter((p) => p.err !== undefined).map((p) => ({ ws: p.ws, err: p.err })) };
+}
+
+const keyOf = (r: StatusRow) => `${idText(r.workspace_id)}/${idText(r.recipe_id)}`;
+const building = (rows: StatusRow[]) => rows.filter((r) => BUILDING_STATES.has(r.state ?? ''));
+const describeRow = (r: StatusRow) =>
+  `${r.state ?? 'never built'}${r.degraded ? ' (degraded)' : ''}${r.error_code ? ` ${r.error_code}` : ''}${r.not_delivered_count ? `, ${r.not_delivered_count} not delivered` : ''}`;
+
+/**
+ * `edp recipes status`: the recipes of many workspaces at a glance. `--watch` follows the builds
+ * until every one has ended: the table redrawn on a terminal, one line per change elsewhere.
+ */
+export async function runStatus(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+  const choice = workspaceChoice(ctx, opts);
+  const concurrency = concurrencyOf(opts);
+  const wait = opts.watch ? waitOptionsOf(ctx, opts) : undefined;
+  const api = await ctx.api();
+  const workspaces = await workspacesOf(api, choice);
+  let snap = await readAll(api, workspaces, concurrency);
+  const redraw = !!opts.watch && ctx.output.stdoutIsTTY && !ctx.output.machine;
+  const show = async (s: Snapshot) => {
+    if (redraw) ctx.output.write('\u001b[H\u001b[2J');
+    await ctx.output.list(s.rows, columns, { empty: 'No recipe in these workspaces.' });
+  };
+  if (!ctx.output.machine) await show(snap);
+  if (wait) {
+    const deadline = Date.now() + wait.timeoutMs;
+    let interval = wait.intervalMs;
+    while (building(snap.rows).length > 0) {
+      if (Date.now() >= deadline) {
+        if (ctx.output.machine) ctx.output.json(snap.rows);
+        throw new ExitError(ExitCode.waitTimeout, `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`);
+      }
+      await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), ctx.signal);
+      interval = Math.min(interval * 1.5, 30_000);
+      const next = await readAll(api, workspaces, concurrency);
+      const before = new Map(snap.rows.map((r) => [keyOf(r), r]));
+      const changed = next.rows.filter((r) => {
+        const was = before.get(keyOf(r));
+        return !was || describeRow(was) !== describeRow(r) || was.last_build_at !== r.last_build_at;
+      });
+      snap = next;
+      if (changed.length === 0) continue;
+      if (redraw) await show(snap);
+      else for (const r of changed) (ctx.output.machine ? (t: string) => ctx.output.info(t) : (t: string) => ctx.output.line(t))(`workspace ${idText(r.workspace_id)} recipe ${idText(r.recipe_id)}: ${describeRow(r)}`);
+    }
+  }
+  if (ctx.output.machine) ctx.output.json(snap.rows);
+  for (const e of snap.errors) ctx.output.warn(`workspace ${e.ws}: ${errorLines(e.err).join('\n  ')}`);
+  const codes = new Set(snap.errors.map((e) => exitCodeFor(e.err)));
+  return codes.size === 0 ? 0 : codes.size === 1 ? [...codes][0]! : ExitCode.failure;
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cli, http, sandbox, tokenFor } from '../helpers.js';
+import { V31, builtRecipe, configuration, configure, createRecipe, resetRecipes, waitBuilt } from '../recipes/fixtures.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0.02 });
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => {
+  resetRecipes(sb);
+  sb.store.opts.buildSeconds = 0.02;
+});
+
+async function failedRecipe(ws: number, code: string) {
+  const token = await tokenFor(sb, ws);
+  const id = await createRecipe(sb, token, 4002);
+  await configure(sb, token, id, configuration(sb, ws, { google_ads: 'all' }));
+  await http(sb, 'POST', '/_sandbox/recipes/build-errors', { body: { recipe_id: id, code } });
+  await http(sb, 'POST', `${V31}${id}/build/`, { token });
+  await waitBuilt(sb, token, id);
+  return id;
+}
+
+describe('edp recipes status', () => {
+  it('one row per workspace and recipe with state, degraded, not delivered, last build and error code', async () => {
+    const ok = await builtRecipe(sb, await tokenFor(sb, 101), 101, 4001, { google_ads: 'all' });
+    const bad = await failedRecipe(102, 'sql_syntax_error');
+    const r = await cli(sb, ['recipes', 'status', '--all-workspaces', '--json']);
+    expect(r.code).toBe(0);
+    const rows = r.json();
+    expect(rows.map((x: any) => [x.workspace_id, String(x.recipe_id)])).toEqual([[101, ok.id], [102, bad]]);
+    expect(Object.keys(rows[0])).toEqual(['workspace_id', 'recipe_id', 'title', 'template_id', 'state', 'degraded', 'not_delivered_count', 'not_delivered_reasons', 'last_build_at', 'error_code']);
+    expect(rows[0]).toMatchObject({ state: 'ready_to_work', degraded: false, not_delivered_count: 0, error_code: null });
+    expect(rows[0].last_build_at).toBe(ok.recipe.last_build_at);
+    expect(rows[1]).toMatchObject({ state: 'failed', error_code: 'sql_syntax_error' });
+    expect(r.stdout).toContain(`"recipe_id": ${bad}`);
+    const table = await cli(sb, ['recipes', 'status', '-w', '101,102'], { tty: true });
+    expect(table.stdout).toContain('sql_syntax_error');
+    expect(table.stdout).toContain('ready');
+  });
+
+  it('counts what was not delivered and marks a degraded build', async () => {
+    const token = await tokenFor(sb, 103);
+    const s = sb.store.state;
+    const conn = s.connections.find((c) => c.workspace_id === 103 && c.datasource_name === 'google_ads')!;
+    const quiet = s.accounts.find((a) => a.connection_id === conn.id && a.is_active)!;
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: quiet.id, behavior: 'fails' } });
+    await builtRecipe(sb, token, 103, 4001, { google_ads: 'all' });
+    const [row] = (await cli(sb, ['recipes', 'status', '-w', '103', '--json'])).json();
+    expect(row.state).toBe('ready_to_work');
+    expect(row.degraded).toBe(true);
+    expect(row.not_delivered_count).toBeGreaterThan(0);
+    expect(row.not_delivered_reasons.length).toBeGreaterThan(0);
+  });
+
+  it('--watch follows running builds until every one has ended, a line per change when not on a terminal', async () => {
+    sb.store.opts.buildSeconds = 0.15;
+    for (const ws of [101, 102]) {
+      const token = await tokenFor(sb, ws);
+      const id = await createRecipe(sb, token, 4001);
+      await configure(sb, token, id, configuration(sb, ws, { google_ads: 'all' }));
+      expect((await http(sb, 'POST', `${V31}${id}/build/`, { token })).status).toBe(202);
+    }
+    const r = await cli(sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/workspace 101 recipe \d+: ready_to_work/);
+    expect(r.stdout).toMatch(/workspace 102 recipe \d+: ready_to_work/);
+    const json = await cli(sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms', '--json']);
+    expect(json.json().map((x: any) => x.state)).toEqual(['ready_to_work', 'ready_to_work']);
+  });
+
+  it('--watch stops at --wait-timeout with exit 8', async () => {
+    sb.store.opts.buildSeconds = 30;
+    const token = await tokenFor(sb, 101);
+    const id = await createRecipe(sb, token, 4001);
+    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
+    await http(sb, 'POST', `${V31}${id}/build/`, { token });
+    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '10ms', '--wait-timeout', '100ms']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain('still running');
+  });
+
+  it('refuses -w together with --all-workspaces (exit 2)', async () => {
+    const r = await cli({ url: 'http://127.0.0.1:9' }, ['recipes', 'status', '-w', '101', '--all-workspaces']);
+    expect(r.code).toBe(2);
+  });
+});
