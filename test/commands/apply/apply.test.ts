@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, sandbox } from '../../helpers.js';
+import { receiver } from '../../webhooks/support.js';
 import { endpointsOf, FAST, files, recipesOf, remoteOf, writeFile } from '../fleet-support.js';
 
 afterAll(() => files.remove());
@@ -93,6 +94,29 @@ describe('edp apply', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('No changes');
     expect(endpointsOf(sb, 101)).toHaveLength(1);
+  });
+
+  it('--verify verifies a new endpoint whose receiver answers the challenge', async () => {
+    const rx = await receiver();
+    try {
+      const f = writeFile('verify.yaml', `workspaces: [103]\nwebhooks:\n  - url: ${rx.url}\n    events: [load_completed]\n`);
+      const r = await cli(sb, ['apply', '-f', f, '--yes', '--verify', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const [row] = r.json();
+      expect(row).toMatchObject({ resource: 'webhook', action: 'create', result: 'ok', state: 'active' });
+      expect(rx.received.some((x) => x.method === 'GET')).toBe(true);
+      expect(endpointsOf(sb, 103).find((e: any) => e.url === rx.url).status).toBe('active');
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a template the service refuses to deploy ends as a failed row with its code (exit 6)', async () => {
+    const f = writeFile('draft.yaml', 'workspaces: [103]\nrecipes:\n  - template: Attribution Model (draft)\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n');
+    const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
+    expect(r.code).toBe(6);
+    expect(r.json()[0]).toMatchObject({ resource: 'recipe', result: 'failed', error: { code: 'template_not_deployable' } });
+    expect(recipesOf(sb, 103).filter((x) => x.template_id === 4007)).toHaveLength(0);
   });
 
   it('deletes endpoints and roles the file does not name only with --prune', async () => {

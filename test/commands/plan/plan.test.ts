@@ -36,6 +36,29 @@ roles:
 ${extra}`;
 
 describe('edp export and plan', () => {
+  it('blocks what cannot be done: an account that does not resolve, an unknown template (exit 5)', async () => {
+    const f = writeFile('blocked.yaml', `workspaces: [101, 102]\nrecipes:\n  - template: Paid Media Performance\n    sources:\n      - data_source: google_ads\n        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}, remote:000-000-0000]\n  - template: No Such Template\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n`);
+    const r = await cli(sb, ['plan', '-f', f, '--json', '--detailed-exitcode']);
+    expect(r.code).toBe(5);
+    const [w101] = r.json().workspaces;
+    expect(w101.blocked.map((b: any) => b.code)).toEqual(['account_unresolved', 'template_not_found']);
+    expect(w101.blocked[0].message).toContain('remote:000-000-0000');
+    // The account that resolves is still planned.
+    expect(w101.changes.find((c: any) => c.action === 'configure').detail.accounts[0].add).toEqual([`remote:${remoteOf(sb, 101, 'google_ads', 0)}`]);
+    const human = await cli(sb, ['plan', '-f', f]);
+    expect(human.stdout).toMatch(/cannot be done \(template_not_found\)/);
+  });
+
+  it('a workspace that cannot be read is reported with the error and its exit code', async () => {
+    const f = writeFile('unknown-ws.yaml', 'workspaces: [101, 999]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [load_completed]\n');
+    const r = await cli(sb, ['plan', '-f', f, '--json']);
+    expect(r.code).not.toBe(0);
+    const doc = r.json();
+    expect(doc.workspaces[0].error).toBeNull();
+    expect(doc.workspaces[1]).toMatchObject({ workspace_id: 999, error: { status: expect.any(Number) } });
+    expect(doc.summary.errors).toBe(1);
+  });
+
   it('round-trips the demo agency: plan on the export reports no change, and --detailed-exitcode is 0', async () => {
     const out = writeFile('demo.yaml', '');
     const exported = await cli(sb, ['export', '--all-workspaces', '--output', out]);
@@ -49,8 +72,13 @@ describe('edp export and plan', () => {
     const f = writeFile('fleet.yaml', fleet(sb));
     const before = writable(sb);
     const events = sb.store.state.events.length;
+    await http(sb, 'DELETE', '/_sandbox/requests');
     const plan = await cli(sb, ['plan', '-f', f, '--detailed-exitcode', '--json']);
     expect(plan.code).toBe(10);
+    // The journal: reads only, besides issuing workspace tokens to read with.
+    const sent = (await http(sb, 'GET', '/_sandbox/requests')).body.results.map((e: any) => `${e.method} ${e.path}`);
+    expect(sent.length).toBeGreaterThan(10);
+    expect(sent.filter((x: string) => !x.startsWith('GET ') && x !== 'POST /api/v3/token')).toEqual([]);
     expect(writable(sb)).toBe(before);
     expect(sb.store.state.events.length).toBe(events);
     const doc = plan.json();
