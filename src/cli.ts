@@ -73,7 +73,13 @@ function applyToAll(cmd: Command, fn: (c: Command) => void): void {
 /** Runs the command line; resolves to the exit code. `argv` excludes the node binary and the script. */
 export async function main(argv: string[], io: IO = processIO(), signal?: AbortSignal): Promise<number> {
   const app = new App(io, signal);
-  const program = await buildProgram(app, argv);
+  // `edp __complete WORD…` (hidden, for the completion scripts) needs the whole tree and no parsing of the words.
+  const completing = argv[0] === '__complete';
+  const program = await buildProgram(app, argv, completing);
+  if (completing) {
+    const { runComplete } = await import('./commands/completion/complete.js');
+    return runComplete(program, argv.slice(1), io);
+  }
   if (argv.length === 0) {
     program.outputHelp();
     return 0;

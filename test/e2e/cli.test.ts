@@ -107,8 +107,8 @@ describe('edp, built: agency commands', () => {
   it('completion prints a script per shell and refuses another (exit 2)', async () => {
     const [bash, fish, tcsh] = await Promise.all([runEdp(['completion', 'bash']), runEdp(['completion', 'fish']), runEdp(['completion', 'tcsh'])]);
     expect(bash.code).toBe(0);
-    expect(bash.stdout).toContain('complete -F _edp_complete edp');
-    expect(fish.stdout).toContain("complete -c edp -n '__fish_use_subcommand' -a recipes");
+    expect(bash.stdout).toContain('complete -F _edp edp');
+    expect(fish.stdout).toContain("complete -c edp -f -a '(__edp_complete)'");
     expect(tcsh.code).toBe(2);
     expect(tcsh.stderr).toContain('tcsh');
   });
