@@ -88,3 +88,24 @@ describe('--jq', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('--jq on ids beyond 2^53', () => {
+  it('selects by comparing with a number literal and by tostring, digit for digit', async () => {
+    resetRecipes(sb);
+    sb.store.state.agency.flags.recipe_pipeline = true;
+    const created: string[] = [];
+    for (const [template, title] of [['4001', 'First'], ['4003', 'Second']]) {
+      const r = await cli(sb, ['recipes', 'create', ...W, '--template', template!, '--title', title!, '--jq', '.recipe_id']);
+      expect(r.code, r.stderr).toBe(0);
+      created.push(r.stdout.trim());
+    }
+    const [first, second] = created as [string, string];
+    // neighbours beyond 2^53: a double could not tell them apart
+    expect(BigInt(second) - BigInt(first)).toBe(1n);
+    expect(BigInt(first) > 2n ** 53n).toBe(true);
+    const picked = await cli(sb, ['recipes', 'list', ...W, '--jq', `.[] | select(.recipe_id == ${second}) | .title`]);
+    expect(picked.stdout).toBe('Second\n');
+    const text = await cli(sb, ['recipes', 'list', ...W, '--jq', '.[] | select(.title == "First") | .recipe_id | tostring']);
+    expect(text.stdout).toBe(`${first}\n`);
+  });
+});
