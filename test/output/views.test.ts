@@ -32,7 +32,7 @@ describe('piped output: raw tab-separated values', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(BOX);
       expect(r.stdout).not.toMatch(ESC);
-      const lines = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+      const lines = r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t'));
       for (const line of lines) expect(line, argv.join(' ')).toHaveLength(2);
       const fields = Object.fromEntries(lines);
       expect(fields.id).toBe(argv[2]);
@@ -62,6 +62,14 @@ describe('piped output: raw tab-separated values', () => {
     const degraded = await cli(sb, ['recipes', 'list', ...W]);
     expect(degraded.stdout.split('\t')[3]).toBe('ready_to_work');
     expect((await cli(sb, ['recipes', 'list', ...W], { tty: true })).stdout).toContain('ready_to_work (degraded)');
+    const recipeId = /"recipe_id": (\d+)/.exec(created.stdout)![1]!;
+    const detail = await cli(sb, ['recipes', 'get', recipeId, ...W]);
+    const pairs = detail.stdout.split('\n').filter(Boolean).map((l) => l.split('\t'));
+    for (const pair of pairs) expect(pair).toHaveLength(2);
+    expect(pairs).toContainEqual(['recipe_id', recipeId]);
+    expect(pairs).toContainEqual(['state', 'ready_to_work']);
+    expect(pairs).toContainEqual(['degraded', 'true']);
+    expect((await cli(sb, ['recipes', 'get', recipeId, ...W], { tty: true, env: { NO_COLOR: '1' } })).stdout).toMatch(/State\s+ready_to_work \(degraded\)/);
 
     expect((await cli(sb, ['extracts', 'pause', '40001', ...W])).code).toBe(0);
     const piped = await cli(sb, ['extracts', 'list', ...W]);
