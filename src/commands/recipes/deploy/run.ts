@@ -7,9 +7,9 @@ import type { Column } from '../../../output/output.js';
 import { idText, jsonInteger } from '../../../util/json.js';
 import type { Opts } from '../../app.js';
 import { errorText, stateText, styleState } from '../view.js';
-import { pollCommand, waitOptionsOf } from '../wait.js';
+import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, pollCommand, waitOptionsOf } from '../wait.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from '../not-delivered.js';
-import { promptMissing } from './prompts.js';
+import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
 import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
 import { collect } from '../../../util/collect.js';
@@ -58,6 +58,17 @@ export function sharedRead<T>(read: (ws: string) => Promise<T>): (ws: string) =>
       }
     }
   };
+}
+
+/** The flags besides the inputs that the equivalent command repeats: those that differ from their defaults. */
+function extraFlags(opts: Opts): string[] {
+  const out: string[] = [];
+  if (opts.waitTimeout !== undefined && opts.waitTimeout !== DEFAULT_WAIT_TIMEOUT) out.push('--wait-timeout', String(opts.waitTimeout));
+  if (opts.pollInterval !== undefined && opts.pollInterval !== DEFAULT_POLL_INTERVAL) out.push('--poll-interval', String(opts.pollInterval));
+  if (opts.failOnDegraded) out.push('--fail-on-degraded');
+  if (opts.rebuild) out.push('--rebuild');
+  if (opts.dryRun) out.push('--dry-run');
+  return out;
 }
 
 /** The exit code of one workspace's deployment. */
@@ -155,7 +166,20 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   const missing = missingInputs(spec);
   if (missing.length > 0 && !ctx.interactive) throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);
   const api = await ctx.api();
-  if (missing.length > 0) await promptMissing(ctx, api, spec);
+  if (missing.length > 0) {
+    const answers = await promptMissing(ctx, api, spec);
+    for (const line of summaryLines(spec, answers)) ctx.output.info(line);
+    const command = equivalentCommand(spec, extraFlags(opts));
+    if (!opts.dryRun) {
+      try {
+        await confirmDeploy(ctx);
+      } catch (err) {
+        ctx.output.info(`Nothing was written. The same deployment without prompts:\n${command}`);
+        throw err;
+      }
+    }
+    ctx.output.info(`The same without prompts:\n${command}`);
+  }
   const workspaces = await workspacesOf(api, spec);
   if (workspaces.length === 0) throw new UsageError('no workspace to deploy to');
   const fleet = workspaces.length > 1;
