@@ -37,23 +37,30 @@ export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise
     const columns: Array<Column<ApplyRow>> = [
       { header: 'WORKSPACE', value: (r) => (r.workspace_id === null ? 'agency' : idText(r.workspace_id)) },
       { header: 'RESOURCE', value: (r) => r.resource },
-      { header: 'NAME', value: (r) => r.name },
       { header: 'ID', value: (r) => (r.id === null ? '' : idText(r.id)) },
+      { header: 'NAME', value: (r) => r.name },
       { header: 'ACTION', value: (r) => r.action },
-      { header: 'RESULT', value: (r) => r.result },
-      { header: 'STATE', value: (r) => r.state ?? '' },
-      { header: 'NOTE', value: (r) => noteOf(r) },
+      { header: 'RESULT', value: resultOf },
+      { header: 'NOTE', value: noteOf },
     ];
     await ctx.output.list(rows, columns);
+    // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
     for (const r of rows.filter((x) => x.secret)) {
-      ctx.output.info(`secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}): shown once, keep it now`);
+      ctx.output.line(`secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`);
     }
   }
   return combinedCode(rows.map(rowCode));
 }
 
+/** ok rows show the state reached; others what went wrong. */
+function resultOf(r: ApplyRow): string {
+  if (r.result === 'ok' && r.state) return r.state;
+  if (r.result === 'degraded') return 'ready_to_work, degraded';
+  return r.result;
+}
+
 function noteOf(r: ApplyRow): string {
   const err = r.error as { code?: string | null; message?: string } | null;
-  const parts = [r.secret ? `secret: ${r.secret}` : '', r.note ?? '', err ? `${err.code ? `${err.code}: ` : ''}${err.message ?? ''}` : ''];
+  const parts = [err ? `${err.code ? `${err.code}: ` : ''}${err.message ?? ''}` : '', r.note ?? ''];
   return parts.filter(Boolean).join('; ');
 }

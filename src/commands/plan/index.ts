@@ -8,7 +8,7 @@ export function registerPlan(program: Command, app: App): void {
     .requiredOption('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('--detailed-exitcode', 'exit 0 when nothing is to be done, 10 when changes are pending')
     .option('--prune', 'also plan deleting webhook endpoints and custom roles the file does not name (as apply --prune)')
-    .option('--concurrency <n>', 'workspaces read at once (default 4)')
+    .option('--concurrency <n>', 'workspaces read at once (default 8)')
     .addHelpText(
       'after',
       '\nExamples:\n  edp plan -f fleet.yaml\n  edp plan -f fleet.yaml --json\n  edp plan -f fleet.yaml --detailed-exitcode; echo $?   # 0 in step, 10 changes pending\n\n' +

@@ -17,8 +17,11 @@ export async function readFleetFile(ctx: Context, opts: Opts): Promise<FleetFile
   return parseFleetFile(await readDocument(file, ctx.io.stdin, '--file'), `--file ${file}`);
 }
 
-export function concurrencyOf(opts: Opts): number {
-  return opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
+/** Reads only: plan, doctor and status read more workspaces at once by default than a deploy changes. */
+export const DEFAULT_READ_CONCURRENCY = 8;
+
+export function concurrencyOf(opts: Opts, fallback = DEFAULT_CONCURRENCY): number {
+  return opts.concurrency === undefined ? fallback : parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
 }
 
 /** The plan for a person: per workspace, then the agency's roles, then a summary line. */
@@ -49,7 +52,7 @@ export function planLines(plan: FleetPlan): string[] {
 /** `edp plan -f FILE`: reads every workspace in scope (bounded concurrency) and sends no write. */
 export async function runPlan(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const file = await readFleetFile(ctx, opts);
-  const concurrency = concurrencyOf(opts);
+  const concurrency = concurrencyOf(opts, DEFAULT_READ_CONCURRENCY);
   const api = await ctx.api();
   const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
   if (ctx.output.machine) ctx.output.json(planJson(plan));

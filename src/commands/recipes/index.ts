@@ -95,7 +95,7 @@ export function registerRecipes(program: Command, app: App): void {
     .option('--watch', 'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)')
     .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', '30m')
     .option('--poll-interval <duration>', 'with --watch: first pause between reads; it grows by half each time', '2s')
-    .option('--concurrency <n>', 'workspaces read at once (default 4)')
+    .option('--concurrency <n>', 'workspaces read at once (default 8)')
     .addHelpText('after', example('  edp recipes status --all-workspaces\n  edp recipes status -w 101,102 --watch\n  edp recipes status --all-workspaces --json'))
     .action(app.run(lazy(() => import('./status.js'), (m) => m.runStatus)));
 

@@ -111,6 +111,16 @@ describe('edp apply', () => {
     }
   });
 
+  it('on a terminal: a table, and the secret of a new endpoint whole below it', async () => {
+    const f = writeFile('tty.yaml', 'workspaces: [103]\nwebhooks:\n  - url: https://hooks.example.com/tty\n    events: [load_completed]\n');
+    const r = await cli(sb, ['apply', '-f', f, '--yes'], { tty: true });
+    expect(r.code).toBe(0);
+    const made = endpointsOf(sb, 103).find((e: any) => e.url === 'https://hooks.example.com/tty');
+    expect(r.stdout).toContain('RESOURCE');
+    expect(r.stdout).toContain(`secret of webhook endpoint ${made.id} (https://hooks.example.com/tty, workspace 103), shown only now: ${made.secret}`);
+    expect(r.stderr).toContain('+ webhook https://hooks.example.com/tty: create');
+  });
+
   it('a template the service refuses to deploy ends as a failed row with its code (exit 6)', async () => {
     const f = writeFile('draft.yaml', 'workspaces: [103]\nrecipes:\n  - template: Attribution Model (draft)\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n');
     const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
