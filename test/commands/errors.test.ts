@@ -79,6 +79,9 @@ describe('did you mean', () => {
     const links = await cli(sb, ['links', 'create', ...W, '--data-source', 'facebok_ads', '--to', 'a@b.example']);
     expect(links.code).toBe(2);
     expect(links.stderr).toContain('did you mean facebook_ads?');
+    const templates = await cli(sb, ['extract-templates', 'list', ...W, '--data-source', 'linkedn_ads']);
+    expect(templates.code).toBe(2);
+    expect(templates.stderr).toContain('did you mean linkedin_ads?');
   });
 
   it('a known data source that the service refuses for another reason gets no suggestion', async () => {

@@ -9,6 +9,7 @@ import { parseId, parseIdList } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { checkTitle, limitOf, parseName } from '../options.js';
 import { parseNames, settingsFrom } from './common.js';
+import { suggestingDataSource } from '../sources/datasource-names.js';
 
 const fieldColumns = [
   { header: 'NAME', value: (f: Field) => f.name },
@@ -39,7 +40,7 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
   const limit = limitOf(opts);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
-  await ctx.output.list(
+  await suggestingDataSource(api, ws, ds, () => ctx.output.list(
     listTemplates(api, ws, ds, { limit }),
     [
       { header: 'ID', value: (t: ExtractTemplate) => t.id },
@@ -49,7 +50,7 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
       { header: 'SQL NAME', value: (t: ExtractTemplate) => t.sql_name },
     ],
     { empty: `No ${ds} extract templates.` },
-  );
+  ));
   return 0;
 }
 
