@@ -64,6 +64,22 @@ describe('a build that takes its time', () => {
     }
   });
 
+  it('one workspace at a real terminal: the spinner\'s text follows the state with the time taken', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+    // what ora needs of a terminal stream to redraw its line
+    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    let err = '';
+    stderr.on('data', (d) => (err += d));
+    stdout.resume();
+    const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
+    const code = await main(['-w', '101', ...DEPLOY], { stdin, stdout, stderr, env });
+    expect(code).toBe(0);
+    expect(err).toMatch(/6\/7 build: extracting_data \(\d+s\)/);
+    // the spinner redraws one line: no line per state change
+    expect(err).not.toContain('… 6/7 build:');
+  });
+
   it('elapsed time reads as seconds, then minutes and seconds', () => {
     expect([elapsedText(0), elapsedText(44_600), elapsedText(125_000)]).toEqual(['0s', '45s', '2m05s']);
   });
