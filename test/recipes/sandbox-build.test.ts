@@ -36,7 +36,7 @@ describe('sandbox: build (v3.1)', () => {
     const again = await http(sb, 'POST', `${V31}${id}/build/`, { token });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'build_already_running', details: {} });
-    const seen = new Set<string>();
+    const seen = new Set<string>([started.body.state]);
     let recipe: any;
     for (;;) {
       recipe = (await http(sb, 'GET', `${V31}${id}/`, { token })).body;
@@ -44,7 +44,11 @@ describe('sandbox: build (v3.1)', () => {
       if (recipe.state === 'ready_to_work' || recipe.state === 'failed') break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    expect([...seen]).toEqual(['extracting_data', 'building_dependencies', 'ready_to_work']);
+    // States only move forward; a slow poll may miss the short building_dependencies step.
+    const order = ['extracting_data', 'building_dependencies', 'ready_to_work'];
+    expect([...seen]).toEqual(order.filter((state) => seen.has(state)));
+    expect([...seen][0]).toBe('extracting_data');
+    expect(recipe.state).toBe('ready_to_work');
     expect(recipe).toMatchObject({ degraded: false, error: null, not_delivered_reasons: [] });
     expect(recipe.sources).toEqual([{ data_source: 'google_ads', status: 'delivered', not_delivered_count: 0, not_delivered: [], error: null }]);
     const events = sb.store.state.events.map((e) => e.type);
