@@ -20,6 +20,8 @@ async function everyVerb(): Promise<Array<{ path: string; help: string }>> {
   const verbs: Array<{ path: string; help: string }> = [];
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.commands) {
+      // hidden commands (the completion helper) are not for people
+      if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
       const here = [...path, sub.name()];
       if (sub.commands.length > 0) walk(sub, here);
       else if (sub.name() !== 'help') {

@@ -9,10 +9,10 @@ export function registerCompletion(program: Command, app: App): void {
     .description('print a shell completion script')
     .addHelpText(
       'after',
-      '\nInstall:\n' +
-        '  bash  edp completion bash > ~/.local/share/bash-completion/completions/edp   (or: source <(edp completion bash))\n' +
-        '  zsh   edp completion zsh > "${fpath[1]}/_edp"                                (then start a new shell)\n' +
-        '  fish  edp completion fish > ~/.config/fish/completions/edp.fish\n' +
+      '\nExamples:\n' +
+        '  edp completion bash > ~/.local/share/bash-completion/completions/edp   # bash (or: source <(edp completion bash))\n' +
+        '  edp completion zsh > "${fpath[1]}/_edp"                                # zsh, then start a new shell\n' +
+        '  edp completion fish > ~/.config/fish/completions/edp.fish             # fish\n' +
         '\nCommands, flags and fixed values complete from this edp; data source names, workspace ids and\n' +
         'recipe ids come from the service, within 2 s, with the credentials and workspace in effect.',
     )

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { lazy, type App } from '../app.js';
+import { examples } from '../help.js';
 
 /** edp config …: per-profile settings (cli-design: Second round). */
 export function registerConfig(program: Command, app: App): void {
@@ -19,20 +20,24 @@ export function registerConfig(program: Command, app: App): void {
     .command('get')
     .argument('<key>', 'workspace, base_url, concurrency or poll_interval')
     .description('print the value in effect (--json: with where it came from)')
+    .addHelpText('after', examples(['edp config get workspace', 'edp --profile staging config get base_url --json']))
     .action(app.run(lazy(() => import('./run.js'), (m) => m.runGet)));
   config
     .command('set')
     .argument('<key>', 'workspace, base_url, concurrency or poll_interval')
     .argument('<value>', 'the value, checked before it is stored')
     .description("store a setting in the profile")
+    .addHelpText('after', examples(['edp config set workspace 101', 'edp config set poll_interval 5s']))
     .action(app.run(lazy(() => import('./run.js'), (m) => m.runSet)));
   config
     .command('unset')
     .argument('<key>', 'workspace, base_url, concurrency or poll_interval')
     .description('remove a setting from the profile')
+    .addHelpText('after', examples(['edp config unset workspace']))
     .action(app.run(lazy(() => import('./run.js'), (m) => m.runUnset)));
   config
     .command('list')
     .description('every setting with its value and where it came from (flag, environment, profile or default)')
+    .addHelpText('after', examples(['edp config list', 'edp --profile staging config list --json']))
     .action(app.run(lazy(() => import('./run.js'), (m) => m.runList)));
 }
