@@ -189,6 +189,12 @@ describe('-y/--yes on every destructive verb', () => {
     }
   });
 
+  it('apply takes -y too', async () => {
+    const r = await cli(sb, ['apply', '-f', 'no-such-fleet.yaml', '-y']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('unknown option');
+  });
+
   it('links revoke asks on a terminal', async () => {
     const r = await cli(sb, ['links', 'revoke', '1', ...W, '--data-source', 'google_ads'], { tty: true, stdin: 'n\n' });
     expect(r.code).toBe(1);

@@ -6,7 +6,7 @@ export function registerApply(program: Command, app: App): void {
     .command('apply')
     .description('make the workspaces match a fleet file: shows the plan, asks, then creates, appends, builds and updates (safe to re-run)')
     .requiredOption('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
-    .option('--yes', 'do not ask (needed when not at a terminal)')
+    .option('-y, --yes', 'do not ask (needed when not at a terminal)')
     .option('--concurrency <n>', 'workspaces changed at once (default 4)')
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { NotConfirmedError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/output.js';
 import { applyFleet, combinedCode, planCode, rowCode, type ApplyRow } from '../../fleet/apply.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
@@ -24,7 +24,7 @@ export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise
   if (!opts.yes) {
     const { confirm } = await ctx.prompts();
     const ok = await confirm({ message: `Apply ${totals.changes} change(s)${opts.prune ? ', deletions included' : ''}?`, default: false }, ctx.promptContext());
-    if (!ok) throw new ExitError(ExitCode.failure, 'not confirmed; nothing was changed');
+    if (!ok) throw new NotConfirmedError();
   }
   const c = ctx.output.err;
   const reporter = (ws: string, name: string): StepReporter => async (n) => {
