@@ -84,15 +84,16 @@ describe('edp roles, built', () => {
   const role = (title: string) => sb.store.state.roles?.find((r: { title: string }) => r.title === title);
 
   it.each([
-    ['JSON', 'role.json', JSON.stringify({ title: 'From JSON', description: 'json', permissions: ['WORKSPACE:VIEW', { layer: 'CONNECTION', permission: 'VIEW' }] }), 'update.yaml', 'description: then YAML\npermissions: [WORKSPACE:VIEW]\n'],
-    ['YAML', 'role.yaml', 'title: From YAML\ndescription: yaml\npermissions: [WORKSPACE:VIEW, {layer: CONNECTION, permission: VIEW}]\n', 'update.json', JSON.stringify({ description: 'then JSON', permissions: ['WORKSPACE:VIEW'] })],
-  ])('create --file as %s, then update --file in the other format', async (kind, createName, createText, updateName, updateText) => {
+    ['JSON', 'role.json', JSON.stringify({ title: 'From JSON', description: 'json', permissions: ['WORKSPACE:VIEW', { layer: 'CONNECTION', permission: 'VIEW' }] }), 'update.yaml', 'description: then YAML\npermissions: [WORKSPACE:VIEW, CONNECTION:VIEW, EXTRACT:VIEW]\n'],
+    ['YAML', 'role.yaml', 'title: From YAML\ndescription: yaml\npermissions: [WORKSPACE:VIEW, {layer: CONNECTION, permission: VIEW}]\n', 'update.json', JSON.stringify({ description: 'then JSON', permissions: ['WORKSPACE:VIEW', 'CONNECTION:VIEW', 'EXTRACT:VIEW'] })],
+  ])('create --file as %s, then update --file in the other format (adding a permission: a removal needs --yes)', async (kind, createName, createText, updateName, updateText) => {
     const created = await edp(['roles', 'create', '--file', file(createName, createText), '--json']);
     expect(created.code).toBe(0);
     expect(created.json()).toMatchObject({ title: `From ${kind}`, permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }, { layer: 'CONNECTION', permission: 'VIEW' }] });
     const updated = await edp(['roles', 'update', String(created.json().id), '--file', file(updateName, updateText), '--json']);
     expect(updated.code).toBe(0);
-    expect(updated.json()).toMatchObject({ title: `From ${kind}`, description: kind === 'JSON' ? 'then YAML' : 'then JSON', permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }] });
+    expect(updated.json()).toMatchObject({ title: `From ${kind}`, description: kind === 'JSON' ? 'then YAML' : 'then JSON' });
+    expect(updated.json().permissions).toEqual(expect.arrayContaining([{ layer: 'EXTRACT', permission: 'VIEW' }, { layer: 'CONNECTION', permission: 'VIEW' }]));
     expect(role(`From ${kind}`)).toBeDefined();
   });
 
