@@ -73,7 +73,7 @@ function failed(r: ApplyRow, err: unknown): ApplyRow {
   return r;
 }
 
-function blockedRows(ws: string | null, blocked: Blocked[]): ApplyRow[] {
+export function blockedRows(ws: string | null, blocked: Blocked[]): ApplyRow[] {
   return blocked.map((b) => ({ ...row(ws, b.resource, b.name, 'none', null), result: 'blocked', error: { code: b.code, message: b.message } }));
 }
 

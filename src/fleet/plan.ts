@@ -1,5 +1,5 @@
 import { BUILDING_STATES, listRecipes, type Recipe, type RecipeTemplate } from '../api/recipes.js';
-import { listRoles, type PermissionPair, type Role } from '../api/roles.js';
+import { getPermissionCatalog, listRoles, type PermissionPair, type Role } from '../api/roles.js';
 import type { Service } from '../api/service.js';
 import {
   listAccounts, listAccountsV3, listConnections, remoteIdLookup, resolveAccounts, UnresolvedAccountsError, type AccountV31,
@@ -385,9 +385,22 @@ async function planRoles(api: Service, file: FleetFile, prune: boolean): Promise
   const out: AgencyPlan = { changes: [], blocked: [], unmanaged: [], error: null, roles: [] };
   if (!file.manages.roles) return out;
   try {
-    const custom = (await collect(listRoles(api))).filter((r) => r.is_system !== true);
+    const [all, catalog] = await Promise.all([collect(listRoles(api)), file.roles.length > 0 ? getPermissionCatalog(api) : Promise.resolve([])]);
+    const custom = all.filter((r) => r.is_system !== true);
     out.roles = custom;
     for (const entry of file.roles) {
+      // Every pair must come from the catalog; a pair that differs only in letter case takes the catalog's spelling.
+      const unknown: string[] = [];
+      entry.permissions = entry.permissions.map((p) => {
+        const layer = catalog.find((l) => l.layer.toUpperCase() === p.layer.toUpperCase());
+        const perm = layer?.permissions?.find((x) => x.permission.toUpperCase() === p.permission.toUpperCase());
+        if (!layer || !perm) unknown.push(`${p.layer}:${p.permission}`);
+        return layer && perm ? { layer: layer.layer, permission: perm.permission } : p;
+      });
+      if (unknown.length > 0) {
+        out.blocked.push({ resource: 'role', name: entry.title, code: 'permission_unknown', message: `not in the permission catalog: ${unknown.join(', ')} (\`edp roles permissions\` lists them)` });
+        continue;
+      }
       const found = custom.find((r) => r.title === entry.title);
       if (!found) out.changes.push({ resource: 'role', name: entry.title, action: 'create', id: null, detail: { description: entry.description, permissions: entry.permissions.map(pairKey) } });
       else if (roleDiffers(found, entry)) {

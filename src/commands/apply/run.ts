@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { NotConfirmedError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/output.js';
-import { applyFleet, combinedCode, planCode, rowCode, type ApplyRow } from '../../fleet/apply.js';
+import { applyFleet, blockedRows, combinedCode, planCode, rowCode, type ApplyRow } from '../../fleet/apply.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
 import { idText } from '../../util/json.js';
 import type { Opts } from '../app.js';
@@ -20,7 +20,13 @@ export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise
   const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
   for (const l of planLines(plan)) ctx.output.info(l);
   const totals = planTotals(plan);
-  if (totals.changes === 0) return planCode(plan);
+  if (totals.changes === 0) {
+    // Nothing to send; what cannot be done is still one row each.
+    const rows = [...plan.workspaces.flatMap((w) => blockedRows(w.workspace_id, w.blocked)), ...blockedRows(null, plan.agency.blocked)];
+    if (ctx.output.machine) ctx.output.json(rows);
+    else if (rows.length > 0) await ctx.output.list(rows, columns);
+    return planCode(plan);
+  }
   if (!opts.yes) {
     const { confirm } = await ctx.prompts();
     const ok = await confirm({ message: `Apply ${totals.changes} change(s)${opts.prune ? ', deletions included' : ''}?`, default: false }, ctx.promptContext());
@@ -34,15 +40,6 @@ export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise
   const rows = await applyFleet(api, file, plan, { concurrency, verify: !!opts.verify, wait, reporter, progress: (t) => ctx.output.info(t) });
   if (ctx.output.machine) ctx.output.json(rows);
   else {
-    const columns: Array<Column<ApplyRow>> = [
-      { header: 'WORKSPACE', value: (r) => (r.workspace_id === null ? 'agency' : idText(r.workspace_id)) },
-      { header: 'RESOURCE', value: (r) => r.resource },
-      { header: 'ID', value: (r) => (r.id === null ? '' : idText(r.id)) },
-      { header: 'NAME', value: (r) => r.name },
-      { header: 'ACTION', value: (r) => r.action },
-      { header: 'RESULT', value: resultOf },
-      { header: 'NOTE', value: noteOf },
-    ];
     await ctx.output.list(rows, columns);
     // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
     for (const r of rows.filter((x) => x.secret)) {
@@ -51,6 +48,16 @@ export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise
   }
   return combinedCode(rows.map(rowCode));
 }
+
+const columns: Array<Column<ApplyRow>> = [
+  { header: 'WORKSPACE', value: (r) => (r.workspace_id === null ? 'agency' : idText(r.workspace_id)) },
+  { header: 'RESOURCE', value: (r) => r.resource },
+  { header: 'ID', value: (r) => (r.id === null ? '' : idText(r.id)) },
+  { header: 'NAME', value: (r) => r.name },
+  { header: 'ACTION', value: (r) => r.action },
+  { header: 'RESULT', value: resultOf },
+  { header: 'NOTE', value: noteOf },
+];
 
 /** ok rows show the state reached; others what went wrong. */
 function resultOf(r: ApplyRow): string {

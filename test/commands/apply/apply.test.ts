@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
 import { receiver } from '../../webhooks/support.js';
 import { endpointsOf, FAST, files, recipesOf, remoteOf, writeFile } from '../fleet-support.js';
 
@@ -121,6 +121,33 @@ describe('edp apply', () => {
     expect(r.stderr).toContain('+ webhook https://hooks.example.com/tty: create');
   });
 
+  it('on a terminal it shows the plan and asks; declining changes nothing', async () => {
+    const config = tempDir('edp-apply-prompt-');
+    const env = { EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
+    const f = writeFile('ask.yaml', 'workspaces: [101]\nwebhooks:\n  - url: https://hooks.example.com/asked\n    events: [load_completed]\n');
+    try {
+      const no = await answerPrompts(['apply', '-f', f], [['Apply 1 change(s)?', 'n\r']], env);
+      expect(no.unanswered).toBe(0);
+      expect(no.code).toBe(1);
+      expect(no.err).toContain('+ webhook https://hooks.example.com/asked: create');
+      expect(endpointsOf(sb, 101).some((e: any) => e.url === 'https://hooks.example.com/asked')).toBe(false);
+      const yes = await answerPrompts(['apply', '-f', f], [['Apply 1 change(s)?', 'y\r']], env);
+      expect(yes.code).toBe(0);
+      expect(endpointsOf(sb, 101).filter((e: any) => e.url === 'https://hooks.example.com/asked')).toHaveLength(1);
+    } finally {
+      config.remove();
+    }
+  });
+
+  it('a role permission not in the catalog is blocked in the plan and not sent (exit 2)', async () => {
+    const f = writeFile('perm.yaml', 'workspaces: [101]\nroles:\n  - title: Media Buyer\n    description: Runs paid media extractions\n    permissions: [extract:run]\n  - title: Typo\n    permissions: [EXTRACT:RUNN]\n');
+    const r = await cli(sb, ['apply', '-f', f, '--yes', '--json']);
+    expect(r.code).toBe(2);
+    const rows = r.json();
+    expect(rows).toEqual([expect.objectContaining({ resource: 'role', name: 'Typo', result: 'blocked', error: expect.objectContaining({ code: 'permission_unknown' }) })]);
+    expect((sb.store.state as any).roles.some((x: any) => x.title === 'Typo')).toBe(false);
+  });
+
   it('a template the service refuses to deploy ends as a failed row with its code (exit 6)', async () => {
     const f = writeFile('draft.yaml', 'workspaces: [103]\nrecipes:\n  - template: Attribution Model (draft)\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n');
     const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
@@ -130,6 +157,7 @@ describe('edp apply', () => {
   });
 
   it('deletes endpoints and roles the file does not name only with --prune', async () => {
+    const in101 = endpointsOf(sb, 101).length;
     const small = writeFile('small.yaml', `workspaces: [102]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [recipe_activated, load_completed]\nroles:\n  - title: Media Buyer\n    description: Runs paid media extractions\n    permissions: [EXTRACT:RUN]\n`);
     const plain = await cli(sb, ['apply', '-f', small, '--yes', '--json']);
     expect(plain.code).toBe(0);
@@ -142,7 +170,7 @@ describe('edp apply', () => {
     expect(pruned.code).toBe(0);
     expect(pruned.json().map((x: any) => `${x.resource} ${x.action} ${x.name} ${x.result}`)).toEqual(['webhook delete https://hooks.example.com/ops ok', 'role delete Analyst ok']);
     expect(endpointsOf(sb, 102).map((e: any) => e.url)).toEqual(['https://hooks.example.com/edp']);
-    expect(endpointsOf(sb, 101)).toHaveLength(1);
+    expect(endpointsOf(sb, 101)).toHaveLength(in101);
     expect((sb.store.state as any).roles.some((r: any) => r.title === 'Analyst')).toBe(false);
   });
 });
