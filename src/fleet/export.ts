@@ -42,11 +42,22 @@ export async function exportFleet(
       }
       return read;
     };
+    // The contract's recipe fields do not include the template; without it, the list's template filter tells.
+    const templateOf = new Map<string, string>();
+    for (const r of recipes) if (r.template_id !== undefined) templateOf.set(idText(r.recipe_id), idText(r.template_id));
+    if (templateOf.size < recipes.length) {
+      for (const t of known) for await (const r of listRecipes(api, ws, { templateId: idText(t.id) })) templateOf.set(idText(r.recipe_id), idText(t.id));
+    }
     const entries: RecipeEntry[] = [];
     for (const r of recipes) {
-      const t = known.find((x) => idText(x.id) === idText(r.template_id));
+      const templateId = templateOf.get(idText(r.recipe_id));
+      if (templateId === undefined) {
+        opts.warn(`workspace ${ws}: the template of recipe ${idText(r.recipe_id)} is not among the agency's templates; left out of the file`);
+        continue;
+      }
+      const t = known.find((x) => idText(x.id) === templateId);
       const sameTitle = t ? known.filter((x) => x.title === t.title).length > 1 : true;
-      const template = t && !sameTitle ? t.title : idText(r.template_id);
+      const template = t && !sameTitle ? t.title : templateId;
       const sources: RecipeEntry['sources'] = [];
       for (const ds of r.data_sources ?? []) {
         const conns = (r.connections ?? []).filter((c) => c.connection_data_source === ds);

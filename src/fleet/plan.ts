@@ -256,7 +256,9 @@ async function planRecipe(
   out: WorkspacePlan,
 ): Promise<void> {
   const name = entry.template;
-  const existing = recipes.find((r) => idText(r.template_id) === idText(template.id));
+  // The contract's recipe fields do not include the template: the list's template filter finds its recipe.
+  const existing = recipes.find((r) => r.template_id !== undefined && idText(r.template_id) === idText(template.id)) ??
+    (recipes.some((r) => r.template_id === undefined) ? (await collect(listRecipes(api, ws, { templateId: idText(template.id) }, { limit: 1 })))[0] : undefined);
   const dropped = (existing?.data_sources ?? []).filter((ds) => !entry.sources.some((s) => s.dataSource === ds));
   if (dropped.length > 0) {
     out.blocked.push({

@@ -1,0 +1,85 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, sandbox, tokenFor } from '../../helpers.js';
+import { builtRecipe } from '../../recipes/fixtures.js';
+import { files, writeFile } from '../fleet-support.js';
+
+/**
+ * A pass-through proxy that drops `template_id` from recipe answers: the contract's recipe
+ * fields do not include it, so export and plan must find a recipe's template without it.
+ */
+async function withoutTemplateIds(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const headers: Record<string, string> = {};
+      for (const k of ['authorization', 'content-type']) if (typeof req.headers[k] === 'string') headers[k] = req.headers[k];
+      const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
+      let text = await answer.text();
+      if (req.url!.startsWith('/api/v3.1/automated-recipes/')) text = text.replace(/"template_id":\s*\d+,?/g, '');
+      const out: Record<string, string> = {};
+      answer.headers.forEach((v, k) => {
+        if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+      });
+      res.writeHead(answer.status, out).end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0.02 });
+  await builtRecipe(sb, await tokenFor(sb, 101), 101, 4001, { google_ads: 'all' });
+  await builtRecipe(sb, await tokenFor(sb, 102), 102, 4002, { google_ads: 'all', facebook_ads: 'all' });
+});
+afterAll(async () => {
+  await sb.close();
+  files.remove();
+});
+
+describe('edp export', () => {
+  it('names templates by title and accounts by remote id; entries of one workspace list it; JSON with --json', async () => {
+    const r = await cli(sb, ['export', '-w', '101,102', '--json']);
+    expect(r.code).toBe(0);
+    const doc = r.json();
+    expect(doc.workspaces).toEqual([101, 102]);
+    expect(doc.recipes.map((e: any) => [e.template, e.workspaces])).toEqual([['Paid Media Performance', [101]], ['Cross-Channel Spend', [102]]]);
+    expect(doc.recipes[0].sources[0].accounts.every((a: string) => a.startsWith('remote:'))).toBe(true);
+    expect(doc.roles.map((x: any) => x.title)).toEqual(['Media Buyer']);
+    expect(r.stderr).toContain('read workspace 101');
+  });
+
+  it('finds each recipe\'s template without template_id in the answers, and plan on the export reports no change', async () => {
+    const proxy = await withoutTemplateIds(sb.url);
+    try {
+      const out = writeFile('no-template-ids.yaml', '');
+      const exported = await cli(proxy, ['export', '--all-workspaces', '--output', out]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const text = (await import('node:fs')).readFileSync(out, 'utf8');
+      expect(text).toContain('template: Paid Media Performance');
+      expect(text).toContain('template: Cross-Channel Spend');
+      expect(text).toMatch(/^workspaces: all$/m);
+      const plan = await cli(proxy, ['plan', '-f', out, '--detailed-exitcode']);
+      expect(plan.stdout).toContain('No changes');
+      expect(plan.code).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('needs -w or --all-workspaces, not both (exit 2, nothing sent)', async () => {
+    const r = await cli({ url: 'http://127.0.0.1:9' }, ['export', '-w', '101', '--all-workspaces']);
+    expect(r.code).toBe(2);
+  });
+});
