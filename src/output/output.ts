@@ -145,26 +145,35 @@ export class Output {
 
   /** Progress and notes for a person, on stderr; silent with --quiet. */
   info(text: string): void {
-    if (!this.flags.quiet) this.io.stderr.write(`${this.forErr(text)}\n`);
+    if (!this.flags.quiet) this.toStderr(`${this.forErr(text)}\n`);
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${this.err.yellow('!')} ${this.forErr(text)}\n`);
+    this.toStderr(`${this.err.yellow('!')} ${this.forErr(text)}\n`);
   }
 
   success(text: string): void {
-    if (!this.flags.quiet) this.io.stderr.write(`${this.err.green('✓')} ${this.forErr(text)}\n`);
+    if (!this.flags.quiet) this.toStderr(`${this.err.green('✓')} ${this.forErr(text)}\n`);
   }
 
   debug(text: string): void {
-    if (this.flags.verbose) this.io.stderr.write(`${this.err.dim(this.forErr(text))}\n`);
+    if (this.flags.verbose) this.toStderr(`${this.err.dim(this.forErr(text))}\n`);
+  }
+
+  /** Spinners drawing on the terminal now; a note is written above them, not into their line. */
+  private readonly spinning = new Set<{ clear(): unknown; render(): unknown }>();
+
+  private toStderr(text: string): void {
+    for (const s of this.spinning) s.clear();
+    this.io.stderr.write(text);
+    for (const s of this.spinning) s.render();
   }
 
   /** An error for a person on stderr: the label in colour, the text (which may quote the service) made safe. */
   error(label: string, lines: string[]): void {
     const [first = '', ...rest] = lines;
-    this.io.stderr.write(`${this.err.red(label)} ${terminalSafe(first)}\n`);
-    for (const line of rest) this.io.stderr.write(`${terminalSafe(line)}\n`);
+    this.toStderr(`${this.err.red(label)} ${terminalSafe(first)}\n`);
+    for (const line of rest) this.toStderr(`${terminalSafe(line)}\n`);
   }
 
   /** One JSON array, written as items arrive so that memory does not grow with the list. */
@@ -322,15 +331,17 @@ export class Output {
     }
     const { default: ora } = await import('ora');
     const s = ora({ text: safe(text), stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    this.spinning.add(s);
     const opt = (t?: string) => (t === undefined ? undefined : safe(t));
+    const done = () => this.spinning.delete(s);
     return {
       update: (t) => {
         s.text = safe(t);
       },
-      succeed: (t) => s.succeed(opt(t)),
-      fail: (t) => s.fail(opt(t)),
-      warn: (t) => s.warn(opt(t)),
-      stop: () => s.stop(),
+      succeed: (t) => (done(), s.succeed(opt(t)), undefined),
+      fail: (t) => (done(), s.fail(opt(t)), undefined),
+      warn: (t) => (done(), s.warn(opt(t)), undefined),
+      stop: () => (done(), s.stop(), undefined),
     };
   }
 }

@@ -61,3 +61,31 @@ describe('connections dropped before the answer', () => {
     expect(notes[2]).toContain('attempt 4 of 4');
   });
 });
+
+describe('a note while a spinner draws', () => {
+  it('goes above the spinner\'s line, which is drawn again below it', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { Output } = await import('../../src/output/output.js');
+    const events: string[] = [];
+    const stderr = Object.assign(new PassThrough(), {
+      isTTY: true,
+      columns: 120,
+      cursorTo: () => (events.push('cursorTo'), true),
+      clearLine: () => (events.push('clearLine'), true),
+      moveCursor: () => true,
+    });
+    stderr.on('data', (d) => events.push(String(d)));
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, env: { NO_COLOR: '1' } };
+    const output = new Output(io, { json: false, ndjson: false, quiet: false, verbose: false, color: false });
+    const spinner = await output.spinner('Waiting for recipe 1 to build');
+    output.info('service busy (503); retrying in 30s, attempt 2 of 4 (GET /x)');
+    spinner.stop();
+    await new Promise((r) => setImmediate(r));
+    const note = events.findIndex((e) => e.includes('service busy'));
+    expect(note).toBeGreaterThan(0);
+    expect(events.slice(0, note)).toContain('clearLine');
+    expect(events[note]!.startsWith('service busy')).toBe(true);
+    // the spinner's text comes back after the note
+    expect(events.slice(note + 1).some((e) => e.includes('Waiting for recipe 1'))).toBe(true);
+  });
+});

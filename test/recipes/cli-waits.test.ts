@@ -64,16 +64,30 @@ describe('a build that takes its time', () => {
     }
   });
 
-  it('one workspace at a real terminal: the spinner\'s text follows the state with the time taken', async () => {
+  /** Runs the command line with stdin, stdout and stderr all terminals. */
+  async function atRealTerminal(argv: string[]) {
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
-    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 400 });
     // what ora needs of a terminal stream to redraw its line
-    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 400, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
     let err = '';
     stderr.on('data', (d) => (err += d));
     stdout.resume();
     const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
-    const code = await main(['-w', '101', ...DEPLOY], { stdin, stdout, stderr, env });
+    const code = await main(argv, { stdin, stdout, stderr, env });
+    // colours and cursor control out, the text stays
+    return { code, err: err.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') };
+  }
+
+  it('a fleet at a real terminal: a live line with each workspace\'s state and time, and the lines above it', async () => {
+    const { code, err } = await atRealTerminal(['-w', '101,102', ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a))]);
+    expect(code, err).toBe(0);
+    expect(err).toMatch(/\d\/2 workspaces done; \[10[12]\] 6\/7 build: (extracting_data|building_dependencies) \d+s/);
+    expect(err).toMatch(/\[101\] … 6\/7 build: extracting_data \(\d+s\)/);
+  });
+
+  it('one workspace at a real terminal: the spinner\'s text follows the state with the time taken', async () => {
+    const { code, err } = await atRealTerminal(['-w', '101', ...DEPLOY]);
     expect(code).toBe(0);
     expect(err).toMatch(/6\/7 build: extracting_data \(\d+s\)/);
     // the spinner redraws one line: no line per state change

@@ -3,7 +3,7 @@ import { listWorkspaces } from '../../../api/workspaces.js';
 import type { Context } from '../../../context.js';
 import { ExitCode, UsageError, exitCodeFor } from '../../../errors.js';
 import { errorJson, errorLines } from '../../../output/errors.js';
-import type { Column } from '../../../output/output.js';
+import type { Column, Spinner } from '../../../output/output.js';
 import { idText, jsonInteger } from '../../../util/json.js';
 import type { Opts } from '../../app.js';
 import { errorText, stateText, styleState } from '../view.js';
@@ -101,11 +101,60 @@ export function elapsedText(ms: number): string {
 }
 
 /**
+ * A fleet's live line on a terminal: how many workspaces are done, and for each one under way
+ * its step or build state and how long that has taken, redrawn every second. Lines written
+ * meanwhile go above it. Nothing without a terminal or with --quiet (the lines say it all).
+ */
+class FleetBoard {
+  private readonly current = new Map<string, { text: string; since: number }>();
+  private done = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  private constructor(
+    private readonly spinner: Spinner | undefined,
+    private readonly total: number,
+  ) {
+    if (spinner) {
+      this.timer = setInterval(() => this.draw(), 1000);
+      this.timer.unref();
+    }
+  }
+
+  static async start(ctx: Context, total: number): Promise<FleetBoard> {
+    const live = !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
+    return new FleetBoard(live ? await ctx.output.spinner(`deploying to ${total} workspaces`) : undefined, total);
+  }
+
+  set(ws: string, text: string, since: number): void {
+    this.current.set(ws, { text, since });
+    this.draw();
+  }
+
+  finish(ws: string): void {
+    this.current.delete(ws);
+    this.done++;
+    this.draw();
+  }
+
+  private draw(): void {
+    if (!this.spinner) return;
+    const under = [...this.current].map(([ws, b]) => `[${ws}] ${b.text} ${elapsedText(Date.now() - b.since)}`);
+    this.spinner.update(`${this.done}/${this.total} workspaces done${under.length > 0 ? `; ${under.join(' · ')}` : ''}`);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.spinner?.stop();
+  }
+}
+
+/**
  * Step progress. One workspace: a spinner on a terminal, whose text follows the build's state
  * and the time it has taken; elsewhere one line per state change. A fleet: one line per finished
- * step and per state change, prefixed by the workspace, so that a long build is never silent.
+ * step and per state change, prefixed by the workspace, so that a long build is never silent,
+ * and on a terminal the board's live line.
  */
-function reporterFor(ctx: Context, ws: string, fleet: boolean): StepReporter {
+function reporterFor(ctx: Context, ws: string, fleet: boolean, board?: FleetBoard): StepReporter {
   const c = ctx.output.err;
   const live = !fleet && !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
   return async (n, text) => {
@@ -115,10 +164,12 @@ function reporterFor(ctx: Context, ws: string, fleet: boolean): StepReporter {
     if (fleet) {
       const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}]`)} ${mark} ${label(t)}`);
       let last: string | undefined;
+      board?.set(ws, label(text), started);
       return {
         update: (t) => {
           if (t === last) return;
           last = t;
+          board?.set(ws, label(t), started);
           line(c.cyan('…'), `${t} (${since()})`);
         },
         succeed: (t) => line(c.green('✓'), t),
@@ -220,9 +271,17 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   }
 
   const failOnDegraded = !!opts.failOnDegraded;
-  const outcomes = await pool(workspaces, spec.concurrency, (ws) =>
-    deployToWorkspace(api, ws, spec, templateFor, { wait, rebuild: !!opts.rebuild }, reporterFor(ctx, ws, fleet)),
-  );
+  const board = fleet ? await FleetBoard.start(ctx, workspaces.length) : undefined;
+  let outcomes: DeployOutcome[];
+  try {
+    outcomes = await pool(workspaces, spec.concurrency, async (ws) => {
+      const outcome = await deployToWorkspace(api, ws, spec, templateFor, { wait, rebuild: !!opts.rebuild }, reporterFor(ctx, ws, fleet, board));
+      board?.finish(ws);
+      return outcome;
+    });
+  } finally {
+    board?.stop();
+  }
   if (ctx.signal?.aborted) {
     // Ctrl-C ends the waiting, not the builds: each one started goes on at the service.
     for (const [i, o] of outcomes.entries()) {
