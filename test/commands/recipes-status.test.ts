@@ -73,6 +73,18 @@ describe('edp recipes status', () => {
     expect(json.json().map((x: any) => x.state)).toEqual(['ready_to_work', 'ready_to_work']);
   });
 
+  it('--watch on a terminal redraws the table until every build has ended', async () => {
+    sb.store.opts.buildSeconds = 0.1;
+    const token = await tokenFor(sb, 101);
+    const id = await createRecipe(sb, token, 4001);
+    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
+    await http(sb, 'POST', `${V31}${id}/build/`, { token });
+    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\u001b[H\u001b[2J').length).toBeGreaterThan(2);
+    expect(r.stdout.slice(r.stdout.lastIndexOf('\u001b[2J'))).toContain('ready_to_work');
+  });
+
   it('--watch stops at --wait-timeout with exit 8', async () => {
     sb.store.opts.buildSeconds = 30;
     const token = await tokenFor(sb, 101);
