@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../helpers.js';
@@ -129,6 +131,24 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     expect(r.err).toContain('Nothing was written');
     expect(r.err).toContain('edp recipes deploy -w 101 --template 4002 --title');
     expect(sb.store.state.recipes).toHaveLength(0);
+  });
+
+  it('with a spec file only the workspaces are asked; the file\'s defaults are not asked again', async () => {
+    const spec = join(config.dir, 'spec.yaml');
+    writeFileSync(spec, 'template: 4002\nsources:\n  - data_source: google_ads\n    accounts: [all-active]\n');
+    const r = await atTerminal(
+      ['recipes', 'deploy', '--file', spec, ...FAST],
+      [
+        ['Deploy to which workspaces?', ' '],
+        ['101', '\r'],
+        ['Deploy now?', '\r'],
+      ],
+    );
+    expect(r.unanswered, r.err).toBe(0);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).not.toContain('Recipe title');
+    expect(r.err).not.toContain('Sync data from');
+    expect(r.err).toContain('edp recipes deploy -w 101 --template 4002 --data-source google_ads --accounts all-active');
   });
 
   it('off a terminal the missing inputs are a usage error naming the flags (exit 2), nothing asked', async () => {

@@ -36,7 +36,7 @@ const isDate = (v: string): boolean => {
  * accounts (with search). Choices come from the first workspace; for several workspaces the
  * accounts picked become `remote:` selectors, resolved in each.
  */
-export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec): Promise<Answers> {
+export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec, opts: { fromFile?: boolean } = {}): Promise<Answers> {
   const p = await ctx.prompts();
   const pc = ctx.promptContext();
   const accountTitles = new Map<string, string>();
@@ -68,14 +68,15 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
     );
   }
   const template = await resolveTemplate(api, first, spec.template);
-  if (spec.title === undefined) {
+  // A spec file that leaves out the title or the date means the defaults: not asked again.
+  if (spec.title === undefined && !opts.fromFile) {
     const title = await p.input(
       { message: 'Recipe title', default: template.title, validate: (v) => (v.trim().length > 0 && v.length <= 255) || 'a title of 1 to 255 characters' },
       pc,
     );
     spec.title = title.trim();
   }
-  if (spec.syncFrom === undefined) {
+  if (spec.syncFrom === undefined && !opts.fromFile) {
     const date = await p.input(
       { message: 'Sync data from (YYYY-MM-DD; empty for the service\'s default)', default: '', validate: (v) => v.trim() === '' || isDate(v.trim()) || 'a date as YYYY-MM-DD, or empty' },
       pc,

@@ -218,7 +218,7 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   if (missing.length > 0 && !ctx.interactive) throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);
   const api = await ctx.api();
   if (missing.length > 0) {
-    const answers = await promptMissing(ctx, api, spec);
+    const answers = await promptMissing(ctx, api, spec, { fromFile: opts.file !== undefined });
     for (const line of summaryLines(spec, answers)) ctx.output.info(line);
     const command = equivalentCommand(spec, extraFlags(opts));
     if (!opts.dryRun) {
