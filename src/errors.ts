@@ -11,6 +11,8 @@ export const ExitCode = {
   buildFailed: 7,
   waitTimeout: 8,
   degraded: 9,
+  /** `plan --detailed-exitcode` found changes to make (cli-design: Second round) */
+  changesPending: 10,
   /** a confirmation was declined; nothing was changed */
   notConfirmed: 1,
   interrupted: 130,

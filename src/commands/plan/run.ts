@@ -9,9 +9,6 @@ import { parsePositiveInt } from '../../util/validate.js';
 import type { Opts } from '../app.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../recipes/deploy/spec.js';
 
-/** Exit code of `plan --detailed-exitcode` when changes are pending (cli-design: Exit codes). */
-export const CHANGES_PENDING = 10;
-
 export async function readFleetFile(ctx: Context, opts: Opts): Promise<FleetFile> {
   const file = String(opts.file);
   return parseFleetFile(await readDocument(file, ctx.io.stdin, '--file'), `--file ${file}`);
@@ -59,5 +56,5 @@ export async function runPlan(ctx: Context, _a: unknown[], opts: Opts): Promise<
   else for (const l of planLines(plan)) ctx.output.line(l);
   const code = planCode(plan);
   if (code !== 0) return code;
-  return opts.detailedExitcode && planTotals(plan).changes > 0 ? CHANGES_PENDING : ExitCode.ok;
+  return opts.detailedExitcode && planTotals(plan).changes > 0 ? ExitCode.changesPending : ExitCode.ok;
 }
