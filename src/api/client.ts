@@ -158,7 +158,8 @@ export class ApiClient {
         outcome = { kind: 'network', sent };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
-          const faultCode = String(code ?? (err as Error).name ?? 'error');
+          // A timeout's DOMException carries a numeric legacy code (23): its name says more.
+          const faultCode = typeof code === 'string' ? code : String((err as Error).name || 'error');
           this.opts.onRetry?.({ method: spec.method, path: target, cause: { kind: 'network', code: faultCode, sent }, delayMs: decision.delayMs, nextAttempt: attempt + 1, maxAttempts: this.policy.maxAttempts });
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;

@@ -89,3 +89,19 @@ describe('a note while a spinner draws', () => {
     expect(events.slice(note + 1).some((e) => e.includes('Waiting for recipe 1'))).toBe(true);
   });
 });
+
+describe('a service slower than --timeout', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox({ latencyMs: 400 });
+  });
+  afterAll(() => sb.close());
+
+  it('each repeat of a read that timed out says so in words', async () => {
+    const r = await cli(sb, ['workspaces', 'list', '--timeout', '50ms']);
+    expect(r.code).toBe(1);
+    const notes = r.stderr.split('\n').filter((l) => l.includes('; retrying in '));
+    expect(notes).toHaveLength(3);
+    expect(notes[0]).toMatch(/^no answer within --timeout \(TimeoutError\); retrying in \d+ms, attempt 2 of 4/);
+  });
+});
