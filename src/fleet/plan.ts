@@ -308,7 +308,7 @@ async function planRecipe(
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
-function planWebhooks(ws: string, entries: WebhookEntry[], endpoints: WebhookEndpoint[], prune: boolean, manages: boolean, out: WorkspacePlan): void {
+function planWebhooks(entries: WebhookEntry[], endpoints: WebhookEndpoint[], prune: boolean, manages: boolean, out: WorkspacePlan): void {
   if (!manages) return;
   const claimed = new Set<WebhookEndpoint>();
   for (const e of entries) {
@@ -325,7 +325,6 @@ function planWebhooks(ws: string, entries: WebhookEntry[], endpoints: WebhookEnd
     if (prune) out.changes.push({ resource: 'webhook', name: x.url ?? idText(x.id), action: 'delete', id: x.id, detail: { events: x.event_types ?? [] } });
     else out.unmanaged.push({ resource: 'webhook', name: x.url ?? idText(x.id), id: x.id });
   }
-  void ws;
 }
 
 // ---------------------------------------------------------------- a workspace
@@ -368,7 +367,7 @@ async function planWorkspace(
       }
       await planRecipe(api, ws, entry, template, recipes, readAccounts, out);
     }
-    planWebhooks(ws, file.webhooks.filter(inScope), endpoints, prune, file.manages.webhooks, out);
+    planWebhooks(file.webhooks.filter(inScope), endpoints, prune, file.manages.webhooks, out);
   } catch (err) {
     out.error = err;
   }
