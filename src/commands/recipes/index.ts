@@ -138,7 +138,11 @@ export function registerRecipes(program: Command, app: App): void {
           '  edp recipes deploy -w 101,102,103 --template "Paid Media Performance" --data-source google_ads \\\n' +
           '      --accounts remote:123-456-7801,remote:123-456-7802 --concurrency 3 --json\n' +
           '  edp recipes deploy --all-workspaces --file deploy.yaml --dry-run',
-      ) + '\n\nRe-running is safe: an existing recipe is adopted, nothing is added twice, a running build is joined.',
+      ) +
+        '\n\nRe-running is safe: an existing recipe is adopted, nothing is added twice, a running build is joined.\n' +
+        'On a terminal, inputs left out are asked for (template, title, sync date, data sources with their\n' +
+        'connections and accounts); a summary and a question come before the first write, then the same\n' +
+        'deployment as one command to reuse. Ctrl-C while waiting leaves the build running on the service.',
     )
     .action(app.run(lazy(() => import('./deploy/run.js'), (m) => m.runDeploy)));
 }
