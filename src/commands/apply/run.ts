@@ -13,7 +13,7 @@ import { concurrencyOf, planLines, readFleetFile } from '../plan/run.js';
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
 export async function runApply(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const file = await readFleetFile(ctx, opts);
-  const concurrency = concurrencyOf(opts);
+  const concurrency = concurrencyOf(ctx);
   const wait = waitOptionsOf(ctx, opts);
   if (!opts.yes && !ctx.interactive) throw new UsageError('apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)');
   const api = await ctx.api();

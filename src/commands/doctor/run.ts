@@ -5,7 +5,7 @@ import { pool } from '../../fleet/pool.js';
 import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
 import { idText } from '../../util/json.js';
 import type { Opts } from '../app.js';
-import { DEFAULT_READ_CONCURRENCY, concurrencyOf } from '../plan/run.js';
+import { concurrencyOf } from '../plan/run.js';
 import { checkCredentials, checkWorkspace, type Finding } from './checks.js';
 
 /**
@@ -14,7 +14,7 @@ import { checkCredentials, checkWorkspace, type Finding } from './checks.js';
  */
 export async function runDoctor(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = concurrencyOf(opts, DEFAULT_READ_CONCURRENCY);
+  const concurrency = concurrencyOf(ctx, true);
   const api = await ctx.api();
   const findings: Finding[] = [];
   const credentials = await checkCredentials(api);

@@ -6,7 +6,7 @@ import { fleetDocument } from '../../fleet/file.js';
 import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
 import { stringifyJson } from '../../util/json.js';
 import type { Opts } from '../app.js';
-import { DEFAULT_READ_CONCURRENCY } from '../plan/run.js';
+import { concurrencyOf } from '../plan/run.js';
 
 /** `edp export`: the live state as a fleet file (cli-design: Second round). */
 export async function runExport(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
@@ -16,7 +16,7 @@ export async function runExport(ctx: Context, _a: unknown[], opts: Opts): Promis
   const workspaces = await workspacesOf(api, choice);
   if (workspaces.length === 0) throw new UsageError('no workspace to export');
   const fleet = await exportFleet(api, workspaces, choice, {
-    concurrency: DEFAULT_READ_CONCURRENCY,
+    concurrency: concurrencyOf(ctx, true),
     warn: (t) => ctx.output.warn(t),
     progress: (t) => ctx.output.info(t),
   });

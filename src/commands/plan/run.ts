@@ -5,9 +5,7 @@ import { planCode } from '../../fleet/apply.js';
 import { parseFleetFile, type FleetFile } from '../../fleet/file.js';
 import { changeText, planFleet, planJson, planTotals, type FleetPlan } from '../../fleet/plan.js';
 import { readDocument } from '../../util/document.js';
-import { parsePositiveInt } from '../../util/validate.js';
 import type { Opts } from '../app.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../recipes/deploy/spec.js';
 
 export async function readFleetFile(ctx: Context, opts: Opts): Promise<FleetFile> {
   const file = String(opts.file);
@@ -17,8 +15,13 @@ export async function readFleetFile(ctx: Context, opts: Opts): Promise<FleetFile
 /** Reads only: plan, doctor and status read more workspaces at once by default than a deploy changes. */
 export const DEFAULT_READ_CONCURRENCY = 8;
 
-export function concurrencyOf(opts: Opts, fallback = DEFAULT_CONCURRENCY): number {
-  return opts.concurrency === undefined ? fallback : parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
+/**
+ * Workspaces worked on at once: --concurrency, EDP_CONCURRENCY, the profile's setting, then the
+ * default (4 for apply, which writes; 8 for the commands that only read).
+ */
+export function concurrencyOf(ctx: Context, reads = false): number {
+  if (reads && ctx.setting('concurrency').source === 'default') return DEFAULT_READ_CONCURRENCY;
+  return ctx.concurrency();
 }
 
 /** The plan for a person: per workspace, then the agency's roles, then a summary line. */
@@ -49,7 +52,7 @@ export function planLines(plan: FleetPlan): string[] {
 /** `edp plan -f FILE`: reads every workspace in scope (bounded concurrency) and sends no write. */
 export async function runPlan(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const file = await readFleetFile(ctx, opts);
-  const concurrency = concurrencyOf(opts, DEFAULT_READ_CONCURRENCY);
+  const concurrency = concurrencyOf(ctx, true);
   const api = await ctx.api();
   const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
   if (ctx.output.machine) ctx.output.json(planJson(plan));

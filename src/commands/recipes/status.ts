@@ -10,7 +10,7 @@ import { collect } from '../../util/collect.js';
 import { sleep } from '../../util/sleep.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import type { Opts } from '../app.js';
-import { DEFAULT_READ_CONCURRENCY, concurrencyOf } from '../plan/run.js';
+import { concurrencyOf } from '../plan/run.js';
 import { stateText, styleState } from './view.js';
 import { waitOptionsOf } from './wait.js';
 
@@ -80,7 +80,7 @@ const describeRow = (r: StatusRow) =>
  */
 export async function runStatus(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = concurrencyOf(opts, DEFAULT_READ_CONCURRENCY);
+  const concurrency = concurrencyOf(ctx, true);
   const wait = opts.watch ? waitOptionsOf(ctx, opts) : undefined;
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);

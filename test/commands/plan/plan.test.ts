@@ -110,6 +110,17 @@ describe('edp export and plan', () => {
     expect(json.stdout).not.toMatch(/secret/i);
   });
 
+  it('takes its concurrency from --concurrency, EDP_CONCURRENCY or the profile, checked before sending', async () => {
+    const f = writeFile('conc.yaml', 'workspaces: [101]\nwebhooks: []\n');
+    const flag = await cli({ url: 'http://127.0.0.1:9' }, ['plan', '-f', f, '--concurrency', '0']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--concurrency');
+    const env = await cli({ url: 'http://127.0.0.1:9' }, ['plan', '-f', f], { env: { EDP_CONCURRENCY: '0' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('EDP_CONCURRENCY');
+    expect((await cli(sb, ['plan', '-f', f], { env: { EDP_CONCURRENCY: '2' } })).code).toBe(0);
+  });
+
   it('refuses a bad file before anything is sent, naming the field path (exit 2)', async () => {
     const f = writeFile('bad.yaml', 'workspaces: [101]\nrecipes:\n  - template: Paid Media Performance\n    sources:\n      - data_source: google_ads\n        accounts: []\nwebhooks:\n  - url: not-a-url\n    events: [load_completed]\n');
     const r = await cli({ url: 'http://127.0.0.1:9' }, ['plan', '-f', f]);
