@@ -30,15 +30,32 @@ describe('edp webhooks listen', () => {
   it('answers the verification GET with the challenge, matched by header suffix', async () => {
     const l = await startListen(['--secret', SECRET]);
     try {
-      const res = await fetch(`${l.url}/any/path`, { headers: { 'X-Service-Verify-Token': 't', 'X-Service-Challenge': 'c-123' } });
+      const res = await fetch(`${l.url}/any/path`, { headers: { 'X-Service-Verify-Token': SECRET, 'X-Service-Challenge': 'c-123' } });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('c-123');
+      // without a verify token the challenge is still answered: the contract does not promise the header
+      const bare = await fetch(`${l.url}/any/path`, { headers: { 'X-Other-Challenge': 'c-456' } });
+      expect(await bare.text()).toBe('c-456');
       expect((await fetch(l.url)).status).toBe(400);
     } finally {
       const r = await l.stop();
       expect(r.code).toBe(0);
       expect(r.stderr).toContain(`Listening on ${l.url}`);
       expect(r.stdout).toBe('');
+    }
+  });
+
+  it('refuses a verification GET whose verify token is not its secret (401), without echoing the challenge', async () => {
+    const l = await startListen(['--secret', SECRET]);
+    try {
+      for (const token of ['t', SECRET.slice(1), `${SECRET}b`]) {
+        const res = await fetch(`${l.url}/hook`, { headers: { 'X-Service-Verify-Token': token, 'X-Service-Challenge': 'c-789' } });
+        expect(res.status).toBe(401);
+        expect(await res.text()).not.toContain('c-789');
+      }
+    } finally {
+      const r = await l.stop();
+      expect(r.stderr).toContain('verify token is not the secret');
     }
   });
 

@@ -44,6 +44,12 @@ export function signatureMatches(secret: string, body: Buffer, provided: string)
   return timingSafeEqual(given, expected);
 }
 
+/** The verify token against the secret, in constant time (digests make the lengths equal). */
+export function secretMatches(secret: string, provided: string): boolean {
+  const digest = (v: string) => createHmac('sha256', 'edp-verify-token').update(v).digest();
+  return timingSafeEqual(digest(secret), digest(provided));
+}
+
 /**
  * Idempotency keys seen in the last `windowMs`, in bounded memory. Every key lives exactly
  * `windowMs`, so insertion order is expiry order and expired keys are dropped from the front.
@@ -225,13 +231,18 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
       // Verification (contract, Events rule 6): answer 200 with the challenge value as the body.
-      // The X-*-Verify-Token header is not checked: the contract names it but not its value (it
-      // is not said to be the secret, and the sandbox sends a random one), so refusing a
-      // mismatch could keep a correct listener from being verified. Echoing a challenge
-      // discloses nothing, and every event is still checked against the secret.
+      // The service sends the endpoint's secret in X-*-Verify-Token (the contract names the
+      // header; its vendor documents the value), so a token that is not this listener's secret
+      // is refused: the GET does not come from the endpoint this listener serves. A GET without
+      // the header is answered, since the contract does not promise it.
       const challenge = headerBySuffix(req.headers, '-challenge');
+      const token = headerBySuffix(req.headers, '-verify-token');
       req.resume();
       if (!challenge) return answer(res, 400, 'expected a verification GET with an X-*-Challenge header\n');
+      if (token && !secretMatches(opts.secret, token.value)) {
+        opts.onNote('refused', 'refused a verification whose verify token is not the secret (401)');
+        return answer(res, 401, 'verify token does not match\n');
+      }
       opts.onNote('challenge', 'answered a verification challenge');
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(challenge.value) }).end(challenge.value);
       return;
