@@ -336,7 +336,10 @@ describe('sandbox: v3 differences', () => {
     const notConfigured = await http(sb, 'POST', `${V3}${id}/build/`, { token });
     expect(notConfigured.status).toBe(400);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
+    // The first build state lasts a second, so that a loaded machine still reads it while it runs.
+    await http(sb, 'PATCH', '/_sandbox/faults', { body: { build_seconds: 1 } });
     const built = await http(sb, 'POST', `${V3}${id}/build/`, { token });
+    await http(sb, 'PATCH', '/_sandbox/faults', { body: { build_seconds: 0.05 } });
     expect(built.status).toBe(200);
     expect(built.body).toEqual({ status: expect.any(String), message: expect.any(String) });
     expect((await http(sb, 'GET', `${V3}${id}/`, { token })).body.state).toBe('Extracting Data');
