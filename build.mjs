@@ -2,7 +2,7 @@
 // entry holds only what `--help` needs (commander and the command names); each command area,
 // the HTTP client, prompts, tables, spinners and the sandbox are chunks loaded on use.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -41,10 +41,17 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [unusedBuiltins],
-  // jq-web (--jq) reads its jq.wasm from beside its own file, and is loaded only with --jq.
+  // jq-web (--jq) reads its jq.wasm from beside its own file: it is copied whole to
+  // dist/vendor/jq-web below rather than bundled, and loaded only with --jq.
   external: ['jq-web'],
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);" },
   define: { __EDP_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 });
+
+// jq-web as shipped: its CommonJS runner (as .cjs: the package is ESM), its wasm and licence.
+mkdirSync('dist/vendor/jq-web', { recursive: true });
+copyFileSync('node_modules/jq-web/jq.js', 'dist/vendor/jq-web/jq.cjs');
+copyFileSync('node_modules/jq-web/jq.wasm', 'dist/vendor/jq-web/jq.wasm');
+copyFileSync('node_modules/jq-web/LICENSE', 'dist/vendor/jq-web/LICENSE');

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { JqRunner } from 'jq-web';
 import type { OutStream } from './io.js';
 import { ExitCode, ExitError, UsageError } from '../errors.js';
@@ -25,11 +27,17 @@ const COMPILE_ERROR = 3;
 
 /**
  * jq-web's module.exports is a promise, which `import()` cannot hand over (the namespace would
- * be a thenable of the wrong kind), so it is required. The bundle keeps it external: its wasm
- * file is read from beside it.
+ * be a thenable of the wrong kind), so it is required. The build copies it to dist/vendor
+ * (it reads its wasm from beside its own file, so it is not bundled): the built command line
+ * loads that copy and needs no node_modules; the sources load the package.
  */
 function runner(): Promise<JqRunner> {
-  return createRequire(import.meta.url)('jq-web') as Promise<JqRunner>;
+  const require = createRequire(import.meta.url);
+  for (const candidate of ['../vendor/jq-web/jq.cjs', './vendor/jq-web/jq.cjs']) {
+    const path = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(path)) return require(path) as Promise<JqRunner>;
+  }
+  return require('jq-web') as Promise<JqRunner>;
 }
 
 /**

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { sandbox, tempDir } from '../helpers.js';
+import { operatorEnv, requireBuild, ROOT } from './helpers.js';
+
+// --jq and completion in the package as shipped: the files package.json lists, without
+// node_modules or the sources, run as a process and from a real shell.
+
+const work = tempDir('edp-e2e-jq-');
+const shipped = join(work.dir, 'pkg');
+const bin = join(work.dir, 'bin');
+let sb: Sandbox;
+beforeAll(async () => {
+  requireBuild();
+  sb = await sandbox();
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+  for (const entry of [...pkg.files, 'package.json']) cpSync(join(ROOT, entry), join(shipped, entry), { recursive: true });
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'edp'), `#!/bin/sh\nexec "${process.execPath}" "${join(shipped, 'bin/edp.js')}" "$@"\n`);
+  chmodSync(join(bin, 'edp'), 0o755);
+});
+afterAll(async () => {
+  await sb.close();
+  work.remove();
+});
+
+/** Runs a process without blocking: the sandbox answers from this process. */
+function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...operatorEnv(sb.url, join(work.dir, 'config')), PATH: `${bin}:${process.env.PATH}`, HOME: work.dir };
+  const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, cwd: work.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('shipped edp', () => {
+  it('--jq runs from dist alone', async () => {
+    const r = await run('edp', ['workspaces', 'list', '--jq', '.[] | select(.id == 101) | .id, .title']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^101\n[^"\n]+\n$/);
+    const bad = await run('edp', ['workspaces', 'list', '--jq', '.[']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--jq: the expression does not compile');
+  });
+
+  it('completes in bash through the real edp: verbs, then workspace ids from the service', async () => {
+    const script = (await run('edp', ['completion', 'bash'])).stdout;
+    writeFileSync(join(work.dir, 'edp.bash'), script);
+    const complete = async (line: string) => {
+      const r = await run('bash', ['-c', `source ${join(work.dir, 'edp.bash')}; read -ra COMP_WORDS <<< "${line}"; [[ "${line}" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _edp; printf '%s\\n' "\${COMPREPLY[@]}"`]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    expect(await complete('edp config ')).toEqual(['get', 'set', 'unset', 'list']);
+    expect(await complete('edp datasources list -w ')).toEqual(expect.arrayContaining(['101', '102']));
+    expect(await complete('edp completion z')).toEqual(['zsh']);
+  });
+});
