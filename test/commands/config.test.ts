@@ -148,6 +148,22 @@ describe('edp config', () => {
   });
 });
 
+describe('settings in the commands that use them', () => {
+  it('recipes deploy and waits take concurrency and poll_interval from the profile and the environment, named in errors', async () => {
+    const { env, file } = fresh();
+    writeFileSync(file, JSON.stringify({ profiles: { default: { concurrency: 500 } } }));
+    const deploy = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', '4001', '--no-input'], { env: { ...env, EDP_BASE_URL: sb.url } });
+    expect(deploy.code).toBe(2);
+    expect(deploy.stderr).toContain('profile "default" setting concurrency must be between 1 and 50, got 500');
+    const fromEnv = await cli(sb, ['recipes', 'poll', '9007199254740993', '-w', '101'], { env: { ...env, EDP_BASE_URL: sb.url, EDP_POLL_INTERVAL: 'soon' } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain('EDP_POLL_INTERVAL must be a duration');
+    const flag = await cli(sb, ['recipes', 'poll', '9007199254740993', '-w', '101', '--poll-interval', '0s'], { env: { ...env, EDP_BASE_URL: sb.url } });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--poll-interval must be longer than 0');
+  });
+});
+
 describe('edp auth status --all', () => {
   it('lists every profile without secrets, as JSON, piped and at a terminal; nothing is sent', async () => {
     const { env, file } = fresh();

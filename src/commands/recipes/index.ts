@@ -7,7 +7,7 @@ function waitFlags(cmd: Command, withWait: boolean): Command {
   if (withWait) cmd.option('--wait', 'poll until the build ends; the exit code tells how (0 ready, 7 failed, 8 timed out, 9 degraded)');
   return cmd
     .option('--wait-timeout <duration>', 'stop waiting after this long (exit 8)', '30m')
-    .option('--poll-interval <duration>', 'first pause between reads; it grows by half each time', '2s')
+    .option('--poll-interval <duration>', 'first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)')
     .option('--fail-on-degraded', 'exit 9 when the build is ready but left some data out');
 }
 
@@ -94,7 +94,7 @@ export function registerRecipes(program: Command, app: App): void {
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
     .option('--watch', 'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)')
     .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', '30m')
-    .option('--poll-interval <duration>', 'with --watch: first pause between reads; it grows by half each time', '2s')
+    .option('--poll-interval <duration>', 'with --watch: first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)')
     .option('--concurrency <n>', 'workspaces read at once (default 8)')
     .addHelpText('after', example('  edp recipes status --all-workspaces\n  edp recipes status -w 101,102 --watch\n  edp recipes status --all-workspaces --json'))
     .action(app.run(lazy(() => import('./status.js'), (m) => m.runStatus)));
@@ -125,7 +125,7 @@ export function registerRecipes(program: Command, app: App): void {
       .option('--accounts <list>', 'ids, titles, remote:ID, or all-active (comma-separated or repeated)', collectRepeatable)
       .option('--sync-from <date>', 'history start, YYYY-MM-DD')
       .option('--all-workspaces', 'every workspace of the agency (or -w 1,2,3 for some)')
-      .option('--concurrency <n>', 'workspaces deployed at once (default 4)')
+      .option('--concurrency <n>', 'workspaces deployed at once, at most 50 (default 4; env EDP_CONCURRENCY, `edp config set concurrency`)')
       .option('--file <spec>', 'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency')
       .option('--dry-run', 'print the requests it would send; send no write')
       .option('--rebuild', 'build even when the recipe is built and nothing was added'),

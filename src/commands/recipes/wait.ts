@@ -1,7 +1,7 @@
 import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { ExitCode, ExitError } from '../../errors.js';
 import { pollUntil, type PollOptions } from '../poll.js';
 import { idText } from '../../util/json.js';
 import type { Opts } from '../app.js';
@@ -20,8 +20,8 @@ export const DEFAULT_POLL_INTERVAL = '2s';
 
 export function waitOptionsOf(ctx: Context, opts: Opts): Omit<WaitOptions, 'onState'> {
   const timeoutMs = parseDuration(opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
-  const intervalMs = parseDuration(opts.pollInterval ?? DEFAULT_POLL_INTERVAL, '--poll-interval');
-  if (intervalMs <= 0) throw new UsageError('--poll-interval must be longer than 0');
+  // --poll-interval, EDP_POLL_INTERVAL, the profile's poll_interval, then 2s (edp config).
+  const intervalMs = ctx.pollIntervalMs();
   return { timeoutMs, intervalMs, signal: ctx.signal };
 }
 

@@ -95,10 +95,13 @@ const INPUT_FLAGS: Array<[string, string]> = [
  */
 export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeploySpec> {
   let spec: DeploySpec;
+  let fileConcurrency = false;
   if (opts.file !== undefined) {
     const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
     if (clash.length > 0) throw new UsageError(`--file gives the whole spec; drop ${clash.join(', ')} or put them in the file`);
-    spec = parseSpecFile(await readDocument(opts.file, ctx.io.stdin, '--file'), '--file');
+    const doc = await readDocument(opts.file, ctx.io.stdin, '--file');
+    spec = parseSpecFile(doc, '--file');
+    fileConcurrency = typeof doc === 'object' && doc !== null && (doc as Record<string, unknown>).concurrency !== undefined;
   } else {
     if (opts.title !== undefined && (String(opts.title).trim() === '' || String(opts.title).length > 255)) throw new UsageError('--title must be 1 to 255 characters');
     if (opts.template !== undefined && String(opts.template).trim() === '') throw new UsageError('--template must be a template id or its exact title');
@@ -122,6 +125,8 @@ export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeployS
     if (ws) spec.workspaces = [ws];
   }
   if (opts.concurrency !== undefined) spec.concurrency = parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
+  // Below the flag and the file: EDP_CONCURRENCY, the profile's concurrency, then 4 (edp config).
+  else if (!fileConcurrency) spec.concurrency = ctx.concurrency();
   return spec;
 }
 
