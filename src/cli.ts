@@ -1,11 +1,11 @@
-import { Command, CommanderError } from 'commander';
-import { App } from './commands/app.js';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { App, type Parsed } from './commands/shared/app.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
 
 /** The command tree for `argv` (only the invoked area is loaded; `all` loads every area). */
-export async function buildProgram(app: App, argv: string[] = [], all = false): Promise<Command> {
+export async function buildProgram(app: App, argv: string[] = [], all = false): Promise<CommandUnknownOpts> {
   const { io } = app;
   const program = new Command('edp')
     .description('Operate the Embedded Data Pipeline service: workspaces, connections, extraction, loading, recipes, webhooks and roles.')
@@ -28,7 +28,8 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
   program.addHelpText(
     'after',
     '\nExit codes: 0 ok, 1 service or network fault, 2 usage or bad input, 3 authentication, 4 permission,\n' +
-      '5 not found, 6 conflict, 7 build failed, 8 wait timed out, 9 degraded build, 130 interrupted.\n' +
+      '5 not found, 6 conflict, 7 build failed, 8 wait timed out, 9 degraded build,\n' +
+      '10 plan found changes (--detailed-exitcode), 11 confirmation declined, 130 interrupted.\n' +
       'Run `edp sandbox` for a local emulator of the whole service.',
   );
   await registerCommands(program, app, argv, all);
@@ -65,14 +66,17 @@ function outputFor(io: IO, argv: string[]) {
   };
 }
 
-function applyToAll(cmd: Command, fn: (c: Command) => void): void {
+function applyToAll(cmd: CommandUnknownOpts, fn: (c: CommandUnknownOpts) => void): void {
   fn(cmd);
   for (const sub of cmd.commands) applyToAll(sub, fn);
 }
 
-/** Runs the command line; resolves to the exit code. `argv` excludes the node binary and the script. */
-export async function main(argv: string[], io: IO = processIO(), signal?: AbortSignal): Promise<number> {
-  const app = new App(io, signal);
+/**
+ * Runs the command line; resolves to the exit code. `argv` excludes the node binary and the
+ * script. With `runF`, the verb is parsed and handed to it instead of running (tests).
+ */
+export async function main(argv: string[], io: IO = processIO(), signal?: AbortSignal, runF?: (parsed: Parsed) => void): Promise<number> {
+  const app = new App(io, signal, runF);
   // `edp __complete WORD…` (hidden, for the completion scripts) needs the whole tree and no parsing of the words.
   const completing = argv[0] === '__complete';
   const program = await buildProgram(app, argv, completing);

@@ -1,5 +1,5 @@
 import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
-import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
+import { AUTO_CONCURRENCY, SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
 import { UsageError } from './errors.js';
 import type { IO, OutStream } from './output/io.js';
 import { Output } from './output/output.js';
@@ -121,10 +121,14 @@ export class Context {
     return value === undefined || value === '' ? undefined : parseId(value, source === 'profile' ? `profile "${this.profileName}" setting workspace` : source === '--workspace' ? '--workspace' : source);
   }
 
-  /** Workspaces worked on at once: --concurrency, EDP_CONCURRENCY, the profile, then 4 (at most 50). */
-  concurrency(): number {
+  /**
+   * Workspaces worked on at once: --concurrency, EDP_CONCURRENCY, the profile, then `auto`
+   * (at most 50); undefined for `auto`, which the fleet's size decides (commands/shared/concurrency).
+   */
+  concurrency(): number | undefined {
     const { value, source } = this.setting('concurrency');
-    return Number(SETTINGS.concurrency.check(value!, source === 'profile' ? `profile "${this.profileName}" setting concurrency` : source));
+    const checked = SETTINGS.concurrency.check(value!, source === 'profile' ? `profile "${this.profileName}" setting concurrency` : source);
+    return checked === AUTO_CONCURRENCY ? undefined : Number(checked);
   }
 
   /** The first pause between reads while waiting: --poll-interval, EDP_POLL_INTERVAL, the profile, then 2s. */

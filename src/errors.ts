@@ -13,10 +13,13 @@ export const ExitCode = {
   degraded: 9,
   /** `plan --detailed-exitcode` found changes to make (cli-design: Second round) */
   changesPending: 10,
-  /** a confirmation was declined; nothing was changed */
-  notConfirmed: 1,
+  /** a confirmation was answered no; nothing was changed */
+  declined: 11,
   interrupted: 130,
 } as const;
+
+/** The named outcomes a command can end with; errors.ts alone maps them to numbers. */
+export type Outcome = Exclude<keyof typeof ExitCode, 'ok' | 'usage' | 'auth' | 'permission' | 'interrupted' | 'declined'>;
 
 export interface ApiErrorInit {
   status: number;
@@ -68,8 +71,8 @@ export class UnknownWorkspaceError extends ApiError {
 }
 
 /**
- * The person declined a confirmation: nothing was sent. Exit 1 (a command that did not do
- * what it was asked), printed without the `error:` label since nothing went wrong.
+ * The person answered no to a confirmation: a cancel, nothing was sent. Exit 11 (declined),
+ * printed without the `error:` label since nothing went wrong; JSON code `not_confirmed`.
  */
 export class NotConfirmedError extends Error {
   constructor(message = 'not confirmed; nothing was changed') {
@@ -144,13 +147,35 @@ export class NetworkError extends Error {
   }
 }
 
-/** A command ended with a known outcome that maps to a specific exit code (build failed, timeout, degraded). */
+/**
+ * A command ended with a named outcome (build failed, wait timed out, degraded, changes
+ * pending…); `exitCodeFor` turns the name into the exit code. A `silent` outcome prints
+ * nothing: the command has already reported it (a plan with changes, doctor's findings).
+ */
 export class ExitError extends Error {
-  readonly exitCode: number;
-  constructor(exitCode: number, message: string) {
+  readonly outcome: Outcome;
+  readonly silent: boolean;
+  constructor(outcome: Outcome, message: string, opts: { silent?: boolean } = {}) {
     super(message);
     this.name = 'ExitError';
-    this.exitCode = exitCode;
+    this.outcome = outcome;
+    this.silent = opts.silent ?? false;
+  }
+  get exitCode(): number {
+    return ExitCode[this.outcome];
+  }
+}
+
+/**
+ * Several things failed (workspaces of a fleet, builds of a status check), each already
+ * reported: the exit code is theirs when they all share one, otherwise 1.
+ */
+export class ManyFailures extends Error {
+  readonly causes: unknown[];
+  constructor(causes: unknown[], message = `${causes.length} failed`) {
+    super(message);
+    this.name = 'ManyFailures';
+    this.causes = causes;
   }
 }
 
@@ -171,13 +196,25 @@ export function describeNetworkError(cause: unknown): string {
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UnknownWorkspaceError) return ExitCode.notFound;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
-  if (err instanceof NotConfirmedError) return ExitCode.notConfirmed;
+  if (err instanceof NotConfirmedError) return ExitCode.declined;
+  if (err instanceof ManyFailures) return exitCodeForAll(err.causes);
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthRequiredError) return ExitCode.auth;
   if (err instanceof ExitError) return err.exitCode;
   // Ctrl-C at a prompt: the prompt library reports it as its own error.
   if (isPromptInterrupt(err)) return ExitCode.interrupted;
   return ExitCode.failure;
+}
+
+/** One code for several failures: theirs when they all share it, otherwise 1; 0 for none. */
+export function exitCodeForAll(causes: unknown[]): number {
+  const codes = new Set(causes.map(exitCodeFor));
+  return codes.size === 0 ? ExitCode.ok : codes.size === 1 ? [...codes][0]! : ExitCode.failure;
+}
+
+/** Whether the error was already reported by the command that raised it. */
+export function isSilent(err: unknown): boolean {
+  return (err instanceof ExitError && err.silent) || err instanceof ManyFailures;
 }
 
 export function exitCodeForStatus(status: number): number {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../src/cli.js';
+import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { SandboxOptions } from '../src/sandbox/state.js';
 import { parseJson } from '../src/util/json.js';
@@ -146,4 +147,39 @@ export async function answerPrompts(argv: string[], answers: Array<[string, stri
   });
   const code = await main(argv, { stdin, stdout, stderr, env: { PATH: process.env.PATH, ...env } });
   return { code, out, err, unanswered: pending.length };
+}
+
+/**
+ * Parses `edp argv…` without running the verb (the runF seam): which verb it names, its typed
+ * options and positional arguments, and the global flags. The exit code is commander's (2 for
+ * a parse error), with what it printed.
+ */
+export async function parse(argv: string[]): Promise<{ code: number; parsed: Parsed | undefined; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let err = '';
+  stderr.on('data', (d) => (err += d));
+  let parsed: Parsed | undefined;
+  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, env: { PATH: process.env.PATH } }, undefined, (p) => {
+    parsed = p;
+  });
+  return { code, parsed, stderr: err };
+}
+
+/** Calls a sandbox control (`/_sandbox/…`) and returns its JSON answer; throws unless 2xx. */
+export async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await http(sb, method, `/_sandbox${path}`, body === undefined ? {} : { body });
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} /_sandbox${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Polls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs`. */
+export async function waitUntil<T>(check: () => T | Promise<T>, { timeoutMs = 5000, intervalMs = 10, what = 'condition' } = {}): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
 }

@@ -1,4 +1,4 @@
-import { ExitCode, ExitError } from '../errors.js';
+import { ExitError } from '../errors.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
@@ -194,7 +194,7 @@ export class UnresolvedAccountsError extends ExitError {
     readonly problems: UnresolvedAccount[],
   ) {
     super(
-      ExitCode.notFound,
+      'notFound',
       `${problems.length} account selector${problems.length === 1 ? '' : 's'} did not resolve in workspace ${workspaceId}, connection ${connectionId}:\n` +
         problems.map((p) => `  ${p.selector}: ${p.reason}`).join('\n'),
     );

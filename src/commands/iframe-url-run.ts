@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { decorateIframeUrl, getIframeUrl } from '../api/workspaces.js';
 import { parseChoice } from '../util/validate.js';
-import type { Opts } from './app.js';
+import type { Opts } from './shared/app.js';
 
 export async function runIframeUrl(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const ws = ctx.requireWorkspace();

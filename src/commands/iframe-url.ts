@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { lazy, type App } from './app.js';
+import { lazy, legacyRun, type App } from './shared/app.js';
 
 export function registerIframeUrl(program: Command, app: App): void {
   program
@@ -17,5 +17,5 @@ export function registerIframeUrl(program: Command, app: App): void {
     .option('--no-show-accounts', 'hide accounts')
     .option('--show-accounts-only-on-auth', 'show accounts only on authorization (needs --no-show-accounts)')
     .addHelpText('after', '\nExamples:\n  edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection')
-    .action(app.run(lazy(() => import('./iframe-url-run.js'), (m) => m.runIframeUrl)));
+    .action(legacyRun(app, lazy(() => import('./iframe-url-run.js'), (m) => m.runIframeUrl)));
 }

@@ -1,61 +1,41 @@
-import type { Command } from 'commander';
-import type { App } from './app.js';
-import { addHelpCommand, groupHelpToStdout } from './help.js';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { App } from './shared/app.js';
+import { addHelpCommand, groupHelpToStdout } from './shared/help.js';
 
-type Register = (program: Command, app: App) => void;
-
-interface Area {
-  /** top-level nouns the area registers, with their one-line descriptions for `edp --help` */
-  nouns: Array<[string, string]>;
-  load: () => Promise<Register>;
-}
+/** A top-level command's `command.ts`: declares its verbs (or, for a leaf, itself) on `cmd`. */
+type Register = (cmd: Command, app: App) => void;
 
 /**
- * The command tree (cli-design: Command tree), area by area. Only the area of the command
- * being run is loaded; the others appear as names and descriptions, which is all `edp --help`
- * shows. This keeps start-up flat however many commands there are.
+ * The command tree (cli-design: Command tree): every top-level command, its one-line
+ * description for `edp --help`, and its folder. Only the `command.ts` of the command being
+ * run is loaded; the others are names and descriptions, which is all `edp --help` shows.
  */
-const AREAS: Area[] = [
-  { nouns: [['auth', 'store, check and remove agency credentials']], load: () => import('./auth/index.js').then((m) => m.registerAuth) },
-  { nouns: [['config', 'per-profile settings: default workspace, service address, concurrency, poll interval']], load: () => import('./config/index.js').then((m) => m.registerConfig) },
-  { nouns: [['token', 'print a Bearer token for the workspace (cached, renewed on expiry)']], load: () => import('./token.js').then((m) => m.registerToken) },
-  {
-    nouns: [
-      ['workspaces', "list and manage the agency's workspaces (agency credentials)"],
-      ['agency-recipes', 'recipes available to the agency'],
-    ],
-    load: () => import('./workspaces/index.js').then((m) => m.registerWorkspaces),
-  },
-  { nouns: [['iframe-url', 'get an embeddable iframe URL for connecting a data source or destination']], load: () => import('./iframe-url.js').then((m) => m.registerIframeUrl) },
-  {
-    nouns: [
-      ['datasources', 'data sources available to the workspace'],
-      ['connections', 'connections to data sources'],
-      ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction'],
-      ['links', 'one-time external authentication links'],
-    ],
-    load: () => import('./sources/index.js').then((m) => m.registerSources),
-  },
-  {
-    nouns: [
-      ['extract-templates', 'extraction templates of a data source'],
-      ['extracts', 'extractions: create, run, pause, migrate'],
-      ['destinations', 'destinations and destination connections'],
-      ['tables', 'data tables and their delivered fields'],
-      ['loads', 'loads of data tables to destinations'],
-    ],
-    load: () => import('./extraction/index.js').then((m) => m.registerExtraction),
-  },
-  { nouns: [['recipes', 'automated recipes: templates, configure, build, poll, deploy']], load: () => import('./recipes/index.js').then((m) => m.registerRecipes) },
-  { nouns: [['webhooks', 'webhook endpoints and a local signed-delivery receiver']], load: () => import('./webhooks/index.js').then((m) => m.registerWebhooks) },
-  { nouns: [['roles', 'custom workspace roles and the permission catalog (agency chief)']], load: () => import('./roles/index.js').then((m) => m.registerRoles) },
-  { nouns: [['api', 'send a raw request with authentication, error handling and paging done for you']], load: () => import('./api/index.js').then((m) => m.registerApi) },
-  { nouns: [['sandbox', 'run a local emulator of the whole service']], load: () => import('./sandbox/index.js').then((m) => m.registerSandbox) },
-  { nouns: [['export', 'write the current state of workspaces as a fleet file']], load: () => import('./export/index.js').then((m) => m.registerExport) },
-  { nouns: [['plan', 'show what apply would change to match a fleet file; sends no write']], load: () => import('./plan/index.js').then((m) => m.registerPlan) },
-  { nouns: [['apply', 'make the workspaces match a fleet file (safe to re-run)']], load: () => import('./apply/index.js').then((m) => m.registerApply) },
-  { nouns: [['doctor', 'check workspaces for what needs action, each finding with its fix']], load: () => import('./doctor/index.js').then((m) => m.registerDoctor) },
-  { nouns: [['completion', 'print a shell completion script']], load: () => import('./completion/index.js').then((m) => m.registerCompletion) },
+const COMMANDS: Array<[name: string, description: string, load: (() => Promise<{ register: Register }>) | null]> = [
+  ['auth', 'store, check and remove agency credentials', null],
+  ['config', 'per-profile settings: default workspace, service address, concurrency, poll interval', null],
+  ['token', 'print a Bearer token for the workspace (cached, renewed on expiry)', () => import('./token/command.js')],
+  ['workspaces', "list and manage the agency's workspaces (agency credentials)", () => import('./workspaces/command.js')],
+  ['agency-recipes', 'recipes available to the agency', () => import('./agency-recipes/command.js')],
+  ['iframe-url', 'get an embeddable iframe URL for connecting a data source or destination', null],
+  ['datasources', 'data sources available to the workspace', null],
+  ['connections', 'connections to data sources', null],
+  ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction', null],
+  ['links', 'one-time external authentication links', null],
+  ['extract-templates', 'extraction templates of a data source', null],
+  ['extracts', 'extractions: create, run, pause, migrate', null],
+  ['destinations', 'destinations and destination connections', null],
+  ['tables', 'data tables and their delivered fields', null],
+  ['loads', 'loads of data tables to destinations', null],
+  ['recipes', 'automated recipes: templates, configure, build, poll, deploy', null],
+  ['webhooks', 'webhook endpoints and a local signed-delivery receiver', null],
+  ['roles', 'custom workspace roles and the permission catalog (agency chief)', null],
+  ['api', 'send a raw request with authentication, error handling and paging done for you', null],
+  ['sandbox', 'run a local emulator of the whole service', null],
+  ['export', 'write the current state of workspaces as a fleet file', () => import('./export/command.js')],
+  ['plan', 'show what apply would change to match a fleet file; sends no write', () => import('./plan/command.js')],
+  ['apply', 'make the workspaces match a fleet file (safe to re-run)', () => import('./apply/command.js')],
+  ['doctor', 'check workspaces for what needs action, each finding with its fix', () => import('./doctor/command.js')],
+  ['completion', 'print a shell completion script', null],
 ];
 
 /** Global options that take a value, to find the command word behind them. */
@@ -77,19 +57,64 @@ export function commandWord(argv: string[]): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
 
-/** Registers the command tree: fully for the area being run (or all, `all`), names only for the rest. */
+// Transitional: areas not yet split into one folder per command register their nouns themselves.
+type LegacyRegister = (program: Command, app: App) => void;
+const legacyArea = (load: () => Promise<unknown>, pick: string) => async () => ((await load()) as Record<string, LegacyRegister>)[pick]!;
+const SOURCES = legacyArea(() => import('./sources/index.js'), 'registerSources');
+const EXTRACTION = legacyArea(() => import('./extraction/index.js'), 'registerExtraction');
+const LEGACY: Record<string, () => Promise<LegacyRegister>> = {
+  auth: legacyArea(() => import('./auth/index.js'), 'registerAuth'),
+  config: legacyArea(() => import('./config/index.js'), 'registerConfig'),
+  'iframe-url': legacyArea(() => import('./iframe-url.js'), 'registerIframeUrl'),
+  datasources: SOURCES,
+  connections: SOURCES,
+  accounts: SOURCES,
+  links: SOURCES,
+  'extract-templates': EXTRACTION,
+  extracts: EXTRACTION,
+  destinations: EXTRACTION,
+  tables: EXTRACTION,
+  loads: EXTRACTION,
+  recipes: legacyArea(() => import('./recipes/index.js'), 'registerRecipes'),
+  webhooks: legacyArea(() => import('./webhooks/index.js'), 'registerWebhooks'),
+  roles: legacyArea(() => import('./roles/index.js'), 'registerRoles'),
+  api: legacyArea(() => import('./api/index.js'), 'registerApi'),
+  sandbox: legacyArea(() => import('./sandbox/index.js'), 'registerSandbox'),
+  completion: legacyArea(() => import('./completion/index.js'), 'registerCompletion'),
+};
+
+/** Registers the command tree: fully for the command being run (or all, `all`), names only for the rest. */
 export async function registerCommands(program: Command, app: App, argv: string[], all = false): Promise<void> {
   const word = commandWord(argv);
   const everything = all || word === 'completion';
   // Each verb's help lists the global options too; the commands below inherit this setting.
   program.configureHelp({ showGlobalOptions: true });
-  for (const area of AREAS) {
-    if (everything || area.nouns.some(([name]) => name === word)) {
-      (await area.load())(program, app);
-    } else {
-      for (const [name, description] of area.nouns) program.command(name).description(description);
+  const selectedAreas = new Set(COMMANDS.filter(([name]) => (everything || name === word) && LEGACY[name]).map(([name]) => LEGACY[name]!));
+  const legacyDone = new Set<() => Promise<LegacyRegister>>();
+  for (const [name, description, load] of COMMANDS) {
+    const area = LEGACY[name];
+    if (area) {
+      if (!selectedAreas.has(area)) program.command(name).description(description);
+      else if (!legacyDone.has(area)) {
+        legacyDone.add(area);
+        (await area())(program, app);
+      }
+      continue;
+    }
+    const cmd = program.command(name).description(description);
+    if (everything || name === word) {
+      (await load!()).register(cmd, app);
+      // Verbs are declared apart from their parent: give them its settings (help, output, exit).
+      inherit(cmd);
     }
   }
   addHelpCommand(program);
   groupHelpToStdout(program);
+}
+
+function inherit(parent: CommandUnknownOpts): void {
+  for (const sub of parent.commands) {
+    sub.copyInheritedSettings(parent);
+    inherit(sub);
+  }
 }

@@ -9,8 +9,12 @@ import { DEFAULT_BASE_URL, type Profile } from './store.js';
 export const SETTING_KEYS = ['workspace', 'base_url', 'concurrency', 'poll_interval'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
-/** Workspaces deployed (or applied) at once: enough to be quick, few enough not to be throttled. */
-export const DEFAULT_CONCURRENCY = 4;
+/**
+ * Workspaces a fleet command works on at once by default: `auto`, one per workspace up to
+ * FLEET_CONCURRENCY_CAP, so that ten workspaces take about as long as one.
+ */
+export const AUTO_CONCURRENCY = 'auto';
+export const FLEET_CONCURRENCY_CAP = 16;
 export const MAX_CONCURRENCY = 50;
 export const DEFAULT_POLL_INTERVAL = '2s';
 
@@ -55,9 +59,9 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     key: 'concurrency',
     flag: '--concurrency',
     env: 'EDP_CONCURRENCY',
-    default: String(DEFAULT_CONCURRENCY),
-    description: `workspaces worked on at once by recipes deploy (1 to ${MAX_CONCURRENCY})`,
-    check: (v, what) => String(parsePositiveInt(v, what, { max: MAX_CONCURRENCY })),
+    default: AUTO_CONCURRENCY,
+    description: `workspaces the fleet commands work on at once: 1 to ${MAX_CONCURRENCY}, or auto (one per workspace, at most ${FLEET_CONCURRENCY_CAP})`,
+    check: (v, what) => (v.trim().toLowerCase() === AUTO_CONCURRENCY ? AUTO_CONCURRENCY : String(parsePositiveInt(v, what, { max: MAX_CONCURRENCY }))),
   },
   poll_interval: {
     key: 'poll_interval',
@@ -132,5 +136,5 @@ export function storedSetting(profile: Profile, key: SettingKey, profileName: st
 
 /** The profile with `key` set to the checked value (numbers kept as numbers in the file). */
 export function withSetting(profile: Profile, key: SettingKey, value: string): Profile {
-  return { ...profile, [key]: key === 'concurrency' ? Number(value) : value };
+  return { ...profile, [key]: key === 'concurrency' && value !== AUTO_CONCURRENCY ? Number(value) : value };
 }

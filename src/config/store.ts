@@ -29,7 +29,7 @@ export interface Profile {
   session_id?: string;
   /** settings (`edp config`, see settings.ts) */
   workspace?: string;
-  concurrency?: number;
+  concurrency?: number | 'auto';
   poll_interval?: string;
 }
 

@@ -3,7 +3,7 @@ import type { Service } from '../api/service.js';
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint, verifyWebhookEndpoint, type WebhookEndpoint,
 } from '../api/webhooks.js';
-import { ApiError, ExitCode, OutcomeUnknownError, exitCodeFor } from '../errors.js';
+import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { errorJson } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
@@ -39,8 +39,9 @@ export interface ApplyRow {
   note?: string | undefined;
 }
 
-export interface ApplyOptions {
-  concurrency: number;
+export interface FleetApplyOptions {
+  /** workspaces changed at once, given how many there are */
+  concurrency: (workspaces: number) => number;
   verify: boolean;
   wait: Omit<WaitOptions, 'onState'>;
   /** step progress of one workspace */
@@ -77,13 +78,13 @@ export function blockedRows(ws: string | null, blocked: Blocked[]): ApplyRow[] {
   return blocked.map((b) => ({ ...row(ws, b.resource, b.name, 'none', null), result: 'blocked', error: { code: b.code, message: b.message } }));
 }
 
-export async function applyFleet(api: Service, file: FleetFile, plan: FleetPlan, opts: ApplyOptions): Promise<ApplyRow[]> {
+export async function applyFleet(api: Service, file: FleetFile, plan: FleetPlan, opts: FleetApplyOptions): Promise<ApplyRow[]> {
   const agency = applyRoles(api, file, plan.agency);
-  const perWorkspace = await pool(plan.workspaces, opts.concurrency, (w) => applyWorkspace(api, w, opts));
+  const perWorkspace = await pool(plan.workspaces, opts.concurrency(plan.workspaces.length), (w) => applyWorkspace(api, w, opts));
   return [...perWorkspace.flat(), ...(await agency)];
 }
 
-async function applyWorkspace(api: Service, w: WorkspacePlan, opts: ApplyOptions): Promise<ApplyRow[]> {
+async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOptions): Promise<ApplyRow[]> {
   const ws = w.workspace_id;
   if (w.error) return [failed(row(ws, 'workspace', ws, 'read', null), w.error)];
   const rows: ApplyRow[] = [];
@@ -143,7 +144,7 @@ async function deleteRepeatable(remove: () => Promise<unknown>): Promise<void> {
   }
 }
 
-async function applyWebhook(api: Service, ws: string, c: Change, known: Set<string>, opts: ApplyOptions): Promise<ApplyRow> {
+async function applyWebhook(api: Service, ws: string, c: Change, known: Set<string>, opts: FleetApplyOptions): Promise<ApplyRow> {
   const r = row(ws, 'webhook', c.name, c.action, c.id);
   opts.progress(`[${ws}] webhook ${c.name}: ${c.action}`);
   try {
@@ -220,34 +221,34 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Prom
   return [...rows, ...blockedRows(null, plan.blocked)];
 }
 
-// ---------------------------------------------------------------- exit codes
+// ---------------------------------------------------------------- outcomes
 
-/** The exit code of what cannot be done: a refused removal is a conflict (6), a missing thing not found (5). */
-export function blockedCode(code: string): number {
-  if (code.endsWith('_removal_not_allowed')) return ExitCode.conflict;
-  if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(code)) return ExitCode.notFound;
-  return ExitCode.usage;
+/**
+ * What cannot be done, as the error it amounts to: a refused removal is a conflict, a missing
+ * thing not found, anything else bad input (errors.ts gives each its exit code).
+ */
+export function blockedError(b: { code: string; message: string }): Error {
+  if (b.code.endsWith('_removal_not_allowed')) return new ExitError('conflict', b.message);
+  if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code)) return new ExitError('notFound', b.message);
+  return new UsageError(b.message);
 }
 
-/** One kind of failure keeps its own code; mixed failures are 1 (as for a fleet deploy). */
-export function combinedCode(codes: number[]): number {
-  const failing = codes.filter((c) => c !== 0);
-  if (failing.length === 0) return 0;
-  return new Set(failing).size === 1 ? failing[0]! : ExitCode.failure;
+/** Why a row did not reach its goal, or undefined when it did (an unverified endpoint and a degraded build did). */
+export function rowFailure(r: ApplyRow): unknown {
+  if (r.result === 'ok' || r.result === 'unverified' || r.result === 'degraded') return undefined;
+  const err = r.error as { code?: string | null; message?: string } | null;
+  if (r.result === 'blocked') return blockedError({ code: err?.code ?? '', message: err?.message ?? '' });
+  if (r.result === 'build failed') return new ExitError('buildFailed', `recipe ${idText(r.id)} build failed`);
+  return causes.get(r) ?? new ExitError('failure', err?.message ?? `${r.resource} ${r.name}: ${r.result}`);
 }
 
-export function rowCode(r: ApplyRow): number {
-  if (r.result === 'ok' || r.result === 'unverified') return 0;
-  if (r.result === 'blocked') return blockedCode(String((r.error as { code?: string } | null)?.code ?? ''));
-  if (r.result === 'build failed') return ExitCode.buildFailed;
-  if (r.result === 'degraded') return 0;
-  const cause = causes.get(r);
-  return cause ? exitCodeFor(cause) : ExitCode.failure;
+/** The failures of an apply, each already printed in its row. */
+export function applyFailures(rows: ApplyRow[]): unknown[] {
+  return rows.map(rowFailure).filter((f) => f !== undefined);
 }
 
-export function planCode(plan: FleetPlan): number {
+/** What keeps a plan from being carried out whole: parts that could not be read, items blocked. */
+export function planFailures(plan: FleetPlan): unknown[] {
   const parts: Array<WorkspacePlan | AgencyPlan> = [...plan.workspaces, plan.agency];
-  const errors = parts.filter((p) => p.error).map((p) => exitCodeFor(p.error));
-  const blocked = parts.flatMap((p) => p.blocked.map((b) => blockedCode(b.code)));
-  return combinedCode([...errors, ...blocked]);
+  return [...parts.filter((p) => p.error).map((p) => p.error), ...parts.flatMap((p) => p.blocked.map(blockedError))];
 }

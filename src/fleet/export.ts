@@ -18,10 +18,10 @@ export async function exportFleet(
   api: Service,
   workspaces: string[],
   scope: Scope,
-  opts: { concurrency: number; warn: (text: string) => void; progress: (text: string) => void },
+  opts: { concurrency: (workspaces: number) => number; warn: (text: string) => void; progress: (text: string) => void },
 ): Promise<FleetFile> {
   let templates: Promise<RecipeTemplate[]> | undefined;
-  const perWorkspace = await pool(workspaces, opts.concurrency, async (ws) => {
+  const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws) => {
     const [recipes, endpoints] = await Promise.all([collect(listRecipes(api, ws)), collect(listWebhookEndpoints(api, ws))]);
     const known = await (templates ??= collect(listTemplates(api, ws)));
     const remoteNames = new Map<string, Promise<(id: string) => string>>();

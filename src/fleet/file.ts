@@ -1,10 +1,9 @@
-import { z } from 'zod';
+import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { specFile } from '../commands/recipes/deploy/spec.js';
-import { idField, issuePaths } from '../commands/recipes/configuration.js';
 import { parsePermission } from '../commands/roles/run.js';
 import type { PermissionPair } from '../api/roles.js';
 import type { SourceSpec } from '../commands/recipes/deploy/spec.js';
+import { checkDocument, readDocument } from '../util/document.js';
 
 /**
  * The fleet file (cli-design: Second round, Fleet as code): the desired state of an agency.
@@ -45,41 +44,17 @@ export interface FleetFile {
   manages: { webhooks: boolean; roles: boolean };
 }
 
-const scope = z.union([z.literal('all'), z.array(idField).min(1, { error: 'needs at least one workspace id, or "all"' })]);
+/** `-f FILE` (or `-` for standard input): JSON or YAML, checked before anything is sent (exit 2). */
+export async function readFleetFile(file: string, stdin: Readable): Promise<FleetFile> {
+  return parseFleetFile(await readDocument(file, stdin, '--file'), `--file ${file}`);
+}
 
-// A recipe entry is a deploy spec: the same schema, less the run setting, plus its scope.
-const recipeEntry = specFile.omit({ concurrency: true, workspaces: true }).extend({ workspaces: scope.optional() }).strict();
-
-const webhookEntry = z
-  .object({
-    url: z.string().trim().url({ error: 'must be an http(s) URL' }).refine((u) => /^https?:\/\//i.test(u), { error: 'must be an http(s) URL' }),
-    events: z.array(z.string().trim().min(1)).min(1, { error: 'needs at least one event type' }),
-    workspaces: scope.optional(),
-  })
-  .strict();
-
-const roleEntry = z
-  .object({
-    title: z.string().trim().min(1, { error: 'must not be empty' }),
-    description: z.string().optional(),
-    permissions: z.array(z.union([z.string(), z.object({ layer: z.string().min(1), permission: z.string().min(1) }).strict()])),
-  })
-  .strict();
-
-const fleetSchema = z
-  .object({
-    workspaces: scope,
-    recipes: z.array(recipeEntry).optional(),
-    webhooks: z.array(webhookEntry).optional(),
-    roles: z.array(roleEntry).optional(),
-  })
-  .strict();
-
-/** A fleet file from a parsed document; every problem is named by its field path (exit 2). */
-export function parseFleetFile(doc: unknown, flag: string): FleetFile {
-  const result = fleetSchema.safeParse(doc);
-  if (!result.success) throw new UsageError(`${flag} is not a valid fleet file:\n${issuePaths(result.error.issues)}`);
-  const f = result.data;
+/**
+ * A fleet file from a parsed document; every problem is named by its field path (exit 2). The
+ * schema (zod) is loaded here, only when there is a document to check.
+ */
+export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetFile> {
+  const f = checkDocument(doc, flag, 'fleet file', (await import('./schema.js')).fleetSchema);
   const problems: string[] = [];
   const roles: RoleEntry[] = (f.roles ?? []).map((r, i) => ({
     title: r.title,

@@ -7,7 +7,7 @@ import {
 import { listWebhookEndpoints, type WebhookEndpoint } from '../api/webhooks.js';
 import { listWorkspaces } from '../api/workspaces.js';
 import { ApiError, ExitError } from '../errors.js';
-import { errorJson } from '../output/errors.js';
+import { errorJson, errorLines } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { mergeConfiguration, type Addition } from '../commands/recipes/configuration.js';
@@ -79,7 +79,8 @@ export interface FleetPlan {
 
 export interface PlanOptions {
   prune: boolean;
-  concurrency: number;
+  /** workspaces read at once, given how many there are */
+  concurrency: (workspaces: number) => number;
   /** progress for a person, one line per workspace read */
   progress?: (text: string) => void;
 }
@@ -111,7 +112,7 @@ export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions
   const { scope, all } = await fleetWorkspaces(api, file);
   const templates = new Map(file.recipes.map((e) => [e, templateReader(api, e.template)]));
   const agency = planRoles(api, file, opts.prune);
-  const workspaces = await pool(scope, opts.concurrency, async (ws) => {
+  const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws) => {
     const p = await planWorkspace(api, ws, file, all, templates, opts.prune);
     opts.progress?.(`read workspace ${ws}: ${p.error ? 'cannot be read' : `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`}`);
     return p;
@@ -480,4 +481,29 @@ export function changeText(c: Change): string {
     default:
       return `${c.action === 'delete' ? '-' : '~'} ${what}: ${c.action}${c.action === 'delete' ? ' (--prune)' : ''}`;
   }
+}
+
+/** The plan for a person: per workspace, then the agency's roles, then a summary line. */
+export function planLines(plan: FleetPlan): string[] {
+  const lines: string[] = [];
+  const part = (title: string, p: AgencyPlan | WorkspacePlan) => {
+    if (!p.error && p.changes.length === 0 && p.blocked.length === 0 && p.unmanaged.length === 0) {
+      lines.push(`${title}: no change`);
+      return;
+    }
+    lines.push(`${title}:`);
+    if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
+    for (const c of p.changes) lines.push(`  ${changeText(c)}`);
+    for (const b of p.blocked) lines.push(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`);
+    for (const u of p.unmanaged) lines.push(`  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`);
+  };
+  for (const w of plan.workspaces) part(`workspace ${w.workspace_id}`, w);
+  if (plan.agency.changes.length || plan.agency.blocked.length || plan.agency.unmanaged.length || plan.agency.error) part('agency roles', plan.agency);
+  const t = planTotals(plan);
+  lines.push(
+    t.changes === 0 && t.blocked === 0 && t.errors === 0
+      ? 'No changes: the workspaces match the file.'
+      : `Plan: ${t.changes} change(s) to make${t.blocked ? `, ${t.blocked} that cannot be done` : ''}${t.errors ? `, ${t.errors} part(s) that could not be read` : ''}.`,
+  );
+  return lines;
 }

@@ -5,10 +5,9 @@ import { UsageError } from '../errors.js';
 import { collect } from '../util/collect.js';
 import { idText } from '../util/json.js';
 import { parseIdList } from '../util/validate.js';
-import type { Opts } from '../commands/app.js';
 
 /** `-w IDS` or `--all-workspaces` (else the default workspace), checked before any request. */
-export function workspaceChoice(ctx: Context, opts: Opts): string[] | 'all' {
+export function workspaceChoice(ctx: Context, opts: { allWorkspaces?: boolean | undefined }): string[] | 'all' {
   if (opts.allWorkspaces && ctx.flags.workspace !== undefined) throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
   if (opts.allWorkspaces) return 'all';
   if (ctx.flags.workspace !== undefined) return parseIdList(ctx.flags.workspace, '--workspace');

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError, NotConfirmedError, hintOf, isPromptInterrupt } from '../errors.js';
+import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError, NotConfirmedError, hintOf, isPromptInterrupt, isSilent } from '../errors.js';
 import { stringifyJson } from '../util/json.js';
 import type { Output } from './output.js';
 import { terminalSafe } from './terminal-text.js';
@@ -81,10 +81,12 @@ function baseLines(err: unknown): string[] {
  * The one error format: `error: …` on stderr for a person (the first line names status and
  * code, the next ones details, request and trace id), or the JSON error document under
  * --json/--ndjson. A declined confirmation and Ctrl-C at a prompt are not faults: they print
- * `not confirmed; nothing was changed` and `cancelled`, without the label.
+ * `not confirmed; nothing was changed` and `cancelled`, without the label. An outcome the
+ * command has already reported (a plan with changes, a fleet's failures) prints nothing.
  */
 export function reportError(output: Output, err: unknown): void {
   const stderr = output.io.stderr;
+  if (isSilent(err)) return;
   if (output.flags.json || output.flags.ndjson) {
     stderr.write(`${stringifyJson(errorJson(err))}\n`);
   } else if (isPromptInterrupt(err)) {

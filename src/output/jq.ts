@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { JqRunner } from 'jq-web';
 import type { OutStream } from './io.js';
-import { ExitCode, ExitError, UsageError } from '../errors.js';
+import { ExitError, UsageError } from '../errors.js';
 
 /**
  * `--jq EXPR`: the command's JSON document through a jq filter (cli-design: Second round).
@@ -93,7 +93,7 @@ export async function checkJqFilter(expr: string): Promise<void> {
 /** A jq error while filtering the output (the command itself ran): exit 1. */
 export class JqRuntimeError extends ExitError {
   constructor(message: string) {
-    super(ExitCode.failure, message);
+    super('failure', message);
     this.name = 'JqRuntimeError';
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox, tempDir } from '../helpers.js';
-import { resetRecipes } from '../recipes/fixtures.js';
+import { resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
 const files = tempDir('edp-completion-');

@@ -33,7 +33,7 @@ describe('edp config', () => {
     expect(unset.code).toBe(0);
     expect(read().profiles.default.concurrency).toBeUndefined();
     const back = await cli(undefined, ['config', 'get', 'concurrency', '--json'], { env });
-    expect(back.json()).toEqual({ key: 'concurrency', value: '4', source: 'default' });
+    expect(back.json()).toEqual({ key: 'concurrency', value: 'auto', source: 'default' });
   });
 
   it('keeps settings per profile', async () => {
@@ -56,7 +56,7 @@ describe('edp config', () => {
     expect(await list([])).toEqual({
       workspace: { value: '101', source: 'profile' },
       base_url: { value: 'https://profile.example.com', source: 'profile' },
-      concurrency: { value: '4', source: 'default' },
+      concurrency: { value: 'auto', source: 'default' },
       poll_interval: { value: '2s', source: 'default' },
     });
     const fromEnv = await list([], { EDP_BASE_URL: 'https://env.example.com', EDP_WORKSPACE: '102', EDP_CONCURRENCY: '9', EDP_POLL_INTERVAL: '1m' });
@@ -75,7 +75,7 @@ describe('edp config', () => {
     const { env } = fresh();
     await cli(undefined, ['config', 'set', 'workspace', '101'], { env });
     const piped = await cli(undefined, ['config', 'list'], { env });
-    expect(piped.stdout).toBe('workspace\t101\tprofile "default"\nbase_url\thttp://127.0.0.1:4010\tdefault\nconcurrency\t4\tdefault\npoll_interval\t2s\tdefault\n');
+    expect(piped.stdout).toBe('workspace\t101\tprofile "default"\nbase_url\thttp://127.0.0.1:4010\tdefault\nconcurrency\tauto\tdefault\npoll_interval\t2s\tdefault\n');
     const tty = await cli(undefined, ['config', 'list'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(tty.stdout).toMatch(/KEY\s+│?\s*VALUE\s+│?\s*SOURCE/);
     expect(tty.stdout).toMatch(/workspace\s+│?\s*101\s+│?\s*profile "default"/);

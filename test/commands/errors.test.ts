@@ -155,13 +155,13 @@ describe('cancel and decline', () => {
     expect(r.stderr).not.toMatch(/error/i);
   });
 
-  it('declining prints "not confirmed; nothing was changed" without the error label; exit 1, JSON code not_confirmed', async () => {
+  it('declining prints "not confirmed; nothing was changed" without the error label; exit 11 (declined), JSON code not_confirmed', async () => {
     const r = await cli(sb, ['webhooks', 'delete', '1', ...W], { tty: true, stdin: 'n\n' });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(11);
     expect(r.stderr).toMatch(/not confirmed; nothing was changed\n$/);
     expect(r.stderr).not.toContain('error:');
     const j = await cli(sb, ['webhooks', 'delete', '1', ...W, '--json'], { tty: true, stdin: 'n\n' });
-    expect(j.code).toBe(1);
+    expect(j.code).toBe(11);
     // the prompt leaves its cursor-show sequence on stderr before the document
     expect(JSON.parse(j.stderr.slice(j.stderr.indexOf('{"error"'))).error).toMatchObject({ status: null, code: 'not_confirmed', message: 'not confirmed; nothing was changed' });
   });
@@ -197,7 +197,7 @@ describe('-y/--yes on every destructive verb', () => {
 
   it('links revoke asks on a terminal', async () => {
     const r = await cli(sb, ['links', 'revoke', '1', ...W, '--data-source', 'google_ads'], { tty: true, stdin: 'n\n' });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(11);
     expect(r.stderr).toContain('Revoke link 1');
   });
 });

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { App } from '../../src/commands/app.js';
+import { App } from '../../src/commands/shared/app.js';
 import { cli } from '../helpers.js';
 
 /** Every verb of the whole tree, with its help text as `--help` prints it. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox, tempDir } from '../helpers.js';
-import { demo } from './fixtures.js';
+import { demo } from '../fixtures/extraction.js';
 import { connectionRows } from '../../src/commands/extraction/destinations-run.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

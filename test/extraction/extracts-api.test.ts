@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../helpers.js';
-import { bearer, demo, until } from './fixtures.js';
+import { bearer, demo, until } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../helpers.js';
-import { demo } from './fixtures.js';
+import { demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -102,7 +102,7 @@ describe('edp loads', () => {
   it('delete asks on a terminal', async () => {
     const id = await newLoad();
     const declined = await cli(sb, ['loads', 'delete', String(id), '-w', '101'], { tty: true, stdin: 'n\n' });
-    expect(declined.code).not.toBe(0);
+    expect(declined.code).toBe(11);
     expect(exists(id)).toBe(true);
     const confirmed = await cli(sb, ['loads', 'delete', String(id), '-w', '101'], { tty: true, stdin: 'y\n' });
     expect(confirmed.code).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox } from '../helpers.js';
-import { demo } from './fixtures.js';
+import { demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox } from '../helpers.js';
-import { resetRecipes } from '../recipes/fixtures.js';
+import { resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

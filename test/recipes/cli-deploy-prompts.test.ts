@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../helpers.js';
-import { resetRecipes } from './fixtures.js';
+import { resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
 const config = tempDir('edp-prompts-');
@@ -116,7 +116,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     expect(sb.store.state.recipes.filter((x) => x.workspace_id === 101)).toHaveLength(1);
   });
 
-  it('declining writes nothing (exit 1) and still prints the command', async () => {
+  it('declining writes nothing (exit 11) and still prints the command', async () => {
     const r = await atTerminal(
       ['recipes', 'deploy', '-w', '101', '--template', '4002', '--data-source', 'google_ads', ...FAST],
       [
@@ -127,7 +127,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
       ],
     );
     expect(r.unanswered, r.err).toBe(0);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(11);
     expect(r.err).toContain('Nothing was written');
     expect(r.err).toContain('edp recipes deploy -w 101 --template 4002 --title');
     expect(sb.store.state.recipes).toHaveLength(0);

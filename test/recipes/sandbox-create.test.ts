@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
-import { V3, V31, createRecipe, resetRecipes } from './fixtures.js';
+import { V3, V31, createRecipe, resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
 let token: string;

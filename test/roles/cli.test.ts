@@ -191,7 +191,7 @@ describe('edp roles update', () => {
 
     const env = { EDP_BASE_URL: sb.url, EDP_USERNAME: 'agency@sandbox.local', EDP_PASSWORD: 'sandbox', EDP_CONFIG_DIR: tmp.dir };
     const declined = await answerPrompts(['roles', 'update', id, '--permission', 'EXTRACT:RUN'], [['Remove EXTRACT:VIEW from role', 'n\r']], env);
-    expect(declined.code).toBe(1);
+    expect(declined.code).toBe(11);
     expect(declined.err).toContain('loses EXTRACT:VIEW');
     expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toHaveLength(2);
     const confirmed = await answerPrompts(['roles', 'update', id, '--permission', 'EXTRACT:RUN'], [['Remove EXTRACT:VIEW from role', 'y\r']], env);

@@ -87,9 +87,9 @@ describe('edp connections delete', () => {
     expect(activeAccounts(1002)).toBe(5);
   });
 
-  it('on a terminal, declining keeps the connection (exit 1)', async () => {
+  it('on a terminal, declining keeps the connection (exit 11)', async () => {
     const r = await edp(['connections', 'delete', '1002', '-w', '101'], { tty: true, stdin: 'n\n' });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(11);
     expect(r.stderr).toContain('Its accounts become inactive');
     expect(r.stderr).toContain('not confirmed; nothing was changed');
     expect(activeAccounts(1002)).toBe(5);

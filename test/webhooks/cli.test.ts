@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, http, sandbox, tokenFor } from '../helpers.js';
-import { receiver } from './support.js';
+import { receiver } from '../fixtures/webhooks.js';
 
 let sb: Sandbox;
 let token: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../helpers.js';
-import { eventually, freePort, startListen } from './support.js';
+import { eventually, freePort, startListen } from '../fixtures/webhooks.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

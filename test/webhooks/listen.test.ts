@@ -6,7 +6,7 @@ import { DeliveryForwarder } from '../../src/api/forwarder.js';
 import { forwardDelivery } from '../../src/commands/webhooks/listen.js';
 import { SeenKeys, signatureMatches, startReceiver, type DeliveryOutcome } from '../../src/commands/webhooks/receiver.js';
 import { cli } from '../helpers.js';
-import { eventually, freePort, receiver, startListen } from './support.js';
+import { eventually, freePort, receiver, startListen } from '../fixtures/webhooks.js';
 
 const SECRET = 'a'.repeat(64);
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
-import { eventually, receiver } from './support.js';
+import { eventually, receiver } from '../fixtures/webhooks.js';
 
 let sb: Sandbox;
 let t101: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { collectRepeatable, lazy, type App } from '../app.js';
+import { collectRepeatable, lazy, legacyRun, type App } from '../shared/app.js';
 
 export function registerApi(program: Command, app: App): void {
   program
@@ -18,5 +18,5 @@ export function registerApi(program: Command, app: App): void {
       'after',
       '\nExamples:\n  edp api GET /api/v3/workspaces --paginate\n  edp -w 101 api GET /api/v3.1/automated-recipes/ -f state=failed\n  edp -w 101 api PUT /api/v3/automated-recipes/42/ --input config.json',
     )
-    .action(app.run(lazy(() => import('./run.js'), (m) => m.runApi)));
+    .action(legacyRun(app, lazy(() => import('./run.js'), (m) => m.runApi)));
 }

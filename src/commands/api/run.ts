@@ -5,8 +5,8 @@ import type { Query } from '../../api/path.js';
 import { LosslessNumber, parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
 import { parseChoice } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -39,7 +39,7 @@ export async function runApi(ctx: Context, [methodArg, pathArg]: unknown[], opts
   if (!target.startsWith('/')) throw new UsageError(`path must start with "/", got "${target}"`);
   if (opts.basic && opts.bearer) throw new UsageError('--basic and --bearer cannot be used together');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const fields = [
     ...((opts.field as string[] | undefined) ?? []).map((f) => parseField(f, false, '-f/--field')),
     ...((opts.typedField as string[] | undefined) ?? []).map((f) => parseField(f, true, '-F/--typed-field')),

@@ -3,7 +3,7 @@ import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../util/stdin.js';
 import { parseEmail } from '../../util/validate.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 
 export async function runLogin(ctx: Context, _args: unknown[], opts: Opts): Promise<number> {
   // A configuration file that cannot be used stops the login before any question or request.

@@ -4,7 +4,7 @@ import { DEFAULT_BASE_URL } from '../../config/store.js';
 import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 
 type Kind = 'basic' | 'token' | 'cookie session';
 type Check = 'valid' | 'rejected' | 'unreachable' | 'not checked';

@@ -1,4 +1,4 @@
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { Writable } from 'node:stream';
 import type { IO } from '../../output/io.js';
 

@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { lazy, type App } from '../app.js';
+import { lazy, legacyRun, type App } from '../shared/app.js';
 import { SHELLS } from './scripts.js';
 
 export function registerCompletion(program: Command, app: App): void {
@@ -17,7 +17,7 @@ export function registerCompletion(program: Command, app: App): void {
         'recipe ids come from the service, within 2 s, with the credentials and workspace in effect.',
     )
     .action(
-      app.run(
+      legacyRun(app, 
         lazy(
           () => import('./scripts.js'),
           (m) => async (ctx, [shell]) => {

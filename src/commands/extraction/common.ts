@@ -4,8 +4,8 @@ import type { TemplateSettings } from '../../api/extraction.js';
 import { parseJson } from '../../util/json.js';
 import { readDocument } from '../../util/document.js';
 import { parseDate, parseDuration } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { pollUntil } from '../poll.js';
+import type { Opts } from '../shared/app.js';
+import { pollUntil } from '../shared/poll.js';
 
 /** `a,b , c` → ['a', 'b', 'c']; an empty list is refused, naming the flag. */
 export function parseNames(value: string, flag: string): string[] {
@@ -94,7 +94,7 @@ export async function waitFor<T>(ctx: Context, opts: Opts, what: string, read: (
   const spinner = await ctx.output.spinner(`Waiting for ${what}`);
   try {
     const value = await pollUntil(read, (v) => done(v) !== undefined, { timeoutMs, intervalMs: 100, growth: 2, maxIntervalMs: 5000, signal: ctx.signal }, () =>
-      new ExitError(ExitCode.waitTimeout, `${what} did not finish within --wait-timeout ${opts.waitTimeout ?? '30m'}`),
+      new ExitError('waitTimeout', `${what} did not finish within --wait-timeout ${opts.waitTimeout ?? '30m'}`),
     );
     spinner.stop();
     return value;

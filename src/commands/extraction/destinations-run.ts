@@ -7,15 +7,15 @@ import {
 import { LosslessNumber, idText } from '../../util/json.js';
 import { readAll } from '../../util/stdin.js';
 import { parseId, parsePositiveInt } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { checkTitle, limitOf, parseName } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { checkTitle, limitOf, parseName } from '../shared/options.js';
 import { readDocument } from '../../util/document.js';
 import { STDIN_SECRET, checkNames, checkS3, isSecretName } from './destination-params.js';
 
 const MASK = '********';
 
 export async function runListDestinations(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(
@@ -51,7 +51,7 @@ async function showConnection(ctx: Context, destination: string, c: DestinationC
 
 export async function runListConnections(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const destination = parseName(opts.destination, '--destination');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(

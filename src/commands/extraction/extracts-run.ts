@@ -1,12 +1,12 @@
 import type { Context } from '../../context.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { ExitError, UsageError } from '../../errors.js';
 import {
   createExtract, getExtract, listExtracts, migrateWide, patchExtract, runExtract, setExtractPaused, type Extract,
 } from '../../api/extraction.js';
 import { idText } from '../../util/json.js';
 import { parseChoice, parseId, parseIdList } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { checkTitle, limitOf, parseName } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { checkTitle, limitOf, parseName } from '../shared/options.js';
 import { SCHEDULES, checkWaitFlags, parseNames, settingsFrom, waitFor } from './common.js';
 
 const columns = [
@@ -49,7 +49,7 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
     datasourceNames: opts.dataSource === undefined ? undefined : parseNames(opts.dataSource, '--data-source').map((n) => parseName(n, '--data-source')),
     dataTableIds: opts.table === undefined ? undefined : parseIdList(opts.table, '--table'),
   };
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(listExtracts(api, ws, filters, { limit }), columns, { empty: `No extracts in workspace ${ws}.` });
@@ -113,7 +113,7 @@ export async function runRun(ctx: Context, [id]: unknown[], opts: Opts): Promise
     if (!ctx.output.machine) ctx.output.success(`Extract ${extractId} completed; its rows are in data table ${idText(e.data_table_id)}`);
     return 0;
   }
-  throw new ExitError(ExitCode.failure, `extract ${extractId} run ended ${e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : `with status ${String(e.status)}`}`);
+  throw new ExitError('failure', `extract ${extractId} run ended ${e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : `with status ${String(e.status)}`}`);
 }
 
 export async function runPause(ctx: Context, [id]: unknown[]): Promise<number> {

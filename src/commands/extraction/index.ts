@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collectRepeatable, lazy, type App } from '../app.js';
-import { examples } from '../help.js';
+import { collectRepeatable, lazy, legacyRun, type App } from '../shared/app.js';
+import { examples } from '../shared/help.js';
 
 const example = (lines: string[]) => examples(lines);
 
@@ -55,14 +55,14 @@ function registerTemplates(program: Command, app: App): void {
     .requiredOption('--data-source <name>', 'data source name, e.g. google_ads')
     .option('--limit <n>', 'stop after n templates')
     .addHelpText('after', example(['edp extract-templates list --data-source google_ads -w 101']))
-    .action(app.run(lazy(load, (m) => m.runList)));
+    .action(legacyRun(app, lazy(load, (m) => m.runList)));
   group.command('get')
     .argument('<id>', 'template id')
     .description('show a template with its sql_name and fields')
     .option('--data-source <name>', 'data source of the template (looked up when omitted)')
     .option('--compact', 'only the compact form: id, data source, is_wide_template')
     .addHelpText('after', example(['edp extract-templates get 302 -w 101', 'edp extract-templates get 302 --compact -w 101 --json']))
-    .action(app.run(lazy(load, (m) => m.runGet)));
+    .action(legacyRun(app, lazy(load, (m) => m.runGet)));
   group.command('create')
     .description('create an agency template from a global parent (needs the EXTRACT.CREATE permission)')
     .requiredOption('--data-source <name>', 'data source name')
@@ -74,7 +74,7 @@ function registerTemplates(program: Command, app: App): void {
     .addHelpText('after', example([
       'edp extract-templates create --data-source google_ads --parent 302 --title "Ads by landing page" --connection 1001 --fields date,landing_page,spend -w 101',
     ]))
-    .action(app.run(lazy(load, (m) => m.runCreate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runCreate)));
   settingsOptions(
     group.command('validate')
       .argument('<id>', 'template id')
@@ -82,7 +82,7 @@ function registerTemplates(program: Command, app: App): void {
       .requiredOption('--accounts <ids>', 'embedded account ids (the `id` of the accounts list), comma-separated'),
   )
     .addHelpText('after', example(['edp extract-templates validate 302 --accounts 20001,20003 --fields date,ad_name,spend -w 101']))
-    .action(app.run(lazy(load, (m) => m.runValidate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runValidate)));
   settingsOptions(
     group.command('preview')
       .argument('<id>', 'template id')
@@ -90,7 +90,7 @@ function registerTemplates(program: Command, app: App): void {
       .option('--accounts <ids>', 'embedded account ids of one connection, comma-separated'),
   )
     .addHelpText('after', example(['edp extract-templates preview 301 --accounts 20001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runPreview)));
+    .action(legacyRun(app, lazy(load, (m) => m.runPreview)));
   group.command('setting-options')
     .description('custom setting options of a data source, grouped by account')
     .requiredOption('--data-source <name>', 'data source name')
@@ -99,7 +99,7 @@ function registerTemplates(program: Command, app: App): void {
     .option('--search <text>', 'only options whose title contains this')
     .option('--limit <n>', 'stop after n accounts')
     .addHelpText('after', example(['edp extract-templates setting-options --data-source google_ads --connection 1001 --accounts 123-456-7801 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runSettingOptions)));
+    .action(legacyRun(app, lazy(load, (m) => m.runSettingOptions)));
 }
 
 function registerExtracts(program: Command, app: App): void {
@@ -112,12 +112,12 @@ function registerExtracts(program: Command, app: App): void {
     .option('--table <ids>', 'only these data tables, comma-separated')
     .option('--limit <n>', 'stop after n extracts')
     .addHelpText('after', example(['edp extracts list -w 101', 'edp extracts list --data-source google_ads,facebook_ads --table 5001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runList)));
+    .action(legacyRun(app, lazy(load, (m) => m.runList)));
   group.command('get')
     .argument('<id>', 'extract id')
     .description('show one extract')
     .addHelpText('after', example(['edp extracts get 40001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runGet)));
+    .action(legacyRun(app, lazy(load, (m) => m.runGet)));
   settingsOptions(
     group.command('create')
       .description('create an extract for one account (its first run starts at once)')
@@ -128,7 +128,7 @@ function registerExtracts(program: Command, app: App): void {
       .option('--schedule <schedule>', 'hourly, daily (default), weekly or manual'),
   )
     .addHelpText('after', example(['edp extracts create --template 301 --account 20001 --sync-historical-data 2024-01-01 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runCreate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runCreate)));
   settingsOptions(
     group.command('update')
       .argument('<id>', 'extract id')
@@ -137,20 +137,20 @@ function registerExtracts(program: Command, app: App): void {
       .option('--schedule <schedule>', 'hourly, daily, weekly or manual'),
   )
     .addHelpText('after', example(['edp extracts update 40001 --schedule hourly --fields date,campaign_id,campaign_name,spend -w 101']))
-    .action(app.run(lazy(load, (m) => m.runUpdate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUpdate)));
   waitOptions(group.command('run').argument('<id>', 'extract id').description('start a run now'))
     .addHelpText('after', example(['edp extracts run 40001 --wait -w 101']))
-    .action(app.run(lazy(load, (m) => m.runRun)));
+    .action(legacyRun(app, lazy(load, (m) => m.runRun)));
   group.command('pause')
     .argument('<id>', 'extract id')
     .description('pause an extract: it delivers nothing until unpaused')
     .addHelpText('after', example(['edp extracts pause 40001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runPause)));
+    .action(legacyRun(app, lazy(load, (m) => m.runPause)));
   group.command('unpause')
     .argument('<id>', 'extract id')
     .description('unpause a manually paused extract (a run starts)')
     .addHelpText('after', example(['edp extracts unpause 40001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runUnpause)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUnpause)));
   settingsOptions(
     group.command('migrate-wide')
       .argument('<id>', 'extract id to migrate')
@@ -158,7 +158,7 @@ function registerExtracts(program: Command, app: App): void {
       .option('--template <id>', 'wide template to use (default: the data source\'s global wide template)'),
   )
     .addHelpText('after', example(['edp extracts migrate-wide 40001 --fields date,campaign_name,ad_name,spend -w 101']))
-    .action(app.run(lazy(load, (m) => m.runMigrateWide)));
+    .action(legacyRun(app, lazy(load, (m) => m.runMigrateWide)));
 }
 
 function registerDestinations(program: Command, app: App): void {
@@ -168,20 +168,20 @@ function registerDestinations(program: Command, app: App): void {
     .description('list the destinations')
     .option('--limit <n>', 'stop after n destinations')
     .addHelpText('after', example(['edp destinations list -w 101']))
-    .action(app.run(lazy(load, (m) => m.runListDestinations)));
+    .action(legacyRun(app, lazy(load, (m) => m.runListDestinations)));
   const connections = group.command('connections').description('connections to a destination (S3 parameters as flags or --file; secrets from stdin or env)');
   connections.command('list')
     .description('list the workspace\'s connections to a destination')
     .requiredOption('--destination <name>', 'destination name, e.g. s3')
     .option('--limit <n>', 'stop after n connections')
     .addHelpText('after', example(['edp destinations connections list --destination s3 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runListConnections)));
+    .action(legacyRun(app, lazy(load, (m) => m.runListConnections)));
   connections.command('get')
     .argument('<id>', 'destination connection id')
     .description('show a connection (secrets are never shown)')
     .requiredOption('--destination <name>', 'destination name')
     .addHelpText('after', example(['edp destinations connections get 7001 --destination s3 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runGetConnection)));
+    .action(legacyRun(app, lazy(load, (m) => m.runGetConnection)));
   destinationParamOptions(
     connections.command('create')
       .description('create a connection; the service checks it at once')
@@ -192,7 +192,7 @@ function registerDestinations(program: Command, app: App): void {
       'printf %s "$AWS_SECRET" | edp destinations connections create --destination s3 --title Lake --bucket my-lake --aws-access-key-id AKIA... --secret-stdin -w 101',
       'edp destinations connections create --destination s3 --title Lake --connection-option role_chaining --bucket my-lake --assume-role-arn arn:aws:iam::123456789012:role/edp -w 101',
     ]))
-    .action(app.run(lazy(load, (m) => m.runCreateConnection)));
+    .action(legacyRun(app, lazy(load, (m) => m.runCreateConnection)));
   destinationParamOptions(
     connections.command('update')
       .argument('<id>', 'destination connection id')
@@ -204,13 +204,13 @@ function registerDestinations(program: Command, app: App): void {
       'edp destinations connections update 7001 --destination s3 --max-file-size-mb 500 --filename "{{table_name}}/{{date}}_{{chunk_id}}.parquet" --file-format parquet -w 101',
       'EDP_AWS_SECRET_ACCESS_KEY=... edp destinations connections update 7001 --destination s3 --aws-access-key-id AKIA... -w 101',
     ]))
-    .action(app.run(lazy(load, (m) => m.runUpdateConnection)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUpdateConnection)));
   connections.command('recheck')
     .argument('<id>', 'destination connection id')
     .description('check the connection again and show its status')
     .requiredOption('--destination <name>', 'destination name')
     .addHelpText('after', example(['edp destinations connections recheck 7001 --destination s3 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runRecheckConnection)));
+    .action(legacyRun(app, lazy(load, (m) => m.runRecheckConnection)));
 }
 
 function registerTables(program: Command, app: App): void {
@@ -220,12 +220,12 @@ function registerTables(program: Command, app: App): void {
     .description('list the workspace\'s data tables')
     .option('--limit <n>', 'stop after n tables')
     .addHelpText('after', example(['edp tables list -w 101']))
-    .action(app.run(lazy(load, (m) => m.runList)));
+    .action(legacyRun(app, lazy(load, (m) => m.runList)));
   group.command('get')
     .argument('<id>', 'data table id')
     .description('show a table with its sql_name and full schema (system fields included)')
     .addHelpText('after', example(['edp tables get 5001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runGet)));
+    .action(legacyRun(app, lazy(load, (m) => m.runGet)));
   group.command('fields')
     .argument('<id>', 'data table id')
     .description('show the fields, or change which are delivered to the table\'s loads (dimensions always are)')
@@ -233,7 +233,7 @@ function registerTables(program: Command, app: App): void {
     .option('--add <names>', 'also deliver these fields')
     .option('--remove <names>', 'stop delivering these metrics')
     .addHelpText('after', example(['edp tables fields 5001 -w 101', 'edp tables fields 5001 --remove ctr,conversions -w 101', 'edp tables fields 5001 --add ctr -w 101']))
-    .action(app.run(lazy(load, (m) => m.runFields)));
+    .action(legacyRun(app, lazy(load, (m) => m.runFields)));
 }
 
 function registerLoads(program: Command, app: App): void {
@@ -243,12 +243,12 @@ function registerLoads(program: Command, app: App): void {
     .description('list the workspace\'s loads')
     .option('--limit <n>', 'stop after n loads')
     .addHelpText('after', example(['edp loads list -w 101']))
-    .action(app.run(lazy(load, (m) => m.runList)));
+    .action(legacyRun(app, lazy(load, (m) => m.runList)));
   group.command('get')
     .argument('<id>', 'load id')
     .description('show a load and its last run')
     .addHelpText('after', example(['edp loads get 8001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runGet)));
+    .action(legacyRun(app, lazy(load, (m) => m.runGet)));
   group.command('create')
     .description('create a load of a data table to a destination connection')
     .requiredOption('--table <id>', 'data table id')
@@ -256,7 +256,7 @@ function registerLoads(program: Command, app: App): void {
     .option('--title <title>', 'load title')
     .option('--schedule <schedule>', 'hourly, daily (default), weekly or manual')
     .addHelpText('after', example(['edp loads create --table 5001 --destination-connection 7001 --schedule daily -w 101']))
-    .action(app.run(lazy(load, (m) => m.runCreate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runCreate)));
   group.command('update')
     .argument('<id>', 'load id')
     .description('change a load; what the flags do not name stays')
@@ -265,23 +265,23 @@ function registerLoads(program: Command, app: App): void {
     .option('--destination-connection <id>', 'destination connection id')
     .option('--schedule <schedule>', 'hourly, daily, weekly or manual')
     .addHelpText('after', example(['edp loads update 8001 --schedule weekly -w 101']))
-    .action(app.run(lazy(load, (m) => m.runUpdate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUpdate)));
   group.command('delete')
     .argument('<id>', 'load id')
     .description('delete a load (asks on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', example(['edp loads delete 8001 --yes -w 101']))
-    .action(app.run(lazy(load, (m) => m.runDelete)));
+    .action(legacyRun(app, lazy(load, (m) => m.runDelete)));
   group.command('pause')
     .argument('<id>', 'load id')
     .description('pause a load: it does not run until unpaused')
     .addHelpText('after', example(['edp loads pause 8001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runPause)));
+    .action(legacyRun(app, lazy(load, (m) => m.runPause)));
   group.command('unpause')
     .argument('<id>', 'load id')
     .description('unpause a load')
     .addHelpText('after', example(['edp loads unpause 8001 -w 101']))
-    .action(app.run(lazy(load, (m) => m.runUnpause)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUnpause)));
   waitOptions(
     group.command('run')
       .argument('<id>', 'load id')
@@ -290,5 +290,5 @@ function registerLoads(program: Command, app: App): void {
       .option('--to <date>', 'last day of the range (YYYY-MM-DD; with --from)'),
   )
     .addHelpText('after', example(['edp loads run 8001 --from 2024-01-01 --to 2024-01-31 --wait -w 101']))
-    .action(app.run(lazy(load, (m) => m.runRun)));
+    .action(legacyRun(app, lazy(load, (m) => m.runRun)));
 }

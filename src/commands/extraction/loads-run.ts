@@ -1,12 +1,12 @@
 import type { Context } from '../../context.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { ExitError, UsageError } from '../../errors.js';
 import { createLoad, deleteLoad, getLoad, listLoads, putLoad, runLoad, setLoadPaused, type Load } from '../../api/loads.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import { parseChoice, parseDate, parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { checkTitle, limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { checkTitle, limitOf } from '../shared/options.js';
 import { SCHEDULES, checkWaitFlags, waitFor } from './common.js';
-import { confirmOrRequireYes } from '../confirm.js';
+import { confirmOrRequireYes } from '../shared/confirm.js';
 
 function lastRunText(l: Load): string {
   const run = l.last_run;
@@ -42,7 +42,7 @@ async function showLoad(ctx: Context, l: Load): Promise<void> {
 }
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(listLoads(api, ws, { limit }), columns, { empty: `No loads in workspace ${ws}.` });
@@ -152,5 +152,5 @@ export async function runRun(ctx: Context, [id]: unknown[], opts: Opts): Promise
   if (ctx.output.machine) ctx.output.json(l);
   else await showLoad(ctx, l);
   if (l.last_run?.status === 'completed') return 0;
-  throw new ExitError(ExitCode.failure, `load ${loadId} run ${idText(runId)} ended ${String(l.last_run?.status ?? 'unknown')}${l.last_run?.error ? `: ${l.last_run.error}` : ''}`);
+  throw new ExitError('failure', `load ${loadId} run ${idText(runId)} ended ${String(l.last_run?.status ?? 'unknown')}${l.last_run?.error ? `: ${l.last_run.error}` : ''}`);
 }

@@ -2,8 +2,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { getTable, listTables, setSelectedFields, type DataTable, type TableField } from '../../api/tables.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 import { parseNames } from './common.js';
 
 const fieldColumns = [
@@ -15,7 +15,7 @@ const fieldColumns = [
 ];
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(

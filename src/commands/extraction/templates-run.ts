@@ -6,8 +6,8 @@ import {
 } from '../../api/extraction.js';
 import { idText } from '../../util/json.js';
 import { parseId, parseIdList } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { checkTitle, limitOf, parseName } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { checkTitle, limitOf, parseName } from '../shared/options.js';
 import { parseNames, settingsFrom } from './common.js';
 import { suggestingDataSource } from '../sources/datasource-names.js';
 
@@ -37,7 +37,7 @@ async function showTemplate(ctx: Context, t: ExtractTemplate): Promise<void> {
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const ds = parseName(opts.dataSource, '--data-source');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await suggestingDataSource(api, ws, ds, () => ctx.output.list(
@@ -133,7 +133,7 @@ export async function runSettingOptions(ctx: Context, _a: unknown[], opts: Opts)
   const ds = parseName(opts.dataSource, '--data-source');
   const connectionId = parseId(opts.connection, '--connection');
   const accountIds = parseNames(opts.accounts, '--accounts');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const groups = listSettingOptions(api, ws, ds, { connectionId, accountIds, search: opts.search }, { limit });

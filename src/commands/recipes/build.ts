@@ -2,7 +2,7 @@ import { buildRecipe, resetupRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 import { reportBuildEnd, waitOptionsOf, waitWithSpinner } from './wait.js';
 import { showRecipe } from './view.js';
 

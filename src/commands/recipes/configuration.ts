@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { configureRecipe, getRecipe, type Recipe, type RecipeConfiguration, type RecipeConnection } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
-import { ApiError, ExitCode, ExitError, UsageError } from '../../errors.js';
-import { isTransient } from '../poll.js';
-import { fieldPath } from '../../util/field-path.js';
+import { ApiError, ExitError, UsageError } from '../../errors.js';
+import { isTransient } from '../shared/poll.js';
 import { idText, jsonInteger, LosslessNumber } from '../../util/json.js';
 
 /**
@@ -109,7 +108,7 @@ export async function appendConfiguration(
 /** Refuses a desired configuration that drops anything configured, with the service's code and wording. */
 export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): void {
   const refuse = (code: string, message: string): never => {
-    throw new ExitError(ExitCode.conflict, `${code}: ${message} (refused locally; nothing was sent)`);
+    throw new ExitError('conflict', `${code}: ${message} (refused locally; nothing was sent)`);
   };
   const removedSources = (current.data_sources ?? []).filter((ds) => !desired.data_sources.includes(ds));
   if (removedSources.length > 0) refuse('data_source_removal_not_allowed', `Data sources cannot be removed (${removedSources.join(', ')}); only new ones may be added.`);
@@ -164,12 +163,8 @@ const configurationFile = z.object({
   sync_from_date: dateField.nullable().optional(),
 });
 
-/** `connections[0].accounts[1].id: must be a positive integer id`: the contract's path style. */
-export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .map((i) => `  ${fieldPath(i.path) || '(document)'}: ${i.message}`)
-    .join('\n');
-}
+import { issuePaths } from '../../util/document.js';
+export { issuePaths };
 
 /** A configuration from a `--file` document (see util/document). */
 export function parseConfigurationFile(doc: unknown, flag: string): RecipeConfiguration {

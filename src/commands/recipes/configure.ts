@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 import { additionsOf, appendConfiguration, parseConfigurationFile, refuseRemovals, type Addition } from './configuration.js';
 import { resolveSource } from './resolve.js';
 import { showRecipe } from './view.js';

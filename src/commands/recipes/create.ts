@@ -2,8 +2,8 @@ import { createRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { checkTitle } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { checkTitle } from '../shared/options.js';
 import { showRecipe } from './view.js';
 
 export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {

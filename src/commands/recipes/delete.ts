@@ -2,8 +2,8 @@ import { deleteRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { jsonInteger } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { confirmOrRequireYes } from '../confirm.js';
+import type { Opts } from '../shared/app.js';
+import { confirmOrRequireYes } from '../shared/confirm.js';
 
 /** Hard delete (contract, Rules 4): asks on a terminal, otherwise needs --yes. */
 export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {

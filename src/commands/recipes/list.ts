@@ -1,13 +1,13 @@
 import { RECIPE_STATES, listRecipes } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { parseChoice, parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 import { recipeColumns } from './view.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const ws = ctx.requireWorkspace();
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const state = opts.state === undefined ? undefined : parseChoice(opts.state, RECIPE_STATES, '--state');
   const templateId = opts.template === undefined ? undefined : parseId(opts.template, '--template');
   const api = await ctx.api();

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 import { reportBuildEnd, waitOptionsOf, waitWithSpinner } from './wait.js';
 
 /** Waits for a running build to end; exit 0 ready, 7 failed, 8 still building at --wait-timeout, 9 degraded with --fail-on-degraded. */

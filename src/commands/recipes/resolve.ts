@@ -1,6 +1,6 @@
 import { listConnections, resolveAccounts, UnresolvedAccountsError, type ResolvedAccount } from '../../api/sources.js';
 import type { Service } from '../../api/service.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { ExitError, UsageError } from '../../errors.js';
 import { idText } from '../../util/json.js';
 import { collect } from '../../util/collect.js';
 
@@ -19,7 +19,7 @@ export interface ResolvedSource {
 export async function resolveSource(api: Service, ws: string, dataSource: string, selectors: string[], connectionId?: string): Promise<ResolvedSource> {
   if (connectionId) return { dataSource, connectionId, accounts: await resolveAccounts(api, ws, connectionId, selectors) };
   const connections = (await collect(listConnections(api, ws, dataSource))).map((c) => idText(c.id));
-  if (connections.length === 0) throw new ExitError(ExitCode.notFound, `workspace ${ws} has no ${dataSource} connection`);
+  if (connections.length === 0) throw new ExitError('notFound', `workspace ${ws} has no ${dataSource} connection`);
   if (connections.length === 1) return { dataSource, connectionId: connections[0]!, accounts: await resolveAccounts(api, ws, connections[0]!, selectors) };
   const fits: ResolvedSource[] = [];
   for (const id of connections) {

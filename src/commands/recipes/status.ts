@@ -9,8 +9,8 @@ import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
 import { collect } from '../../util/collect.js';
 import { sleep } from '../../util/sleep.js';
 import { idText, jsonInteger } from '../../util/json.js';
-import type { Opts } from '../app.js';
-import { concurrencyOf } from '../plan/run.js';
+import type { Opts } from '../shared/app.js';
+import { fleetConcurrency } from '../shared/concurrency.js';
 import { stateText, styleState } from './view.js';
 import { waitOptionsOf } from './wait.js';
 
@@ -58,8 +58,8 @@ interface Snapshot {
   errors: Array<{ ws: string; err: unknown }>;
 }
 
-async function readAll(api: Service, workspaces: string[], concurrency: number): Promise<Snapshot> {
-  const per = await pool(workspaces, concurrency, async (ws) => {
+async function readAll(api: Service, workspaces: string[], concurrency: (workspaces: number) => number): Promise<Snapshot> {
+  const per = await pool(workspaces, concurrency(workspaces.length), async (ws) => {
     try {
       return { ws, rows: (await collect(listRecipes(api, ws))).map((r) => rowOf(ws, r)), err: undefined };
     } catch (err) {
@@ -80,7 +80,7 @@ const describeRow = (r: StatusRow) =>
  */
 export async function runStatus(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = concurrencyOf(ctx, true);
+  const concurrency = fleetConcurrency(ctx);
   const wait = opts.watch ? waitOptionsOf(ctx, opts) : undefined;
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
@@ -97,7 +97,7 @@ export async function runStatus(ctx: Context, _a: unknown[], opts: Opts): Promis
     while (building(snap.rows).length > 0) {
       if (Date.now() >= deadline) {
         if (ctx.output.machine) ctx.output.json(snap.rows);
-        throw new ExitError(ExitCode.waitTimeout, `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`);
+        throw new ExitError('waitTimeout', `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`);
       }
       await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), ctx.signal);
       interval = Math.min(interval * 1.5, 30_000);

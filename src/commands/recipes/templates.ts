@@ -2,13 +2,13 @@ import { getTemplate, listTemplates } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 import { showTemplate, templateColumns } from './view.js';
 
 export async function runTemplates(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const ws = ctx.requireWorkspace();
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   // The service rejects a blank search (contract, v3.1 templates list).
   if (opts.search !== undefined && String(opts.search).trim() === '') throw new UsageError('--search must not be blank');
   const api = await ctx.api();

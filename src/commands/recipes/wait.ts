@@ -1,10 +1,10 @@
 import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
-import { ExitCode, ExitError } from '../../errors.js';
-import { pollUntil, type PollOptions } from '../poll.js';
+import { ExitError } from '../../errors.js';
+import { pollUntil, type PollOptions } from '../shared/poll.js';
 import { idText } from '../../util/json.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 import { parseDuration } from '../../util/validate.js';
 import { errorText, showRecipe, stateText } from './view.js';
 import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
@@ -33,7 +33,7 @@ export function pollCommand(id: string, ws: string): string {
 export class WaitTimeoutError extends ExitError {
   constructor(readonly recipe: Recipe | undefined, id: string, timeoutMs: number, ws: string) {
     super(
-      ExitCode.waitTimeout,
+      'waitTimeout',
       `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; the build goes on at the service; keep waiting with \`${pollCommand(id, ws)}\``,
     );
     this.name = 'WaitTimeoutError';
@@ -70,9 +70,9 @@ export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failO
   if (ctx.output.machine) ctx.output.json(recipe);
   else showRecipe(ctx.output, recipe, await explainOf(opts.api, opts.ws, recipe));
   const id = idText(recipe.recipe_id);
-  if (recipe.state === 'failed') throw new ExitError(ExitCode.buildFailed, `the build of recipe ${id} failed: ${errorText(recipe.error) || 'no error given'}`);
+  if (recipe.state === 'failed') throw new ExitError('buildFailed', `the build of recipe ${id} failed: ${errorText(recipe.error) || 'no error given'}`);
   if (recipe.state === 'ready_to_work' && recipe.degraded && opts.failOnDegraded) {
-    throw new ExitError(ExitCode.degraded, `recipe ${id} is ready but degraded (${(recipe.not_delivered_reasons ?? []).join(', ') || 'some data not delivered'}) and --fail-on-degraded was given`);
+    throw new ExitError('degraded', `recipe ${id} is ready but degraded (${(recipe.not_delivered_reasons ?? []).join(', ') || 'some data not delivered'}) and --fail-on-degraded was given`);
   }
   return 0;
 }

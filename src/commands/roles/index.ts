@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collectRepeatable, lazy, type App } from '../app.js';
-import { examples } from '../help.js';
+import { collectRepeatable, lazy, legacyRun, type App } from '../shared/app.js';
+import { examples } from '../shared/help.js';
 
 export function registerRoles(program: Command, app: App): void {
   const roles = program
@@ -17,13 +17,13 @@ export function registerRoles(program: Command, app: App): void {
     .description('list system and custom roles with their user counts')
     .option('--limit <n>', 'stop after n roles')
     .addHelpText('after', '\nExamples:\n  edp roles list')
-    .action(app.run(lazy(load, (m) => m.runList)));
+    .action(legacyRun(app, lazy(load, (m) => m.runList)));
   roles
     .command('get')
     .argument('<id>', 'role id')
     .description('show one role and its permissions')
     .addHelpText('after', '\nExamples:\n  edp roles get 5 --json')
-    .action(app.run(lazy(load, (m) => m.runGet)));
+    .action(legacyRun(app, lazy(load, (m) => m.runGet)));
   writeOptions(
     roles
       .command('create')
@@ -31,7 +31,7 @@ export function registerRoles(program: Command, app: App): void {
       .option('--title <title>', 'unique in the agency'),
   )
     .addHelpText('after', '\nExamples:\n  edp roles create --title "Report Reader" --permission DATA_TABLE:VIEW --permission RECIPE:VIEW')
-    .action(app.run(lazy(load, (m) => m.runCreate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runCreate)));
   writeOptions(
     roles
       .command('update')
@@ -49,24 +49,24 @@ export function registerRoles(program: Command, app: App): void {
         '--permission gives the complete set: what it does not name is removed (shown first; asks on a terminal, --yes elsewhere).',
       ),
     )
-    .action(app.run(lazy(load, (m) => m.runUpdate)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUpdate)));
   roles
     .command('delete')
     .argument('<id>', 'role id')
     .description('delete a custom role; its users move to Viewer (asks on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
     .addHelpText('after', '\nExamples:\n  edp roles delete 5 --yes')
-    .action(app.run(lazy(load, (m) => m.runDelete)));
+    .action(legacyRun(app, lazy(load, (m) => m.runDelete)));
   roles
     .command('users')
     .argument('<id>', 'role id')
     .description('list the users holding a role, with the workspaces where they hold it')
     .option('--limit <n>', 'stop after n users')
     .addHelpText('after', '\nExamples:\n  edp roles users 3')
-    .action(app.run(lazy(load, (m) => m.runUsers)));
+    .action(legacyRun(app, lazy(load, (m) => m.runUsers)));
   roles
     .command('permissions')
     .description('show the permission catalog: layers and their permissions, in order')
     .addHelpText('after', '\nExamples:\n  edp roles permissions')
-    .action(app.run(lazy(load, (m) => m.runPermissions)));
+    .action(legacyRun(app, lazy(load, (m) => m.runPermissions)));
 }

@@ -10,9 +10,9 @@ import {
 } from '../../api/roles.js';
 import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
-import type { Opts } from '../app.js';
-import { confirmOrRequireYes } from '../confirm.js';
-import { checkTitle, limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { confirmOrRequireYes } from '../shared/confirm.js';
+import { checkTitle, limitOf } from '../shared/options.js';
 
 const kindOf = (r: Role): string => (r.is_system === true ? 'system' : r.is_system === false ? 'custom' : '');
 const pairText = (p: PermissionPair): string => `${p.layer}:${p.permission}`;
@@ -113,7 +113,7 @@ async function showRole(ctx: Context, role: Role): Promise<void> {
 }
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const api = await ctx.api();
   await ctx.output.list(listRoles(api, { limit }), roleColumns, { empty: 'No roles.' });
   return 0;
@@ -218,7 +218,7 @@ export async function runDelete(ctx: Context, [id]: unknown[], opts: Opts): Prom
 
 export async function runUsers(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
   const roleId = parseId(id as string, 'role id');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const api = await ctx.api();
   const columns: Array<Column<RoleUser>> = [
     { header: 'ID', value: (u) => u.id },

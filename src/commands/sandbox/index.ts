@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { lazy, type App } from '../app.js';
+import { lazy, legacyRun, type App } from '../shared/app.js';
 
 export function registerSandbox(program: Command, app: App): void {
   program
@@ -24,5 +24,5 @@ export function registerSandbox(program: Command, app: App): void {
       'after',
       '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n\nExamples:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
     )
-    .action(app.run(lazy(() => import('./run.js'), (m) => m.runSandbox)));
+    .action(legacyRun(app, lazy(() => import('./run.js'), (m) => m.runSandbox)));
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../util/validate.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 
 function rate(value: string, flag: string): number {
   const n = Number(value);

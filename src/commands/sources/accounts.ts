@@ -2,8 +2,8 @@ import type { Context } from '../../context.js';
 import { listAccounts, listAccountsV3, remoteIdLookup, setAccountsExtraction, type AccountV3, type AccountV31 } from '../../api/sources.js';
 import type { Column } from '../../output/output.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 
 type ListedAccount = AccountV31 & { account_id?: string | null };
 
@@ -36,7 +36,7 @@ async function* withRemoteIds(items: AsyncIterable<AccountV31>, remoteOf: (a: Ac
  */
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const connectionId = parseId(opts.connection, '--connection');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   // Contract, v3.1 accounts rule 2: a blank search means no filter, so it is not sent.
   const search = typeof opts.search === 'string' && opts.search.trim() !== '' ? opts.search : undefined;
   const ws = ctx.requireWorkspace();

@@ -1,15 +1,15 @@
 import type { Context } from '../../context.js';
-import { confirmOrRequireYes } from '../confirm.js';
+import { confirmOrRequireYes } from '../shared/confirm.js';
 import { deleteConnection, listConnections, type Connection } from '../../api/sources.js';
 import { jsonInteger } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf, parseName } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf, parseName } from '../shared/options.js';
 import { suggestingDataSource } from './datasource-names.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const datasource = parseName(opts.dataSource, '--data-source');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await suggestingDataSource(api, ws, datasource, () => ctx.output.list(

@@ -1,10 +1,10 @@
 import type { Context } from '../../context.js';
 import { listDataSources, type DataSource } from '../../api/sources.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(

@@ -2,9 +2,9 @@ import type { Context } from '../../context.js';
 import { createLinks, listLinks, revokeLink, type ExternalAuthLink } from '../../api/sources.js';
 import type { Column } from '../../output/output.js';
 import { parseEmail, parseEmailList, parseId } from '../../util/validate.js';
-import type { Opts } from '../app.js';
-import { limitOf, parseName } from '../options.js';
-import { confirmOrRequireYes } from '../confirm.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf, parseName } from '../shared/options.js';
+import { confirmOrRequireYes } from '../shared/confirm.js';
 import { suggestingDataSource } from './datasource-names.js';
 
 /** Status is an open set: a value the tool does not know is shown as it is, uncoloured. */
@@ -44,7 +44,7 @@ export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promis
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const datasource = parseName(opts.dataSource, '--data-source');
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   await ctx.output.list(

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt, parseUrl } from '../../util/validate.js';
-import type { Opts } from '../app.js';
+import type { Opts } from '../shared/app.js';
 import { parseEventList } from './run.js';
 import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './receiver.js';
 import type { DeliveryForwarder } from '../../api/forwarder.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { confirmOrRequireYes } from '../confirm.js';
+import { confirmOrRequireYes } from '../shared/confirm.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { idText } from '../../util/json.js';
 import { parseId, parseUrl } from '../../util/validate.js';
@@ -10,8 +10,8 @@ import {
 } from '../../api/webhooks.js';
 import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
-import type { Opts } from '../app.js';
-import { limitOf } from '../options.js';
+import type { Opts } from '../shared/app.js';
+import { limitOf } from '../shared/options.js';
 import { collect } from '../../util/collect.js';
 
 const columns: Array<Column<WebhookEndpoint>> = [
@@ -63,7 +63,7 @@ async function showWithSecret(ctx: Context, endpoint: WebhookEndpoint, headline:
 
 export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const ws = ctx.requireWorkspace();
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const api = await ctx.api();
   await ctx.output.list(listWebhookEndpoints(api, ws, { limit }), columns, { empty: 'No webhook endpoints in this workspace.' });
   return 0;
@@ -140,7 +140,7 @@ export async function runRotateSecret(ctx: Context, [id]: unknown[], opts: Opts)
 
 export async function runEventTypes(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
   const ws = ctx.requireWorkspace();
-  const limit = limitOf(opts);
+  const limit = limitOf(opts.limit);
   const api = await ctx.api();
   await ctx.output.list(
     listWebhookEventTypes(api, ws, { limit }),

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
-import { receiver } from '../../webhooks/support.js';
-import { endpointsOf, FAST, files, recipesOf, remoteOf, writeFile } from '../fleet-support.js';
+import { receiver } from '../../fixtures/webhooks.js';
+import { endpointsOf, FAST, files, recipesOf, remoteOf, writeFile } from '../../fixtures/fleet.js';
 
 afterAll(() => files.remove());
 
@@ -128,7 +128,7 @@ describe('edp apply', () => {
     try {
       const no = await answerPrompts(['apply', '-f', f], [['Apply 1 change(s)?', 'n\r']], env);
       expect(no.unanswered).toBe(0);
-      expect(no.code).toBe(1);
+      expect(no.code).toBe(11);
       expect(no.err).toContain('+ webhook https://hooks.example.com/asked: create');
       expect(endpointsOf(sb, 101).some((e: any) => e.url === 'https://hooks.example.com/asked')).toBe(false);
       const yes = await answerPrompts(['apply', '-f', f], [['Apply 1 change(s)?', 'y\r']], env);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox, tokenFor } from '../../helpers.js';
-import { builtRecipe, demo } from '../../recipes/fixtures.js';
+import { builtRecipe, demo } from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
 beforeEach(async () => {

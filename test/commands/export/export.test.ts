@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, sandbox, tokenFor } from '../../helpers.js';
-import { builtRecipe } from '../../recipes/fixtures.js';
-import { files, writeFile } from '../fleet-support.js';
+import { builtRecipe } from '../../fixtures/recipes.js';
+import { files, writeFile } from '../../fixtures/fleet.js';
 
 /**
  * A pass-through proxy that drops `template_id` from recipe answers: the contract's recipe

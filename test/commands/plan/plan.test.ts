@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../../helpers.js';
-import { resetRecipes } from '../../recipes/fixtures.js';
-import { FAST, files, recipesOf, remoteOf, writable, writeFile } from '../fleet-support.js';
+import { resetRecipes } from '../../fixtures/recipes.js';
+import { FAST, files, recipesOf, remoteOf, writable, writeFile } from '../../fixtures/fleet.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { NotConfirmedError, UsageError } from '../../../errors.js';
 import { collect } from '../../../util/collect.js';
 import { idText } from '../../../util/json.js';
 import { terminalSafe } from '../../../output/terminal-text.js';
-import { DEFAULT_CONCURRENCY, type DeploySpec, type SourceSpec } from './spec.js';
+import type { DeploySpec, SourceSpec } from './spec.js';
 import { parseDate } from '../../../util/validate.js';
 import { resolveTemplate } from './steps.js';
 
@@ -167,7 +167,7 @@ export function equivalentCommand(spec: DeploySpec, extra: string[] = []): strin
   const words = ['edp', 'recipes', 'deploy'];
   if (spec.workspaces === 'all') words.push('--all-workspaces');
   else if (spec.workspaces) words.push('-w', spec.workspaces.join(','));
-  if (spec.concurrency !== DEFAULT_CONCURRENCY) words.push('--concurrency', String(spec.concurrency));
+  if (spec.concurrency !== undefined) words.push('--concurrency', String(spec.concurrency));
   if (spec.sources.length <= 1) {
     if (spec.template) words.push('--template', spec.template);
     if (spec.title !== undefined) words.push('--title', spec.title);
@@ -203,7 +203,7 @@ export function summaryLines(spec: DeploySpec, answers: Answers): string[] {
   return lines;
 }
 
-/** Asks before the first write; declining changes nothing (exit 1). */
+/** Asks before the first write; declining changes nothing (exit 11, declined). */
 export async function confirmDeploy(ctx: Context): Promise<void> {
   const p = await ctx.prompts();
   const ok = await p.confirm({ message: 'Deploy now?', default: true }, ctx.promptContext());

@@ -5,7 +5,7 @@ import { ExitCode, UsageError, exitCodeFor } from '../../../errors.js';
 import { errorJson, errorLines } from '../../../output/errors.js';
 import type { Column, Spinner } from '../../../output/output.js';
 import { idText, jsonInteger } from '../../../util/json.js';
-import type { Opts } from '../../app.js';
+import type { Opts } from '../../shared/app.js';
 import { errorText, stateText, styleState } from '../view.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, pollCommand, waitOptionsOf } from '../wait.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from '../not-delivered.js';
@@ -13,6 +13,7 @@ import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from '.
 import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
 import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
 import { collect } from '../../../util/collect.js';
+import { fleetSized } from '../../shared/concurrency.js';
 
 /** One row per workspace; `--json` prints these objects (cli-design: `edp recipes deploy`). */
 export interface DeployRow {
@@ -244,7 +245,7 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   const templateFor = sharedRead((ws) => resolveTemplate(api, ws, spec.template!));
 
   if (opts.dryRun) {
-    const plans = await pool(workspaces, spec.concurrency, async (ws) => {
+    const plans = await pool(workspaces, spec.concurrency ?? fleetSized(workspaces.length), async (ws) => {
       try {
         return await planWorkspace(api, ws, spec, templateFor, !!opts.rebuild);
       } catch (err) {
@@ -274,7 +275,7 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
   const board = fleet ? await FleetBoard.start(ctx, workspaces.length) : undefined;
   let outcomes: DeployOutcome[];
   try {
-    outcomes = await pool(workspaces, spec.concurrency, async (ws) => {
+    outcomes = await pool(workspaces, spec.concurrency ?? fleetSized(workspaces.length), async (ws) => {
       const outcome = await deployToWorkspace(api, ws, spec, templateFor, { wait, rebuild: !!opts.rebuild }, reporterFor(ctx, ws, fleet, board));
       board?.finish(ws);
       return outcome;

@@ -5,7 +5,8 @@ import { UsageError } from '../../../errors.js';
 import { idText } from '../../../util/json.js';
 import { readDocument } from '../../../util/document.js';
 import { parseDate, parseId, parseIdList, parsePositiveInt } from '../../../util/validate.js';
-import type { Opts } from '../../app.js';
+import type { Opts } from '../../shared/app.js';
+import { MAX_CONCURRENCY } from '../../../config/settings.js';
 import { splitList } from '../configure.js';
 import { dateField, idField, issuePaths } from '../configuration.js';
 
@@ -26,11 +27,9 @@ export interface DeploySpec {
   syncFrom?: string | undefined;
   /** explicit workspace ids, or every workspace of the agency */
   workspaces: string[] | 'all' | undefined;
-  concurrency: number;
+  /** workspaces deployed at once; undefined: one per workspace, at most 16 (`auto`) */
+  concurrency: number | undefined;
 }
-
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 50;
 
 const selectorList = z
   .union([z.string(), z.array(z.union([z.string().min(1), z.number().int().positive(), z.bigint().positive()]))])
@@ -80,7 +79,7 @@ export function parseSpecFile(doc: unknown, flag: string): DeploySpec {
     title: f.title,
     syncFrom: f.sync_from_date,
     workspaces: f.workspaces,
-    concurrency: f.concurrency ?? DEFAULT_CONCURRENCY,
+    concurrency: f.concurrency,
     sources: f.sources.map((s) => ({ dataSource: s.data_source, connection: s.connection, accounts: s.accounts })),
   };
 }
@@ -113,7 +112,7 @@ export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeployS
       title: opts.title,
       syncFrom: opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from'),
       workspaces: undefined,
-      concurrency: DEFAULT_CONCURRENCY,
+      concurrency: undefined,
       sources: opts.dataSource === undefined ? [] : [{ dataSource: opts.dataSource, connection: opts.connection === undefined ? undefined : parseId(opts.connection, '--connection'), accounts }],
     };
   }
@@ -125,7 +124,7 @@ export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeployS
     if (ws) spec.workspaces = [ws];
   }
   if (opts.concurrency !== undefined) spec.concurrency = parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
-  // Below the flag and the file: EDP_CONCURRENCY, the profile's concurrency, then 4 (edp config).
+  // Below the flag and the file: EDP_CONCURRENCY, the profile's concurrency, then auto (edp config).
   else if (!fileConcurrency) spec.concurrency = ctx.concurrency();
   return spec;
 }

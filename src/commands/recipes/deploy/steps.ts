@@ -3,14 +3,14 @@ import {
   type ExtractionCheck, type Recipe, type RecipeConfiguration, type RecipeTemplate,
 } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
-import { ApiError, ExitCode, ExitError, OutcomeUnknownError, UsageError } from '../../../errors.js';
+import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { idText } from '../../../util/json.js';
 import { appendConfiguration, mergeConfiguration, type Addition } from '../configuration.js';
 import { resolveSource } from '../resolve.js';
 import { errorText, stateText } from '../view.js';
 import { errorLines } from '../../../output/errors.js';
 import { didYouMean } from '../../../util/did-you-mean.js';
-import { pollUntil } from '../../poll.js';
+import { pollUntil } from '../../shared/poll.js';
 import { waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
 import type { DeploySpec } from './spec.js';
 import { collect } from '../../../util/collect.js';
@@ -53,7 +53,7 @@ export async function resolveTemplate(api: Service, ws: string, ref: string): Pr
   const candidates = found.length > 0 ? found : await collect(listTemplates(api, ws, {}));
   const near = didYouMean(ref, candidates.map((t) => t.title), (title) => `"${title}"`);
   const similar = near ? '' : found.slice(0, 5).map((t) => `${idText(t.id)} "${t.title}"`).join(', ');
-  throw new ExitError(ExitCode.notFound, `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`);
+  throw new ExitError('notFound', `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`);
 }
 
 /** The data sources of the spec must be ones the template allows: refused before any write. */
@@ -176,7 +176,7 @@ export async function deployToWorkspace(
         waitLeft(),
         (last) =>
           new ExitError(
-            ExitCode.waitTimeout,
+            'waitTimeout',
             `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${Math.round(opts.wait.timeoutMs / 1000)} s (missing: ${missingTables(last).join(', ') || 'unknown'}); check them with \`edp recipes extractions ${id}\``,
           ),
       );

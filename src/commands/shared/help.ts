@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 
 /**
  * The examples section of a verb's help, under one label everywhere. `lines` are command
@@ -9,7 +9,7 @@ export function examples(lines: string[], note?: string): string {
 }
 
 /** Adds the examples section to a verb's help; returns the command for chaining. */
-export function withExamples(cmd: Command, lines: string[], note?: string): Command {
+export function withExamples<C extends CommandUnknownOpts>(cmd: C, lines: string[], note?: string): C {
   return cmd.addHelpText('after', examples(lines, note));
 }
 
@@ -18,14 +18,14 @@ export function withExamples(cmd: Command, lines: string[], note?: string): Comm
  * Commander's own help command only looks at the first word, so `edp help recipes deploy`
  * would show the recipes group.
  */
-export function addHelpCommand(program: Command): void {
+export function addHelpCommand(program: CommandUnknownOpts): void {
   program.helpCommand(false);
   program
     .command('help')
     .argument('[command...]', 'the command, e.g. recipes deploy')
     .description('show the help of a command')
     .action((words: string[]) => {
-      let cmd = program;
+      let cmd: CommandUnknownOpts = program;
       for (const word of words) {
         const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!sub) cmd.error(`error: unknown command '${[...commandPath(cmd), word].join(' ')}'; run \`edp --help\` for the commands`, { code: 'commander.unknownCommand', exitCode: 2 });
@@ -35,9 +35,9 @@ export function addHelpCommand(program: Command): void {
     });
 }
 
-function commandPath(cmd: Command): string[] {
+function commandPath(cmd: CommandUnknownOpts): string[] {
   const names: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  for (let c: CommandUnknownOpts | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names;
 }
 
@@ -45,7 +45,7 @@ function commandPath(cmd: Command): string[] {
  * A group run without its verb (`edp recipes`) shows its help on stdout with exit 0, like
  * `--help`: the person asked what the group offers, which is not an error.
  */
-export function groupHelpToStdout(cmd: Command): void {
+export function groupHelpToStdout(cmd: CommandUnknownOpts): void {
   for (const sub of cmd.commands) {
     if (sub.commands.length > 0) {
       const help = Command.prototype.help as (context: { error: boolean }) => never;

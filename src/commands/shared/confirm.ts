@@ -1,10 +1,10 @@
-import type { Context } from '../context.js';
-import { NotConfirmedError, UsageError } from '../errors.js';
+import type { Context } from '../../context.js';
+import { NotConfirmedError, UsageError } from '../../errors.js';
 
 /**
  * Destructive verbs: a person at a terminal confirms; anywhere else `--yes` is required
  * (cli-design: never prompt without a terminal). Declining prints "not confirmed; nothing was
- * changed" and exits 1; Ctrl-C at the question prints "cancelled" and exits 130.
+ * changed" and exits 11 (declined); Ctrl-C at the question prints "cancelled" and exits 130.
  */
 export async function confirmOrRequireYes(ctx: Context, yes: boolean | undefined, action: string, question: string): Promise<void> {
   if (yes) return;

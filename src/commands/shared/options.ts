@@ -1,11 +1,12 @@
-import { UsageError } from '../errors.js';
-import { parsePositiveInt } from '../util/validate.js';
-import type { Opts } from './app.js';
+import { UsageError } from '../../errors.js';
+import { parsePositiveInt } from '../../util/validate.js';
+
 
 /** Option parsers shared by several command areas. */
 
-export function limitOf(opts: Opts): number | undefined {
-  return opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
+/** `--limit <n>`: a positive integer, or no limit. */
+export function limitOf(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : parsePositiveInt(value, '--limit');
 }
 
 /** A title the service will accept: not blank, at most 255 characters. */

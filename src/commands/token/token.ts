@@ -1,8 +1,9 @@
-import { tokenExpiresAt } from '../api/auth.js';
-import type { Context } from '../context.js';
-import { jsonInteger } from '../util/json.js';
+import { tokenExpiresAt } from '../../api/auth.js';
+import type { Context } from '../../context.js';
+import { jsonInteger } from '../../util/json.js';
+import type { TokenOptions } from './command.js';
 
-export async function runToken(ctx: Context): Promise<number> {
+export async function runToken(_opts: TokenOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const token = await api.auth.token(ws, api.client);
@@ -12,5 +13,4 @@ export async function runToken(ctx: Context): Promise<number> {
   } else {
     ctx.output.line(token);
   }
-  return 0;
 }

@@ -1,0 +1,123 @@
+import { jsonInteger } from '../util/json.js';
+import { path } from './path.js';
+import type { ListOptions, Service } from './service.js';
+
+/** Extraction templates: workspace operations (Bearer). */
+
+export interface Field {
+  name: string;
+  format?: string;
+  user_type?: string;
+  is_dynamic?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ExtractTemplate {
+  id: number | string;
+  title?: string;
+  datasource_name?: string;
+  sql_name?: string;
+  is_wide_template?: boolean;
+  fields?: Field[];
+  [key: string]: unknown;
+}
+
+/** Contract: the compact form by id. */
+export interface CompactTemplate {
+  id: number | string;
+  datasource_name: string;
+  is_wide_template: boolean;
+}
+
+/** Contract, validation: `template_settings` keys, each optional. */
+export interface TemplateSettings {
+  fields?: string[];
+  additional_params?: Record<string, unknown>;
+  dynamic_fields?: string[];
+  custom_filters?: unknown[];
+  sync_historical_data?: string | null;
+}
+
+const ids = (list: string[]) => list.map(jsonInteger);
+
+export function listTemplates(api: Service, ws: string, datasource: string, opts?: ListOptions): AsyncGenerator<ExtractTemplate> {
+  return api.list<ExtractTemplate>({ path: path`/api/v3/datasources/${datasource}/extract-templates`, auth: 'bearer', workspaceId: ws }, opts);
+}
+
+export function getTemplate(api: Service, ws: string, datasource: string, id: string): Promise<ExtractTemplate> {
+  return api.client.get<ExtractTemplate>(path`/api/v3/datasources/${datasource}/extract-templates/${id}`, 'bearer', ws);
+}
+
+export function getCompactTemplate(api: Service, ws: string, id: string): Promise<CompactTemplate> {
+  return api.client.get<CompactTemplate>(path`/api/v3/extract-template/${id}/`, 'bearer', ws);
+}
+
+export interface TemplateCreate {
+  title: string;
+  parentId: string;
+  connectionId?: string | undefined;
+  fields?: string[] | undefined;
+  dynamicFields?: string[] | undefined;
+}
+
+/** ExtractTemplateCreateRequest: `{title, parent_id, connection_id?, fields?, dynamic_fields?}`. */
+export async function createTemplate(api: Service, ws: string, datasource: string, req: TemplateCreate): Promise<ExtractTemplate> {
+  const body: Record<string, unknown> = { title: req.title, parent_id: jsonInteger(req.parentId) };
+  if (req.connectionId) body.connection_id = jsonInteger(req.connectionId);
+  if (req.fields) body.fields = req.fields;
+  if (req.dynamicFields) body.dynamic_fields = req.dynamicFields;
+  const res = await api.client.request<ExtractTemplate>({ method: 'POST', path: path`/api/v3/datasources/${datasource}/extract-templates`, auth: 'bearer', workspaceId: ws, body });
+  return res.data;
+}
+
+/** Validation changes nothing, so a lost answer may be asked again. */
+export async function validateTemplate(api: Service, ws: string, id: string, accounts: string[], settings?: TemplateSettings): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = { accounts: ids(accounts) };
+  if (settings) body.template_settings = settings;
+  const res = await api.client.request<Record<string, unknown>>({ method: 'POST', path: path`/api/v3/extract-template/${id}/validation/`, auth: 'bearer', workspaceId: ws, body, repeatable: true });
+  return res.data;
+}
+
+export interface Preview {
+  fields: Field[];
+  rows: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/** Preview (§): `{accounts?, template_settings?}` gives `{fields, rows}`; it changes nothing. */
+export async function previewTemplate(api: Service, ws: string, id: string, accounts: string[] | undefined, settings?: TemplateSettings): Promise<Preview> {
+  const body: Record<string, unknown> = {};
+  if (accounts) body.accounts = ids(accounts);
+  if (settings) body.template_settings = settings;
+  const res = await api.client.request<Preview>({ method: 'POST', path: path`/api/v3/extract-template/${id}/preview/`, auth: 'bearer', workspaceId: ws, body, repeatable: true });
+  return res.data;
+}
+
+export interface SettingOptionGroup {
+  account_id: string;
+  account_name?: string;
+  options: Array<{ value: string; title: string }>;
+  [key: string]: unknown;
+}
+
+/** Custom setting options, grouped by account: a read sent as POST, paged like a list. */
+export function listSettingOptions(
+  api: Service,
+  ws: string,
+  datasource: string,
+  req: { connectionId: string; accountIds: string[]; search?: string | undefined },
+  opts?: ListOptions,
+): AsyncGenerator<SettingOptionGroup> {
+  return api.list<SettingOptionGroup>(
+    {
+      method: 'POST',
+      path: path`/api/v3/datasources/${datasource}/custom_setting_options/`,
+      auth: 'bearer',
+      workspaceId: ws,
+      body: { connection_id: jsonInteger(req.connectionId), account_ids: req.accountIds },
+      query: { search: req.search },
+      pageSize: 100,
+    },
+    opts,
+  );
+}

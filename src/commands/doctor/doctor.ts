@@ -1,0 +1,45 @@
+import type { Context } from '../../context.js';
+import { ExitError } from '../../errors.js';
+import { errorJson, errorLines } from '../../output/errors.js';
+import { pool } from '../../fleet/pool.js';
+import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
+import { idText } from '../../util/json.js';
+import { fleetConcurrency } from '../shared/concurrency.js';
+import { checkCredentials, checkWorkspace, type Finding } from './checks.js';
+import type { DoctorOptions } from './command.js';
+
+/**
+ * `edp doctor`: what needs action in each workspace, each finding with the command that fixes
+ * it. `--json` prints the findings as one array. Exit 1 when there is any, 0 otherwise.
+ */
+export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void> {
+  const choice = workspaceChoice(ctx, opts);
+  const concurrency = fleetConcurrency(ctx);
+  const api = await ctx.api();
+  const findings: Finding[] = [];
+  const credentials = await checkCredentials(api);
+  if (credentials) findings.push(credentials);
+  else {
+    const workspaces = await workspacesOf(api, choice);
+    const results = await pool(workspaces, concurrency(workspaces.length), async (ws) => {
+      try {
+        const f = await checkWorkspace(api, ws);
+        ctx.output.info(`${f.length === 0 ? ctx.output.err.green('✓') : ctx.output.err.yellow('!')} workspace ${ws}: ${f.length === 0 ? 'nothing needs action' : `${f.length} finding(s)`}`);
+        return f;
+      } catch (err) {
+        return [{ workspace_id: Number(ws), check: 'token', code: 'check_failed', message: `could not be checked: ${errorLines(err).join(' ')}`, fix: `edp doctor -w ${ws} --verbose   (see which request failed)`, trace_id: (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null } satisfies Finding];
+      }
+    });
+    findings.push(...results.flat());
+  }
+  if (ctx.output.machine) ctx.output.json(findings);
+  else if (findings.length === 0) ctx.output.line('No finding: nothing needs action.');
+  else {
+    for (const f of findings) {
+      ctx.output.line(`${f.workspace_id === null ? 'agency' : `workspace ${idText(f.workspace_id)}`}: ${f.check}: ${f.code}: ${f.message}`);
+      ctx.output.line(`  fix: ${f.fix}`);
+    }
+  }
+  // The findings are printed above.
+  if (findings.length > 0) throw new ExitError('failure', `${findings.length} finding(s) need action`, { silent: true });
+}

@@ -1,0 +1,36 @@
+import { writeFileSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { exportFleet } from '../../fleet/export.js';
+import { fleetDocument } from '../../fleet/file.js';
+import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
+import { stringifyJson } from '../../util/json.js';
+import { fleetConcurrency } from '../shared/concurrency.js';
+import type { ExportOptions } from './command.js';
+
+/** `edp export`: the live state as a fleet file (cli-design: Second round). */
+export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
+  const choice = workspaceChoice(ctx, opts);
+  const concurrency = fleetConcurrency(ctx);
+  if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
+  const api = await ctx.api();
+  const workspaces = await workspacesOf(api, choice);
+  if (workspaces.length === 0) throw new UsageError('no workspace to export');
+  const fleet = await exportFleet(api, workspaces, choice, {
+    concurrency,
+    warn: (t) => ctx.output.warn(t),
+    progress: (t) => ctx.output.info(t),
+  });
+  const doc = fleetDocument(fleet);
+  let text: string;
+  if (ctx.flags.json) text = `${stringifyJson(doc, 2)}\n`;
+  else {
+    const yaml = await import('yaml');
+    const stringify = 'stringify' in yaml && typeof yaml.stringify === 'function' ? yaml.stringify : (yaml as unknown as { default: typeof import('yaml') }).default.stringify;
+    text = stringify(doc, { lineWidth: 0 });
+  }
+  if (opts.output !== undefined) {
+    writeFileSync(opts.output, text);
+    ctx.output.success(`wrote ${opts.output}: ${fleet.recipes.length} recipe entr${fleet.recipes.length === 1 ? 'y' : 'ies'}, ${fleet.webhooks.length} webhook entr${fleet.webhooks.length === 1 ? 'y' : 'ies'}, ${fleet.roles.length} role(s)`);
+  } else ctx.output.write(text);
+}

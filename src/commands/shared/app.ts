@@ -1,0 +1,122 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Context, GlobalFlags } from '../../context.js';
+import type { IO } from '../../output/io.js';
+
+/**
+ * What a verb's `run<Verb>` receives: the options its `command.ts` declares, typed from the
+ * declaration, and its positional arguments as `args` (a tuple: `<id>` is a string, `[id]`
+ * may be undefined, `<ids...>` is an array).
+ */
+export type OptionsOf<C> = C extends Command<infer A, infer O, infer _G> ? O & { args: A } : never;
+
+/** A verb's handler: it returns nothing; failures are thrown and `exitCodeFor` decides the code. */
+export type Run<O> = (opts: O, ctx: Context) => Promise<void>;
+
+/** A parsed command line that was not run (the seam tests use to check flag parsing). */
+export interface Parsed {
+  /** the command's words, e.g. `workspaces list` */
+  command: string;
+  opts: OptionValues & { args: unknown[] };
+  globals: GlobalFlags;
+}
+
+/**
+ * Runs verbs with a context and turns their outcome into the process's exit code. With
+ * `runF`, a verb's options are handed to it instead of running the verb (gh's runF seam).
+ */
+export class App {
+  exitCode = 0;
+
+  constructor(
+    readonly io: IO,
+    readonly signal?: AbortSignal,
+    readonly runF?: (parsed: Parsed) => void,
+  ) {}
+
+  /**
+   * Binds a verb declared in `command.ts` to its handler, loaded only when the verb runs:
+   * `app.verb(list(), () => import('./list.js').then((m) => m.runList))`. The handler's options
+   * type must match the declaration's.
+   */
+  verb<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+    cmd: Command<A, O, G>,
+    load: () => Promise<Run<O & { args: A }>>,
+  ): Command<A, O, G> {
+    return cmd.action(async (...a: unknown[]) => {
+      // commander calls the action with the arguments, then the options, then the command.
+      const command = a[a.length - 1] as Command<A, O, G>;
+      const opts = { ...command.opts(), args: a.slice(0, -2) as A };
+      const globals = command.optsWithGlobals() as GlobalFlags;
+      if (this.runF) {
+        this.runF({ command: commandPath(command), opts, globals });
+        return;
+      }
+      await this.execute(globals, async (ctx) => (await load())(opts, ctx));
+    });
+  }
+
+  /** Runs `body` with a context; the one place a command's outcome becomes an exit code. */
+  async execute(flags: GlobalFlags, body: (ctx: Context) => Promise<void>): Promise<void> {
+    // Loaded here rather than at start-up: `--help` and usage errors never need them.
+    const [{ Context }, { exitCodeFor, isPromptInterrupt, ExitCode }, { reportError }, { Output }] = await Promise.all([
+      import('../../context.js'),
+      import('../../errors.js'),
+      import('../../output/errors.js'),
+      import('../../output/output.js'),
+    ]);
+    let ctx: Context | undefined;
+    try {
+      ctx = new Context(this.io, flags, this.signal);
+      await ctx.prepare();
+      await body(ctx);
+      this.exitCode = ExitCode.ok;
+    } catch (err) {
+      const output = ctx?.output ?? new Output(this.io, { json: !!flags.json, ndjson: !!flags.ndjson, quiet: false, verbose: !!flags.verbose, color: flags.color !== false });
+      if (this.signal?.aborted && !isPromptInterrupt(err)) {
+        // Ctrl-C while working: the run ends quietly with 130.
+        this.exitCode = ExitCode.interrupted;
+      } else {
+        reportError(output, err);
+        this.exitCode = exitCodeFor(err);
+      }
+    }
+    try {
+      // --jq: what the command printed, also when it failed after printing (a degraded build).
+      await ctx?.flushOutput();
+    } catch (err) {
+      reportError(ctx!.output, err);
+      if (this.exitCode === ExitCode.ok) this.exitCode = exitCodeFor(err);
+    } finally {
+      await ctx?.finish().catch(() => undefined);
+    }
+  }
+}
+
+// Transitional: handlers of areas not yet split into one folder per command.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Opts = Record<string, any>;
+export type Handler = (ctx: Context, args: unknown[], opts: Opts) => Promise<number | void>;
+export function legacyRun(app: App, handler: Handler): (...a: unknown[]) => Promise<void> {
+  return async (...a: unknown[]) => {
+    const command = a[a.length - 1] as Command;
+    const args = a.slice(0, -2);
+    let code: number | void = undefined;
+    await app.execute(command.optsWithGlobals() as GlobalFlags, async (ctx) => {
+      code = await handler(ctx, args, command.opts());
+    });
+    if (app.exitCode === 0 && typeof code === 'number') app.exitCode = code;
+  };
+}
+export function lazy<M>(load: () => Promise<M>, pick: (m: M) => Handler): Handler {
+  return async (ctx, args, opts) => pick(await load())(ctx, args, opts);
+}
+
+function commandPath(cmd: { name(): string; parent: unknown }): string {
+  const names: string[] = [];
+  for (let c = cmd as { name(): string; parent: unknown } | null; c && (c as { parent: unknown }).parent; c = c.parent as typeof c) names.unshift(c.name());
+  return names.join(' ');
+}
+
+export function collectRepeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -1,0 +1,22 @@
+import { FLEET_CONCURRENCY_CAP } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+
+/** `auto`: one per workspace, at most FLEET_CONCURRENCY_CAP, at least 1. */
+export function fleetSized(workspaces: number): number {
+  return Math.max(1, Math.min(workspaces, FLEET_CONCURRENCY_CAP));
+}
+
+/**
+ * Workspaces worked on at once: --concurrency, EDP_CONCURRENCY or the profile's `concurrency`
+ * when one of them gives a number (checked now, before any request); otherwise (`auto`) one
+ * per workspace, at most FLEET_CONCURRENCY_CAP. The answer is a function of the fleet's size,
+ * known only once the workspaces are listed: `const concurrency = fleetConcurrency(ctx); …
+ * concurrency(ids.length)`.
+ */
+export function fleetConcurrency(ctx: Context): (workspaces: number) => number {
+  const chosen = ctx.concurrency();
+  return chosen === undefined ? fleetSized : () => chosen;
+}
+
+/** How the flag's help names the default. */
+export const FLEET_CONCURRENCY_HELP = `default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\``;

@@ -1,0 +1,77 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { TemplateSettings } from '../../api/extract-templates.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseDate } from '../../util/validate.js';
+import { parseNames } from './names.js';
+
+/**
+ * Template settings (contract: `template_settings`), taken by `extract-templates validate` and
+ * `preview`, `extracts create`, `update` and `migrate-wide`.
+ */
+export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd
+    .option('--fields <names>', 'fields to extract, comma-separated')
+    .option('--dynamic-fields <names>', "fields of the connection's dynamic schema (wide templates), comma-separated")
+    .option('--additional-params <json>', 'additional parameters as a JSON object')
+    .option('--custom-filters <json>', 'custom filters as a JSON list')
+    .option('--sync-historical-data <date>', 'load history from this date (YYYY-MM-DD); "none" clears it')
+    .option('--settings-file <file>', 'template settings as JSON or YAML ("-" for stdin); flags override it');
+}
+
+export interface TemplateSettingsFlags {
+  fields?: string | undefined;
+  dynamicFields?: string | undefined;
+  additionalParams?: string | undefined;
+  customFilters?: string | undefined;
+  syncHistoricalData?: string | undefined;
+  settingsFile?: string | undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+async function jsonFlag(text: string, flag: string): Promise<unknown> {
+  const { parseJson } = await import('../../util/json.js');
+  try {
+    return parseJson(text);
+  } catch (err) {
+    throw new UsageError(`${flag} must be JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/**
+ * Template settings from `--settings-file` and the flags (flags win): `--fields`,
+ * `--dynamic-fields`, `--additional-params JSON`, `--custom-filters JSON`,
+ * `--sync-historical-data DATE|none`. Undefined when none was given.
+ */
+export async function settingsFrom(ctx: Context, opts: TemplateSettingsFlags): Promise<TemplateSettings | undefined> {
+  let settings: TemplateSettings | undefined;
+  if (opts.settingsFile !== undefined) {
+    const { readValidDocument } = await import('../../util/document.js');
+    const doc = await readValidDocument(opts.settingsFile, ctx.io.stdin, '--settings-file', 'template settings document', () =>
+      import('./template-settings-schema.js').then((m) => m.templateSettingsSchema),
+    );
+    settings = { ...doc };
+  }
+  const put = <K extends keyof TemplateSettings>(k: K, v: TemplateSettings[K]) => {
+    settings = { ...(settings ?? {}), [k]: v };
+  };
+  if (opts.fields !== undefined) put('fields', parseNames(opts.fields, '--fields'));
+  if (opts.dynamicFields !== undefined) put('dynamic_fields', parseNames(opts.dynamicFields, '--dynamic-fields'));
+  if (opts.additionalParams !== undefined) {
+    const v = await jsonFlag(opts.additionalParams, '--additional-params');
+    if (!isObject(v)) throw new UsageError('--additional-params must be a JSON object, e.g. \'{"attribution":"7d"}\'');
+    put('additional_params', v);
+  }
+  if (opts.customFilters !== undefined) {
+    const v = await jsonFlag(opts.customFilters, '--custom-filters');
+    if (!Array.isArray(v)) throw new UsageError('--custom-filters must be a JSON list');
+    put('custom_filters', v);
+  }
+  if (opts.syncHistoricalData !== undefined) {
+    put('sync_historical_data', opts.syncHistoricalData === 'none' ? null : parseDate(opts.syncHistoricalData, '--sync-historical-data'));
+  }
+  return settings;
+}
