@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import type { SandboxOptions } from '../src/sandbox/state.js';
+import type { SandboxOptions } from '../src/sandbox/options.js';
 import { parseJson } from '../src/util/json.js';
 
 export const USERNAME = 'agency@sandbox.local';

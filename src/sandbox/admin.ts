@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { badRequest, forbidden } from './errors.js';
-import type { Store } from './state.js';
+import type { Store } from './store.js';
 
 /** The header that carries the control token. */
 export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';

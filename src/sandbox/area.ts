@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Store } from './state.js';
+import type { Store } from './store.js';
 
 /**
  * One area of the service in the sandbox: its collections, its demo data and its routes.

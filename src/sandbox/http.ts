@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { LosslessNumber } from '../util/json.js';
 import { SandboxError, invalidQuery, notFound, unauthorized, validationError, forbidden, type FieldError } from './errors.js';
-import type { Store, User } from './state.js';
+import type { Store } from './store.js';
+import type { User } from './types.js';
 import { fieldPath } from '../util/field-path.js';
 
 interface ZodIssueLike {

@@ -1,4 +1,5 @@
 export { startSandbox, type Sandbox } from './server.js';
-export { defaultSandboxOptions, type SandboxOptions, Store } from './state.js';
+export { defaultSandboxOptions, type SandboxOptions } from './options.js';
+export { Store } from './store.js';
 export { isLoopbackAddress, CONTROL_TOKEN_HEADER } from './admin.js';
 export { MAX_BODY_DEPTH, MAX_BODY_VALUES } from './limits.js';

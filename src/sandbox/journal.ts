@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from './errors.js';
-import type { Store } from './state.js';
+import type { Store } from './store.js';
 
 /**
  * The request journal: the last requests the sandbox answered, so that a test can prove what a

@@ -1,4 +1,5 @@
-import type { DataTable, Extract, Store } from './state.js';
+import type { Store } from './store.js';
+import type { DataTable, Extract } from './types.js';
 
 /**
  * Events about the shared extract and data table records, with the contract's Extraction and

@@ -1,5 +1,6 @@
 import { deliverRows, emitExtraction, historyPending } from './routes/extraction/model.js';
-import type { Extract, Store } from './state.js';
+import type { Store } from './store.js';
+import type { Extract } from './types.js';
 
 /**
  * The extract run engine: a run starts, and after --build-seconds completes (the extract has
@@ -28,7 +29,7 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
   const timers = new Set<NodeJS.Timeout>();
   store.runExtract = (extract) => {
     if (!canDeliver(store, extract)) return;
-    const runId = store.nextId('extract_run', 900001);
+    const runId = store.nextId('extract_run');
     extract.status = 'running';
     extract.last_run_at = store.clock.iso();
     extract.updated_at = extract.last_run_at;

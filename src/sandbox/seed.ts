@@ -1,4 +1,5 @@
-import type { Account, Field, Store } from './state.js';
+import type { Store } from './store.js';
+import type { Account, Field } from './types.js';
 
 /**
  * The demo agency: three workspaces, several data sources with a connection each per
@@ -28,7 +29,7 @@ export function seedCore(store: Store): void {
     { id: store.nextId('user'), email: 'former@sandbox.local', password: 'sandbox', first_name: 'Casey', last_name: 'Former', is_active: false, is_agency_chief: false, is_agency_owner: false, workspace_ids: [] },
   );
   for (const title of DEMO_WORKSPACES) {
-    const id = store.nextId('workspace', 101);
+    const id = store.nextId('workspace');
     s.workspaces.push({ id, title, created_at: now });
   }
   const [chief, analyst, former] = s.users;
@@ -50,7 +51,7 @@ export function seedCore(store: Store): void {
   }
   for (const ws of s.workspaces) {
     for (const ds of DEMO_DATASOURCES) {
-      const connection = { id: store.nextId('connection', 1001), workspace_id: ws.id, datasource_name: ds.name, title: `${ds.title} (${ws.title})`, created_at: now, deleted: false };
+      const connection = { id: store.nextId('connection'), workspace_id: ws.id, datasource_name: ds.name, title: `${ds.title} (${ws.title})`, created_at: now, deleted: false };
       s.connections.push(connection);
       for (let i = 0; i < ACCOUNTS_PER_CONNECTION; i++) {
         s.accounts.push(makeAccount(store, connection.id, ws.id, ds, i, i < ACCOUNTS_PER_CONNECTION - 1, now));
@@ -61,7 +62,7 @@ export function seedCore(store: Store): void {
   if (store.opts.scale > 1) {
     const ws = s.workspaces[0]!;
     const ds = DEMO_DATASOURCES[0]!;
-    const connection = { id: store.nextId('connection', 1001), workspace_id: ws.id, datasource_name: ds.name, title: `${ds.title} bulk (${store.opts.scale * 100} accounts)`, created_at: now, deleted: false };
+    const connection = { id: store.nextId('connection'), workspace_id: ws.id, datasource_name: ds.name, title: `${ds.title} bulk (${store.opts.scale * 100} accounts)`, created_at: now, deleted: false };
     s.connections.push(connection);
     for (let i = 0; i < store.opts.scale * 100; i++) {
       s.accounts.push(makeAccount(store, connection.id, ws.id, { ...ds, prefix: '900-' }, i, true, now));
@@ -71,7 +72,7 @@ export function seedCore(store: Store): void {
   for (const ds of DEMO_DATASOURCES) {
     for (const t of GLOBAL_TEMPLATES) {
       s.extract_templates.push({
-        id: store.nextId('extract_template', 301),
+        id: store.nextId('extract_template'),
         datasource_name: ds.name,
         title: `${ds.title} ${t.title}`,
         sql_name: `${ds.name}_${t.sql}`,
@@ -92,7 +93,7 @@ export function seedCore(store: Store): void {
   );
   for (const ws of s.workspaces) {
     s.destination_connections.push({
-      id: store.nextId('destination_connection', 7001),
+      id: store.nextId('destination_connection'),
       workspace_id: ws.id,
       destination_name: 's3',
       title: `S3 warehouse (${ws.title})`,
@@ -160,7 +161,7 @@ function makeAccount(
   const remote = `${ds.prefix}${String(index + 1).padStart(2, '0')}`;
   const name = ACCOUNT_NAMES[index % ACCOUNT_NAMES.length]!;
   return {
-    id: store.nextId('account', 20001),
+    id: store.nextId('account'),
     workspace_id: workspaceId,
     connection_id: connectionId,
     datasource_name: ds.name,

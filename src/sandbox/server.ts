@@ -8,9 +8,10 @@ import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
 import { adminRoutes } from './admin.js';
 import { checkBodyLimits, tooDeepBody } from './limits.js';
-import { answerAfterSave } from './persistence.js';
+import { answerAfterSave, loadState } from './persistence.js';
 import { seedCore } from './seed.js';
-import { Store, defaultSandboxOptions, emptyState, type SandboxOptions } from './state.js';
+import { Store, emptyState } from './store.js';
+import { defaultSandboxOptions, type SandboxOptions } from './options.js';
 
 export interface Sandbox {
   url: string;
@@ -38,7 +39,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Starts the emulator. `port: 0` picks a free port (tests). */
 export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const opts: SandboxOptions = { ...defaultSandboxOptions, ...options };
-  const loaded = opts.stateFile ? Store.load(opts.stateFile) : undefined;
+  const loaded = opts.stateFile ? loadState(opts.stateFile) : undefined;
   const store = new Store(opts, loaded ?? emptyState());
   for (const area of areas) area.init?.(store);
   if (!loaded) {

@@ -136,7 +136,7 @@ describe('sandbox: build (v3.1)', () => {
     const now = new Date().toISOString();
     for (const accountId of ga.accounts) {
       sb.store.state.extracts.push({
-        id: sb.store.nextId('extract', 6001), workspace_id: 101, connection_id: ga.connection, datasource_name: 'google_analytics_4',
+        id: sb.store.nextId('extract'), workspace_id: 101, connection_id: ga.connection, datasource_name: 'google_analytics_4',
         account_entity_id: accountId, account_embedded_id: accountId, template_id: custom.id, data_table_id: 1, title: 'old', is_paused: false,
         pause_reason: null, status: 'new', delivered: false, last_run_at: null, sync_historical_data: null, created_at: now, updated_at: now,
       } as any);

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, forbidden, notFound } from '../errors.js';
 import { byId, idOf, integerId, paginate, parseBody, pathId, queryBool, requireBasic, requireBearer, sandboxBaseUrl } from '../http.js';
-import type { Store, User } from '../state.js';
+import type { Store } from '../store.js';
+import type { User } from '../types.js';
 
 const titleSchema = z.object({ title: z.string().trim().min(1).max(255) });
 const tokenSchema = z.object({ workspace_id: integerId });
@@ -73,7 +74,7 @@ export const coreArea: SandboxArea = {
       const user = requireBasic(store, request);
       if (!user.is_agency_chief) throw forbidden('Only the agency chief can create workspaces.');
       const { title } = parseBody(titleSchema, request.body);
-      const ws = { id: store.nextId('workspace', 101), title, created_at: store.clock.iso() };
+      const ws = { id: store.nextId('workspace'), title, created_at: store.clock.iso() };
       s().workspaces.push(ws);
       for (const u of s().users) if (u.is_agency_chief) u.workspace_ids.push(ws.id);
       store.emit('workspace_created', ws.id, 'Workspace', workspaceData(store, ws.title));

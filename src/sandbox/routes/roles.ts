@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, forbidden, notFound, validationError, type FieldError } from '../errors.js';
 import { byId, paginate, parseBody, pathId, requireBasic } from '../http.js';
-import type { Store } from '../state.js';
+import type { Store } from '../store.js';
 import { PERMISSION_CATALOG, allPermissions, layerOf, pairsOf, type PermissionPair } from './roles/catalog.js';
 import { assignmentsOf, rolesOf, type Role } from './roles/model.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, notFound, validationError, type FieldError } from '../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../http.js';
-import type { Store } from '../state.js';
+import type { Store } from '../store.js';
 import { EVENT_TYPES, isEventType } from './webhooks/catalog.js';
 import { DEFAULT_RETRY_DELAYS_S, WebhookDispatcher } from './webhooks/delivery.js';
 import { deliveriesOf, endpointsOf, type WebhookEndpoint } from './webhooks/model.js';

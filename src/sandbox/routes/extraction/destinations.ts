@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js';
-import type { Destination, DestinationConnection, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Destination, DestinationConnection } from '../../types.js';
 import { emitDestinationConnection, invalid } from './model.js';
 
 /** What a destination's `connection_params` may hold. */
@@ -219,7 +220,7 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     const params = { ...rules.defaults, ...sent };
     rules.check(params, sent);
     const dc: DestinationConnection = {
-      id: store.nextId('destination_connection', 7001),
+      id: store.nextId('destination_connection'),
       workspace_id: auth.workspaceId,
       destination_name: d.name,
       title: body.title,

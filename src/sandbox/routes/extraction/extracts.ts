@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
 import { byId, pageQuery, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import { canDeliver } from '../../pipeline.js';
-import type { Account, DataTable, Extract, ExtractTemplate, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Account, DataTable, Extract, ExtractTemplate } from '../../types.js';
 import {
   type ExtractSettings, SCHEDULES, conflict, connectionOf, emitDataTable, emitExtraction, extractFields, invalid, settingsOf, tableTemplate,
   templateOf, visibleTemplate, workspaceAccount, workspaceExtract, workspaceTable,
@@ -99,7 +100,7 @@ function tableSqlName(base: string, id: number): string {
 
 /** A new data table holding a template's schema. */
 export function createTable(store: Store, wsId: number, template: ExtractTemplate, title: string): DataTable {
-  const id = store.nextId('data_table', 5001);
+  const id = store.nextId('data_table');
   const table: DataTable = {
     id,
     workspace_id: wsId,
@@ -123,7 +124,7 @@ export function newExtract(
 ): Extract {
   const now = store.clock.iso();
   const e: Extract = {
-    id: store.nextId('extract', 40001),
+    id: store.nextId('extract'),
     workspace_id: account.workspace_id,
     connection_id: account.connection_id,
     datasource_name: template.datasource_name,

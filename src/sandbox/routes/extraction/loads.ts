@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
-import type { DataTable, DestinationConnection, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { DataTable, DestinationConnection } from '../../types.js';
 import {
   type Load, type LoadRun, SCHEDULES, SYSTEM_FIELDS, conflict, invalid, isoDay, selectedFieldsOf, tableProviderFields, workspaceTable, workspaceTitle,
 } from './model.js';
@@ -115,7 +116,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     const { table, dc } = requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
     const now = store.clock.iso();
     const load: Load = {
-      id: store.nextId('load', 8001),
+      id: store.nextId('load'),
       workspace_id: auth.workspaceId,
       title: body.title ?? `${table.title} to ${dc.title}`,
       data_table_id: table.id,
@@ -197,7 +198,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     if (!dc || dc.status !== 'active') throw conflict(`The destination connection of load ${load.id} is not active${dc?.error_text ? `: ${dc.error_text}` : ''}.`);
     const now = store.clock.now();
     const run: LoadRun = {
-      id: store.nextId('load_run', 600001),
+      id: store.nextId('load_run'),
       status: 'running',
       date_from: body.date_from ?? null,
       date_to: body.date_to ?? null,
@@ -225,7 +226,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
       } else {
         const { csv, rows } = exportCsv(store, table, from, to);
         const file = fileName(dc, table, to);
-        const exp = { id: store.nextId('load_export', 1), load_id: load.id, workspace_id: load.workspace_id, file, csv, created_at: run.finished_at };
+        const exp = { id: store.nextId('load_export'), load_id: load.id, workspace_id: load.workspace_id, file, csv, created_at: run.finished_at };
         s().load_exports.push(exp);
         // Only the latest exports are kept, so that memory stays small.
         if (s().load_exports.length > 200) s().load_exports.splice(0, s().load_exports.length - 200);

@@ -1,12 +1,13 @@
 import { SandboxError, notFound } from '../../errors.js';
-import type { Account, Connection, DataTable, DestinationConnection, Extract, ExtractTemplate, Field, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Account, Connection, DataTable, DestinationConnection, Extract, ExtractTemplate, Field } from '../../types.js';
 
 /**
  * The extraction area's additions to the shared model, by declaration merging. Extracts and
  * data tables may also be created by recipe builds, which know nothing of these fields: every
  * added field is optional and read through the defaults below.
  */
-declare module '../../state.js' {
+declare module '../../types.js' {
   interface State {
     /** rows delivered into each data table, by table id */
     data_table_rows: Record<string, DataRow[]>;

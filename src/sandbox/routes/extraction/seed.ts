@@ -1,4 +1,4 @@
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import { createTable, newExtract } from './extracts.js';
 import { deliverRows, type Load } from './model.js';
 
@@ -32,7 +32,7 @@ export function seedExtraction(store: Store): void {
     const destination = s.destination_connections.find((d) => d.workspace_id === ws.id && d.destination_name === 's3' && d.status === 'active');
     if (!destination) continue;
     const load: Load = {
-      id: store.nextId('load', 8001),
+      id: store.nextId('load'),
       workspace_id: ws.id,
       title: `Google Ads campaigns to ${destination.title}`,
       data_table_id: table.id,

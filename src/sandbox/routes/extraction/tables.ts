@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js';
-import type { DataTable, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { DataTable } from '../../types.js';
 import { SYSTEM_FIELDS, SYSTEM_FIELD_NAMES, emitDataTable, invalid, selectedFieldsOf, tableProviderFields, tableTemplate, workspaceTable } from './model.js';
 
 function tableSummary(store: Store, t: DataTable) {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { forbidden, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
-import type { Account, ExtractTemplate, Field, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Account, ExtractTemplate, Field } from '../../types.js';
 import { holdsPermission } from '../roles/model.js';
 import {
   type DeclaredField, type ExtractSettings, dynamicFieldsOf, fieldObject, invalid, requireDataSource, visibleTemplate, workspaceAccount, connectionOf,
@@ -216,7 +217,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
       // Dimensions cannot be selected on such a parent: all of them stay.
       fields = parent.fields.filter((f) => f.user_type === 'dimension' || chosen.includes(f.name));
     }
-    const id = store.nextId('extract_template', 301);
+    const id = store.nextId('extract_template');
     const template: ExtractTemplate = {
       id,
       datasource_name: ds,

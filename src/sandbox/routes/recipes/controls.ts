@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SandboxError, badRequest, notFound } from '../../errors.js';
 import { idOf } from '../../http.js';
-import type { ExtractionBehavior, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { ExtractionBehavior } from '../../types.js';
 import { BUILD_ERROR_CODES } from './build-errors.js';
 import { nextRecipeId, normalizeRecipeId, type RecipeFaults } from './model.js';
 import { equipWorkspace } from './seed.js';

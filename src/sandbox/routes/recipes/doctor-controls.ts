@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, notFound } from '../../errors.js';
 import { pathId } from '../../http.js';
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import { normalizeRecipeId } from './model.js';
 
 /** Old v3 account keys are shown as the internal id plus this offset: numbers the v3.1 accounts list never has. */

@@ -1,5 +1,6 @@
 import { canDeliver } from '../../pipeline.js';
-import type { Extract, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Extract } from '../../types.js';
 import { buildError } from './build-errors.js';
 import { emitDataTable, emitExtraction } from '../../payloads.js';
 import { recipeEventData, transformationEventData } from './events.js';
@@ -84,7 +85,7 @@ export function createBuildEngine(store: Store): BuildEngine {
           .map((c) => ({ ...c, account_ids: [...c.account_ids] }));
         dep = {
           id: nextRecipeId(store), workspace_id: recipe.workspace_id, template_id: childId, title: child.title,
-          view_name: viewNameOf(child.title), datatable_id: store.nextId('data_table', 8001),
+          view_name: viewNameOf(child.title), datatable_id: store.nextId('data_table'),
           state: null, error: null, created_at: now, configured_at: now, last_build_at: null, degraded: false,
           not_delivered_reasons: [], sources: [], data_sources: [...new Set(connections.map((c) => c.connection_data_source))],
           connections, sync_from_date: recipe.sync_from_date, steps_revision: child.revision,
@@ -120,13 +121,13 @@ export function createBuildEngine(store: Store): BuildEngine {
             continue;
           }
           if (!table) {
-            table = { id: store.nextId('data_table', 8001), workspace_id: recipe.workspace_id, title: et.title, sql_name: et.sql_name, datasource_name: et.datasource_name, created_at: now };
+            table = { id: store.nextId('data_table'), workspace_id: recipe.workspace_id, title: et.title, sql_name: et.sql_name, datasource_name: et.datasource_name, created_at: now };
             s().data_tables.push(table);
             emitDataTable(store, 'data_table_created', table);
           }
           const account = s().accounts.find((a) => a.id === accountId);
           const extract: Extract = {
-            id: store.nextId('extract', 6001), workspace_id: recipe.workspace_id, connection_id: conn.connection_id,
+            id: store.nextId('extract'), workspace_id: recipe.workspace_id, connection_id: conn.connection_id,
             datasource_name: conn.connection_data_source, account_entity_id: accountId, account_embedded_id: account ? account.id : null,
             template_id: et.id, data_table_id: table.id, title: `${et.title} - ${account?.title ?? accountId}`,
             is_paused: false, pause_reason: null, status: 'new', delivered: false, last_run_at: null,

@@ -1,4 +1,4 @@
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import type { Recipe } from './model.js';
 
 /** Recipe payloads carry no product_domain_event_* keys (contract, Payload shapes); every value is a string. */

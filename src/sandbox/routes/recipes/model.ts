@@ -1,5 +1,5 @@
 import { LosslessNumber } from '../../../util/json.js';
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 
 /**
  * The automated recipe model of the sandbox: templates, recipes, their configuration and
@@ -126,7 +126,7 @@ export interface ViewClaim {
   recipe_id: string;
 }
 
-declare module '../../state.js' {
+declare module '../../types.js' {
   interface State {
     recipe_templates: RecipeTemplate[];
     recipes: Recipe[];

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, forbidden, validationError, type FieldError } from '../../errors.js';
 import { idOf, integerId, requireBearer } from '../../http.js';
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { buildError } from './build-errors.js';
 import { emitDataTable } from '../../payloads.js';
@@ -129,7 +129,7 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
   const now = store.clock.iso();
   const recipe: Recipe = {
     id: nextRecipeId(store), workspace_id: workspaceId, template_id: templateId, title: body.title, view_name: viewName,
-    datatable_id: store.nextId('data_table', 8001), state: null, error: null, created_at: now, configured_at: null,
+    datatable_id: store.nextId('data_table'), state: null, error: null, created_at: now, configured_at: null,
     last_build_at: null, degraded: false, not_delivered_reasons: [], sources: [], data_sources: [], connections: [],
     sync_from_date: null, steps_revision: template.revision, intermediate_ids: [], intermediate: false, build: null,
   };

@@ -1,6 +1,6 @@
 import { ACCOUNTS_PER_CONNECTION, DEMO_DATASOURCES } from '../../seed.js';
 import { SYSTEM_FIELD_NAMES } from '../extraction/model.js';
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import type { OutputColumn, RecipeTemplate } from './model.js';
 
 const col = (name: string, type: string): OutputColumn => ({ name, type });
@@ -90,13 +90,13 @@ export function equipWorkspace(store: Store, workspaceId: number): void {
   const now = store.clock.iso();
   for (const ds of DEMO_DATASOURCES) {
     if (s.connections.some((c) => c.workspace_id === workspaceId && c.datasource_name === ds.name && !c.deleted)) continue;
-    const connection = { id: store.nextId('connection', 1001), workspace_id: workspaceId, datasource_name: ds.name, title: `${ds.title} (${ws.title})`, created_at: now, deleted: false };
+    const connection = { id: store.nextId('connection'), workspace_id: workspaceId, datasource_name: ds.name, title: `${ds.title} (${ws.title})`, created_at: now, deleted: false };
     s.connections.push(connection);
     for (let i = 0; i < ACCOUNTS_PER_CONNECTION; i++) {
       const remote = `${ds.prefix}${String(i + 1).padStart(2, '0')}`;
       const active = i < ACCOUNTS_PER_CONNECTION - 1;
       s.accounts.push({
-        id: store.nextId('account', 20001),
+        id: store.nextId('account'),
         workspace_id: workspaceId,
         connection_id: connection.id,
         datasource_name: ds.name,
@@ -114,7 +114,7 @@ export function equipWorkspace(store: Store, workspaceId: number): void {
   }
   if (!s.destination_connections.some((d) => d.workspace_id === workspaceId && d.status === 'active')) {
     s.destination_connections.push({
-      id: store.nextId('destination_connection', 7001),
+      id: store.nextId('destination_connection'),
       workspace_id: workspaceId,
       destination_name: 's3',
       title: `S3 warehouse (${ws.title})`,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError } from '../../errors.js';
 import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
 import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { RECIPE_STATES, compareRecipeIds } from './model.js';
 import {

@@ -1,4 +1,4 @@
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 import { V3_STATE, recipeIdJson, type Recipe, type RecipeTemplate } from './model.js';
 
 /** How each API version shows the shared records (contract, v3-vs-v3.1 table). */

@@ -1,4 +1,5 @@
-import type { Store, User } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { User } from '../../types.js';
 import type { PermissionPair } from './catalog.js';
 
 export interface Role {
@@ -20,7 +21,7 @@ export interface RoleAssignment {
 }
 
 // Optional in the type so that the shared `emptyState()` stays complete; read them through the accessors below.
-declare module '../../state.js' {
+declare module '../../types.js' {
   interface State {
     roles?: Role[];
     role_assignments?: RoleAssignment[];

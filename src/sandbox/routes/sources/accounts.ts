@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
 import { pageQuery, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
-import type { Account, Connection, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Account, Connection } from '../../types.js';
 import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
 
 const toggleSchema = z.object({ enabled_for_embedded_extraction: z.boolean() });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
 import { byId, paginate, pathId, requireBearer } from '../../http.js';
-import type { Connection, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Connection } from '../../types.js';
 import { accountsOf, connectionEventData, connectionView, dataSource, extractionEventData, liveConnection } from './model.js';
 
 /**

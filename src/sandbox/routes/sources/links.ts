@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
 import { pageQuery, pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl } from '../../http.js';
 import { DEMO_DATASOURCES } from '../../seed.js';
-import type { Account, Store, User } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Account, User } from '../../types.js';
 import { connectionView, dataSource } from './model.js';
 
 /** Contract, Limits: an external authentication link lives 14 days and is used once. */
@@ -38,7 +39,7 @@ export interface SentEmail {
   sent_at: string;
 }
 
-declare module '../../state.js' {
+declare module '../../types.js' {
   interface State {
     external_auth_links: ExternalAuthLink[];
     outbox: SentEmail[];
@@ -144,7 +145,7 @@ function useLink(store: Store, link: ExternalAuthLink): { connectionId: number }
   const ds = dataSource(store, link.datasource_name);
   const demo = DEMO_DATASOURCES.find((d) => d.name === link.datasource_name);
   const connection = {
-    id: store.nextId('connection', 1001),
+    id: store.nextId('connection'),
     workspace_id: link.workspace_id,
     datasource_name: link.datasource_name,
     title: `${ds?.title ?? link.datasource_name} (${link.email})`,
@@ -156,7 +157,7 @@ function useLink(store: Store, link: ExternalAuthLink): { connectionId: number }
     // Remote ids that do not appear in the titles, so that a search by remote id finds nothing.
     const remote = String(7_000_000 + link.id * 10 + i);
     const account: Account = {
-      id: store.nextId('account', 20001),
+      id: store.nextId('account'),
       workspace_id: link.workspace_id,
       connection_id: connection.id,
       datasource_name: link.datasource_name,

@@ -1,5 +1,6 @@
 import { notFound } from '../../errors.js';
-import type { Account, Connection, DataSource, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Account, Connection, DataSource } from '../../types.js';
 
 /**
  * Lookups and response shapes shared by the sources routes: data sources, live connections

@@ -1,4 +1,4 @@
-import type { SandboxEvent } from '../../state.js';
+import type { SandboxEvent } from '../../types.js';
 
 /**
  * The contract's event catalogue (Events: "Event types (90) by shape", "Silent event types",

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { SandboxEvent, Store } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { SandboxEvent } from '../../types.js';
 import { eventMicros, eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYPES } from './catalog.js';
 import { deliveriesOf, endpointsOf, type WebhookDeliveryAttempt, type WebhookEndpoint } from './model.js';
 

@@ -1,4 +1,4 @@
-import type { Store } from '../../state.js';
+import type { Store } from '../../store.js';
 
 /** The webhook area's collections and knobs, merged into the sandbox's shared types. */
 
@@ -39,11 +39,14 @@ export interface WebhookDeliveryAttempt {
 }
 
 // Optional in the type so that the shared `emptyState()` stays complete; read them through the accessors below.
-declare module '../../state.js' {
+declare module '../../types.js' {
   interface State {
     webhook_endpoints?: WebhookEndpoint[];
     webhook_deliveries?: WebhookDeliveryAttempt[];
   }
+}
+
+declare module '../../options.js' {
   interface SandboxOptions {
     /** seconds between a failed attempt and the next (contract: 0, 2, 5, 10); tests shrink them */
     webhookRetryDelays?: number[];

@@ -1,0 +1,43 @@
+/** How a sandbox is started (the `edp sandbox` flags) and what it does on its own. */
+export interface SandboxOptions {
+  host: string;
+  port: number;
+  seed: number;
+  username: string;
+  password: string;
+  latencyMs: number;
+  failRate: number;
+  retryAfter: number;
+  resetRate: number;
+  buildSeconds: number;
+  tokenTtl: number;
+  webhookDelay: number;
+  scale: number;
+  stateFile: string | undefined;
+  /**
+   * Required in the X-Sandbox-Token header by the /_sandbox/ controls when set; generated at
+   * start when the sandbox listens on an address other than loopback.
+   */
+  controlToken: string | undefined;
+  /** Where problems that cannot be answered to a request go (a failed save); stderr by default. */
+  warn: (message: string) => void;
+}
+
+export const defaultSandboxOptions: SandboxOptions = {
+  host: '127.0.0.1',
+  port: 4010,
+  seed: 1,
+  username: 'agency@sandbox.local',
+  password: 'sandbox',
+  latencyMs: 0,
+  failRate: 0,
+  retryAfter: 30,
+  resetRate: 0,
+  buildSeconds: 2,
+  tokenTtl: 1800,
+  webhookDelay: 1,
+  scale: 1,
+  stateFile: undefined,
+  controlToken: undefined,
+  warn: (message) => process.stderr.write(`${message}\n`),
+};

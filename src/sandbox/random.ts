@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+/** mulberry32: a small seeded generator, so a seed gives the same data and the same faults. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random hex secret (tokens, sessions, signing secrets): never seeded. */
+export function secret(bytes = 24): string {
+  return randomBytes(bytes).toString('hex');
+}
