@@ -1,8 +1,8 @@
-import { buildRecipe, resetupRecipe, type Recipe } from '../../api/recipes.js';
+import { buildRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
+import type { BuildOptions } from './command.js';
 import { reportBuildEnd, waitOptionsOf, waitWithSpinner } from './wait.js';
 import { showRecipe } from './view.js';
 
@@ -12,8 +12,8 @@ type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
  * build and resetup: 202 means the build started, not finished (contract, Rules 5). With --wait
  * the recipe is polled to its end; the exit code then tells the outcome (0, 7, 8 or 9).
  */
-async function start(ctx: Context, id: unknown, opts: Opts, verb: 'build' | 'resetup', call: Start): Promise<number> {
-  const recipeId = parseId(id as string, 'recipe id');
+export async function startBuild(ctx: Context, opts: BuildOptions, verb: 'build' | 'resetup', call: Start): Promise<void> {
+  const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
   const wait = opts.wait ? waitOptionsOf(ctx, opts) : undefined;
   const api = await ctx.api();
@@ -24,16 +24,12 @@ async function start(ctx: Context, id: unknown, opts: Opts, verb: 'build' | 'res
       ctx.output.success(`${verb === 'build' ? 'Build' : 'Resetup'} of recipe ${recipeId} started; follow it with \`edp recipes poll ${recipeId}\``);
       showRecipe(ctx.output, started);
     }
-    return 0;
+    return;
   }
   const recipe = await waitWithSpinner(ctx, api, ws, recipeId, wait);
-  return reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded, api, ws });
+  await reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded, api, ws });
 }
 
-export function runBuild(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
-  return start(ctx, id, opts, 'build', buildRecipe);
-}
-
-export function runResetup(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
-  return start(ctx, id, opts, 'resetup', resetupRecipe);
+export function runBuild(opts: BuildOptions, ctx: Context): Promise<void> {
+  return startBuild(ctx, opts, 'build', buildRecipe);
 }

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { configureRecipe, getRecipe, type Recipe, type RecipeConfiguration, type RecipeConnection } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import { ApiError, ExitError, UsageError } from '../../errors.js';
 import { isTransient } from '../shared/poll.js';
-import { idText, jsonInteger, LosslessNumber } from '../../util/json.js';
+import { idText, jsonInteger } from '../../util/json.js';
+import type { ConfigurationDocument } from './schema.js';
 
 /**
  * The configuration only grows (contract, Automated recipes v3.1, rule 2; Versioning 4): read
@@ -141,37 +141,17 @@ export function additionsOf(desired: RecipeConfiguration): Addition[] {
 
 // ---------------------------------------------------------------- files
 
-/** An id in a file: a positive integer of any size, or its digits as a string. Becomes its digits. */
-export const idField = z
-  .custom<number | bigint | LosslessNumber | string>(
-    (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'bigint' && v > 0n) || ((v instanceof LosslessNumber || typeof v === 'string') && /^[1-9]\d*$/.test(String(v))),
-    { error: 'must be a positive integer id' },
-  )
-  .transform((v) => idText(v));
+/** `a,b` and repeated flags as one list of trimmed, non-empty items. */
+export function splitList(value: string | string[] | undefined): string[] {
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(','));
+  return parts.map((s) => s.trim()).filter(Boolean);
+}
 
-export const dateField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD' }).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: 'must be a date that exists' });
-
-const configurationFile = z.object({
-  data_sources: z.array(z.string().min(1)),
-  connections: z.array(
-    z.object({
-      connection_id: idField,
-      connection_data_source: z.string().min(1),
-      accounts: z.array(z.object({ id: idField })).min(1, { error: 'needs at least one account' }),
-    }),
-  ),
-  sync_from_date: dateField.nullable().optional(),
-});
-
-import { issuePaths } from '../../util/document.js';
-export { issuePaths };
-
-/** A configuration from a `--file` document (see util/document). */
-export function parseConfigurationFile(doc: unknown, flag: string): RecipeConfiguration {
-  const result = configurationFile.safeParse(doc);
-  if (!result.success) throw new UsageError(`${flag} is not a valid recipe configuration:\n${issuePaths(result.error.issues)}`);
-  const c = result.data;
-  // The service's own configuration rules that need nothing but the file, checked before sending.
+/**
+ * A configuration from a `--file` document that passed the schema (./schema.ts): the service's
+ * own configuration rules that need nothing but the file, checked before sending.
+ */
+export function configurationOf(c: ConfigurationDocument, flag: string): RecipeConfiguration {
   const problems: string[] = [];
   const seen = new Set<string>();
   c.connections.forEach((x, i) => {

@@ -1,17 +1,12 @@
 import { getRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readDocument } from '../../util/document.js';
+import { readValidDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
-import { additionsOf, appendConfiguration, parseConfigurationFile, refuseRemovals, type Addition } from './configuration.js';
+import type { ConfigureOptions } from './command.js';
+import { additionsOf, appendConfiguration, configurationOf, refuseRemovals, splitList, type Addition } from './configuration.js';
 import { resolveSource } from './resolve.js';
 import { showRecipe } from './view.js';
-
-export function splitList(value: string | string[] | undefined): string[] {
-  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(','));
-  return parts.map((s) => s.trim()).filter(Boolean);
-}
 
 /**
  * Configures a recipe, append-only: the recipe is read first, its `connections[]` are kept as
@@ -19,18 +14,23 @@ export function splitList(value: string | string[] | undefined): string[] {
  * configuration the API takes; flags add one data source's connection and accounts. A removal
  * refused because another configure appended meanwhile is resolved by reading and merging again.
  */
-export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): Promise<number> {
-  const recipeId = parseId(id as string, 'recipe id');
+export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promise<void> {
+  const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
   const flagged = opts.dataSource !== undefined || opts.connection !== undefined || opts.accounts !== undefined;
   if (opts.file !== undefined && flagged) throw new UsageError('pass either --file or --data-source/--connection/--accounts, not both');
   if (opts.file === undefined && !flagged) throw new UsageError('nothing to configure: pass --file FILE, or --data-source DS --accounts A,B (and --connection ID)');
   const syncFrom = opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from');
-  const desired = opts.file !== undefined ? parseConfigurationFile(await readDocument(opts.file, ctx.io.stdin, '--file'), '--file') : undefined;
+  const desired =
+    opts.file !== undefined
+      ? configurationOf(await readValidDocument(opts.file, ctx.io.stdin, '--file', 'recipe configuration', async () => (await import('./schema.js')).configurationFile), '--file')
+      : undefined;
   let selectors: string[] = [];
   let connectionId: string | undefined;
+  let dataSource = '';
   if (!desired) {
     if (!opts.dataSource) throw new UsageError('--data-source is required with --accounts');
+    dataSource = opts.dataSource;
     selectors = splitList(opts.accounts);
     if (selectors.length === 0) throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
     connectionId = opts.connection === undefined ? undefined : parseId(opts.connection, '--connection');
@@ -43,7 +43,7 @@ export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): P
     refuseRemovals(current, desired);
     additions = additionsOf(desired);
   } else {
-    const source = await resolveSource(api, ws, opts.dataSource, selectors, connectionId);
+    const source = await resolveSource(api, ws, dataSource, selectors, connectionId);
     additions = [{ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) }];
   }
   const result = await appendConfiguration(api, ws, recipeId, current, additions, syncFrom ?? desired?.sync_from_date ?? undefined, {
@@ -57,5 +57,4 @@ export async function runConfigure(ctx: Context, [id]: unknown[], opts: Opts): P
     ctx.output.success(`Configured recipe ${recipeId}: ${result.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``);
     showRecipe(ctx.output, result.recipe);
   }
-  return 0;
 }

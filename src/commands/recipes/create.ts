@@ -2,11 +2,11 @@ import { createRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
 import { checkTitle } from '../shared/options.js';
+import type { CreateOptions } from './command.js';
 import { showRecipe } from './view.js';
 
-export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const templateId = parseId(opts.template, '--template');
   const title = checkTitle(opts.title);
   const ws = ctx.requireWorkspace();
@@ -17,5 +17,4 @@ export async function runCreate(ctx: Context, _a: unknown[], opts: Opts): Promis
     ctx.output.success(`Created recipe ${idText(recipe.recipe_id)}; configure it next with \`edp recipes configure ${idText(recipe.recipe_id)}\``);
     showRecipe(ctx.output, recipe);
   }
-  return 0;
 }

@@ -2,15 +2,16 @@ import { checkExtractions } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
+import type { ExtractionsOptions } from './command.js';
 
-export async function runExtractions(ctx: Context, [id]: unknown[]): Promise<number> {
-  const recipeId = parseId(id as string, 'recipe id');
+export async function runExtractions(opts: ExtractionsOptions, ctx: Context): Promise<void> {
+  const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const check = await checkExtractions(api, ws, recipeId);
   if (ctx.output.machine) {
     ctx.output.json(check);
-    return 0;
+    return;
   }
   const tables = check.tables ?? [];
   if (tables.length === 0) ctx.output.info('The last build used no extractions (or the recipe was never built).');
@@ -26,5 +27,4 @@ export async function runExtractions(ctx: Context, [id]: unknown[]): Promise<num
     );
   }
   ctx.output.info(check.all_tables_exist ? 'All tables exist.' : 'Some tables do not exist yet.');
-  return 0;
 }

@@ -1,16 +1,15 @@
 import { RECIPE_STATES, listRecipes } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { parseChoice, parseId } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
 import { limitOf } from '../shared/options.js';
+import type { ListOptions } from './command.js';
 import { recipeColumns } from './view.js';
 
-export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();
   const limit = limitOf(opts.limit);
   const state = opts.state === undefined ? undefined : parseChoice(opts.state, RECIPE_STATES, '--state');
   const templateId = opts.template === undefined ? undefined : parseId(opts.template, '--template');
   const api = await ctx.api();
   await ctx.output.list(listRecipes(api, ws, { state, templateId }, { limit }), recipeColumns, { empty: 'No recipes in this workspace.' });
-  return 0;
 }

@@ -1,16 +1,16 @@
 import { BUILDING_STATES, listRecipes, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
-import { ExitCode, ExitError, exitCodeFor } from '../../errors.js';
+import { ExitError, ManyFailures } from '../../errors.js';
 import { errorLines } from '../../output/errors.js';
 import type { Column } from '../../output/output.js';
 import { pool } from '../../fleet/pool.js';
 import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
 import { collect } from '../../util/collect.js';
-import { sleep } from '../../util/sleep.js';
 import { idText, jsonInteger } from '../../util/json.js';
-import type { Opts } from '../shared/app.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
+import { pollUntil } from '../shared/poll.js';
+import type { StatusOptions } from './command.js';
 import { stateText, styleState } from './view.js';
 import { waitOptionsOf } from './wait.js';
 
@@ -78,7 +78,7 @@ const describeRow = (r: StatusRow) =>
  * `edp recipes status`: the recipes of many workspaces at a glance. `--watch` follows the builds
  * until every one has ended: the table redrawn on a terminal, one line per change elsewhere.
  */
-export async function runStatus(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx);
   const wait = opts.watch ? waitOptionsOf(ctx, opts) : undefined;
@@ -92,29 +92,32 @@ export async function runStatus(ctx: Context, _a: unknown[], opts: Opts): Promis
   };
   if (!ctx.output.machine) await show(snap);
   if (wait) {
-    const deadline = Date.now() + wait.timeoutMs;
-    let interval = wait.intervalMs;
-    while (building(snap.rows).length > 0) {
-      if (Date.now() >= deadline) {
-        if (ctx.output.machine) ctx.output.json(snap.rows);
-        throw new ExitError('waitTimeout', `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`);
+    // The first read is the snapshot above; each next one reports what changed since.
+    let first = true;
+    const next = async (): Promise<Snapshot> => {
+      if (first) {
+        first = false;
+        return snap;
       }
-      await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), ctx.signal);
-      interval = Math.min(interval * 1.5, 30_000);
-      const next = await readAll(api, workspaces, concurrency);
+      const read = await readAll(api, workspaces, concurrency);
       const before = new Map(snap.rows.map((r) => [keyOf(r), r]));
-      const changed = next.rows.filter((r) => {
+      const changed = read.rows.filter((r) => {
         const was = before.get(keyOf(r));
         return !was || describeRow(was) !== describeRow(r) || was.last_build_at !== r.last_build_at;
       });
-      snap = next;
-      if (changed.length === 0) continue;
+      snap = read;
+      if (changed.length === 0) return snap;
       if (redraw) await show(snap);
       else for (const r of changed) (ctx.output.machine ? (t: string) => ctx.output.info(t) : (t: string) => ctx.output.line(t))(`workspace ${idText(r.workspace_id)} recipe ${idText(r.recipe_id)}: ${describeRow(r)}`);
-    }
+      return snap;
+    };
+    // The same schedule as every --wait (shared/poll): pauses grow by half, up to 15 s.
+    await pollUntil(next, (s) => building(s.rows).length === 0, wait, () => {
+      if (ctx.output.machine) ctx.output.json(snap.rows);
+      return new ExitError('waitTimeout', `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`);
+    });
   }
   if (ctx.output.machine) ctx.output.json(snap.rows);
   for (const e of snap.errors) ctx.output.warn(`workspace ${e.ws}: ${errorLines(e.err).join('\n  ')}`);
-  const codes = new Set(snap.errors.map((e) => exitCodeFor(e.err)));
-  return codes.size === 0 ? 0 : codes.size === 1 ? [...codes][0]! : ExitCode.failure;
+  if (snap.errors.length > 0) throw new ManyFailures(snap.errors.map((e) => e.err));
 }

@@ -2,10 +2,8 @@ import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { pollUntil, type PollOptions } from '../shared/poll.js';
+import { DEFAULT_WAIT_TIMEOUT, pollUntil, waitPolling, type PollOptions } from '../shared/poll.js';
 import { idText } from '../../util/json.js';
-import type { Opts } from '../shared/app.js';
-import { parseDuration } from '../../util/validate.js';
 import { errorText, showRecipe, stateText } from './view.js';
 import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
 
@@ -15,14 +13,15 @@ export interface WaitOptions extends PollOptions {
   onState?: ((recipe: Recipe) => void) | undefined;
 }
 
-export const DEFAULT_WAIT_TIMEOUT = '30m';
+export { DEFAULT_WAIT_TIMEOUT };
 export const DEFAULT_POLL_INTERVAL = '2s';
 
-export function waitOptionsOf(ctx: Context, opts: Opts): Omit<WaitOptions, 'onState'> {
-  const timeoutMs = parseDuration(opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
-  // --poll-interval, EDP_POLL_INTERVAL, the profile's poll_interval, then 2s (edp config).
-  const intervalMs = ctx.pollIntervalMs();
-  return { timeoutMs, intervalMs, signal: ctx.signal };
+/**
+ * The one `--wait` schedule (shared/poll): the deadline from `--wait-timeout`, the first pause
+ * from --poll-interval, EDP_POLL_INTERVAL, the profile's poll_interval, then 2s (edp config).
+ */
+export function waitOptionsOf(ctx: Context, opts: { waitTimeout?: string | undefined }): Omit<WaitOptions, 'onState'> {
+  return waitPolling(ctx, opts.waitTimeout);
 }
 
 /** The command that follows a build from where a wait stopped. */
@@ -63,10 +62,10 @@ export async function explainOf(api: Service, ws: string, recipe: Recipe): Promi
 }
 
 /**
- * Shows the final recipe and turns its outcome into the exit code: 7 when the build failed,
+ * Shows the final recipe and ends the command by its outcome: exit 7 when the build failed,
  * 9 when it is degraded and `--fail-on-degraded` was given.
  */
-export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failOnDegraded: boolean; api: Service; ws: string }): Promise<number> {
+export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failOnDegraded: boolean; api: Service; ws: string }): Promise<void> {
   if (ctx.output.machine) ctx.output.json(recipe);
   else showRecipe(ctx.output, recipe, await explainOf(opts.api, opts.ws, recipe));
   const id = idText(recipe.recipe_id);
@@ -74,7 +73,6 @@ export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failO
   if (recipe.state === 'ready_to_work' && recipe.degraded && opts.failOnDegraded) {
     throw new ExitError('degraded', `recipe ${id} is ready but degraded (${(recipe.not_delivered_reasons ?? []).join(', ') || 'some data not delivered'}) and --fail-on-degraded was given`);
   }
-  return 0;
 }
 
 export async function waitWithSpinner(ctx: Context, api: Service, ws: string, id: string, opts: Omit<WaitOptions, 'onState'>): Promise<Recipe> {

@@ -1,14 +1,11 @@
-import { z } from 'zod';
 import type { Context } from '../../../context.js';
-import { didYouMean } from '../../../util/did-you-mean.js';
 import { UsageError } from '../../../errors.js';
-import { idText } from '../../../util/json.js';
-import { readDocument } from '../../../util/document.js';
+import { readValidDocument } from '../../../util/document.js';
 import { parseDate, parseId, parseIdList, parsePositiveInt } from '../../../util/validate.js';
-import type { Opts } from '../../shared/app.js';
 import { MAX_CONCURRENCY } from '../../../config/settings.js';
-import { splitList } from '../configure.js';
-import { dateField, idField, issuePaths } from '../configuration.js';
+import type { DeployOptions } from '../command.js';
+import { splitList } from '../configuration.js';
+import type { SpecDocument } from './schema.js';
 
 /** What a deployment needs, from flags, a spec file, or prompts. */
 export interface SourceSpec {
@@ -31,49 +28,8 @@ export interface DeploySpec {
   concurrency: number | undefined;
 }
 
-const selectorList = z
-  .union([z.string(), z.array(z.union([z.string().min(1), z.number().int().positive(), z.bigint().positive()]))])
-  .transform((v) => (typeof v === 'string' ? splitList(v) : v.map((x) => idText(x))))
-  .refine((v) => v.length > 0, { error: 'needs at least one account: an id, a title, remote:ID or all-active' });
-
-/** The spec file (YAML or JSON). Unknown keys are refused, so that a typo does not silently deploy less. */
-export const specFile = z
-  .object({
-    template: z.union([idField, z.string().min(1)]),
-    title: z.string().trim().min(1).max(255).optional(),
-    sync_from_date: dateField.optional(),
-    workspaces: z.union([z.literal('all'), z.array(idField).min(1)]).optional(),
-    concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
-    sources: z
-      .array(
-        z
-          .object({
-            data_source: z.string().min(1),
-            connection: idField.optional(),
-            accounts: selectorList,
-          })
-          .strict(),
-      )
-      .min(1, { error: 'needs at least one data source' }),
-  })
-  .strict();
-
-const SPEC_KEYS = Object.keys(specFile.shape);
-const SOURCE_KEYS = ['data_source', 'connection', 'accounts'];
-
-/** An unknown key of the spec names the closest known ones: `sourcs` → did you mean sources? */
-function suggestKeys<I extends { code?: string; keys?: string[]; path: ReadonlyArray<PropertyKey>; message: string }>(issue: I): I {
-  if (issue.code !== 'unrecognized_keys' || !issue.keys) return issue;
-  const known = issue.path.length === 0 ? SPEC_KEYS : issue.path[0] === 'sources' ? SOURCE_KEYS : [];
-  const hints = issue.keys.map((k) => didYouMean(k, known)).filter(Boolean);
-  return hints.length === 0 ? issue : { ...issue, message: `${issue.message} (${hints.join('; ')})` };
-}
-
-/** A deploy spec from a `--file` document (see util/document). */
-export function parseSpecFile(doc: unknown, flag: string): DeploySpec {
-  const result = specFile.safeParse(doc);
-  if (!result.success) throw new UsageError(`${flag} is not a valid deploy spec:\n${issuePaths(result.error.issues.map(suggestKeys))}`);
-  const f = result.data;
+/** A deploy spec from a `--file` document that passed the schema (./schema.ts). */
+function specOfDocument(f: SpecDocument): DeploySpec {
   return {
     template: f.template,
     title: f.title,
@@ -84,26 +40,25 @@ export function parseSpecFile(doc: unknown, flag: string): DeploySpec {
   };
 }
 
-const INPUT_FLAGS: Array<[string, string]> = [
+const INPUT_FLAGS = [
   ['template', '--template'], ['title', '--title'], ['dataSource', '--data-source'], ['connection', '--connection'], ['accounts', '--accounts'], ['syncFrom', '--sync-from'],
-];
+] as const satisfies ReadonlyArray<readonly [keyof DeployOptions, string]>;
 
 /**
  * The spec from `--file` or from flags; `-w`, `--all-workspaces` and `--concurrency` given on
  * the command line win over the file's. Everything is checked before any request.
  */
-export async function specFromOptions(ctx: Context, opts: Opts): Promise<DeploySpec> {
+export async function specFromOptions(ctx: Context, opts: DeployOptions): Promise<DeploySpec> {
   let spec: DeploySpec;
   let fileConcurrency = false;
   if (opts.file !== undefined) {
     const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
     if (clash.length > 0) throw new UsageError(`--file gives the whole spec; drop ${clash.join(', ')} or put them in the file`);
-    const doc = await readDocument(opts.file, ctx.io.stdin, '--file');
-    spec = parseSpecFile(doc, '--file');
-    fileConcurrency = typeof doc === 'object' && doc !== null && (doc as Record<string, unknown>).concurrency !== undefined;
+    spec = specOfDocument(await readValidDocument(opts.file, ctx.io.stdin, '--file', 'deploy spec', async () => (await import('./schema.js')).deploySpec));
+    fileConcurrency = spec.concurrency !== undefined;
   } else {
-    if (opts.title !== undefined && (String(opts.title).trim() === '' || String(opts.title).length > 255)) throw new UsageError('--title must be 1 to 255 characters');
-    if (opts.template !== undefined && String(opts.template).trim() === '') throw new UsageError('--template must be a template id or its exact title');
+    if (opts.title !== undefined && (opts.title.trim() === '' || opts.title.length > 255)) throw new UsageError('--title must be 1 to 255 characters');
+    if (opts.template !== undefined && opts.template.trim() === '') throw new UsageError('--template must be a template id or its exact title');
     const accounts = splitList(opts.accounts);
     if (opts.accounts !== undefined && accounts.length === 0) throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
     if ((opts.connection !== undefined || opts.accounts !== undefined) && opts.dataSource === undefined) throw new UsageError('--connection and --accounts need --data-source');

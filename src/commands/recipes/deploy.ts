@@ -1,19 +1,19 @@
-import type { Service } from '../../../api/service.js';
-import { listWorkspaces } from '../../../api/workspaces.js';
-import type { Context } from '../../../context.js';
-import { ExitCode, UsageError, exitCodeFor } from '../../../errors.js';
-import { errorJson, errorLines } from '../../../output/errors.js';
-import type { Column, Spinner } from '../../../output/output.js';
-import { idText, jsonInteger } from '../../../util/json.js';
-import type { Opts } from '../../shared/app.js';
-import { errorText, stateText, styleState } from '../view.js';
-import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, pollCommand, waitOptionsOf } from '../wait.js';
-import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from '../not-delivered.js';
-import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './prompts.js';
-import { missingInputs, specFromOptions, type DeploySpec } from './spec.js';
-import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './steps.js';
-import { collect } from '../../../util/collect.js';
-import { fleetSized } from '../../shared/concurrency.js';
+import type { Service } from '../../api/service.js';
+import { listWorkspaces } from '../../api/workspaces.js';
+import type { Context } from '../../context.js';
+import { ExitError, ManyFailures, UsageError } from '../../errors.js';
+import { errorJson, errorLines } from '../../output/errors.js';
+import type { Column, Spinner } from '../../output/output.js';
+import { idText, jsonInteger } from '../../util/json.js';
+import type { DeployOptions } from './command.js';
+import { errorText, stateText, styleState } from './view.js';
+import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, pollCommand, waitOptionsOf } from './wait.js';
+import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './not-delivered.js';
+import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './deploy/prompts.js';
+import { missingInputs, specFromOptions, type DeploySpec } from './deploy/spec.js';
+import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './deploy/steps.js';
+import { collect } from '../../util/collect.js';
+import { fleetSized } from '../shared/concurrency.js';
 
 /** One row per workspace; `--json` prints these objects (cli-design: `edp recipes deploy`). */
 export interface DeployRow {
@@ -62,23 +62,23 @@ export function sharedRead<T>(read: (ws: string) => Promise<T>): (ws: string) =>
 }
 
 /** The flags besides the inputs that the equivalent command repeats: those that differ from their defaults. */
-function extraFlags(opts: Opts): string[] {
+function extraFlags(opts: DeployOptions): string[] {
   const out: string[] = [];
-  if (opts.waitTimeout !== undefined && opts.waitTimeout !== DEFAULT_WAIT_TIMEOUT) out.push('--wait-timeout', String(opts.waitTimeout));
-  if (opts.pollInterval !== undefined && opts.pollInterval !== DEFAULT_POLL_INTERVAL) out.push('--poll-interval', String(opts.pollInterval));
+  if (opts.waitTimeout !== undefined && opts.waitTimeout !== DEFAULT_WAIT_TIMEOUT) out.push('--wait-timeout', opts.waitTimeout);
+  if (opts.pollInterval !== undefined && opts.pollInterval !== DEFAULT_POLL_INTERVAL) out.push('--poll-interval', opts.pollInterval);
   if (opts.failOnDegraded) out.push('--fail-on-degraded');
   if (opts.rebuild) out.push('--rebuild');
   if (opts.dryRun) out.push('--dry-run');
   return out;
 }
 
-/** The exit code of one workspace's deployment. */
-function outcomeCode(outcome: DeployOutcome, failOnDegraded: boolean): number {
-  if (outcome.error) return exitCodeFor(outcome.error);
+/** How one workspace's deployment failed (its exit code's cause), or undefined when it did not. */
+function outcomeFailure(ws: string, outcome: DeployOutcome, failOnDegraded: boolean): unknown {
+  if (outcome.error) return outcome.error;
   const r = outcome.recipe;
-  if (r?.state === 'failed') return ExitCode.buildFailed;
-  if (r?.state === 'ready_to_work' && r.degraded && failOnDegraded) return ExitCode.degraded;
-  return 0;
+  if (r?.state === 'failed') return new ExitError('buildFailed', `workspace ${ws}: the build of recipe ${idText(r.recipe_id)} failed`);
+  if (r?.state === 'ready_to_work' && r.degraded && failOnDegraded) return new ExitError('degraded', `workspace ${ws}: recipe ${idText(r.recipe_id)} is degraded`);
+  return undefined;
 }
 
 function rowOf(ws: string, outcome: DeployOutcome): DeployRow {
@@ -212,7 +212,7 @@ async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {
  * a fleet, ending with one row per workspace. Safe to run again: it adopts the existing recipe,
  * appends nothing twice and joins a build that is running instead of starting another.
  */
-export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void> {
   const spec = await specFromOptions(ctx, opts);
   const wait = waitOptionsOf(ctx, opts);
   const missing = missingInputs(spec);
@@ -268,7 +268,8 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
       for (const r of p.requests) ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
     }
     ctx.output.info('Dry run: no write was sent.');
-    return failed > 0 ? ExitCode.failure : 0;
+    if (failed > 0) throw new ExitError('failure', `${failed} workspace(s) could not be planned`, { silent: true });
+    return;
   }
 
   const failOnDegraded = !!opts.failOnDegraded;
@@ -308,16 +309,16 @@ export async function runDeploy(ctx: Context, _a: unknown[], opts: Opts): Promis
     await ctx.output.list(lines, columns);
     await explainNotDelivered(ctx, api, workspaces, outcomes);
   }
-  const codes = outcomes.map((o) => outcomeCode(o, failOnDegraded)).filter((c) => c !== 0);
-  if (codes.length === 0) return 0;
-  const failed = codes.length;
+  const failures = outcomes.map((o, i) => outcomeFailure(workspaces[i]!, o, failOnDegraded)).filter((f) => f !== undefined);
+  if (failures.length === 0) return;
+  const failed = failures.length;
   ctx.output.warn(`${failed} of ${workspaces.length} workspace(s) did not end ready${failOnDegraded ? ' and complete' : ''}`);
   // Each error was printed once, at the step that failed; with --quiet steps are silent, so here.
   for (const [i, o] of outcomes.entries()) {
     if (o.error && !ctx.output.machine && ctx.output.flags.quiet) ctx.output.warn(`workspace ${workspaces[i]}: ${errorLines(o.error).join('\n  ')}`);
   }
   // One failure keeps its own code (7, 8, 9, 5, …); mixed failures are 1.
-  return new Set(codes).size === 1 ? codes[0]! : ExitCode.failure;
+  throw new ManyFailures(failures);
 }
 
 /**

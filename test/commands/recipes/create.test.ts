@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, http, sandbox, tempDir, tokenFor } from '../helpers.js';
-import { holdWrites } from '../fixtures/held-writes.js';
-import { V31, builtRecipe, configuration, configure, createRecipe, demo, resetRecipes } from '../fixtures/recipes.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
+import { holdWrites } from '../../fixtures/held-writes.js';
+import { V31, builtRecipe, configuration, configure, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
 let token: string;

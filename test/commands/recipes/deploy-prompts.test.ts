@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../helpers.js';
-import { resetRecipes } from '../fixtures/recipes.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
+import { resetRecipes } from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
 const config = tempDir('edp-prompts-');

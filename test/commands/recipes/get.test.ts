@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, http, sandbox, tokenFor } from '../helpers.js';
-import { builtRecipe, demo, resetRecipes } from '../fixtures/recipes.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, http, sandbox, tokenFor } from '../../helpers.js';
+import { builtRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
 let token: string;

@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import { elapsedText } from '../../src/commands/recipes/deploy/run.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, cli, sandbox, tempDir, tokenFor } from '../helpers.js';
-import { configuration, configure, createRecipe, resetRecipes } from '../fixtures/recipes.js';
+import { main } from '../../../src/cli.js';
+import { elapsedText } from '../../../src/commands/recipes/deploy.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { PASSWORD, USERNAME, cli, sandbox, tempDir, tokenFor } from '../../helpers.js';
+import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
 
 const FAST = ['--poll-interval', '10ms'];
 const DEPLOY = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST];
