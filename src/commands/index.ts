@@ -16,11 +16,11 @@ const COMMANDS: Array<[name: string, description: string, load: (() => Promise<{
   ['token', 'print a Bearer token for the workspace (cached, renewed on expiry)', () => import('./token/command.js')],
   ['workspaces', "list and manage the agency's workspaces (agency credentials)", () => import('./workspaces/command.js')],
   ['agency-recipes', 'recipes available to the agency', () => import('./agency-recipes/command.js')],
-  ['iframe-url', 'get an embeddable iframe URL for connecting a data source or destination', null],
-  ['datasources', 'data sources available to the workspace', null],
-  ['connections', 'connections to data sources', null],
-  ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction', null],
-  ['links', 'one-time external authentication links', null],
+  ['iframe-url', 'get an embeddable iframe URL for connecting a data source or destination', () => import('./iframe-url/command.js')],
+  ['datasources', 'data sources available to the workspace', () => import('./datasources/command.js')],
+  ['connections', 'connections to data sources', () => import('./connections/command.js')],
+  ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction', () => import('./accounts/command.js')],
+  ['links', 'one-time external authentication links', () => import('./links/command.js')],
   ['extract-templates', 'extraction templates of a data source', null],
   ['extracts', 'extractions: create, run, pause, migrate', null],
   ['destinations', 'destinations and destination connections', null],
@@ -60,16 +60,10 @@ export function commandWord(argv: string[]): string | undefined {
 // Transitional: areas not yet split into one folder per command register their nouns themselves.
 type LegacyRegister = (program: Command, app: App) => void;
 const legacyArea = (load: () => Promise<unknown>, pick: string) => async () => ((await load()) as Record<string, LegacyRegister>)[pick]!;
-const SOURCES = legacyArea(() => import('./sources/index.js'), 'registerSources');
 const EXTRACTION = legacyArea(() => import('./extraction/index.js'), 'registerExtraction');
 const LEGACY: Record<string, () => Promise<LegacyRegister>> = {
   auth: legacyArea(() => import('./auth/index.js'), 'registerAuth'),
   config: legacyArea(() => import('./config/index.js'), 'registerConfig'),
-  'iframe-url': legacyArea(() => import('./iframe-url.js'), 'registerIframeUrl'),
-  datasources: SOURCES,
-  connections: SOURCES,
-  accounts: SOURCES,
-  links: SOURCES,
   'extract-templates': EXTRACTION,
   extracts: EXTRACTION,
   destinations: EXTRACTION,

@@ -1,7 +1,7 @@
 import { listRecipes, listTemplates, type RecipeTemplate } from '../api/recipes.js';
 import { listRoles } from '../api/roles.js';
 import type { Service } from '../api/service.js';
-import { listAccounts, listAccountsV3, remoteIdLookup } from '../api/sources.js';
+import { listAccounts, listAccountsV3, remoteIdLookup } from '../api/accounts.js';
 import { listWebhookEndpoints } from '../api/webhooks.js';
 import { collect } from '../util/collect.js';
 import { idText } from '../util/json.js';

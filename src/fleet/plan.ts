@@ -1,9 +1,9 @@
 import { BUILDING_STATES, listRecipes, type Recipe, type RecipeTemplate } from '../api/recipes.js';
 import { getPermissionCatalog, listRoles, type PermissionPair, type Role } from '../api/roles.js';
 import type { Service } from '../api/service.js';
-import {
-  listAccounts, listAccountsV3, listConnections, remoteIdLookup, resolveAccounts, UnresolvedAccountsError, type AccountV31,
-} from '../api/sources.js';
+import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../api/accounts.js';
+import { listConnections } from '../api/connections.js';
+import { resolveAccounts, UnresolvedAccountsError } from '../commands/shared/account-selector.js';
 import { listWebhookEndpoints, type WebhookEndpoint } from '../api/webhooks.js';
 import { listWorkspaces } from '../api/workspaces.js';
 import { ApiError, ExitError } from '../errors.js';

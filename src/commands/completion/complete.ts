@@ -209,7 +209,7 @@ async function lookUp(kind: Dynamic, flags: Record<string, string>, env: IO['env
       const { listWorkspaces } = await import('../../api/workspaces.js');
       for await (const w of listWorkspaces(api, { limit: 500 })) out.push({ value: idText(w.id), description: w.title });
     } else if (kind === 'datasources') {
-      const { listDataSources } = await import('../../api/sources.js');
+      const { listDataSources } = await import('../../api/datasources.js');
       for await (const d of listDataSources(api, ctx.requireWorkspace(), { limit: 500 })) out.push({ value: d.name, description: d.title });
     } else {
       const { listRecipes } = await import('../../api/recipes.js');

@@ -1,6 +1,6 @@
 import { checkExtractions, listRecipes, recipePaths, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
-import { listAccounts, type AccountV31 } from '../../api/sources.js';
+import { listAccounts, type AccountV31 } from '../../api/accounts.js';
 import { listDestinationConnections, listDestinations } from '../../api/destinations.js';
 import { listWebhookEndpoints, SILENT_EVENT_TYPES } from '../../api/webhooks.js';
 import { listWorkspaces } from '../../api/workspaces.js';

@@ -9,7 +9,7 @@ import { parseId, parseIdList } from '../../util/validate.js';
 import type { Opts } from '../shared/app.js';
 import { checkTitle, limitOf, parseName } from '../shared/options.js';
 import { parseNames, settingsFrom } from './common.js';
-import { suggestingDataSource } from '../sources/datasource-names.js';
+import { suggestingDataSource } from '../shared/datasource-names.js';
 
 const fieldColumns = [
   { header: 'NAME', value: (f: Field) => f.name },

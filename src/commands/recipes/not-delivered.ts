@@ -1,6 +1,6 @@
 import type { Recipe, SourceEntry } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
-import { listAccounts, listAccountsV3 } from '../../api/sources.js';
+import { listAccounts, listAccountsV3 } from '../../api/accounts.js';
 import { collect } from '../../util/collect.js';
 import { idText } from '../../util/json.js';
 

@@ -1,4 +1,5 @@
-import { listConnections, resolveAccounts, UnresolvedAccountsError, type ResolvedAccount } from '../../api/sources.js';
+import { listConnections } from '../../api/connections.js';
+import { resolveAccounts, UnresolvedAccountsError, type ResolvedAccount } from '../shared/account-selector.js';
 import type { Service } from '../../api/service.js';
 import { ExitError, UsageError } from '../../errors.js';
 import { idText } from '../../util/json.js';

@@ -1,6 +1,7 @@
 import { listTemplates, type RecipeTemplate } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
-import { listAccounts, listAccountsV3, listConnections, remoteIdLookup, type AccountV3 } from '../../../api/sources.js';
+import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV3 } from '../../../api/accounts.js';
+import { listConnections } from '../../../api/connections.js';
 import { listWorkspaces } from '../../../api/workspaces.js';
 import type { Context } from '../../../context.js';
 import { NotConfirmedError, UsageError } from '../../../errors.js';

@@ -1,13 +1,13 @@
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { decorateIframeUrl, getIframeUrl } from '../api/workspaces.js';
-import { parseChoice } from '../util/validate.js';
-import type { Opts } from './shared/app.js';
+import { decorateIframeUrl, getIframeUrl } from '../../api/iframe-url.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseChoice } from '../../util/validate.js';
+import type { IframeUrlOptions } from './command.js';
 
-export async function runIframeUrl(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runIframeUrl(opts: IframeUrlOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();
   const type = opts.type === undefined ? undefined : parseChoice(opts.type, ['datasource', 'destination'] as const, '--type');
-  if (opts.name !== undefined && String(opts.name).trim() === '') throw new UsageError('--name must not be empty');
+  if (opts.name !== undefined && opts.name.trim() === '') throw new UsageError('--name must not be empty');
   // Contract: show_accounts_only_on_auth works only when show_accounts is false.
   if (opts.showAccountsOnlyOnAuth && opts.showAccounts !== false) {
     throw new UsageError('--show-accounts-only-on-auth works only together with --no-show-accounts');
@@ -27,5 +27,4 @@ export async function runIframeUrl(ctx: Context, _a: unknown[], opts: Opts): Pro
   const url = decorateIframeUrl(raw, { showAccountSelection: !!opts.showAccountSelection, useDefaultAuth: !!opts.useDefaultAuth });
   if (ctx.output.machine) ctx.output.json({ ...res, url });
   else ctx.output.line(url);
-  return 0;
 }

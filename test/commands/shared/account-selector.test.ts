@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Service } from '../../src/api/service.js';
-import { UnresolvedAccountsError, remoteIdLookup, resolveAccounts, type AccountV3, type AccountV31 } from '../../src/api/sources.js';
-import { ApiError } from '../../src/errors.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, sandbox } from '../helpers.js';
+import { remoteIdLookup, type AccountV3, type AccountV31 } from '../../../src/api/accounts.js';
+import { Service } from '../../../src/api/service.js';
+import { UnresolvedAccountsError, resolveAccounts } from '../../../src/commands/shared/account-selector.js';
+import { ApiError } from '../../../src/errors.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { PASSWORD, USERNAME, sandbox } from '../../helpers.js';
 
 let sb: Sandbox;
 let api: Service;

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { lazy, legacyRun, type App } from './shared/app.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { App, OptionsOf } from '../shared/app.js';
+import { examples } from '../shared/help.js';
 
-export function registerIframeUrl(program: Command, app: App): void {
-  program
-    .command('iframe-url')
+const iframeUrl = (cmd: Command) =>
+  cmd
     .description('get an embeddable iframe URL for connecting a data source or destination (agency credentials, -w workspace)')
     .option('--type <type>', 'datasource or destination')
     .option('--name <name>', 'string id of the data source or destination')
@@ -16,6 +16,10 @@ export function registerIframeUrl(program: Command, app: App): void {
     .option('--show-accounts', 'show accounts')
     .option('--no-show-accounts', 'hide accounts')
     .option('--show-accounts-only-on-auth', 'show accounts only on authorization (needs --no-show-accounts)')
-    .addHelpText('after', '\nExamples:\n  edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection')
-    .action(legacyRun(app, lazy(() => import('./iframe-url-run.js'), (m) => m.runIframeUrl)));
+    .addHelpText('after', examples(['edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection']));
+
+export type IframeUrlOptions = OptionsOf<ReturnType<typeof iframeUrl>>;
+
+export function register(cmd: Command, app: App): void {
+  app.verb(iframeUrl(cmd), () => import('./iframe-url.js').then((m) => m.runIframeUrl));
 }

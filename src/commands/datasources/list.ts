@@ -1,9 +1,9 @@
+import { listDataSources, type DataSource } from '../../api/datasources.js';
 import type { Context } from '../../context.js';
-import { listDataSources, type DataSource } from '../../api/sources.js';
-import type { Opts } from '../shared/app.js';
 import { limitOf } from '../shared/options.js';
+import type { ListOptions } from './command.js';
 
-export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
@@ -16,5 +16,4 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
     ],
     { empty: 'No data sources.' },
   );
-  return 0;
 }

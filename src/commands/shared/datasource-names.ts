@@ -1,4 +1,4 @@
-import { listDataSources } from '../../api/sources.js';
+import { listDataSources } from '../../api/datasources.js';
 import type { Service } from '../../api/service.js';
 import { ApiError, withHint } from '../../errors.js';
 import { collect } from '../../util/collect.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, http, sandbox } from '../helpers.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, http, sandbox } from '../../helpers.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -73,85 +73,5 @@ describe('edp links create', () => {
     } finally {
       await http(sb, 'PATCH', '/_sandbox/agency', { body: { external_auth_links: true } });
     }
-  });
-});
-
-describe('edp links list', () => {
-  it('lists newest first', async () => {
-    const r = await edp(['links', 'list', '--data-source', 'google_ads', '--json']);
-    expect(r.code).toBe(0);
-    const ids = r.json().map((l: any) => l.id);
-    expect(ids.length).toBeGreaterThan(3);
-    expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
-  });
-
-  it('--limit, and a terminal table with the status as sent', async () => {
-    const r = await edp(['links', 'list', '--data-source', 'google_ads', '--limit', '2', '-w', '101'], { tty: true });
-    expect(r.stdout).toMatch(/ID.*EMAIL.*STATUS.*CREATED.*EXPIRES.*REQUESTED BY/);
-    expect(r.stdout).toContain('analyst@sandbox.local');
-    expect(r.stdout.match(/@client\.com/g)).toHaveLength(2);
-  });
-
-  it('shows an unknown status as it is', async () => {
-    const link = sb.store.state.external_auth_links.find((l) => l.email === 'c@client.com')!;
-    const saved = link.status;
-    (link as { status: string }).status = 'quarantined';
-    try {
-      const r = await edp(['links', 'list', '--data-source', 'google_ads']);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/c@client\.com\tquarantined\t/);
-    } finally {
-      link.status = saved;
-    }
-  });
-
-  it('an unknown data source lists nothing', async () => {
-    const r = await edp(['links', 'list', '--data-source', 'nope', '-w', '101'], { tty: true });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('No nope links in workspace 101.');
-  });
-});
-
-describe('edp links revoke', () => {
-  const idOf = (email: string) => String(sb.store.state.external_auth_links.find((l) => l.email === email)!.id);
-
-  it('revokes, and revoking again succeeds with the same revocation', async () => {
-    const id = idOf('b@client.com');
-    const first = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--json', '--yes']);
-    expect(first.code).toBe(0);
-    expect(first.json()).toMatchObject({ status: 'revoked_manually' });
-    const again = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--yes']);
-    expect(again.code).toBe(0);
-    expect(again.stderr).toContain(`Link ${id} is revoked (since ${first.json().revoked_at})`);
-  });
-
-  it('a used link: 400 (exit 2) with the reason', async () => {
-    const id = idOf('c@client.com');
-    await http(sb, 'POST', `/_sandbox/external-auth-links/${id}/use`);
-    const r = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--yes']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('already been used');
-  });
-
-  it('an expired link: 400 (exit 2)', async () => {
-    const id = idOf('d@client.com');
-    await http(sb, 'POST', '/_sandbox/clock', { body: { advance_seconds: 14 * 24 * 3600 } });
-    const r = await edp(['links', 'revoke', id, '--data-source', 'google_ads', '--yes']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('expired');
-  });
-
-  it('an unknown link or another data source: 404 (exit 5)', async () => {
-    expect((await edp(['links', 'revoke', '99999', '--data-source', 'google_ads', '--yes'])).code).toBe(5);
-    expect((await edp(['links', 'revoke', idOf('a@client.com'), '--data-source', 'facebook_ads', '--yes'])).code).toBe(5);
-  });
-
-  it('refuses a bad id or a missing --data-source before sending (exit 2)', async () => {
-    const bad = await edp(['links', 'revoke', 'x', '--data-source', 'google_ads']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('link id');
-    const missing = await edp(['links', 'revoke', idOf('a@client.com')]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('--data-source');
   });
 });

@@ -1,9 +1,9 @@
+import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV3, type AccountV31 } from '../../api/accounts.js';
 import type { Context } from '../../context.js';
-import { listAccounts, listAccountsV3, remoteIdLookup, setAccountsExtraction, type AccountV3, type AccountV31 } from '../../api/sources.js';
 import type { Column } from '../../output/output.js';
 import { parseId } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
 import { limitOf } from '../shared/options.js';
+import type { ListOptions } from './command.js';
 
 type ListedAccount = AccountV31 & { account_id?: string | null };
 
@@ -34,11 +34,11 @@ async function* withRemoteIds(items: AsyncIterable<AccountV31>, remoteOf: (a: Ac
  * filter), so `--limit` then counts active accounts. `--remote` reads the v3 list first and
  * adds its `account_id` to each item.
  */
-export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const connectionId = parseId(opts.connection, '--connection');
   const limit = limitOf(opts.limit);
   // Contract, v3.1 accounts rule 2: a blank search means no filter, so it is not sent.
-  const search = typeof opts.search === 'string' && opts.search.trim() !== '' ? opts.search : undefined;
+  const search = opts.search !== undefined && opts.search.trim() !== '' ? opts.search : undefined;
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const fetched = listAccounts(api, ws, connectionId, { search }, { limit: opts.active ? undefined : limit });
@@ -51,36 +51,4 @@ export async function runList(ctx: Context, _a: unknown[], opts: Opts): Promise<
     shown = [...columns, { header: 'REMOTE ACCOUNT_ID', value: (a) => a.account_id }];
   }
   await ctx.output.list(items, shown, { empty: `No ${opts.active ? 'active ' : ''}accounts${search ? ` matching "${search}"` : ''} in connection ${connectionId}.` });
-  return 0;
-}
-
-function accountIds(args: unknown): string[] {
-  const raw = (Array.isArray(args) ? args : [args]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
-  return [...new Set(raw.map((v) => parseId(v, 'account id')))];
-}
-
-async function setExtraction(ctx: Context, args: unknown[], opts: Opts, enabled: boolean): Promise<number> {
-  const connectionId = parseId(opts.connection, '--connection');
-  const ids = accountIds(args[0]);
-  const ws = ctx.requireWorkspace();
-  const api = await ctx.api();
-  const updated = await setAccountsExtraction(api, ws, connectionId, ids, enabled);
-  if (!ctx.output.machine) {
-    const n = updated.length;
-    ctx.output.success(`${enabled ? 'Enabled' : 'Disabled'} extraction for ${n} account${n === 1 ? '' : 's'} of connection ${connectionId}`);
-  }
-  await ctx.output.list(updated, [
-    { header: 'ID', value: (a: AccountV3) => a.id },
-    { header: 'TITLE', value: (a: AccountV3) => a.title },
-    { header: 'ENABLED FOR EXTRACTION', value: (a: AccountV3) => a.enabled_for_embedded_extraction },
-  ]);
-  return 0;
-}
-
-export function runEnable(ctx: Context, args: unknown[], opts: Opts): Promise<number> {
-  return setExtraction(ctx, args, opts, true);
-}
-
-export function runDisable(ctx: Context, args: unknown[], opts: Opts): Promise<number> {
-  return setExtraction(ctx, args, opts, false);
 }

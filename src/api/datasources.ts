@@ -1,0 +1,14 @@
+import type { ListOptions, Service } from './service.js';
+
+/** Data sources a workspace can connect: a workspace operation (Bearer). */
+
+export interface DataSource {
+  name: string;
+  title?: string;
+  category?: string;
+  [key: string]: unknown;
+}
+
+export function listDataSources(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<DataSource> {
+  return api.list<DataSource>({ path: '/api/v3/datasources', auth: 'bearer', workspaceId: ws }, opts);
+}

@@ -1,0 +1,35 @@
+import { Command } from '@commander-js/extra-typings';
+import type { App, OptionsOf } from '../shared/app.js';
+import { examples } from '../shared/help.js';
+
+const list = () =>
+  new Command('list')
+    .description('list the accounts of a connection, every page')
+    .requiredOption('--connection <id>', 'connection id')
+    .option('--search <text>', 'title contains the text (case-insensitive); digits also match the account id')
+    .option('--active', 'only active accounts (the only ones a recipe accepts)')
+    .option('--remote', 'add the remote account_id (from the v3 list), stable across workspaces')
+    .option('--limit <n>', 'stop after n accounts')
+    .addHelpText('after', examples(['edp accounts list -w 101 --connection 1001 --active', 'edp accounts list -w 101 --connection 1001 --search brand --remote --json']));
+/** `enable` and `disable` take the same arguments. */
+const extraction = (verb: 'enable' | 'disable') =>
+  new Command(verb)
+    .argument('<account-id...>', 'internal account ids (space- or comma-separated)')
+    .description(`${verb === 'enable' ? 'select' : 'deselect'} accounts for embedded extraction`)
+    .requiredOption('--connection <id>', 'connection id')
+    .addHelpText('after', examples([`edp accounts ${verb} -w 101 --connection 1001 20001 20003`]));
+const enable = () => extraction('enable');
+const disable = () => extraction('disable');
+
+export type ListOptions = OptionsOf<ReturnType<typeof list>>;
+export type EnableOptions = OptionsOf<ReturnType<typeof enable>>;
+export type DisableOptions = OptionsOf<ReturnType<typeof disable>>;
+
+/** edp accounts …: workspace operations (-w) on the accounts of one connection. */
+export function register(accounts: Command, app: App): void {
+  accounts
+    .description('accounts of a connection (v3.1 ids: the ones recipes accept)')
+    .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
+    .addCommand(app.verb(enable(), () => import('./enable.js').then((m) => m.runEnable)))
+    .addCommand(app.verb(disable(), () => import('./disable.js').then((m) => m.runDisable)));
+}

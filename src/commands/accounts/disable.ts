@@ -1,0 +1,7 @@
+import type { Context } from '../../context.js';
+import type { DisableOptions } from './command.js';
+import { setExtraction } from './extraction.js';
+
+export function runDisable(opts: DisableOptions, ctx: Context): Promise<void> {
+  return setExtraction(ctx, opts.connection, opts.args[0], false);
+}

@@ -1,0 +1,7 @@
+import type { Context } from '../../context.js';
+import type { EnableOptions } from './command.js';
+import { setExtraction } from './extraction.js';
+
+export function runEnable(opts: EnableOptions, ctx: Context): Promise<void> {
+  return setExtraction(ctx, opts.connection, opts.args[0], true);
+}
