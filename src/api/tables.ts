@@ -1,5 +1,5 @@
 import { path } from './path.js';
-import type { Field } from './extraction.js';
+import type { Field } from './extract-templates.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Data tables: workspace operations (Bearer). */

@@ -21,11 +21,11 @@ const COMMANDS: Array<[name: string, description: string, load: (() => Promise<{
   ['connections', 'connections to data sources', () => import('./connections/command.js')],
   ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction', () => import('./accounts/command.js')],
   ['links', 'one-time external authentication links', () => import('./links/command.js')],
-  ['extract-templates', 'extraction templates of a data source', null],
-  ['extracts', 'extractions: create, run, pause, migrate', null],
-  ['destinations', 'destinations and destination connections', null],
-  ['tables', 'data tables and their delivered fields', null],
-  ['loads', 'loads of data tables to destinations', null],
+  ['extract-templates', 'extraction templates of a data source', () => import('./extract-templates/command.js')],
+  ['extracts', 'extractions: create, run, pause, migrate', () => import('./extracts/command.js')],
+  ['destinations', 'destinations and destination connections', () => import('./destinations/command.js')],
+  ['tables', 'data tables and their delivered fields', () => import('./tables/command.js')],
+  ['loads', 'loads of data tables to destinations', () => import('./loads/command.js')],
   ['recipes', 'automated recipes: templates, configure, build, poll, deploy', () => import('./recipes/command.js')],
   ['webhooks', 'webhook endpoints and a local signed-delivery receiver', null],
   ['roles', 'custom workspace roles and the permission catalog (agency chief)', null],
@@ -60,15 +60,9 @@ export function commandWord(argv: string[]): string | undefined {
 // Transitional: areas not yet split into one folder per command register their nouns themselves.
 type LegacyRegister = (program: Command, app: App) => void;
 const legacyArea = (load: () => Promise<unknown>, pick: string) => async () => ((await load()) as Record<string, LegacyRegister>)[pick]!;
-const EXTRACTION = legacyArea(() => import('./extraction/index.js'), 'registerExtraction');
 const LEGACY: Record<string, () => Promise<LegacyRegister>> = {
   auth: legacyArea(() => import('./auth/index.js'), 'registerAuth'),
   config: legacyArea(() => import('./config/index.js'), 'registerConfig'),
-  'extract-templates': EXTRACTION,
-  extracts: EXTRACTION,
-  destinations: EXTRACTION,
-  tables: EXTRACTION,
-  loads: EXTRACTION,
   webhooks: legacyArea(() => import('./webhooks/index.js'), 'registerWebhooks'),
   roles: legacyArea(() => import('./roles/index.js'), 'registerRoles'),
   api: legacyArea(() => import('./api/index.js'), 'registerApi'),

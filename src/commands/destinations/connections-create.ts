@@ -1,0 +1,20 @@
+import { createDestinationConnection } from '../../api/destinations.js';
+import type { Context } from '../../context.js';
+import { idText } from '../../util/json.js';
+import { checkTitle, parseName } from '../shared/options.js';
+import type { ConnectionsCreateOptions } from './command.js';
+import { checkNames, checkS3, paramsFrom } from './params.js';
+import { showConnection } from './show.js';
+
+export async function runConnectionsCreate(opts: ConnectionsCreateOptions, ctx: Context): Promise<void> {
+  const destination = parseName(opts.destination, '--destination');
+  const { params, title: fileTitle } = await paramsFrom(ctx, destination, opts);
+  const title = checkTitle(opts.title ?? fileTitle ?? '', '--title');
+  checkNames(destination, params);
+  if (destination === 's3') checkS3({}, params, true);
+  const ws = ctx.requireWorkspace();
+  const api = await ctx.api();
+  const c = await createDestinationConnection(api, ws, destination, title, params);
+  if (!ctx.output.machine) ctx.output.success(`Created ${destination} connection ${idText(c.id)} (status ${String(c.status)})`);
+  await showConnection(ctx, destination, c);
+}

@@ -1,0 +1,19 @@
+import { recheckDestinationConnection } from '../../api/destinations.js';
+import type { Context } from '../../context.js';
+import { parseId } from '../../util/validate.js';
+import { parseName } from '../shared/options.js';
+import type { ConnectionsRecheckOptions } from './command.js';
+import { showConnection } from './show.js';
+
+export async function runConnectionsRecheck(opts: ConnectionsRecheckOptions, ctx: Context): Promise<void> {
+  const destination = parseName(opts.destination, '--destination');
+  const connectionId = parseId(opts.args[0], 'destination connection id');
+  const ws = ctx.requireWorkspace();
+  const api = await ctx.api();
+  const c = await recheckDestinationConnection(api, ws, destination, connectionId);
+  if (!ctx.output.machine) {
+    if (c.status === 'active') ctx.output.success(`${destination} connection ${connectionId} is active`);
+    else ctx.output.warn(`${destination} connection ${connectionId} is ${String(c.status)}${c.error_text ? `: ${c.error_text}` : ''}`);
+  }
+  await showConnection(ctx, destination, c);
+}

@@ -1,0 +1,27 @@
+import { getExtract, runExtract } from '../../api/extracts.js';
+import type { Context } from '../../context.js';
+import { ExitError } from '../../errors.js';
+import { idText } from '../../util/json.js';
+import { parseId } from '../../util/validate.js';
+import { runWaitOf, waitForRun } from '../shared/poll.js';
+import type { RunOptions } from './command.js';
+
+export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
+  const extractId = parseId(opts.args[0], 'extract id');
+  const wait = runWaitOf(ctx, opts);
+  const ws = ctx.requireWorkspace();
+  const api = await ctx.api();
+  const started = await runExtract(api, ws, extractId);
+  if (!wait) {
+    if (ctx.output.machine) ctx.output.json(started);
+    else ctx.output.success(`Extract ${extractId} is running; follow it with \`edp extracts get ${extractId}\` or pass --wait`);
+    return;
+  }
+  const e = await waitForRun(ctx, `extract ${extractId}`, wait, () => getExtract(api, ws, extractId), (x) => x.status !== 'running');
+  if (ctx.output.machine) ctx.output.json(e);
+  if (e.status === 'completed') {
+    if (!ctx.output.machine) ctx.output.success(`Extract ${extractId} completed; its rows are in data table ${idText(e.data_table_id)}`);
+    return;
+  }
+  throw new ExitError('failure', `extract ${extractId} run ended ${e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : `with status ${String(e.status)}`}`);
+}

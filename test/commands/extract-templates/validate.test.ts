@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, sandbox } from '../../helpers.js';
+import { demo } from '../../fixtures/extraction.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0.05 });
+});
+afterAll(() => sb.close());
+
+const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
+
+describe('edp extract-templates validate', () => {
+  it('validates accounts with settings', async () => {
+    const d = demo(sb);
+    const [a, b] = d.accounts('google_ads');
+    const r = await edp('extract-templates', 'validate', String(d.template('google_ads', true).id), '--accounts', `${a!.id},${b!.id}`,
+      '--fields', 'date,spend', '--additional-params', '{"attribution":"7d"}', '--sync-historical-data', '2024-01-01');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`valid for accounts ${a!.id}, ${b!.id}`);
+  });
+
+  it('maps accounts of several connections (400) to exit 2', async () => {
+    const d = demo(sb);
+    const r = await edp('extract-templates', 'validate', String(d.template('google_ads', true).id), '--accounts', `${d.accounts('google_ads')[0]!.id},${d.accounts('facebook_ads')[0]!.id}`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('400');
+  });
+
+  it.each([
+    [['--accounts', 'abc'], '--accounts'],
+    [['--accounts', '1', '--additional-params', '{nope'], '--additional-params'],
+    [['--accounts', '1', '--additional-params', '[1]'], '--additional-params'],
+    [['--accounts', '1', '--sync-historical-data', '2024-02-30'], '--sync-historical-data'],
+    [['--accounts', '1', '--fields', 'a,a'], '--fields'],
+  ])('refuses bad validate input %j locally (exit 2)', async (args, flag) => {
+    const r = await edp('extract-templates', 'validate', '301', ...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(flag);
+  });
+
+  it('reads settings from a file', async () => {
+    const d = demo(sb);
+    const withFile = await cli(sb, ['extract-templates', 'validate', String(d.template('google_ads', true).id), '--accounts', String(d.accounts('google_ads')[0]!.id), '--settings-file', '-', '--json', '-w', '101'], {
+      stdin: 'fields: [date, ad_name, spend]\ndynamic_fields: [custom_label]\n',
+    });
+    expect(withFile.code).toBe(0);
+    expect(withFile.json().template_settings.dynamic_fields).toEqual(['custom_label']);
+    const bad = await cli(sb, ['extract-templates', 'validate', '301', '--accounts', '1', '--settings-file', '-', '-w', '101'], { stdin: 'colour: red\n' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown setting "colour"');
+  });
+});
