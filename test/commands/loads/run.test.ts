@@ -43,6 +43,8 @@ describe('edp loads run', () => {
     [['--from', '2024-02-01', '--to', '2024-01-01'], 'is after --to'],
     [['--from', '2024-01-32', '--to', '2024-02-01'], '--from'],
     [['--wait-timeout', '5m'], '--wait'],
+    [['--poll-interval', '1s'], '--poll-interval works with --wait'],
+    [['--wait', '--poll-interval', 'soon'], '--poll-interval'],
   ])('refuses run %j locally (exit 2) and starts nothing', async (args, message) => {
     const id = await newLoad();
     const r = await edp('loads', 'run', String(id), ...args);
