@@ -10,9 +10,9 @@ type Register = (cmd: Command, app: App) => void;
  * description for `edp --help`, and its folder. Only the `command.ts` of the command being
  * run is loaded; the others are names and descriptions, which is all `edp --help` shows.
  */
-const COMMANDS: Array<[name: string, description: string, load: (() => Promise<{ register: Register }>) | null]> = [
-  ['auth', 'store, check and remove agency credentials', null],
-  ['config', 'per-profile settings: default workspace, service address, concurrency, poll interval', null],
+const COMMANDS: Array<[name: string, description: string, load: () => Promise<{ register: Register }>]> = [
+  ['auth', 'store, check and remove agency credentials', () => import('./auth/command.js')],
+  ['config', 'per-profile settings: default workspace, service address, concurrency, poll interval', () => import('./config/command.js')],
   ['token', 'print a Bearer token for the workspace (cached, renewed on expiry)', () => import('./token/command.js')],
   ['workspaces', "list and manage the agency's workspaces (agency credentials)", () => import('./workspaces/command.js')],
   ['agency-recipes', 'recipes available to the agency', () => import('./agency-recipes/command.js')],
@@ -27,15 +27,15 @@ const COMMANDS: Array<[name: string, description: string, load: (() => Promise<{
   ['tables', 'data tables and their delivered fields', () => import('./tables/command.js')],
   ['loads', 'loads of data tables to destinations', () => import('./loads/command.js')],
   ['recipes', 'automated recipes: templates, configure, build, poll, deploy', () => import('./recipes/command.js')],
-  ['webhooks', 'webhook endpoints and a local signed-delivery receiver', null],
-  ['roles', 'custom workspace roles and the permission catalog (agency chief)', null],
-  ['api', 'send a raw request with authentication, error handling and paging done for you', null],
-  ['sandbox', 'run a local emulator of the whole service', null],
+  ['webhooks', 'webhook endpoints and a local signed-delivery receiver', () => import('./webhooks/command.js')],
+  ['roles', 'custom workspace roles and the permission catalog (agency chief)', () => import('./roles/command.js')],
+  ['api', 'send a raw request with authentication, error handling and paging done for you', () => import('./api/command.js')],
+  ['sandbox', 'run a local emulator of the whole service', () => import('./sandbox/command.js')],
   ['export', 'write the current state of workspaces as a fleet file', () => import('./export/command.js')],
   ['plan', 'show what apply would change to match a fleet file; sends no write', () => import('./plan/command.js')],
   ['apply', 'make the workspaces match a fleet file (safe to re-run)', () => import('./apply/command.js')],
   ['doctor', 'check workspaces for what needs action, each finding with its fix', () => import('./doctor/command.js')],
-  ['completion', 'print a shell completion script', null],
+  ['completion', 'print a shell completion script', () => import('./completion/command.js')],
 ];
 
 /** Global options that take a value, to find the command word behind them. */
@@ -57,40 +57,16 @@ export function commandWord(argv: string[]): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
 
-// Transitional: areas not yet split into one folder per command register their nouns themselves.
-type LegacyRegister = (program: Command, app: App) => void;
-const legacyArea = (load: () => Promise<unknown>, pick: string) => async () => ((await load()) as Record<string, LegacyRegister>)[pick]!;
-const LEGACY: Record<string, () => Promise<LegacyRegister>> = {
-  auth: legacyArea(() => import('./auth/index.js'), 'registerAuth'),
-  config: legacyArea(() => import('./config/index.js'), 'registerConfig'),
-  webhooks: legacyArea(() => import('./webhooks/index.js'), 'registerWebhooks'),
-  roles: legacyArea(() => import('./roles/index.js'), 'registerRoles'),
-  api: legacyArea(() => import('./api/index.js'), 'registerApi'),
-  sandbox: legacyArea(() => import('./sandbox/index.js'), 'registerSandbox'),
-  completion: legacyArea(() => import('./completion/index.js'), 'registerCompletion'),
-};
-
 /** Registers the command tree: fully for the command being run (or all, `all`), names only for the rest. */
 export async function registerCommands(program: Command, app: App, argv: string[], all = false): Promise<void> {
   const word = commandWord(argv);
   const everything = all || word === 'completion';
   // Each verb's help lists the global options too; the commands below inherit this setting.
   program.configureHelp({ showGlobalOptions: true });
-  const selectedAreas = new Set(COMMANDS.filter(([name]) => (everything || name === word) && LEGACY[name]).map(([name]) => LEGACY[name]!));
-  const legacyDone = new Set<() => Promise<LegacyRegister>>();
   for (const [name, description, load] of COMMANDS) {
-    const area = LEGACY[name];
-    if (area) {
-      if (!selectedAreas.has(area)) program.command(name).description(description);
-      else if (!legacyDone.has(area)) {
-        legacyDone.add(area);
-        (await area())(program, app);
-      }
-      continue;
-    }
     const cmd = program.command(name).description(description);
     if (everything || name === word) {
-      (await load!()).register(cmd, app);
+      (await load()).register(cmd, app);
       // Verbs are declared apart from their parent: give them its settings (help, output, exit).
       inherit(cmd);
     }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { parsePermission } from '../commands/roles/run.js';
+import { parsePermission } from '../commands/roles/permission.js';
 import type { PermissionPair } from '../api/roles.js';
 import type { SourceSpec } from '../commands/recipes/deploy/spec.js';
 import { checkDocument, readDocument } from '../util/document.js';

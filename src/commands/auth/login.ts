@@ -3,14 +3,14 @@ import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../util/stdin.js';
 import { parseEmail } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
+import type { LoginOptions } from './command.js';
 
-export async function runLogin(ctx: Context, _args: unknown[], opts: Opts): Promise<number> {
+export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> {
   // A configuration file that cannot be used stops the login before any question or request.
   ctx.config.read();
   const baseUrl = ctx.baseUrl();
   const baseUrlSource = ctx.baseUrlSetting().source;
-  let username: string | undefined = opts.username;
+  let username = opts.username;
   let password: string | undefined;
   if (opts.passwordStdin) {
     password = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
@@ -61,5 +61,4 @@ export async function runLogin(ctx: Context, _args: unknown[], opts: Opts): Prom
   });
   if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, base_url: baseUrl, username });
   else ctx.output.success(`Logged in to ${baseUrl} as ${username} (profile "${ctx.profileName}", ${ctx.config.file})`);
-  return 0;
 }

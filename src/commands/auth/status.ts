@@ -1,10 +1,9 @@
 import { tokenExpiresAt, type Credentials } from '../../api/auth.js';
 import type { RequestSpec } from '../../api/client.js';
 import { DEFAULT_BASE_URL } from '../../config/store.js';
-import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { Opts } from '../shared/app.js';
+import type { StatusOptions } from './command.js';
 
 type Kind = 'basic' | 'token' | 'cookie session';
 type Check = 'valid' | 'rejected' | 'unreachable' | 'not checked';
@@ -38,7 +37,7 @@ function kindsInUse(creds: Credentials): Kind[] {
  * `auth status --all`: every profile of the config file, read from the file alone (nothing is
  * sent): name, user name, service address and default workspace, never a password or session.
  */
-async function runStatusAll(ctx: Context): Promise<number> {
+async function runStatusAll(ctx: Context): Promise<void> {
   const config = ctx.config.read();
   const profiles = Object.entries(config.profiles ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -61,10 +60,9 @@ async function runStatusAll(ctx: Context): Promise<number> {
     ],
     { empty: `No profiles in ${ctx.config.file}: run \`edp auth login\`` },
   );
-  return 0;
 }
 
-export async function runStatus(ctx: Context, _args: unknown[], opts: Opts): Promise<number> {
+export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   if (opts.all) return runStatusAll(ctx);
   const creds = ctx.credentials();
   const baseUrl = ctx.baseUrl();
@@ -147,20 +145,4 @@ export async function runStatus(ctx: Context, _args: unknown[], opts: Opts): Pro
   const rejected = kinds.filter((k) => checks[k] === 'rejected');
   if (rejected.length > 0) throw new AuthRequiredError(`the service refused the credentials in use (${rejected.join(', ')}; 401), from ${source}`);
   if (problems.length > 0) throw problems[0];
-  return 0;
-}
-
-export async function runLogout(ctx: Context): Promise<number> {
-  let had = false;
-  await ctx.config.update((config) => {
-    const profile = config.profiles?.[ctx.profileName];
-    had = !!profile;
-    if (!profile) return;
-    if (config.token_key_salt && profile.username && profile.password) {
-      forgetIdentity(config, profileIdentity(config.token_key_salt, profile.username, profile.password));
-    }
-    delete config.profiles![ctx.profileName];
-  });
-  ctx.output.success(had ? `Removed the credentials and tokens of profile "${ctx.profileName}"` : `Profile "${ctx.profileName}" held no credentials`);
-  return 0;
 }

@@ -5,8 +5,7 @@
  * installed edp's own, however it changes.
  */
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
+import type { Shell } from './command.js';
 
 const BASH = `# edp completion for bash.
 # Load it now:      source <(edp completion bash)

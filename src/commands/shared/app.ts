@@ -92,25 +92,6 @@ export class App {
   }
 }
 
-// Transitional: handlers of areas not yet split into one folder per command.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Opts = Record<string, any>;
-export type Handler = (ctx: Context, args: unknown[], opts: Opts) => Promise<number | void>;
-export function legacyRun(app: App, handler: Handler): (...a: unknown[]) => Promise<void> {
-  return async (...a: unknown[]) => {
-    const command = a[a.length - 1] as Command;
-    const args = a.slice(0, -2);
-    let code: number | void = undefined;
-    await app.execute(command.optsWithGlobals() as GlobalFlags, async (ctx) => {
-      code = await handler(ctx, args, command.opts());
-    });
-    if (app.exitCode === 0 && typeof code === 'number') app.exitCode = code;
-  };
-}
-export function lazy<M>(load: () => Promise<M>, pick: (m: M) => Handler): Handler {
-  return async (ctx, args, opts) => pick(await load())(ctx, args, opts);
-}
-
 function commandPath(cmd: { name(): string; parent: unknown }): string {
   const names: string[] = [];
   for (let c = cmd as { name(): string; parent: unknown } | null; c && (c as { parent: unknown }).parent; c = c.parent as typeof c) names.unshift(c.name());

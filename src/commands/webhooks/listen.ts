@@ -1,8 +1,8 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt, parseUrl } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
-import { parseEventList } from './run.js';
+import type { ListenOptions } from './command.js';
+import { parseEventList } from './endpoints.js';
 import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './receiver.js';
 import type { DeliveryForwarder } from '../../api/forwarder.js';
 
@@ -52,8 +52,8 @@ function waitForStop(signal: AbortSignal | undefined): Promise<void> {
  * `edp webhooks listen`: a local receiver (cli-design). Each accepted event is one NDJSON line
  * on stdout; notes and the address go to stderr. Needs no credentials for the service.
  */
-export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
-  const secret: string | undefined = opts.secret ?? ctx.env[SECRET_ENV];
+export async function runListen(opts: ListenOptions, ctx: Context): Promise<void> {
+  const secret = opts.secret ?? ctx.env[SECRET_ENV];
   if (!secret) {
     throw new UsageError(`a signing secret is needed: pass --secret S or set ${SECRET_ENV} (the secret is shown by \`edp webhooks create\` and \`edp webhooks rotate-secret\`)`);
   }
@@ -71,7 +71,7 @@ export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promis
   try {
     receiver = await startReceiver({
       secret,
-      host: String(opts.host),
+      host: opts.host,
       port,
       events,
       onEvent: (delivery): DeliveryOutcome | Promise<DeliveryOutcome> => {
@@ -107,5 +107,4 @@ export async function runListen(ctx: Context, _a: unknown[], opts: Opts): Promis
   await receiver.close();
   await Promise.allSettled([...pending]);
   await forwarder?.close();
-  return 0;
 }

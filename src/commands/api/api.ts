@@ -5,8 +5,8 @@ import type { Query } from '../../api/path.js';
 import { LosslessNumber, parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
 import { parseChoice } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
 import { limitOf } from '../shared/options.js';
+import type { ApiOptions } from './command.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -33,16 +33,16 @@ function parseField(raw: string, typed: boolean, flag: string): [string, unknown
   return [key, text];
 }
 
-export async function runApi(ctx: Context, [methodArg, pathArg]: unknown[], opts: Opts): Promise<number> {
-  const method = parseChoice(String(methodArg).toUpperCase(), METHODS, 'method') as Method;
-  const target = String(pathArg);
+export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
+  const [methodArg, target] = opts.args;
+  const method: Method = parseChoice(methodArg.toUpperCase(), METHODS, 'method');
   if (!target.startsWith('/')) throw new UsageError(`path must start with "/", got "${target}"`);
   if (opts.basic && opts.bearer) throw new UsageError('--basic and --bearer cannot be used together');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const limit = limitOf(opts.limit);
   const fields = [
-    ...((opts.field as string[] | undefined) ?? []).map((f) => parseField(f, false, '-f/--field')),
-    ...((opts.typedField as string[] | undefined) ?? []).map((f) => parseField(f, true, '-F/--typed-field')),
+    ...(opts.field ?? []).map((f) => parseField(f, false, '-f/--field')),
+    ...(opts.typedField ?? []).map((f) => parseField(f, true, '-F/--typed-field')),
   ];
   let body: unknown;
   if (opts.input !== undefined) {
@@ -72,14 +72,13 @@ export async function runApi(ctx: Context, [methodArg, pathArg]: unknown[], opts
     const items = api.list({ path: p!, auth, workspaceId, query: baseQuery }, { limit });
     if (ctx.output.flags.ndjson) await ctx.output.list(items, []);
     else await ctx.output.jsonArray(items);
-    return 0;
+    return;
   }
   const res = await api.client.request({ method, path: target, query, body, auth, workspaceId });
   if (res.data === undefined) {
     if (!ctx.output.machine) ctx.output.info(`${res.status} (no body)`);
-    return 0;
+    return;
   }
   if (typeof res.data === 'string') ctx.output.write(res.data.endsWith('\n') ? res.data : `${res.data}\n`);
   else ctx.output.json(res.data);
-  return 0;
 }

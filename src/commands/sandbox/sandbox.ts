@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../util/validate.js';
-import type { Opts } from '../shared/app.js';
+import type { SandboxOptions } from './command.js';
 
 function rate(value: string, flag: string): number {
   const n = Number(value);
@@ -22,14 +22,14 @@ function controlToken(value: string | undefined, source: string): string | undef
   return value;
 }
 
-export async function runSandbox(ctx: Context, _a: unknown[], opts: Opts): Promise<number> {
+export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<void> {
   const options = {
-    host: String(opts.host),
+    host: opts.host,
     port: parsePositiveInt(opts.port, '--port', { min: 0, max: 65535 }),
     seed: parsePositiveInt(opts.seed, '--seed', { min: 0 }),
-    username: String(opts.username),
-    password: String(opts.password),
-    stateFile: opts.state as string | undefined,
+    username: opts.username,
+    password: opts.password,
+    stateFile: opts.state,
     scale: parsePositiveInt(opts.scale, '--scale', { min: 1, max: 10_000 }),
     latencyMs: parsePositiveInt(opts.latency, '--latency', { min: 0 }),
     failRate: rate(opts.failRate, '--fail-rate'),
@@ -40,7 +40,7 @@ export async function runSandbox(ctx: Context, _a: unknown[], opts: Opts): Promi
     webhookDelay: seconds(opts.webhookDelay, '--webhook-delay'),
     controlToken:
       opts.controlToken !== undefined
-        ? controlToken(String(opts.controlToken), '--control-token')
+        ? controlToken(opts.controlToken, '--control-token')
         : controlToken(ctx.env.EDP_SANDBOX_TOKEN || undefined, 'EDP_SANDBOX_TOKEN'),
     warn: (message: string) => ctx.output.warn(message),
   };
@@ -66,5 +66,4 @@ export async function runSandbox(ctx: Context, _a: unknown[], opts: Opts): Promi
     process.once('SIGTERM', () => resolve());
   });
   await sandbox.close();
-  return 0;
 }

@@ -1,10 +1,9 @@
-import type { Command } from 'commander';
-import { collectRepeatable, lazy, legacyRun, type App } from '../shared/app.js';
+import type { Command } from '@commander-js/extra-typings';
+import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
+import { examples } from '../shared/help.js';
 
-export function registerApi(program: Command, app: App): void {
-  program
-    .command('api')
-    .description('send a raw request with authentication, error handling and paging done for you')
+const api = (cmd: Command) =>
+  cmd
     .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
     .argument('<path>', 'path under the service address, e.g. /api/v3/workspaces')
     .option('-f, --field <key=value>', 'string field: a query parameter for GET, a body field otherwise (repeatable)', collectRepeatable)
@@ -16,7 +15,15 @@ export function registerApi(program: Command, app: App): void {
     .option('--limit <n>', 'with --paginate: stop after n items')
     .addHelpText(
       'after',
-      '\nExamples:\n  edp api GET /api/v3/workspaces --paginate\n  edp -w 101 api GET /api/v3.1/automated-recipes/ -f state=failed\n  edp -w 101 api PUT /api/v3/automated-recipes/42/ --input config.json',
-    )
-    .action(legacyRun(app, lazy(() => import('./run.js'), (m) => m.runApi)));
+      examples([
+        'edp api GET /api/v3/workspaces --paginate',
+        'edp -w 101 api GET /api/v3.1/automated-recipes/ -f state=failed',
+        'edp -w 101 api PUT /api/v3/automated-recipes/42/ --input config.json',
+      ]),
+    );
+
+export type ApiOptions = OptionsOf<ReturnType<typeof api>>;
+
+export function register(cmd: Command, app: App): void {
+  app.verb(api(cmd), () => import('./api.js').then((m) => m.runApi));
 }

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { lazy, legacyRun, type App } from '../shared/app.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { App, OptionsOf } from '../shared/app.js';
+import { examples } from '../shared/help.js';
 
-export function registerSandbox(program: Command, app: App): void {
-  program
-    .command('sandbox')
+const sandbox = (cmd: Command) =>
+  cmd
     .description('run a local emulator of the whole service (in memory; --state FILE to keep it)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to listen on (other than loopback: reachable from the network, controls need a token)', '127.0.0.1')
@@ -22,7 +22,12 @@ export function registerSandbox(program: Command, app: App): void {
     .option('--webhook-delay <s>', 'delay before a webhook delivery', '1')
     .addHelpText(
       'after',
-      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n\nExamples:\n  edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
-    )
-    .action(legacyRun(app, lazy(() => import('./run.js'), (m) => m.runSandbox)));
+      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n' +
+        examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']),
+    );
+
+export type SandboxOptions = OptionsOf<ReturnType<typeof sandbox>>;
+
+export function register(cmd: Command, app: App): void {
+  app.verb(sandbox(cmd), () => import('./sandbox.js').then((m) => m.runSandbox));
 }

@@ -1,0 +1,17 @@
+import { settingKey } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import type { GetOptions } from './command.js';
+
+export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
+  const key = settingKey(opts.args[0]);
+  const s = ctx.setting(key);
+  if (ctx.output.machine) {
+    ctx.output.json({ key, value: s.value ?? null, source: s.source });
+    return;
+  }
+  if (s.value === undefined) {
+    ctx.output.info(`${key} is not set: \`edp config set ${key} VALUE\` sets it for profile "${ctx.profileName}"`);
+    return;
+  }
+  ctx.output.line(s.value);
+}

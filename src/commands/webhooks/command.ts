@@ -1,0 +1,88 @@
+import { Command } from '@commander-js/extra-typings';
+import type { App, OptionsOf } from '../shared/app.js';
+import { examples } from '../shared/help.js';
+
+const YES = 'do not ask for confirmation (required when not on a terminal)';
+
+const list = () =>
+  new Command('list')
+    .description("list the workspace's webhook endpoints")
+    .option('--limit <n>', 'stop after n endpoints')
+    .addHelpText('after', examples(['edp webhooks list -w 101']));
+const get = () =>
+  new Command('get')
+    .argument('<id>', 'endpoint id')
+    .description('show one webhook endpoint')
+    .addHelpText('after', examples(['edp webhooks get 3 -w 101 --json']));
+const create = () =>
+  new Command('create')
+    .description('create an endpoint (unverified); prints its secret, shown only this once')
+    .requiredOption('--url <url>', 'receiver address (http or https)')
+    .requiredOption('--events <a,b>', "event types to subscribe to, checked against the service's list")
+    .addHelpText('after', examples(['edp webhooks create -w 101 --url https://hooks.example.com/edp --events workspace_created,load_completed']));
+const update = () =>
+  new Command('update')
+    .argument('<id>', 'endpoint id')
+    .description('replace the event types an endpoint is subscribed to')
+    .requiredOption('--events <a,b>', 'the complete new list of event types')
+    .addHelpText('after', examples(['edp webhooks update 3 -w 101 --events load_completed,load_started']));
+const del = () =>
+  new Command('delete')
+    .argument('<id>', 'endpoint id')
+    .description('delete an endpoint (asks on a terminal; --yes otherwise)')
+    .option('-y, --yes', YES)
+    .addHelpText('after', examples(['edp webhooks delete 3 -w 101 --yes']));
+const verify = () =>
+  new Command('verify')
+    .argument('<id>', 'endpoint id')
+    .description('ask the service to send the challenge GET; the endpoint becomes active when the receiver echoes it')
+    .addHelpText('after', examples(['edp webhooks verify 3 -w 101']));
+const rotateSecret = () =>
+  new Command('rotate-secret')
+    .argument('<id>', 'endpoint id')
+    .description('issue a new secret; the old one stops working at once and the endpoint is unverified again')
+    .option('-y, --yes', YES)
+    .addHelpText('after', examples(['edp webhooks rotate-secret 3 -w 101 --yes --json']));
+const eventTypes = () =>
+  new Command('event-types')
+    .description('list the event types an endpoint can subscribe to')
+    .option('--limit <n>', 'stop after n types')
+    .addHelpText('after', examples(['edp webhooks event-types -w 101']));
+const listen = () =>
+  new Command('listen')
+    .description('run a local receiver: answers the verification challenge, checks signatures, prints each event as one JSON line')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4011')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--secret <secret>', "the endpoint's signing secret (better: env EDP_WEBHOOK_SECRET, not visible in the process list)")
+    .option('--events <a,b>', 'print only these event types (others are acknowledged and dropped)')
+    .option('--forward-to <url>', 're-post each accepted event, with its signature headers, after acknowledging it')
+    .addHelpText(
+      'after',
+      '\nRefuses a bad signature (401) and bodies over 1 MiB (413); a repeated idempotency key is acknowledged\n' +
+        'without printing the event again (remembered for at least 10 minutes).\n' +
+        examples(['EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type']),
+    );
+
+export type ListOptions = OptionsOf<ReturnType<typeof list>>;
+export type GetOptions = OptionsOf<ReturnType<typeof get>>;
+export type CreateOptions = OptionsOf<ReturnType<typeof create>>;
+export type UpdateOptions = OptionsOf<ReturnType<typeof update>>;
+export type DeleteOptions = OptionsOf<ReturnType<typeof del>>;
+export type VerifyOptions = OptionsOf<ReturnType<typeof verify>>;
+export type RotateSecretOptions = OptionsOf<ReturnType<typeof rotateSecret>>;
+export type EventTypesOptions = OptionsOf<ReturnType<typeof eventTypes>>;
+export type ListenOptions = OptionsOf<ReturnType<typeof listen>>;
+
+export function register(webhooks: Command, app: App): void {
+  webhooks
+    .description('webhook endpoints of a workspace, their event types, and a local receiver (workspace token)')
+    .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
+    .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
+    .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))
+    .addCommand(app.verb(update(), () => import('./update.js').then((m) => m.runUpdate)))
+    .addCommand(app.verb(del(), () => import('./delete.js').then((m) => m.runDelete)))
+    .addCommand(app.verb(verify(), () => import('./verify.js').then((m) => m.runVerify)))
+    .addCommand(app.verb(rotateSecret(), () => import('./rotate-secret.js').then((m) => m.runRotateSecret)))
+    .addCommand(app.verb(eventTypes(), () => import('./event-types.js').then((m) => m.runEventTypes)))
+    .addCommand(app.verb(listen(), () => import('./listen.js').then((m) => m.runListen)));
+}
