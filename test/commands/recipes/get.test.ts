@@ -84,3 +84,17 @@ describe('a degraded build explained', () => {
     }
   });
 });
+
+describe('edp recipes get', () => {
+  it('get shows state, error code, stage and message, and per-source not-delivered reasons', async () => {
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'facebook_ads', behavior: 'fails' } });
+    const { id } = await builtRecipe(sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
+    const r = await cli(sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/State\s+failed/);
+    expect(r.stdout).toMatch(/Error\s+no_data_delivered \(extraction, facebook_ads\): /);
+    expect(r.stdout).toMatch(/facebook_ads {2}failed, 5 not delivered/);
+    expect(r.stdout).toMatch(/extraction \d+, account \d+: extraction_failed/);
+  });
+
+});
