@@ -5,6 +5,7 @@ import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
+import { keyedFaults } from '../../fixtures/keyed-faults.js';
 
 let sb: Sandbox;
 let token: string;
@@ -241,14 +242,18 @@ describe('edp recipes deploy: fleets and spec files', () => {
 });
 
 describe('edp recipes deploy under faults', () => {
-  // --fail-rate 0.15 --reset-rate 0.05: refused requests and answers lost after the work was done.
+  // 15% of requests refused, 5% of answers lost after the work was done: drawn per workspace
+  // and request from the seed (see keyed-faults), so that each seed meets the same faults
+  // however the three workspaces interleave on a loaded machine.
   for (const seed of [3, 11, 29]) {
     it(`ends with one configured, built recipe per workspace and no account twice (seed ${seed})`, async () => {
-      const faulty = await sandbox({ failRate: 0.15, resetRate: 0.05, retryAfter: 0, buildSeconds: 0.05, seed });
+      const faulty = await sandbox({ buildSeconds: 0.05, seed });
+      const proxy = await keyedFaults(faulty.url, { seed, failRate: 0.15, resetRate: 0.05 });
+      const config = tempDir('edp-faults-');
       try {
         const accounts = [0, 1, 2].map((i) => `remote:${faulty.store.state.accounts.find((a) => a.id === demo(faulty, 101, 'google_ads').accounts[i])!.account_id}`).join(',');
         const args = ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, ...FAST, '--json'];
-        const r = await cli(faulty, args);
+        const r = await cli(proxy, args, { env: { EDP_CONFIG_DIR: config.dir } });
         expect(r.code, r.stderr).toBe(0);
         for (const ws of [101, 102, 103]) {
           const mine = faulty.store.state.recipes.filter((x) => x.workspace_id === ws);
@@ -261,7 +266,9 @@ describe('edp recipes deploy under faults', () => {
           expect(new Set(ids).size).toBe(ids.length);
         }
       } finally {
+        await proxy.close();
         await faulty.close();
+        config.remove();
       }
     });
   }
