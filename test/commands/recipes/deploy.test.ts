@@ -116,7 +116,7 @@ describe('edp recipes deploy: one workspace', () => {
     await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'facebook_ads', behavior: 'fails' } });
     const r = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', file('atomic.yaml', [
       'template: 4002', 'sources:', '  - {data_source: google_ads, accounts: all-active}', '  - {data_source: facebook_ads, accounts: all-active}',
-    ].join('\n')), '--wait-timeout', '400ms', ...FAST, '--json']);
+    ].join('\n')), '--wait-timeout', '2s', ...FAST, '--json']);
     expect(r.code).toBe(8);
     expect(r.json()[0]).toMatchObject({ state: 'failed', error: { code: 'command_failed' } });
     expect(r.stderr).toContain('facebook_ads_campaign_performance');
