@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox, tokenFor } from '../../helpers.js';
+import { cli, control, http, sandbox, tokenFor } from '../../helpers.js';
 import { V31, builtRecipe, configuration, configure, createRecipe, resetRecipes, waitBuilt } from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
@@ -10,9 +10,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await sb.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   resetRecipes(sb);
-  sb.store.opts.buildSeconds = 0.02;
+  await control(sb, 'PATCH', '/faults', { build_seconds: 0.02 });
 });
 
 async function failedRecipe(ws: number, code: string) {
@@ -58,7 +58,7 @@ describe('edp recipes status', () => {
   });
 
   it('--watch follows running builds until every one has ended, a line per change when not on a terminal', async () => {
-    sb.store.opts.buildSeconds = 0.15;
+    await control(sb, 'PATCH', '/faults', { build_seconds: 0.15 });
     for (const ws of [101, 102]) {
       const token = await tokenFor(sb, ws);
       const id = await createRecipe(sb, token, 4001);
@@ -74,7 +74,7 @@ describe('edp recipes status', () => {
   });
 
   it('--watch on a terminal redraws the table until every build has ended', async () => {
-    sb.store.opts.buildSeconds = 0.1;
+    await control(sb, 'PATCH', '/faults', { build_seconds: 0.1 });
     const token = await tokenFor(sb, 101);
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
@@ -86,7 +86,7 @@ describe('edp recipes status', () => {
   });
 
   it('--watch stops at --wait-timeout with exit 8', async () => {
-    sb.store.opts.buildSeconds = 30;
+    await control(sb, 'PATCH', '/faults', { build_seconds: 30 });
     const token = await tokenFor(sb, 101);
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
@@ -94,6 +94,18 @@ describe('edp recipes status', () => {
     const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '10ms', '--wait-timeout', '100ms']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('still running');
+  });
+
+  it('--watch pauses no longer than the time left: a first pause past --wait-timeout ends at the deadline', async () => {
+    await control(sb, 'PATCH', '/faults', { build_seconds: 30 });
+    const token = await tokenFor(sb, 101);
+    const id = await createRecipe(sb, token, 4001);
+    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
+    await http(sb, 'POST', `${V31}${id}/build/`, { token });
+    const started = Date.now();
+    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20s', '--wait-timeout', '200ms']);
+    expect(r.code).toBe(8);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('refuses -w together with --all-workspaces (exit 2)', async () => {
