@@ -1,0 +1,86 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../../helpers.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox({ tokenTtl: 5 });
+});
+afterAll(() => sb.close());
+
+/** A fresh config dir and no credentials in the environment: only what login stores. */
+function fresh() {
+  const dir = tempDir();
+  const env = { EDP_CONFIG_DIR: dir.dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
+  return { dir: dir.dir, env, file: join(dir.dir, 'config.json') };
+}
+
+describe('edp auth', () => {
+  it('status shows profile, user and tokens, never a secret; logout forgets them', async () => {
+    const { env } = fresh();
+    await cli(sb, ['auth', 'login', '--username', USERNAME, '--password-stdin'], { env, stdin: PASSWORD });
+    const tok = await cli(sb, ['token', '-w', '101'], { env });
+    const token = tok.stdout.trim();
+    const status = await cli(sb, ['auth', 'status', '--json', '--verbose'], { env });
+    expect(status.code).toBe(0);
+    const s = status.json();
+    expect(s).toMatchObject({ profile: 'default', base_url: sb.url, username: USERNAME, credentials_check: 'valid' });
+    expect(s.tokens).toEqual([{ workspace_id: '101', expires_at: expect.any(String), expired: false }]);
+    for (const text of [status.stdout, status.stderr]) {
+      expect(text).not.toContain(PASSWORD === 'sandbox' ? '"sandbox"' : PASSWORD);
+      expect(text).not.toContain(token);
+    }
+    const human = await cli(sb, ['auth', 'status'], { tty: true, env: { ...env, NO_COLOR: '1' } });
+    expect(human.stdout).toMatch(/user\s+agency@sandbox.local/);
+    expect(human.stdout).not.toContain(token);
+
+    expect((await cli(sb, ['auth', 'logout'], { env })).code).toBe(0);
+    const after = await cli(sb, ['auth', 'status'], { env });
+    expect(after.code).toBe(3);
+    expect(after.stderr).toContain('edp auth login');
+  });
+
+  it('--verbose logs the credential check like any other request', async () => {
+    const r = await cli(sb, ['auth', 'status', '--verbose']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/GET \/api\/v3\/workspaces\S* 200/);
+  });
+});
+
+describe('edp auth status --all', () => {
+  it('lists every profile without secrets, as JSON, piped and at a terminal; nothing is sent', async () => {
+    const { env, file } = fresh();
+    writeFileSync(
+      file,
+      JSON.stringify({
+        profiles: {
+          default: { username: USERNAME, password: 'secret-password', workspace: '101' },
+          staging: { username: 'ops@agency.example', password: 'other-secret', base_url: 'https://staging.example.com', session_id: 'sess-secret' },
+          bare: { workspace: '7' },
+        },
+      }),
+    );
+    const nowhere = { ...env, EDP_BASE_URL: 'http://127.0.0.1:9' };
+    const json = await cli(undefined, ['auth', 'status', '--all', '--json'], { env: nowhere });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.json()).toEqual([
+      { profile: 'bare', active: false, username: null, base_url: null, workspace: '7', logged_in: false },
+      { profile: 'default', active: true, username: USERNAME, base_url: null, workspace: '101', logged_in: true },
+      { profile: 'staging', active: false, username: 'ops@agency.example', base_url: 'https://staging.example.com', workspace: null, logged_in: true },
+    ]);
+    const piped = await cli(undefined, ['auth', 'status', '--all'], { env: nowhere });
+    expect(piped.stdout.split('\n')[1]).toBe(`default\t${USERNAME}\thttp://127.0.0.1:4010 (default)\t101\ttrue`);
+    const tty = await cli(undefined, ['auth', 'status', '--all', '--profile', 'staging'], { env: nowhere, tty: true });
+    expect(tty.stdout).toMatch(/staging \*/);
+    for (const out of [json.stdout, piped.stdout, tty.stdout]) expect(out).not.toMatch(/secret/);
+  });
+
+  it('says so when there is no profile', async () => {
+    const { env } = fresh();
+    const r = await cli(undefined, ['auth', 'status', '--all'], { env, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('No profiles in');
+  });
+});

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { cli, control, sandbox } from '../../helpers.js';
+import { resetRecipes } from '../../fixtures/recipes.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+/** `edp __complete WORD…`: the candidates (values only) and the directive. */
+async function ask(words: string[], env: Record<string, string | undefined> = {}, target: Sandbox | { url: string } | undefined = sb) {
+  const r = await cli(target, ['__complete', ...words], { env });
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split('\n');
+  return { values: lines.slice(0, -1).map((l) => l.split('\t')[0]), lines: lines.slice(0, -1), directive: lines[lines.length - 1], stderr: r.stderr };
+}
+
+describe('edp __complete', () => {
+  it('offers nouns at the top, verbs per noun, and only that noun\'s verbs', async () => {
+    const top = await ask(['']);
+    expect(top.values).toEqual(expect.arrayContaining(['workspaces', 'recipes', 'config', 'completion']));
+    expect(top.values).not.toContain('__complete');
+    expect(top.directive).toBe(':nofiles');
+    expect((await ask(['rec'])).values).toEqual(['recipes']);
+    const verbs = await ask(['config', '']);
+    expect(verbs.values).toEqual(['get', 'set', 'unset', 'list']);
+    expect(verbs.lines[0]).toMatch(/^get\tprint the value in effect/);
+    // verbs of another noun are not offered
+    expect((await ask(['workspaces', ''])).values).not.toContain('deploy');
+  });
+
+  it('offers every command of `edp --help` and, for each, every verb its own help lists', async () => {
+    // The help of one command registers that command alone; completion registers the whole tree.
+    const listed = (help: string) =>
+      help
+        .split('\nCommands:\n')[1]!
+        .split('\n\n')[0]!
+        .split('\n')
+        .map((l) => /^  (\S+)/.exec(l)?.[1])
+        .filter((name): name is string => name !== undefined && name !== 'help');
+    const commands = listed((await cli(undefined, ['--help'])).stdout);
+    expect(commands.length).toBeGreaterThan(20);
+    expect((await ask([''])).values).toEqual(commands);
+    for (const command of commands) {
+      const help = (await cli(undefined, [command, '--help'])).stdout;
+      if (help.includes('\nCommands:\n')) expect((await ask([command, ''])).values, command).toEqual(listed(help));
+    }
+  });
+
+  it('offers the verb\'s own flags and the global ones, with descriptions', async () => {
+    const r = await ask(['recipes', 'deploy', '--']);
+    expect(r.values).toEqual(expect.arrayContaining(['--concurrency', '--file', '--all-workspaces', '--json', '--jq', '--profile']));
+    expect(r.values).not.toContain('--offline');
+    expect(r.lines).toContainEqual(expect.stringMatching(/^--concurrency\t/));
+    const status = await ask(['auth', 'status', '--']);
+    expect(status.values).toEqual(expect.arrayContaining(['--offline', '--all']));
+    expect(status.values).not.toContain('--concurrency');
+  });
+
+  it('offers no flags or verbs where a value is due, and file names after a file flag', async () => {
+    expect(await ask(['recipes', 'deploy', '--concurrency', ''])).toMatchObject({ values: [], directive: ':nofiles' });
+    for (const words of [['recipes', 'deploy', '--file', ''], ['extracts', 'create', '--settings-file', ''], ['api', 'POST', '/api/v3/workspaces', '--input', '']]) {
+      expect((await ask(words)).directive, words.join(' ')).toBe(':files');
+    }
+    // a value flag's value is skipped: what follows is the next word
+    expect((await ask(['-w', '101', 'config', ''])).values).toEqual(['get', 'set', 'unset', 'list']);
+  });
+
+  it('offers the choices of an enumerated value', async () => {
+    expect((await ask(['completion', ''])).values).toEqual(['bash', 'zsh', 'fish']);
+    expect((await ask(['config', 'set', 'po'])).values).toEqual(['poll_interval']);
+  });
+
+  it('offers workspace ids, data source names and recipe ids from the service', async () => {
+    const ws = await ask(['datasources', 'list', '-w', '']);
+    expect(ws.values).toEqual(expect.arrayContaining(['101', '102']));
+    expect(ws.lines).toContainEqual(expect.stringMatching(/^101\t\S/));
+    const ds = await ask(['-w', '101', 'connections', 'list', '--data-source', 'goo']);
+    expect(ds.values).toContain('google_ads');
+    expect(ds.values.every((v) => v.startsWith('goo'))).toBe(true);
+    resetRecipes(sb);
+    await control(sb, 'PATCH', '/agency', { recipe_pipeline: true });
+    const created = await cli(sb, ['recipes', 'create', '-w', '101', '--template', '4001', '--title', 'Paid media', '--json']);
+    expect(created.code).toBe(0);
+    const recipes = await ask(['recipes', 'get', '-w', '101', '']);
+    expect(recipes.values).toEqual(['9007199254740993']);
+    expect(recipes.lines).toEqual(['9007199254740993\tPaid media']);
+  });
+
+  it('is silent and quick to give up when the service cannot answer', async () => {
+    const noService = await ask(['datasources', 'list', '-w', ''], {}, { url: 'http://127.0.0.1:9' });
+    expect(noService).toMatchObject({ values: [], directive: ':nofiles', stderr: '' });
+    const noWorkspace = await ask(['connections', 'list', '--data-source', ''], { EDP_WORKSPACE: undefined });
+    expect(noWorkspace).toMatchObject({ values: [], stderr: '' });
+  });
+});

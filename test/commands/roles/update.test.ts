@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { answerPrompts, cli, http, sandbox, tempDir } from '../../helpers.js';
+
+let sb: Sandbox;
+const tmp = tempDir('edp-roles-');
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(async () => {
+  await sb.close();
+  tmp.remove();
+});
+
+const roleId = async (title: string) => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
+
+describe('edp roles update', () => {
+  it('changes only what is given', async () => {
+    const id = (await cli(sb, ['roles', 'create', '--title', 'Changing', '--permission', 'EXTRACT:VIEW', '--json'])).json().id;
+    const r = await cli(sb, ['roles', 'update', String(id), '--description', 'now described', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ title: 'Changing', description: 'now described', permissions: [{ layer: 'EXTRACT', permission: 'VIEW' }] });
+    // replacing the set removes EXTRACT:VIEW: off a terminal that needs --yes
+    const p = await cli(sb, ['roles', 'update', String(id), '--permission', 'DATA_TABLE:EDIT', '--yes', '--json']);
+    expect(p.json().permissions).toEqual([{ layer: 'DATA_TABLE', permission: 'EDIT' }]);
+  });
+
+  it('--add-permission and --remove-permission keep the role\'s other permissions', async () => {
+    const id = String((await cli(sb, ['roles', 'create', '--title', 'Growing', '--permission', 'EXTRACT:VIEW', '--permission', 'LOAD:VIEW', '--json'])).json().id);
+    const added = await cli(sb, ['roles', 'update', id, '--add-permission', 'extract:run', '--json']);
+    expect(added.code).toBe(0);
+    expect(added.json().permissions).toEqual([
+      { layer: 'EXTRACT', permission: 'VIEW' },
+      { layer: 'LOAD', permission: 'VIEW' },
+      { layer: 'EXTRACT', permission: 'RUN' },
+    ]);
+    const both = await cli(sb, ['roles', 'update', id, '--remove-permission', 'LOAD:VIEW', '--add-permission', 'RECIPE:VIEW', '--add-permission', 'EXTRACT:RUN']);
+    expect(both.code).toBe(0);
+    const stored = (await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions;
+    expect(stored).toEqual([
+      { layer: 'EXTRACT', permission: 'VIEW' },
+      { layer: 'EXTRACT', permission: 'RUN' },
+      { layer: 'RECIPE', permission: 'VIEW' },
+    ]);
+    const notHeld = await cli(sb, ['roles', 'update', id, '--remove-permission', 'LOAD:RUN']);
+    expect(notHeld.code).toBe(0);
+    expect(notHeld.stderr).toContain('the role does not have LOAD:RUN');
+  });
+
+  it('refuses mixing the whole set with additions, the same pair added and removed, and unknown additions (exit 2, nothing sent)', async () => {
+    const id = String(await roleId('Media Buyer'));
+    const before = (await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions;
+    const mixed = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:VIEW', '--add-permission', 'LOAD:RUN']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--add-permission');
+    const clash = await cli(sb, ['roles', 'update', id, '--add-permission', 'LOAD:RUN', '--remove-permission', 'load:run']);
+    expect(clash.code).toBe(2);
+    const unknown = await cli(sb, ['roles', 'update', id, '--add-permission', 'LOAD:FLY']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('LOAD:FLY');
+    expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toEqual(before);
+  });
+
+  it('--permission that removes permissions: exit 2 naming --yes and what it removes off a terminal; asks at one', async () => {
+    const id = String((await cli(sb, ['roles', 'create', '--title', 'Replaced', '--permission', 'EXTRACT:VIEW', '--permission', 'EXTRACT:RUN', '--json'])).json().id);
+    for (const env of [{}, { CI: '1' }]) {
+      const refused = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:RUN'], { env, tty: 'CI' in env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--yes');
+      expect(refused.stderr).toContain('would remove EXTRACT:VIEW');
+    }
+    const noInput = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:RUN', '--no-input'], { tty: true });
+    expect(noInput.code).toBe(2);
+    const held = (await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions;
+    expect(held).toHaveLength(2);
+
+    const env = { EDP_BASE_URL: sb.url, EDP_USERNAME: 'agency@sandbox.local', EDP_PASSWORD: 'sandbox', EDP_CONFIG_DIR: tmp.dir };
+    const declined = await answerPrompts(['roles', 'update', id, '--permission', 'EXTRACT:RUN'], [['Remove EXTRACT:VIEW from role', 'n\r']], env);
+    expect(declined.code).toBe(11);
+    expect(declined.err).toContain('loses EXTRACT:VIEW');
+    expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toHaveLength(2);
+    const confirmed = await answerPrompts(['roles', 'update', id, '--permission', 'EXTRACT:RUN'], [['Remove EXTRACT:VIEW from role', 'y\r']], env);
+    expect(confirmed.code).toBe(0);
+    expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toEqual([{ layer: 'EXTRACT', permission: 'RUN' }]);
+    // a set that only adds removes nothing: no question, no --yes
+    const grows = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:RUN', '--permission', 'LOAD:VIEW']);
+    expect(grows.code).toBe(0);
+  });
+
+  it('refuses an update with nothing to change, and unknown permissions (exit 2)', async () => {
+    const id = await roleId('Media Buyer');
+    expect((await cli(sb, ['roles', 'update', String(id)])).stderr).toContain('nothing to change');
+    const r = await cli(sb, ['roles', 'update', String(id), '--permission', 'RECIPE:EAT']);
+    expect(r.code).toBe(2);
+  });
+
+  it('maps a system role to exit 4, a taken title to exit 6 and a missing role to exit 5', async () => {
+    const sys = await cli(sb, ['roles', 'update', String(await roleId('Editor')), '--description', 'x']);
+    expect(sys.code).toBe(4);
+    expect(sys.stderr).toContain('system role');
+    expect((await cli(sb, ['roles', 'update', String(await roleId('Media Buyer')), '--title', 'Viewer'])).code).toBe(6);
+    expect((await cli(sb, ['roles', 'update', '9999', '--title', 'Q'])).code).toBe(5);
+  });
+});
