@@ -11,13 +11,17 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 // undici's HTTP/2 client (edp never negotiates HTTP/2; undici itself tolerates a missing
 // http2). Measured in bench/startup.mjs; every other built-in loads as usual.
 const UNUSED_BUILTINS = [
+  // undici's HTTP/2 client, whole, and the fetch body encoder (FormData request bodies): edp
+  // sends JSON text only and never negotiates HTTP/2.
+  { module: './client-h2.js', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, stub: "module.exports = () => { throw new Error('HTTP/2 is not supported'); };" },
+  { module: '../web/fetch/body.js', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/, stub: "module.exports = { extractBody() { throw new Error('FormData bodies are not supported'); } };" },
   { module: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
   { module: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, stub: 'module.exports = { constants: {} };' },
 ];
 const unusedBuiltins = {
   name: 'unused-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:(child_process|http2)$/ }, (args) => {
+    b.onResolve({ filter: /^(node:(child_process|http2)|\.\/client-h2\.js|\.\.\/web\/fetch\/body\.js)$/ }, (args) => {
       const entry = UNUSED_BUILTINS.find((u) => u.module === args.path && u.importer.test(args.importer));
       return entry ? { path: entry.module, namespace: 'unused-builtin' } : undefined;
     });
@@ -28,7 +32,21 @@ const unusedBuiltins = {
   },
 };
 
+// The API client's undici, as one CommonJS file: loaded with a V8 code cache (src/http/undici.ts).
+const UNDICI_CJS = 'undici.cjs';
+
 rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: { undici: 'src/http/undici-bundle.ts' },
+  outfile: `dist/${UNDICI_CJS}`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  plugins: [unusedBuiltins],
+  logLevel: 'warning',
+});
 await build({
   entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: 'dist',
@@ -46,7 +64,7 @@ await build({
   external: ['jq-web'],
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);" },
-  define: { __EDP_VERSION__: JSON.stringify(version) },
+  define: { __EDP_VERSION__: JSON.stringify(version), __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS) },
   logLevel: 'warning',
 });
 

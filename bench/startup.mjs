@@ -6,13 +6,17 @@
 // - the `recipes deploy` module: a local usage error that loads it, minus one that does not.
 // NODE_EXTRA_CA_CERTS is removed from the children's environment: where it is set, it adds
 // ~70 ms to every Node start and flatters every ratio to `node -e 0`.
-import { spawn } from 'node:child_process';
+// `--node PATH` measures the CLI (and `node -e 0`) under another Node binary; the sandbox stays
+// in this process.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const nodeAt = process.argv.indexOf('--node');
+const NODE = nodeAt >= 0 && process.argv[nodeAt + 1] ? process.argv[nodeAt + 1] : process.execPath;
 const sandbox = await startSandbox({ port: 0 });
 const { NODE_EXTRA_CA_CERTS: _ignored, ...parentEnv } = process.env;
 const warmConfig = mkdtempSync(join(tmpdir(), 'edp-bench-'));
@@ -29,7 +33,7 @@ const env = {
 function time(args, extraEnv = {}, expectCode = 0) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(NODE, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
@@ -72,7 +76,8 @@ const median = (xs) => {
 const m = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
 const verdict = (ok) => (ok ? 'met' : 'NOT met');
 const ms = (x) => `${x.toFixed(1).padStart(6)} ms`;
-console.log(`startup on Node ${process.versions.node}, median of ${RUNS} interleaved runs`);
+const nodeVersion = spawnSync(NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+console.log(`startup on Node ${nodeVersion}, median of ${RUNS} interleaved runs`);
 console.log(`  ${'node -e 0'.padEnd(36)} ${ms(m['node -e 0'])}`);
 for (const [name, target] of [
   ['edp --help', 1.3],

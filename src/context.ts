@@ -56,7 +56,15 @@ export class Context {
       // The command writes its JSON document as usual; the filter runs on it once the command ends.
       const captured: string[] = [];
       this.jqCapture = captured;
-      outputIO = { ...io, stdout: captureStream(captured) };
+      // stdin stays a getter: it is created only when the command reads it.
+      outputIO = {
+        get stdin() {
+          return io.stdin;
+        },
+        stdout: captureStream(captured),
+        stderr: io.stderr,
+        env: io.env,
+      };
     }
     this.output = new Output(outputIO, {
       // --jq implies JSON output; with --ndjson it filters each line's item.
@@ -171,7 +179,7 @@ export class Context {
   get interactive(): boolean {
     if (this.flags.input === false) return false;
     if (this.env.CI !== undefined && this.env.CI !== '' && this.env.CI !== '0' && this.env.CI !== 'false') return false;
-    return !!this.io.stdin.isTTY && !!this.io.stdout.isTTY;
+    return !!this.io.stdout.isTTY && !!this.io.stdin.isTTY;
   }
 
   async api(): Promise<Service> {
@@ -180,8 +188,9 @@ export class Context {
     // supplies everything: a file that cannot be used is reported the same way by every command.
     this.config.read();
     const { Service } = await import('./api/service.js');
-    const { logRequest } = await import('./output/request-log.js');
     const { retryNoticeText } = await import('./api/retry.js');
+    // The request log is loaded only for --verbose (or EDP_DEBUG=1).
+    const logRequest = this.output.flags.verbose ? (await import('./output/request-log.js')).logRequest : undefined;
     this.service = new Service({
       baseUrl: this.baseUrl(),
       timeoutMs: this.timeoutMs,
@@ -190,7 +199,7 @@ export class Context {
       profile: this.profileName,
       signal: this.signal,
       userAgent: `edp/${VERSION}`,
-      log: this.output.flags.verbose ? (e) => logRequest(this.output, e) : undefined,
+      log: logRequest ? (e) => logRequest(this.output, e) : undefined,
       // A repeat after a busy answer or a dropped connection can wait 30 s: say so (not with --quiet).
       onRetry: (notice) => this.output.info(retryNoticeText(notice)),
       pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 }) : undefined,

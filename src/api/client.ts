@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import undiciRequest from 'undici/lib/api/api-request.js';
+import type Agent from 'undici/lib/dispatcher/agent.js';
+import { loadUndici, saveUndiciCodeCache, type Undici } from '../http/undici.js';
 import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
@@ -90,6 +90,7 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly base: URL;
   private readonly agent: InstanceType<typeof Agent>;
+  private readonly undici: Undici;
   private readonly policy: RetryPolicy;
   private readonly budget: RetryBudget;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -97,7 +98,8 @@ export class ApiClient {
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl);
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32 });
+    this.undici = loadUndici();
+    this.agent = new this.undici.Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32 });
     this.policy = opts.policy ?? defaultRetryPolicy;
     this.budget = opts.budget ?? new RetryBudget(50);
     this.sleep = opts.sleep ?? sleep;
@@ -106,6 +108,7 @@ export class ApiClient {
   async close(): Promise<void> {
     // Pending keep-alive sockets would hold the process open: the run is over, drop them.
     await this.agent.destroy();
+    saveUndiciCodeCache();
   }
 
   get<T = unknown>(path: string, auth: AuthKind, workspaceId?: string, query?: Query): Promise<T> {
@@ -184,7 +187,7 @@ export class ApiClient {
     const url = new URL(target.replace(/^\/+/, '/'), this.base);
     const signals = [AbortSignal.timeout(this.opts.timeoutMs)];
     if (this.opts.signal) signals.push(this.opts.signal);
-    const res = await undiciRequest.call(this.agent, {
+    const res = await this.undici.request.call(this.agent, {
       origin: url.origin,
       path: url.pathname + url.search,
       method: spec.method,

@@ -11,8 +11,16 @@ export interface IO {
   env: Record<string, string | undefined>;
 }
 
+/** The process's own streams. stdin is created on first use: only commands that read it pay for the stream. */
 export function processIO(): IO {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  return {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  };
 }
 
 export interface ColorFlags {
