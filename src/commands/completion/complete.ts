@@ -226,6 +226,7 @@ async function lookUp(kind: Dynamic, flags: Record<string, string>, env: IO['env
 
 /** Service text shown by a shell: no tabs, line breaks or control characters. */
 function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
   return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 

@@ -38,7 +38,7 @@ describe('edp __complete', () => {
         .split('\nCommands:\n')[1]!
         .split('\n\n')[0]!
         .split('\n')
-        .map((l) => /^  (\S+)/.exec(l)?.[1])
+        .map((l) => /^ {2}(\S+)/.exec(l)?.[1])
         .filter((name): name is string => name !== undefined && name !== 'help');
     const commands = listed((await cli(undefined, ['--help'])).stdout);
     expect(commands.length).toBeGreaterThan(20);
