@@ -2,7 +2,7 @@ import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { DEFAULT_WAIT_TIMEOUT, pollUntil, waitPolling, type PollOptions } from '../shared/poll.js';
+import { pollUntil, waitPolling, type PollOptions } from '../shared/poll.js';
 import { idText } from '../../util/json.js';
 import { errorText, showRecipe, stateText } from './view.js';
 import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
@@ -13,7 +13,6 @@ export interface WaitOptions extends PollOptions {
   onState?: ((recipe: Recipe) => void) | undefined;
 }
 
-export { DEFAULT_WAIT_TIMEOUT };
 export const DEFAULT_POLL_INTERVAL = '2s';
 
 /**
