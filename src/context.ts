@@ -187,6 +187,7 @@ export class Context {
     // Every run that talks to the service reads the config file, even when the environment
     // supplies everything: a file that cannot be used is reported the same way by every command.
     this.config.read();
+    this.startIdentityDigest();
     const { Service } = await import('./api/service.js');
     const { retryNoticeText } = await import('./api/retry.js');
     // The request log is loaded only for --verbose (or EDP_DEBUG=1).
@@ -205,6 +206,24 @@ export class Context {
       pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 }) : undefined,
     });
     return this.service;
+  }
+
+  /**
+   * With a workspace and a user name and password from the environment, the run will most
+   * likely look up a cached workspace token, which is keyed by a slow digest of the password
+   * (config/token-cache.ts). It is started now, on another thread, so that it overlaps loading
+   * the client rather than following it; the lookup later finds it computed or under way.
+   */
+  private startIdentityDigest(): void {
+    const creds = this.credentials();
+    const salt = this.config.read().token_key_salt;
+    if (creds.source !== 'env' || creds.token || creds.sessionId || !creds.username || !creds.password || !salt) return;
+    try {
+      if (!this.workspace()) return;
+    } catch {
+      return; // a bad --workspace is reported by the command
+    }
+    void import('./config/token-cache.js').then(({ identityOf }) => identityOf('env', salt, creds.username!, creds.password!).catch(() => undefined));
   }
 
   /** Prompts, bound to stderr so that stdout stays data. */
