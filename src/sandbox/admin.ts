@@ -69,12 +69,14 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
   if (store.opts.controlToken === undefined && !isLoopbackAddress(store.opts.host)) {
     store.opts.controlToken = randomBytes(24).toString('base64url');
   }
-  app.addHook('onRequest', async (request) => {
-    // The route matched, not the raw URL: the router decodes `/%5Fsandbox/state` to a control.
+  app.addHook('onRequest', (request, _reply, done) => {
+    // An /api/ request never reaches a control (the common case, decided at once). Otherwise
+    // the route matched counts, not the raw URL: the router decodes `/%5Fsandbox/state` to a control.
+    if (request.url.startsWith('/api/')) return done();
     const path = request.routeOptions.url ?? request.url;
-    if (!path.startsWith('/_sandbox/') && !request.url.startsWith('/_sandbox/')) return;
+    if (!path.startsWith('/_sandbox/') && !request.url.startsWith('/_sandbox/')) return done();
     const refusal = controlRefusal(store, request);
-    if (refusal) throw forbidden(refusal);
+    done(refusal ? forbidden(refusal) : undefined);
   });
 
   // Expired tokens leave the state (and the state file) with the next change a minute or more
@@ -89,17 +91,17 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
 
   app.get('/_sandbox/state', async () => store.state);
 
-  app.post('/_sandbox/clock', async (request) => {
-    const body = (request.body ?? {}) as { advance_seconds?: unknown };
+  app.post<{ Body: { advance_seconds?: unknown } | undefined }>('/_sandbox/clock', async (request) => {
+    const body = (request.body ?? {});
     const secs = Number(body.advance_seconds);
     if (!Number.isFinite(secs) || secs < 0) throw badRequest('advance_seconds must be a non-negative number');
     store.clock.advance(secs * 1000);
     return { now: store.clock.iso() };
   });
 
-  app.patch('/_sandbox/agency', async (request) => {
+  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/agency', async (request) => {
     const flags = store.state.agency.flags;
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = (request.body ?? {});
     for (const key of Object.keys(flags) as Array<keyof typeof flags>) {
       if (typeof body[key] === 'boolean') flags[key] = body[key] as boolean;
     }
@@ -107,8 +109,8 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     return store.state.agency;
   });
 
-  app.patch('/_sandbox/faults', async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/faults', async (request) => {
+    const body = (request.body ?? {});
     const o = store.opts;
     if (typeof body.fail_rate === 'number') o.failRate = body.fail_rate;
     if (typeof body.reset_rate === 'number') o.resetRate = body.reset_rate;
@@ -119,8 +121,8 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     return { fail_rate: o.failRate, reset_rate: o.resetRate, latency_ms: o.latencyMs, retry_after: o.retryAfter, token_ttl: o.tokenTtl, build_seconds: o.buildSeconds };
   });
 
-  app.post('/_sandbox/sessions', async (request) => {
-    const body = (request.body ?? {}) as { username?: unknown };
+  app.post<{ Body: { username?: unknown } | undefined }>('/_sandbox/sessions', async (request) => {
+    const body = (request.body ?? {});
     const user = store.state.users.find((u) => u.email === body.username && u.is_active);
     if (!user) throw badRequest('unknown or inactive user');
     const id = store.secret(16);

@@ -37,12 +37,13 @@ export class RequestJournal {
   record(entry: Omit<JournalEntry, 'seq'>): void {
     this.seq += 1;
     this.entries.push({ seq: this.seq, ...entry });
-    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+    // Trimmed in batches rather than by one entry per request.
+    if (this.entries.length >= this.limit * 2) this.entries.splice(0, this.entries.length - this.limit);
   }
 
-  /** Oldest first; `limit` keeps the newest that many. */
+  /** Oldest first, at most the journal's limit; `limit` keeps the newest that many. */
   list(limit?: number): JournalEntry[] {
-    return limit === undefined ? [...this.entries] : this.entries.slice(Math.max(0, this.entries.length - limit));
+    return this.entries.slice(Math.max(0, this.entries.length - Math.min(limit ?? this.limit, this.limit)));
   }
 
   clear(): void {
@@ -81,14 +82,15 @@ export function isControlPath(url: string): boolean {
 /** Writes one entry for an answered request (also those answered before routing, such as a malformed URL). */
 export function journalRequest(journal: RequestJournal, store: Store, request: FastifyRequest, reply: FastifyReply): void {
   if (isControlPath(request.url)) return;
-  const [path, query] = request.url.split('?');
+  const url = request.url;
+  const q = url.indexOf('?');
   const auth = authScheme(request);
   const trace = reply.getHeader('x-im-trace-id');
   journal.record({
     time: store.clock.iso(),
     method: request.method,
-    path: path ?? '',
-    query: query ?? '',
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? '' : url.slice(q + 1),
     status: reply.statusCode,
     auth,
     workspace_id: workspaceOf(store, request, auth),
@@ -98,10 +100,13 @@ export function journalRequest(journal: RequestJournal, store: Store, request: F
 
 /** The journal's hook and its control routes: `GET /_sandbox/requests[?limit=N]`, `DELETE /_sandbox/requests`. */
 export function installJournal(app: FastifyInstance, store: Store, journal = new RequestJournal()): RequestJournal {
-  app.addHook('onResponse', async (request, reply) => journalRequest(journal, store, request, reply));
+  app.addHook('onResponse', (request, reply, done) => {
+    journalRequest(journal, store, request, reply);
+    done();
+  });
 
-  app.get('/_sandbox/requests', async (request) => {
-    const raw = (request.query as Record<string, string | undefined>).limit;
+  app.get<{ Querystring: Record<string, string | undefined> }>('/_sandbox/requests', async (request) => {
+    const raw = request.query.limit;
     let limit: number | undefined;
     if (raw !== undefined) {
       if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1) throw badRequest('limit must be a positive integer');

@@ -34,7 +34,37 @@ function patternRegex(url: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
+
+/**
+ * Trace ids (`x-im-trace-id`): 16 hex digits, a random half per sandbox and a counter, unique
+ * within a run and cheap to make per request.
+ */
+function traceIds(): () => string {
+  const prefix = randomBytes(4).toString('hex');
+  let n = 0;
+  return () => {
+    n = (n + 1) >>> 0;
+    return prefix + n.toString(16).padStart(8, '0');
+  };
+}
+
+/**
+ * Replies as JSON: the native stringifier for replies that hold no integer beyond 2^53 (nearly
+ * all), the lossless one for those that do. A LosslessNumber shows itself in the native text
+ * as an object with `"isLosslessNumber":true` (no string of the data can, its quotes would be
+ * escaped); a bigint makes the native stringifier throw. Either way the answer is written exactly.
+ */
+export function replyJson(payload: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(payload);
+  } catch {
+    return stringifyJson(payload);
+  }
+  if (text === undefined) return 'null';
+  return text.includes('"isLosslessNumber":true') ? stringifyJson(payload) : text;
+}
 
 /** Starts the emulator. `port: 0` picks a free port (tests). */
 export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
@@ -47,12 +77,13 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     for (const area of areas) area.seed?.(store);
   }
 
+  const nextTraceId = traceIds();
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
     bodyLimit: 5 * 1024 * 1024,
     frameworkErrors: (error, request, reply) => {
-      answerFrameworkError(error, request, reply, randomBytes(8).toString('hex'));
+      answerFrameworkError(error, request, reply, nextTraceId());
       journalRequest(journal, store, request, reply);
     },
   });
@@ -85,26 +116,30 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   // Bodies are JSON only: any other content type (text/plain included, which fastify would
   // parse as text) is 415 `bad_request`, the contract's catch-all for other 4xx.
   app.removeContentTypeParser('text/plain');
-  app.setReplySerializer((payload) => stringifyJson(payload));
+  app.setReplySerializer(replyJson);
 
-  const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-im-trace-id', randomBytes(8).toString('hex'));
-    if (!isApi(request)) return;
-    if (opts.latencyMs > 0) await sleep(opts.latencyMs);
+  // Per-request work is kept to what each answer needs: plain callback hooks (no promise per
+  // hook), the fault knobs read as numbers (the controls change them while serving).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-im-trace-id', nextTraceId());
+    if (!isApi(request)) return done();
     // --fail-rate: refused before anything is done, as a dependency timeout would be.
-    if (opts.failRate > 0 && store.faultRandom() < opts.failRate) {
-      throw new SandboxError(503, 'service_unavailable', 'A dependency timed out; try again later.', {}, {}, { 'retry-after': String(opts.retryAfter) });
-    }
+    const fail = () => {
+      if (opts.failRate > 0 && store.faultRandom() < opts.failRate) {
+        return done(new SandboxError(503, 'service_unavailable', 'A dependency timed out; try again later.', {}, {}, { 'retry-after': String(opts.retryAfter) }));
+      }
+      done();
+    };
+    if (opts.latencyMs > 0) setTimeout(fail, opts.latencyMs);
+    else fail();
   });
 
   // --reset-rate: the request was carried out, then the connection drops before the answer.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (isApi(request) && opts.resetRate > 0 && store.faultRandom() < opts.resetRate) {
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (opts.resetRate > 0 && isApi(request) && store.faultRandom() < opts.resetRate) {
       request.raw.socket?.destroy();
     }
-    return payload;
+    done(null, payload);
   });
 
   answerAfterSave(app, store);

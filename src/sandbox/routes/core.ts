@@ -82,23 +82,23 @@ export const coreArea: SandboxArea = {
       return reply.code(201).send({ id: ws.id, title: ws.title });
     });
 
-    app.get('/api/v3/workspaces/:id', async (request) => {
+    app.get<{ Params: { id: string } }>('/api/v3/workspaces/:id', async (request) => {
       const user = requireBasic(store, request);
-      const ws = visibleWorkspace(store, user, pathId((request.params as { id: string }).id));
+      const ws = visibleWorkspace(store, user, pathId(request.params.id));
       return { id: ws.id, title: ws.title };
     });
 
-    app.put('/api/v3/workspaces/:id', { config: { body: titleSchema } }, async (request) => {
+    app.put<{ Params: { id: string } }>('/api/v3/workspaces/:id', { config: { body: titleSchema } }, async (request) => {
       const user = requireBasic(store, request);
-      const ws = visibleWorkspace(store, user, pathId((request.params as { id: string }).id));
+      const ws = visibleWorkspace(store, user, pathId(request.params.id));
       const { title } = parseBody(titleSchema, request.body);
       ws.title = title;
       store.changed();
       return { id: ws.id, title: ws.title };
     });
 
-    app.get('/api/v3/workspaces/:id/dashboards', async (request) => {
-      const wsId = pathId((request.params as { id: string }).id);
+    app.get<{ Params: { id: string } }>('/api/v3/workspaces/:id/dashboards', async (request) => {
+      const wsId = pathId(request.params.id);
       if (!store.workspace(wsId)) {
         // authentication first: an unauthenticated caller learns nothing
         basicOrBearerFor(store, request, wsId);
@@ -120,9 +120,9 @@ export const coreArea: SandboxArea = {
     });
 
     // No trailing slash on this one (contract).
-    app.post('/api/v3/workspaces/:id/recipes', { config: { body: enableRecipeSchema, success: 204 } }, async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/api/v3/workspaces/:id/recipes', { config: { body: enableRecipeSchema, success: 204 } }, async (request, reply) => {
       const user = requireBasic(store, request);
-      const wsId = pathId((request.params as { id: string }).id);
+      const wsId = pathId(request.params.id);
       if (!s().agency.flags.recipe_pipeline) throw forbidden('The recipe pipeline is disabled for this agency.');
       visibleWorkspace(store, user, wsId);
       const parsed = enableRecipeSchema.safeParse(request.body ?? {});
@@ -136,9 +136,9 @@ export const coreArea: SandboxArea = {
       return reply.code(204).send();
     });
 
-    app.post('/api/v3/get_iframe_url', { config: { body: iframeUrlSchema, query: iframeQuerySchema } }, async (request) => {
+    app.post<{ Body: Record<string, unknown> | undefined }>('/api/v3/get_iframe_url', { config: { body: iframeUrlSchema, query: iframeQuerySchema } }, async (request) => {
       const user = requireBasic(store, request);
-      const body = (request.body ?? {}) as Record<string, unknown>;
+      const body = (request.body ?? {});
       const wsId = idOf(body.workspace_id);
       if (wsId === undefined) throw badRequest('workspace_id: A valid integer is required.', { workspace_id: ['A valid integer is required.'] });
       if (!store.workspace(wsId) || (!user.is_agency_chief && !user.workspace_ids.includes(wsId))) {
@@ -170,12 +170,12 @@ export const coreArea: SandboxArea = {
     });
 
     // A minimal stand-in for the embedded page, so that a returned URL opens somewhere.
-    app.get('/api/v3/iframe/', async (request, reply) => {
-      const code = (request.query as Record<string, string>).code ?? '';
+    app.get<{ Querystring: Record<string, string | undefined> }>('/api/v3/iframe/', async (request, reply) => {
+      const code = request.query.code ?? '';
       const session = s().iframe_sessions[code];
       if (!session) throw new SandboxError(404, 'not_found', 'Unknown or expired iframe code.');
       const ws = store.workspace(session.workspace_id);
-      const q = request.query as Record<string, string>;
+      const q = request.query;
       const html = `<!doctype html><title>Connect - ${escapeHtml(s().agency.whitelabel_title)}</title><h1>${escapeHtml(s().agency.whitelabel_title)}</h1>
 <p>Workspace: ${escapeHtml(ws?.title ?? '')}</p><p>${escapeHtml(session.type ?? 'datasource')}: ${escapeHtml(session.name ?? '(choose)')}</p>
 <p>Flow: ${q.show_account_selection === 'True' ? 'two-step (authorize, then pick accounts)' : 'one-step'}; ${q.use_default_auth === 'True' ? 'default authentication method' : 'authentication chooser'}</p>`;

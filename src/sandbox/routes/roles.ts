@@ -47,8 +47,8 @@ function visibleRoles(store: Store): Role[] {
   return rolesOf(store).filter((r) => !r.is_internal);
 }
 
-function roleOf(store: Store, request: FastifyRequest): Role {
-  const id = pathId((request.params as { role_id: string }).role_id);
+function roleOf(store: Store, roleId: string): Role {
+  const id = pathId(roleId);
   const role = visibleRoles(store).find((r) => r.id === id);
   if (!role) throw notFound('Role not found.');
   return role;
@@ -143,14 +143,14 @@ export const rolesArea: SandboxArea = {
       return PERMISSION_CATALOG;
     });
 
-    app.get('/api/v3/roles/:role_id', async (request) => {
+    app.get<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', async (request) => {
       requireRolesAccess(store, request);
-      return view(store, roleOf(store, request));
+      return view(store, roleOf(store, request.params.role_id));
     });
 
-    app.patch('/api/v3/roles/:role_id', { config: { body: rolePatchSchema } }, async (request) => {
+    app.patch<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', { config: { body: rolePatchSchema } }, async (request) => {
       requireRolesAccess(store, request);
-      const role = roleOf(store, request);
+      const role = roleOf(store, request.params.role_id);
       readOnly(role);
       const body = parseBody(rolePatchSchema, request.body);
       const permissions = body.permissions === undefined ? undefined : checkPermissions(body.permissions);
@@ -163,9 +163,9 @@ export const rolesArea: SandboxArea = {
     });
 
     // Contract, Other state effects: deleting a custom role moves its users to the system Viewer role.
-    app.delete('/api/v3/roles/:role_id', async (request) => {
+    app.delete<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', async (request) => {
       requireRolesAccess(store, request);
-      const role = roleOf(store, request);
+      const role = roleOf(store, request.params.role_id);
       readOnly(role);
       const viewer = rolesOf(store).find((r) => r.is_system && r.title === VIEWER_TITLE)!;
       const moved = assignmentsOf(store).filter((a) => a.role_id === role.id);
@@ -180,9 +180,9 @@ export const rolesArea: SandboxArea = {
       return { reassigned_users_count: users.size };
     });
 
-    app.get('/api/v3/roles/:role_id/users', async (request) => {
+    app.get<{ Params: { role_id: string } }>('/api/v3/roles/:role_id/users', async (request) => {
       requireRolesAccess(store, request);
-      const role = roleOf(store, request);
+      const role = roleOf(store, request.params.role_id);
       const byUser = new Map<number, Array<{ id: number; title: string }>>();
       for (const a of assignmentsOf(store)) {
         if (a.role_id !== role.id) continue;

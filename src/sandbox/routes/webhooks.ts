@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, notFound, validationError, type FieldError } from '../errors.js';
@@ -43,8 +43,8 @@ function view(endpoint: WebhookEndpoint, withSecret = false): Record<string, unk
   return { id, url, event_types, status, ...(withSecret ? { secret } : {}), created_at, updated_at };
 }
 
-function endpointOf(store: Store, request: FastifyRequest, workspaceId: number): WebhookEndpoint {
-  const id = pathId((request.params as { id: string }).id);
+function endpointOf(store: Store, endpointId: string, workspaceId: number): WebhookEndpoint {
+  const id = pathId(endpointId);
   const endpoint = endpointsOf(store).find((e) => e.id === id && e.workspace_id === workspaceId);
   if (!endpoint) throw notFound('Webhook endpoint not found.');
   return endpoint;
@@ -96,14 +96,14 @@ export const webhooksArea: SandboxArea = {
       return reply.code(201).send(view(endpoint, true));
     });
 
-    app.get('/api/v3/webhook_endpoints/:id/', async (request) => {
+    app.get<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
-      return view(endpointOf(store, request, workspaceId));
+      return view(endpointOf(store, request.params.id, workspaceId));
     });
 
-    app.patch('/api/v3/webhook_endpoints/:id/', { config: { body: patchSchema } }, async (request) => {
+    app.patch<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', { config: { body: patchSchema } }, async (request) => {
       const { workspaceId } = requireBearer(store, request);
-      const endpoint = endpointOf(store, request, workspaceId);
+      const endpoint = endpointOf(store, request.params.id, workspaceId);
       const body = parseBody(patchSchema, request.body);
       endpoint.event_types = checkEventTypes(body.event_types);
       endpoint.updated_at = store.clock.iso();
@@ -111,9 +111,9 @@ export const webhooksArea: SandboxArea = {
       return view(endpoint);
     });
 
-    app.delete('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
+    app.delete<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
-      const endpoint = endpointOf(store, request, workspaceId);
+      const endpoint = endpointOf(store, request.params.id, workspaceId);
       endpoints().splice(endpoints().indexOf(endpoint), 1);
       store.changed();
       return reply.code(204).send();
@@ -122,9 +122,9 @@ export const webhooksArea: SandboxArea = {
     // The contract leaves the answer to "see Events". The sandbox answers 200 with the endpoint
     // (now `active`) once the receiver has echoed the challenge, and 400 naming the reason
     // otherwise; a failed attempt changes nothing (an active endpoint stays active).
-    app.post('/api/v3/webhook_endpoints/:id/verify/', async (request) => {
+    app.post<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/verify/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
-      const endpoint = endpointOf(store, request, workspaceId);
+      const endpoint = endpointOf(store, request.params.id, workspaceId);
       const secretAtStart = endpoint.secret;
       const result = await dispatcher.verify(endpoint);
       if (!result.ok) {
@@ -140,9 +140,9 @@ export const webhooksArea: SandboxArea = {
     });
 
     // Events, rule 7: the old secret is invalid at once and the endpoint is unverified again.
-    app.post('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
+    app.post<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
-      const endpoint = endpointOf(store, request, workspaceId);
+      const endpoint = endpointOf(store, request.params.id, workspaceId);
       endpoint.secret = store.secret(32);
       endpoint.status = 'unverified';
       endpoint.updated_at = store.clock.iso();
@@ -160,8 +160,8 @@ export const webhooksArea: SandboxArea = {
       );
     });
 
-    app.patch('/_sandbox/webhooks', async (request) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
+    app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/webhooks', async (request) => {
+      const body = (request.body ?? {});
       const delays = body.retry_delays;
       if (delays !== undefined) {
         if (!Array.isArray(delays) || !delays.every((d) => typeof d === 'number' && d >= 0)) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js';
@@ -181,14 +181,13 @@ const patchSchema = z.object({ title: z.string().trim().min(1).max(255).optional
 
 export function destinationRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
-  const destination = (request: FastifyRequest): Destination => {
-    const name = (request.params as { destination_name: string }).destination_name;
+  const destination = (name: string): Destination => {
     const d = s().destinations.find((x) => x.name === name);
     if (!d) throw notFound(`Destination "${name}" not found.`);
     return d;
   };
-  const connection = (request: FastifyRequest, wsId: number, d: Destination, param = 'id'): DestinationConnection => {
-    const id = pathId((request.params as Record<string, string>)[param]!);
+  const connection = (connectionId: string, wsId: number, d: Destination): DestinationConnection => {
+    const id = pathId(connectionId);
     const dc = s().destination_connections.find((x) => x.id === id && x.workspace_id === wsId && x.destination_name === d.name);
     if (!dc) throw notFound('Destination connection not found.');
     return dc;
@@ -200,9 +199,9 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get('/api/v3/destinations/:destination_name/connections', async (request) => {
+  app.get<{ Params: { destination_name: string } }>('/api/v3/destinations/:destination_name/connections', async (request) => {
     const auth = requireBearer(store, request);
-    const d = destination(request);
+    const d = destination(request.params.destination_name);
     const items = s()
       .destination_connections.filter((dc) => dc.workspace_id === auth.workspaceId && dc.destination_name === d.name)
       .sort(byId)
@@ -210,9 +209,9 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/destinations/:destination_name/connections', { config: { body: createSchema } }, async (request, reply) => {
+  app.post<{ Params: { destination_name: string } }>('/api/v3/destinations/:destination_name/connections', { config: { body: createSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
-    const d = destination(request);
+    const d = destination(request.params.destination_name);
     const rules = rulesFor(d.name);
     const body = parseBody(createSchema, request.body);
     const sent = numbersOf(body.connection_params);
@@ -237,16 +236,16 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(destinationConnectionView(store, dc));
   });
 
-  app.get('/api/v3/destinations/:destination_name/connections/:id', async (request) => {
+  app.get<{ Params: { id: string; destination_name: string } }>('/api/v3/destinations/:destination_name/connections/:id', async (request) => {
     const auth = requireBearer(store, request);
-    return destinationConnectionView(store, connection(request, auth.workspaceId, destination(request)));
+    return destinationConnectionView(store, connection(request.params.id, auth.workspaceId, destination(request.params.destination_name)));
   });
 
   // PATCH (§) changes the title only; parameters change through PUT, which re-checks them.
-  app.patch('/api/v3/destinations/:destination_name/connections/:id', { config: { body: patchSchema } }, async (request) => {
+  app.patch<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>('/api/v3/destinations/:destination_name/connections/:id', { config: { body: patchSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const dc = connection(request, auth.workspaceId, destination(request));
-    const raw = (request.body ?? {}) as Record<string, unknown>;
+    const dc = connection(request.params.id, auth.workspaceId, destination(request.params.destination_name));
+    const raw = (request.body ?? {});
     if (raw && typeof raw === 'object' && 'connection_params' in raw) throw invalid('connection_params', 'change parameters with PUT');
     const body = parseBody(patchSchema, request.body);
     if (body.title !== undefined && body.title !== dc.title) {
@@ -261,10 +260,10 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
    * Contract: parameters merged per field, omitted ones keep their values; secret fields all
    * together or none; unknown names 400; success triggers a re-check.
    */
-  app.put('/api/v3/destinations/:destination_name/connections/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: { destination_name: string; id: string } }>('/api/v3/destinations/:destination_name/connections/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const d = destination(request);
-    const dc = connection(request, auth.workspaceId, d);
+    const d = destination(request.params.destination_name);
+    const dc = connection(request.params.id, auth.workspaceId, d);
     const rules = rulesFor(d.name);
     const body = parseBody(putSchema, request.body);
     const sent = numbersOf(body.connection_params);
@@ -288,9 +287,9 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return destinationConnectionView(store, dc);
   });
 
-  app.put('/api/v3/destinations/:destination_name/connections/:destination_connection_id/recheck', async (request) => {
+  app.put<{ Params: { destination_connection_id: string; destination_name: string } }>('/api/v3/destinations/:destination_name/connections/:destination_connection_id/recheck', async (request) => {
     const auth = requireBearer(store, request);
-    const dc = connection(request, auth.workspaceId, destination(request), 'destination_connection_id');
+    const dc = connection(request.params.destination_connection_id, auth.workspaceId, destination(request.params.destination_name));
     checkConnection(store, dc);
     store.changed();
     return destinationConnectionView(store, dc);

@@ -196,10 +196,6 @@ function settingsUpdate(store: Store, e: Extract, input: TemplateSettingsInput |
   return { settings, ...(input.sync_historical_data !== undefined ? { syncFrom: input.sync_historical_data } : {}) };
 }
 
-function extractParam(request: FastifyRequest, name = 'id'): number {
-  return pathId((request.params as Record<string, string>)[name]!);
-}
-
 export function extractRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
@@ -251,14 +247,14 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(extractView(store, e));
   });
 
-  app.get('/api/v3/extracts/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/api/v3/extracts/:id', async (request) => {
     const auth = requireBearer(store, request);
-    return extractView(store, workspaceExtract(store, auth.workspaceId, extractParam(request)));
+    return extractView(store, workspaceExtract(store, auth.workspaceId, pathId(request.params.id)));
   });
 
-  app.put('/api/v3/extracts/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v3/extracts/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const e = workspaceExtract(store, auth.workspaceId, extractParam(request));
+    const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     const body = parseBody(putSchema, request.body);
     // A full replacement: settings not sent return to their defaults.
     const update = settingsUpdate(store, e, { sync_historical_data: null, ...body.template_settings }, undefined);
@@ -266,18 +262,18 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.patch('/api/v3/extracts/:id', { config: { body: patchSchema } }, async (request) => {
+  app.patch<{ Params: { id: string } }>('/api/v3/extracts/:id', { config: { body: patchSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const e = workspaceExtract(store, auth.workspaceId, extractParam(request));
+    const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     const body = parseBody(patchSchema, request.body);
     const update = settingsUpdate(store, e, body.template_settings, settingsOf(store, e));
     applyChanges(store, e, { title: body.title, schedule: body.schedule, ...update });
     return extractView(store, e);
   });
 
-  app.post('/api/v3/extracts/:id/run', async (request, reply) => {
+  app.post<{ Params: { id: string } }>('/api/v3/extracts/:id/run', async (request, reply) => {
     const auth = requireBearer(store, request);
-    const e = workspaceExtract(store, auth.workspaceId, extractParam(request));
+    const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     if (e.is_paused) throw conflict(`Extract ${e.id} is paused (${e.pause_reason ?? 'manual'}); unpause it first.`);
     if (!canDeliver(store, e)) throw conflict(`Extract ${e.id} cannot run: its account is inactive or its connection was deleted.`);
     if (e.status === 'running') throw conflict(`Extract ${e.id} is already running.`);
@@ -286,9 +282,9 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(202).send(extractView(store, e));
   });
 
-  app.post('/api/v3/extracts/:extract_id/pause', async (request) => {
+  app.post<{ Params: { extract_id: string } }>('/api/v3/extracts/:extract_id/pause', async (request) => {
     const auth = requireBearer(store, request);
-    const e = workspaceExtract(store, auth.workspaceId, extractParam(request, 'extract_id'));
+    const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.extract_id));
     // Pausing a paused extract changes nothing (and keeps the first reason).
     if (!e.is_paused) {
       e.is_paused = true;
@@ -301,9 +297,9 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post('/api/v3/extracts/:extract_id/unpause', async (request) => {
+  app.post<{ Params: { extract_id: string } }>('/api/v3/extracts/:extract_id/unpause', async (request) => {
     const auth = requireBearer(store, request);
-    const e = workspaceExtract(store, auth.workspaceId, extractParam(request, 'extract_id'));
+    const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.extract_id));
     if (!e.is_paused) return extractView(store, e);
     if (e.migrated_to_id) throw conflict(`Extract ${e.id} was migrated to extract ${e.migrated_to_id}; it stays paused.`);
     if (e.pause_reason && e.pause_reason !== 'manual') throw conflict(`Extract ${e.id} was paused by the service (${e.pause_reason}); it cannot be unpaused.`);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
@@ -90,8 +90,8 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     timers.clear();
   });
 
-  const requireLoad = (request: FastifyRequest, wsId: number): Load => {
-    const id = pathId((request.params as { id: string }).id);
+  const requireLoad = (loadId: string, wsId: number): Load => {
+    const id = pathId(loadId);
     const l = s().loads.find((x) => x.id === id && x.workspace_id === wsId);
     if (!l) throw notFound('Load not found.');
     return l;
@@ -133,14 +133,14 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(loadView(store, load));
   });
 
-  app.get('/api/v3/loads/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/api/v3/loads/:id', async (request) => {
     const auth = requireBearer(store, request);
-    return loadView(store, requireLoad(request, auth.workspaceId));
+    return loadView(store, requireLoad(request.params.id, auth.workspaceId));
   });
 
-  app.put('/api/v3/loads/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v3/loads/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const load = requireLoad(request, auth.workspaceId);
+    const load = requireLoad(request.params.id, auth.workspaceId);
     const body = parseBody(putSchema, request.body);
     requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
     if (body.schedule !== load.schedule) emitLoad(store, 'schedules_changed', load);
@@ -150,17 +150,17 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  app.delete('/api/v3/loads/:id', async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/api/v3/loads/:id', async (request, reply) => {
     const auth = requireBearer(store, request);
-    const load = requireLoad(request, auth.workspaceId);
+    const load = requireLoad(request.params.id, auth.workspaceId);
     s().loads = s().loads.filter((l) => l !== load);
     store.changed();
     return reply.code(204).send();
   });
 
-  app.put('/api/v3/loads/:id/pause', async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v3/loads/:id/pause', async (request) => {
     const auth = requireBearer(store, request);
-    const load = requireLoad(request, auth.workspaceId);
+    const load = requireLoad(request.params.id, auth.workspaceId);
     if (!load.is_paused) {
       load.is_paused = true;
       load.updated_at = store.clock.iso();
@@ -170,9 +170,9 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  app.put('/api/v3/loads/:id/unpause', async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v3/loads/:id/unpause', async (request) => {
     const auth = requireBearer(store, request);
-    const load = requireLoad(request, auth.workspaceId);
+    const load = requireLoad(request.params.id, auth.workspaceId);
     if (load.is_paused) {
       load.is_paused = false;
       load.updated_at = store.clock.iso();
@@ -183,9 +183,9 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
   });
 
   /** Contract: optional `date_from`, `date_to` run a range instead of the schedule window. */
-  app.put('/api/v3/loads/:id/run', { config: { body: runSchema } }, async (request, reply) => {
+  app.put<{ Params: { id: string } }>('/api/v3/loads/:id/run', { config: { body: runSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
-    const load = requireLoad(request, auth.workspaceId);
+    const load = requireLoad(request.params.id, auth.workspaceId);
     const body = parseBody(runSchema, request.body);
     // Both dates are optional, each on its own: an omitted end is today, an omitted start is
     // the schedule window's start (or the given end, when that lies before the window).
@@ -249,8 +249,8 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
       .map(({ id, load_id, workspace_id, file, created_at }) => ({ id, load_id, workspace_id, file, created_at }));
   });
 
-  app.get('/_sandbox/exports/:id', async (request, reply) => {
-    const id = Number((request.params as { id: string }).id);
+  app.get<{ Params: { id: string } }>('/_sandbox/exports/:id', async (request, reply) => {
+    const id = Number(request.params.id);
     const exp = s().load_exports.find((e) => e.id === id);
     if (!exp) throw notFound(`No export ${id}.`);
     return reply.type('text/csv').send(exp.csv);

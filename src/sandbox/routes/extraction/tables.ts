@@ -51,9 +51,9 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get('/api/v3/data-tables/:data_table_id', async (request) => {
+  app.get<{ Params: { data_table_id: string } }>('/api/v3/data-tables/:data_table_id', async (request) => {
     const auth = requireBearer(store, request);
-    return tableDetail(store, requireTable(auth.workspaceId, (request.params as { data_table_id: string }).data_table_id));
+    return tableDetail(store, requireTable(auth.workspaceId, request.params.data_table_id));
   });
 
   /**
@@ -61,9 +61,9 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
    * names are ignored, dimensions cannot be deselected (400). System fields are always
    * delivered, so listing them or not changes nothing.
    */
-  app.put('/api/v3/data-tables/:data_table_id', { config: { body: updateSchema } }, async (request) => {
+  app.put<{ Params: { data_table_id: string } }>('/api/v3/data-tables/:data_table_id', { config: { body: updateSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const t = requireTable(auth.workspaceId, (request.params as { data_table_id: string }).data_table_id);
+    const t = requireTable(auth.workspaceId, request.params.data_table_id);
     const { selected_fields: wanted } = parseBody(updateSchema, request.body);
     const provider = tableProviderFields(store, t);
     const dropped = provider.filter((f) => f.user_type === 'dimension' && !wanted.includes(f.name)).map((f) => f.name);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { forbidden, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
@@ -135,10 +135,6 @@ const optionsSchema = z.object({
 /** Options a data source offers per account for custom settings (conversion actions). */
 const CONVERSION_ACTIONS = ['Purchase', 'Sign-up', 'Add to cart', 'Lead form', 'Newsletter'];
 
-function templateParam(request: FastifyRequest): number {
-  return pathId((request.params as { template_id: string }).template_id);
-}
-
 function requireTemplate(store: Store, id: number): ExtractTemplate {
   const t = visibleTemplate(store, id);
   if (!t) throw notFound('Extract template not found.');
@@ -165,9 +161,9 @@ function previewRows(store: Store, fields: Field[], accounts: Account[]) {
 export function templateRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
-  app.get('/api/v3/datasources/:datasource_name/extract-templates', async (request) => {
+  app.get<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/extract-templates', async (request) => {
     requireBearer(store, request);
-    const ds = (request.params as { datasource_name: string }).datasource_name;
+    const ds = request.params.datasource_name;
     requireDataSource(store, ds);
     const items = s()
       .extract_templates.filter((t) => t.datasource_name === ds && (t.agency_id === null || t.agency_id === s().agency.id))
@@ -176,9 +172,9 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/datasources/:datasource_name/extract-templates', { config: { body: createSchema } }, async (request, reply) => {
+  app.post<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/extract-templates', { config: { body: createSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
-    const ds = (request.params as { datasource_name: string }).datasource_name;
+    const ds = request.params.datasource_name;
     requireDataSource(store, ds);
     // Template creation needs EXTRACT.CREATE, granted by the caller's role in the workspace.
     if (!holdsPermission(store, auth.user, auth.workspaceId, 'EXTRACT', 'CREATE')) throw forbidden('You need the EXTRACT.CREATE permission to create extract templates.');
@@ -236,23 +232,23 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(templateDetail(template));
   });
 
-  app.get('/api/v3/datasources/:datasource_name/extract-templates/:id', async (request) => {
+  app.get<{ Params: { datasource_name: string; id: string } }>('/api/v3/datasources/:datasource_name/extract-templates/:id', async (request) => {
     requireBearer(store, request);
-    const { datasource_name: ds, id } = request.params as { datasource_name: string; id: string };
+    const { datasource_name: ds, id } = request.params;
     requireDataSource(store, ds);
     const t = visibleTemplate(store, pathId(id));
     if (!t || t.datasource_name !== ds) throw notFound('Extract template not found.');
     return templateDetail(t);
   });
 
-  app.get('/api/v3/extract-template/:template_id/', async (request) => {
+  app.get<{ Params: { template_id: string } }>('/api/v3/extract-template/:template_id/', async (request) => {
     requireBearer(store, request);
-    return compact(requireTemplate(store, templateParam(request)));
+    return compact(requireTemplate(store, pathId(request.params.template_id)));
   });
 
-  app.post('/api/v3/extract-template/:template_id/validation/', { config: { body: validationSchema } }, async (request) => {
+  app.post<{ Params: { template_id: string } }>('/api/v3/extract-template/:template_id/validation/', { config: { body: validationSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const template = requireTemplate(store, templateParam(request));
+    const template = requireTemplate(store, pathId(request.params.template_id));
     const body = parseBody(validationSchema, request.body);
     const accounts = resolveAccounts(store, auth.workspaceId, template, body.accounts);
     const connectionId = accounts[0]!.connection_id;
@@ -267,9 +263,9 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     };
   });
 
-  app.post('/api/v3/extract-template/:template_id/preview/', { config: { body: previewSchema } }, async (request) => {
+  app.post<{ Params: { template_id: string } }>('/api/v3/extract-template/:template_id/preview/', { config: { body: previewSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const template = requireTemplate(store, templateParam(request));
+    const template = requireTemplate(store, pathId(request.params.template_id));
     const body = parseBody(previewSchema, request.body);
     const accounts = body.accounts ? resolveAccounts(store, auth.workspaceId, template, body.accounts) : [];
     const settings = resolveSettings(store, template, accounts[0]?.connection_id, body.template_settings ?? {});
@@ -281,9 +277,9 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     return { template_id: template.id, fields, rows: previewRows(store, fields, accounts) };
   });
 
-  app.post('/api/v3/datasources/:datasource_name/custom_setting_options/', { config: { body: optionsSchema } }, async (request) => {
+  app.post<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/custom_setting_options/', { config: { body: optionsSchema } }, async (request) => {
     const auth = requireBearer(store, request);
-    const ds = (request.params as { datasource_name: string }).datasource_name;
+    const ds = request.params.datasource_name;
     requireDataSource(store, ds);
     const body = parseBody(optionsSchema, request.body);
     const connection = connectionOf(store, body.connection_id);

@@ -23,15 +23,16 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   // `template_read_failed: N`: the next N v3.1 template reads (list or detail) answer 500, a
   // fault the client does not repeat on its own (a shared read that failed once).
   let templateReadFailures = 0;
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     if (templateReadFailures > 0 && request.method === 'GET' && request.routeOptions.url?.startsWith('/api/v3.1/automated-recipe-templates/')) {
       templateReadFailures--;
-      throw new SandboxError(500, 'internal_error', 'A server error occurred.');
+      return done(new SandboxError(500, 'internal_error', 'A server error occurred.'));
     }
+    done();
   });
 
-  app.post('/_sandbox/recipes/faults', async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/faults', async (request) => {
+    const body = (request.body ?? {});
     const faults = s().recipe_faults;
     for (const name of [...ONE_SHOT_FAULTS, 'template_read_failed'] as const) {
       const n = body[name];
@@ -43,8 +44,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return { ...faults, template_read_failed: templateReadFailures };
   });
 
-  app.post('/_sandbox/recipes/build-errors', async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/build-errors', async (request) => {
+    const body = (request.body ?? {});
     const id = normalizeRecipeId(String(body.recipe_id ?? ''));
     if (!id || !s().recipes.some((r) => r.id === id)) throw notFound('No such recipe.');
     const code = body.code;
@@ -57,8 +58,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return { recipe_id: id, ...armed };
   });
 
-  app.post('/_sandbox/recipes/view-claims', async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/view-claims', async (request) => {
+    const body = (request.body ?? {});
     const wsId = idOf(body.workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
     if (typeof body.view_name !== 'string' || body.view_name === '') throw badRequest('view_name is required');
@@ -67,17 +68,17 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return claim;
   });
 
-  app.patch('/_sandbox/recipes/templates/:id', async (request) => {
-    const template = s().recipe_templates.find((t) => t.id === Number((request.params as { id: string }).id));
+  app.patch<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/templates/:id', async (request) => {
+    const template = s().recipe_templates.find((t) => t.id === Number(request.params.id));
     if (!template) throw notFound('No such template.');
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = (request.body ?? {});
     if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
     if (body.bump_revision === true) template.revision += 1;
     return template;
   });
 
-  app.patch('/_sandbox/recipes/extraction-behavior', async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/extraction-behavior', async (request) => {
+    const body = (request.body ?? {});
     const behavior = body.behavior as ExtractionBehavior;
     if (!BEHAVIORS.includes(behavior)) throw badRequest(`behavior must be one of ${BEHAVIORS.join(', ')}`);
     const accountId = idOf(body.account_id);
@@ -93,8 +94,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return { datasource_name: source.name, behavior };
   });
 
-  app.patch('/_sandbox/recipes/v3', async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/v3', async (request) => {
+    const body = (request.body ?? {});
     if (typeof body.switched_off !== 'boolean') throw badRequest('switched_off must be true or false');
     s().recipe_v3_switched_off = body.switched_off;
     return { switched_off: s().recipe_v3_switched_off };
@@ -104,10 +105,10 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   // whether tables exist (else 501 destination_check_unsupported on the extraction check). The
   // demo's only destination that cannot report tables cannot host recipes either, so without
   // this knob a client's handling of 501 could not be exercised.
-  app.patch('/_sandbox/destinations/:name', async (request) => {
-    const destination = s().destinations.find((d) => d.name === (request.params as { name: string }).name);
+  app.patch<{ Params: { name: string }; Body: Record<string, unknown> | undefined }>('/_sandbox/destinations/:name', async (request) => {
+    const destination = s().destinations.find((d) => d.name === request.params.name);
     if (!destination) throw notFound('No such destination.');
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = (request.body ?? {});
     for (const key of ['supports_recipes', 'reports_tables'] as const) {
       if (body[key] === undefined) continue;
       if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
@@ -117,8 +118,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return destination;
   });
 
-  app.post('/_sandbox/recipes/equip-workspace', async (request) => {
-    const wsId = idOf(((request.body ?? {}) as Record<string, unknown>).workspace_id);
+  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/equip-workspace', async (request) => {
+    const wsId = idOf(((request.body ?? {})).workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
     equipWorkspace(store, wsId);
     return { workspace_id: wsId };

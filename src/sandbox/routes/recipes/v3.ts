@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import { z } from 'zod';
 import { SandboxError } from '../../errors.js';
 import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
@@ -12,7 +12,7 @@ import {
 import { v3Recipe, v3Template } from './views.js';
 
 type IdParams = { id: string };
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type Handler<R extends RouteGenericInterface> = (request: FastifyRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
 /** Codes v3 answers with 400 and a `{detail}` body: v3.1 moved contradictions of state to 409. */
 const CONFLICTS_AS_400 = new Set([
@@ -37,7 +37,7 @@ function toV3(store: Store, err: unknown, operation: 'extractions' | 'other'): u
   return err;
 }
 
-function v3(store: Store, operation: 'extractions' | 'other', handler: Handler): Handler {
+function v3<R extends RouteGenericInterface>(store: Store, operation: 'extractions' | 'other', handler: Handler<R>): Handler<R> {
   return async (request, reply) => {
     if (store.state.recipe_v3_switched_off) throw new SandboxError(410, 'gone', 'The v3 automated recipe operations are switched off; use /api/v3.1/.');
     try {
@@ -62,9 +62,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
   }));
 
-  app.get('/api/v3/automated-recipe-templates/:id/', v3(store, 'other', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3/automated-recipe-templates/:id/', v3(store, 'other', async (request) => {
     recipeCaller(store, request);
-    return v3Template(store, findTemplate(store, (request.params as IdParams).id), true);
+    return v3Template(store, findTemplate(store, request.params.id), true);
   }));
 
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
@@ -89,40 +89,40 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
   }));
 
-  app.get('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
-    return v3Recipe(store, findRecipe(store, ws, (request.params as IdParams).id), false);
+    return v3Recipe(store, findRecipe(store, ws, request.params.id), false);
   }));
 
-  app.put('/api/v3/automated-recipes/:id/', { config: { body: configurationSchemaV3 } }, v3(store, 'other', async (request, reply) => {
+  app.put<{ Params: IdParams }>('/api/v3/automated-recipes/:id/', { config: { body: configurationSchemaV3 } }, v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
-    const recipe = findRecipe(store, ws, (request.params as IdParams).id);
+    const recipe = findRecipe(store, ws, request.params.id);
     configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
     return reply.code(200).send();
   }));
 
   // v3 answers 204 even when the recipe was not deleted.
-  app.delete('/api/v3/automated-recipes/:id/', { config: { success: 204 } }, v3(store, 'other', async (request, reply) => {
+  app.delete<{ Params: IdParams }>('/api/v3/automated-recipes/:id/', { config: { success: 204 } }, v3(store, 'other', async (request, reply) => {
     const ws = recipeCaller(store, request);
-    deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'silent' });
+    deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'silent' });
     return reply.code(204).send();
   }));
 
-  app.post('/api/v3/automated-recipes/:id/build/', v3(store, 'other', async (request) => {
+  app.post<{ Params: IdParams }>('/api/v3/automated-recipes/:id/build/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
-    buildRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
     return { status: 'started', message: 'The build has started.' };
   }));
 
-  app.post('/api/v3/automated-recipes/:id/resetup/', v3(store, 'other', async (request) => {
+  app.post<{ Params: IdParams }>('/api/v3/automated-recipes/:id/resetup/', v3(store, 'other', async (request) => {
     const ws = recipeCaller(store, request);
-    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
     return { status: 'started', recipe_id: recipeIdJson(recipe.id) };
   }));
 
-  app.get('/api/v3/automated-recipes/:id/extractions/', v3(store, 'extractions', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3/automated-recipes/:id/extractions/', v3(store, 'extractions', async (request) => {
     const ws = recipeCaller(store, request);
-    const sources = checkExtractions(store, findRecipe(store, ws, (request.params as IdParams).id));
+    const sources = checkExtractions(store, findRecipe(store, ws, request.params.id));
     return { ready: sources.every((t) => t.table_exists), sources };
   }));
 }

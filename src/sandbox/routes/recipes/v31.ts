@@ -33,9 +33,9 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     return paginate(request, items, { mode: 'v31' });
   });
 
-  app.get('/api/v3.1/automated-recipe-templates/:id/', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3.1/automated-recipe-templates/:id/', async (request) => {
     recipeCaller(store, request);
-    return v31Template(findTemplate(store, (request.params as IdParams).id));
+    return v31Template(findTemplate(store, request.params.id));
   });
 
   app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQuery } }, async (request) => {
@@ -58,39 +58,39 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     return reply.code(201).send(v31Recipe(createRecipe(store, ws, body)));
   });
 
-  app.get('/api/v3.1/automated-recipes/:id/', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', async (request) => {
     const ws = recipeCaller(store, request);
-    return v31Recipe(findRecipe(store, ws, (request.params as IdParams).id));
+    return v31Recipe(findRecipe(store, ws, request.params.id));
   });
 
-  app.put('/api/v3.1/automated-recipes/:id/', { config: { body: configurationSchemaV31 } }, async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', { config: { body: configurationSchemaV31 } }, async (request) => {
     const ws = recipeCaller(store, request);
-    const recipe = findRecipe(store, ws, (request.params as IdParams).id);
+    const recipe = findRecipe(store, ws, request.params.id);
     const body = parseBody(configurationSchemaV31, request.body);
     return v31Recipe(configureRecipe(store, recipe, body));
   });
 
-  app.delete('/api/v3.1/automated-recipes/:id/', { config: { success: 204 } }, async (request, reply) => {
+  app.delete<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', { config: { success: 204 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
-    deleteRecipe(store, findRecipe(store, ws, (request.params as IdParams).id), { incomplete: 'error' });
+    deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'error' });
     return reply.code(204).send();
   });
 
-  app.post('/api/v3.1/automated-recipes/:id/build/', { config: { success: 202 } }, async (request, reply) => {
+  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/build/', { config: { success: 202 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
-    const recipe = buildRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    const recipe = buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
     return reply.code(202).send(v31Recipe(recipe));
   });
 
-  app.post('/api/v3.1/automated-recipes/:id/resetup/', { config: { success: 202 } }, async (request, reply) => {
+  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/resetup/', { config: { success: 202 } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
-    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, (request.params as IdParams).id));
+    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
     return reply.code(202).send(v31Recipe(recipe));
   });
 
-  app.get('/api/v3.1/automated-recipes/:id/extractions/', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/extractions/', async (request) => {
     const ws = recipeCaller(store, request);
-    const tables = checkExtractions(store, findRecipe(store, ws, (request.params as IdParams).id));
+    const tables = checkExtractions(store, findRecipe(store, ws, request.params.id));
     return { all_tables_exist: tables.every((t) => t.table_exists), tables };
   });
 }

@@ -31,21 +31,20 @@ function setExtraction(store: Store, c: Connection, a: Account, enabled: boolean
 }
 
 export function accountRoutes(app: FastifyInstance, store: Store): void {
-  const connectionOf = (request: { params: unknown }, workspaceId: number) =>
-    liveConnection(store, workspaceId, pathId((request.params as { connection_id: string }).connection_id));
+  const connectionOf = (connectionId: string, workspaceId: number) => liveConnection(store, workspaceId, pathId(connectionId));
 
-  app.get('/api/v3/connections/:connection_id/accounts', async (request) => {
+  app.get<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id/accounts', async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request, workspaceId);
+    const c = connectionOf(request.params.connection_id, workspaceId);
     const page = paginate(request, accountsOf(store, c.id), { mode: 'v3' });
     return { ...page, results: page.results.map(accountV3) };
   });
 
   // Rules 1-4 of the v3.1 accounts list: the slash is part of the path (the slashless form
   // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
-  app.get('/api/v3.1/connections/:connection_id/accounts/', { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } }, async (request) => {
+  app.get<{ Params: { connection_id: string } }>('/api/v3.1/connections/:connection_id/accounts/', { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request, workspaceId);
+    const c = connectionOf(request.params.connection_id, workspaceId);
     const matching = searchAccounts(accountsOf(store, c.id), queryOf(request).search);
     const page = paginate(request, matching, { mode: 'v31', maxPageSize: 100, defaultPageSize: 100 });
     return { ...page, results: page.results.map(accountV31) };
@@ -53,9 +52,9 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // One account or a list: `{id, enabled_for_embedded_extraction}` or an array of them. All
   // ids must belong to the connection, else nothing changes.
-  app.patch('/api/v3/connections/:connection_id/accounts', { config: { body: z.union([bulkItemSchema, bulkListSchema]) } }, async (request) => {
+  app.patch<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id/accounts', { config: { body: z.union([bulkItemSchema, bulkListSchema]) } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request, workspaceId);
+    const c = connectionOf(request.params.connection_id, workspaceId);
     const many = Array.isArray(request.body);
     const items = many ? parseBody(bulkListSchema, request.body) : [parseBody(bulkItemSchema, request.body)];
     const own = new Map(accountsOf(store, c.id).map((a) => [a.id, a]));
@@ -80,10 +79,10 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // `{account_id}` here is the internal account `id` (the remote id is not a path segment:
   // some contain a slash, such as "properties/310001").
-  app.patch('/api/v3/connections/:connection_id/accounts/:account_id', { config: { body: toggleSchema } }, async (request) => {
+  app.patch<{ Params: { connection_id: string; account_id: string } }>('/api/v3/connections/:connection_id/accounts/:account_id', { config: { body: toggleSchema } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request, workspaceId);
-    const accountId = pathId((request.params as { account_id: string }).account_id);
+    const c = connectionOf(request.params.connection_id, workspaceId);
+    const accountId = pathId(request.params.account_id);
     const a = accountsOf(store, c.id).find((x) => x.id === accountId);
     if (!a) throw notFound('Account not found.');
     const { enabled_for_embedded_extraction } = parseBody(toggleSchema, request.body);

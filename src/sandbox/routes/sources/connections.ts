@@ -39,9 +39,9 @@ export function connectionRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get('/api/v3/datasources/:datasource_name/connections', async (request) => {
+  app.get<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/connections', async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name } = request.params as { datasource_name: string };
+    const { datasource_name: name } = request.params;
     if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
     const items = store.state.connections
       .filter((c) => c.workspace_id === workspaceId && c.datasource_name === name && !c.deleted)
@@ -50,17 +50,17 @@ export function connectionRoutes(app: FastifyInstance, store: Store): void {
     return { ...page, results: page.results.map((c) => connectionView(store, c)) };
   });
 
-  app.delete('/api/v3/datasources/:datasource_name/connections/:id', async (request, reply) => {
+  app.delete<{ Params: { datasource_name: string; id: string } }>('/api/v3/datasources/:datasource_name/connections/:id', async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name, id } = request.params as { datasource_name: string; id: string };
+    const { datasource_name: name, id } = request.params;
     if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
     deleteConnection(store, liveConnection(store, workspaceId, pathId(id), name));
     return reply.code(204).send();
   });
 
-  app.delete('/api/v3/connections/:connection_id', async (request, reply) => {
+  app.delete<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id', async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);
-    const { connection_id: id } = request.params as { connection_id: string };
+    const { connection_id: id } = request.params;
     deleteConnection(store, liveConnection(store, workspaceId, pathId(id)));
     return reply.code(204).send();
   });

@@ -199,12 +199,12 @@ function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unk
 export function linkRoutes(app: FastifyInstance, store: Store): void {
   const links = () => store.state.external_auth_links;
 
-  app.post('/api/v3/datasources/:datasource_name/external-auth-links', { config: { body: createSchema } }, async (request, reply) => {
+  app.post<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/external-auth-links', { config: { body: createSchema } }, async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);
     if (!store.state.agency.flags.external_auth_links) {
       throw forbidden('External authentication links are not enabled for this agency.');
     }
-    const { datasource_name: name } = request.params as { datasource_name: string };
+    const { datasource_name: name } = request.params;
     if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
     const body = parseBody(createSchema, request.body);
     const created = createLinks(store, workspaceId, name, body);
@@ -213,9 +213,9 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
 
   // Listing and revoking stay available with the feature flag off: the contract lists 403
   // for create only, and revoking links already sent is what an agency wants then.
-  app.get('/api/v3/datasources/:datasource_name/external-auth-links', { config: { query: z.object(pageQuery) } }, async (request) => {
+  app.get<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/external-auth-links', { config: { query: z.object(pageQuery) } }, async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name } = request.params as { datasource_name: string };
+    const { datasource_name: name } = request.params;
     const items = links()
       .filter((l) => l.workspace_id === workspaceId && l.datasource_name === name)
       .sort((a, b) => b.created_ms - a.created_ms || b.id - a.id);
@@ -223,9 +223,9 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
     return { ...page, results: (page.results as typeof items).map((l) => linkView(store, l, request)) };
   });
 
-  app.post('/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke', async (request) => {
+  app.post<{ Params: { datasource_name: string; id: string } }>('/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke', async (request) => {
     const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name, id } = request.params as { datasource_name: string; id: string };
+    const { datasource_name: name, id } = request.params;
     const linkId = pathId(id);
     const link = links().find((l) => l.id === linkId && l.workspace_id === workspaceId && l.datasource_name === name);
     if (!link) throw notFound('External authentication link not found.');
@@ -242,8 +242,8 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
   });
 
   // Sandbox control: the external user opens the link and creates the connection.
-  app.post('/_sandbox/external-auth-links/:id/use', async (request) => {
-    const linkId = pathId((request.params as { id: string }).id);
+  app.post<{ Params: { id: string } }>('/_sandbox/external-auth-links/:id/use', async (request) => {
+    const linkId = pathId(request.params.id);
     const link = links().find((l) => l.id === linkId);
     if (!link) throw notFound('External authentication link not found.');
     const status = linkStatus(store, link);
@@ -254,8 +254,8 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
   });
 
   // A stand-in for the page the link opens: names the requesting user, or the whitelabel title.
-  app.get('/connect/:token', async (request, reply) => {
-    const link = links().find((l) => l.token === (request.params as { token: string }).token);
+  app.get<{ Params: { token: string } }>('/connect/:token', async (request, reply) => {
+    const link = links().find((l) => l.token === request.params.token);
     if (!link) throw notFound('Unknown link.');
     const status = linkStatus(store, link);
     const ds = dataSource(store, link.datasource_name);
