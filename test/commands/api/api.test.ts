@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { cli, parse, sandbox } from '../../helpers.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
   sb = await sandbox();
 });
 afterAll(() => sb.close());
+
+describe('edp api', () => {
+  it('takes the method and path as arguments and collects repeated fields in order', async () => {
+    const { parsed } = await parse(['api', 'POST', '/api/v3/workspaces', '-f', 'title=A', '-F', 'n=1', '--field', 'x=y', '--bearer']);
+    expect(parsed?.opts).toEqual({ args: ['POST', '/api/v3/workspaces'], field: ['title=A', 'x=y'], typedField: ['n=1'], bearer: true });
+    const missing = await parse(['api', 'GET']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing required argument 'path'");
+  });
+});
 
 describe('edp api against the sandbox', () => {
   it('pages a list with --paginate and keeps the filters', async () => {

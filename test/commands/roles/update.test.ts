@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { answerPrompts, cli, http, sandbox, tempDir } from '../../helpers.js';
+import { answerPrompts, cli, http, parse, sandbox, tempDir } from '../../helpers.js';
 
 let sb: Sandbox;
 const tmp = tempDir('edp-roles-');
@@ -15,6 +15,11 @@ afterAll(async () => {
 const roleId = async (title: string) => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
 
 describe('edp roles update', () => {
+  it('collects repeated permission flags in order', async () => {
+    const { parsed } = await parse(['roles', 'update', '5', '--add-permission', 'A:B', '--add-permission', 'C:D', '--remove-permission', 'E:F', '--file', 'role.yaml', '-y']);
+    expect(parsed?.opts).toEqual({ args: ['5'], addPermission: ['A:B', 'C:D'], removePermission: ['E:F'], file: 'role.yaml', yes: true });
+  });
+
   it('changes only what is given', async () => {
     const id = (await cli(sb, ['roles', 'create', '--title', 'Changing', '--permission', 'EXTRACT:VIEW', '--json'])).json().id;
     const r = await cli(sb, ['roles', 'update', String(id), '--description', 'now described', '--json']);
