@@ -92,7 +92,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
   app.get('/_sandbox/state', async () => store.state);
 
   app.post<{ Body: { advance_seconds?: unknown } | undefined }>('/_sandbox/clock', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const secs = Number(body.advance_seconds);
     if (!Number.isFinite(secs) || secs < 0) throw badRequest('advance_seconds must be a non-negative number');
     store.clock.advance(secs * 1000);
@@ -101,7 +101,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
 
   app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/agency', async (request) => {
     const flags = store.state.agency.flags;
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     for (const key of Object.keys(flags) as Array<keyof typeof flags>) {
       if (typeof body[key] === 'boolean') flags[key] = body[key] as boolean;
     }
@@ -110,7 +110,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
   });
 
   app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/faults', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const o = store.opts;
     if (typeof body.fail_rate === 'number') o.failRate = body.fail_rate;
     if (typeof body.reset_rate === 'number') o.resetRate = body.reset_rate;
@@ -122,7 +122,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
   });
 
   app.post<{ Body: { username?: unknown } | undefined }>('/_sandbox/sessions', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const user = store.state.users.find((u) => u.email === body.username && u.is_active);
     if (!user) throw badRequest('unknown or inactive user');
     const id = store.secret(16);

@@ -138,7 +138,7 @@ export const coreArea: SandboxArea = {
 
     app.post<{ Body: Record<string, unknown> | undefined }>('/api/v3/get_iframe_url', { config: { body: iframeUrlSchema, query: iframeQuerySchema } }, async (request) => {
       const user = requireBasic(store, request);
-      const body = (request.body ?? {});
+      const body = request.body ?? {};
       const wsId = idOf(body.workspace_id);
       if (wsId === undefined) throw badRequest('workspace_id: A valid integer is required.', { workspace_id: ['A valid integer is required.'] });
       if (!store.workspace(wsId) || (!user.is_agency_chief && !user.workspace_ids.includes(wsId))) {

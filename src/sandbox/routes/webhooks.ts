@@ -161,7 +161,7 @@ export const webhooksArea: SandboxArea = {
     });
 
     app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/webhooks', async (request) => {
-      const body = (request.body ?? {});
+      const body = request.body ?? {};
       const delays = body.retry_delays;
       if (delays !== undefined) {
         if (!Array.isArray(delays) || !delays.every((d) => typeof d === 'number' && d >= 0)) {

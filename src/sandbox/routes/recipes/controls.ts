@@ -32,7 +32,7 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/faults', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const faults = s().recipe_faults;
     for (const name of [...ONE_SHOT_FAULTS, 'template_read_failed'] as const) {
       const n = body[name];
@@ -45,7 +45,7 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/build-errors', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const id = normalizeRecipeId(String(body.recipe_id ?? ''));
     if (!id || !s().recipes.some((r) => r.id === id)) throw notFound('No such recipe.');
     const code = body.code;
@@ -59,7 +59,7 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/view-claims', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const wsId = idOf(body.workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
     if (typeof body.view_name !== 'string' || body.view_name === '') throw badRequest('view_name is required');
@@ -71,14 +71,14 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   app.patch<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/templates/:id', async (request) => {
     const template = s().recipe_templates.find((t) => t.id === Number(request.params.id));
     if (!template) throw notFound('No such template.');
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
     if (body.bump_revision === true) template.revision += 1;
     return template;
   });
 
   app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/extraction-behavior', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     const behavior = body.behavior as ExtractionBehavior;
     if (!BEHAVIORS.includes(behavior)) throw badRequest(`behavior must be one of ${BEHAVIORS.join(', ')}`);
     const accountId = idOf(body.account_id);
@@ -95,7 +95,7 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   });
 
   app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/v3', async (request) => {
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     if (typeof body.switched_off !== 'boolean') throw badRequest('switched_off must be true or false');
     s().recipe_v3_switched_off = body.switched_off;
     return { switched_off: s().recipe_v3_switched_off };
@@ -108,7 +108,7 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   app.patch<{ Params: { name: string }; Body: Record<string, unknown> | undefined }>('/_sandbox/destinations/:name', async (request) => {
     const destination = s().destinations.find((d) => d.name === request.params.name);
     if (!destination) throw notFound('No such destination.');
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     for (const key of ['supports_recipes', 'reports_tables'] as const) {
       if (body[key] === undefined) continue;
       if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
@@ -119,7 +119,7 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/equip-workspace', async (request) => {
-    const wsId = idOf(((request.body ?? {})).workspace_id);
+    const wsId = idOf((request.body ?? {}).workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
     equipWorkspace(store, wsId);
     return { workspace_id: wsId };

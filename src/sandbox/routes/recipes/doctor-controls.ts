@@ -20,7 +20,7 @@ export function doctorControls(app: FastifyInstance, store: Store): void {
     const id = pathId(request.params.id);
     const dc = s().destination_connections.find((d) => d.id === id);
     if (!dc) throw notFound('No such destination connection.');
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     if (body.status !== undefined) {
       if (typeof body.status !== 'string' || body.status === '') throw badRequest('status must be a string such as active or inactive');
       dc.status = body.status;
@@ -37,7 +37,7 @@ export function doctorControls(app: FastifyInstance, store: Store): void {
     const id = pathId(request.params.id);
     const account = s().accounts.find((a) => a.id === id);
     if (!account) throw notFound('No such account.');
-    const body = (request.body ?? {});
+    const body = request.body ?? {};
     if (typeof body.is_active !== 'boolean') throw badRequest('is_active must be true or false');
     account.is_active = body.is_active;
     if (!body.is_active) account.enabled_for_embedded_extraction = false;
@@ -46,7 +46,7 @@ export function doctorControls(app: FastifyInstance, store: Store): void {
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/legacy-keys', async (request) => {
-    const id = normalizeRecipeId(String(((request.body ?? {})).recipe_id ?? ''));
+    const id = normalizeRecipeId(String((request.body ?? {}).recipe_id ?? ''));
     const recipe = s().recipes.find((r) => r.id === id);
     if (!id || !recipe) throw notFound('No such recipe.');
     for (const c of recipe.connections) c.account_ids = c.account_ids.map((a) => (a >= LEGACY_KEY_OFFSET ? a : a + LEGACY_KEY_OFFSET));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor } from '../helpers.js';
+import { control, http, sandbox, tokenFor } from '../helpers.js';
 import { V3, V31, configuration, configure, createRecipe, demo, resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
@@ -150,12 +150,12 @@ describe('sandbox: configure (v3.1 PUT)', () => {
 
     it('keeps accounts configured earlier that went inactive since', async () => {
       const account = sb.store.state.accounts.find((a) => a.id === g().accounts[0])!;
-      account.is_active = false;
+      await control(sb, 'PATCH', `/accounts/${account.id}`, { is_active: false });
       try {
         const r = await put(configuration(sb, 101, { google_ads: [account.id, ...g().accounts.slice(0, 2)], facebook_ads: f().accounts.slice(0, 1) }));
         expect(r.status).toBe(200);
       } finally {
-        account.is_active = true;
+        await control(sb, 'PATCH', `/accounts/${account.id}`, { is_active: true });
       }
     });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor } from '../helpers.js';
+import { control, http, sandbox, tokenFor } from '../helpers.js';
 import { V3, V31, builtRecipe, configuration, configure, createRecipe, demo, resetRecipes, waitBuilt } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
@@ -86,7 +86,7 @@ describe('sandbox: build (v3.1)', () => {
   it('caps not_delivered at 100 entries per source and counts them all', async () => {
     const bulk = sb.store.state.connections.find((c) => c.title.includes('bulk'))!;
     const ids = sb.store.state.accounts.filter((a) => a.connection_id === bulk.id).slice(0, 130).map((a) => a.id);
-    for (const id of ids.slice(1)) sb.store.state.accounts.find((a) => a.id === id)!.extraction_behavior = 'fails';
+    await Promise.all(ids.slice(1).map((account_id) => control(sb, 'PATCH', '/recipes/extraction-behavior', { account_id, behavior: 'fails' })));
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, { data_sources: ['google_ads'], connections: [{ connection_id: bulk.id, connection_data_source: 'google_ads', accounts: ids.map((x) => ({ id: x })) }] });
     await http(sb, 'POST', `${V31}${id}/build/`, { token });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor } from '../helpers.js';
+import { control, http, sandbox, tokenFor } from '../helpers.js';
 import { V3, V31, createRecipe, resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
@@ -10,9 +10,9 @@ beforeAll(async () => {
   token = await tokenFor(sb, 101);
 });
 afterAll(() => sb.close());
-beforeEach(() => {
+beforeEach(async () => {
   resetRecipes(sb);
-  sb.store.state.agency.flags.recipe_pipeline = true;
+  await control(sb, 'PATCH', '/agency', { recipe_pipeline: true });
 });
 
 describe('sandbox: recipe templates', () => {
@@ -59,7 +59,7 @@ describe('sandbox: recipe templates', () => {
     const anonymous = await http(sb, 'GET', '/api/v3.1/automated-recipe-templates/');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe('authentication_failed');
-    sb.store.state.agency.flags.recipe_pipeline = false;
+    await control(sb, 'PATCH', '/agency', { recipe_pipeline: false });
     const off = await http(sb, 'POST', V31, { token, body: { template_id: 4001, title: 'x' } });
     expect(off.status).toBe(403);
     expect(off.body).toMatchObject({ code: 'permission_denied', details: {} });
