@@ -5,13 +5,15 @@
 // equipped with the demo's connections, accounts and destination; accounts are named by remote
 // id, resolved in each workspace. Prints each as a ratio to the single deploy with the same
 // settings (target: 10 workspaces with the defaults within 1.2x of one). Measured in one run;
-// no assertions.
-import { spawn } from 'node:child_process';
+// no assertions. `--node PATH` runs the command line under another Node binary.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
 
+const nodeAt = process.argv.indexOf('--node');
+const NODE = nodeAt >= 0 && process.argv[nodeAt + 1] ? process.argv[nodeAt + 1] : process.execPath;
 const LATENCY_MS = 20;
 const BUILD_SECONDS = 0.5;
 const FLEET = 20;
@@ -49,7 +51,7 @@ function deploy(ws, concurrency) {
   const args = ['bin/edp.js', 'recipes', 'deploy', '-w', ws.join(','), '--template', '4001', '--data-source', 'google_ads', '--accounts', ACCOUNTS, ...tuned, '--json'];
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -84,7 +86,8 @@ try {
   const oneTuned = await run('1 workspace, poll 100ms', [101], 1);
   const serial = await run(`${FLEET} workspaces, concurrency 1`, workspaces, 1);
   const parallel = await run(`${FLEET} workspaces, concurrency ${FLEET}`, workspaces, FLEET);
-  console.log(`fleet deploy on Node ${process.versions.node}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each`);
+  const nodeVersion = spawnSync(NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`fleet deploy on Node ${nodeVersion}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each`);
   for (const r of results) console.log(`  ${r.label.padEnd(34)} ${String(Math.round(r.ms)).padStart(6)} ms  ${r.ready}/${r.rows} ready`);
   const ratio = (a, b) => (a.ms / b.ms).toFixed(2);
   console.log(`  ratio 10 / 1, defaults:                 ${ratio(ten, oneDefault)}x (target <= 1.2x: ${ten.ms / oneDefault.ms <= 1.2 ? 'met' : 'NOT met'})`);

@@ -41,6 +41,7 @@ export class Context {
   private store: ConfigStore | undefined;
   private service: Service | undefined;
   private override: Credentials | undefined;
+  private digestStarted = false;
   /** What the command wrote to stdout, held for the --jq filter. */
   private readonly jqCapture: string[] | undefined;
 
@@ -149,6 +150,7 @@ export class Context {
   requireWorkspace(): string {
     const ws = this.workspace();
     if (!ws) throw new UsageError('this command needs a workspace: pass -w/--workspace ID or set EDP_WORKSPACE');
+    this.startIdentityDigest();
     return ws;
   }
 
@@ -187,7 +189,6 @@ export class Context {
     // Every run that talks to the service reads the config file, even when the environment
     // supplies everything: a file that cannot be used is reported the same way by every command.
     this.config.read();
-    this.startIdentityDigest();
     const { Service } = await import('./api/service.js');
     const { retryNoticeText } = await import('./api/retry.js');
     // The request log is loaded only for --verbose (or EDP_DEBUG=1).
@@ -209,21 +210,27 @@ export class Context {
   }
 
   /**
-   * With a workspace and a user name and password from the environment, the run will most
-   * likely look up a cached workspace token, which is keyed by a slow digest of the password
-   * (config/token-cache.ts). It is started now, on another thread, so that it overlaps loading
-   * the client rather than following it; the lookup later finds it computed or under way.
+   * A workspace operation with a user name and password from the environment looks up its
+   * token in the cache, keyed by a slow digest of the password (config/token-cache.ts). The
+   * digest (and the file's salt, if this is the first token) starts when the command asks for
+   * its workspace, on another thread, so that it overlaps loading the client rather than
+   * following it; the lookup later finds it computed or under way. Any failure is left for the
+   * lookup to meet and report.
    */
   private startIdentityDigest(): void {
-    const creds = this.credentials();
-    const salt = this.config.read().token_key_salt;
-    if (creds.source !== 'env' || creds.token || creds.sessionId || !creds.username || !creds.password || !salt) return;
+    if (this.digestStarted) return;
+    this.digestStarted = true;
     try {
-      if (!this.workspace()) return;
+      const creds = this.credentials();
+      if (creds.source !== 'env' || creds.token || creds.sessionId || !creds.username || !creds.password) return;
+      const config = this.config;
+      const salt = config.read().token_key_salt;
+      void Promise.all([salt ?? config.tokenKeySalt(), import('./config/token-cache.js')])
+        .then(([s, { identityOf }]) => identityOf('env', s, creds.username!, creds.password!))
+        .catch(() => undefined);
     } catch {
-      return; // a bad --workspace is reported by the command
+      // an unreadable configuration file is reported by the command
     }
-    void import('./config/token-cache.js').then(({ identityOf }) => identityOf('env', salt, creds.username!, creds.password!).catch(() => undefined));
   }
 
   /** Prompts, bound to stderr so that stdout stays data. */

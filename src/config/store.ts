@@ -91,6 +91,7 @@ export class ConfigStore {
   readonly file: string;
   readonly lockFile: string;
   private snapshot: ConfigFile | undefined;
+  private saltWrite: Promise<string> | undefined;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -169,10 +170,17 @@ export class ConfigStore {
   async tokenKeySalt(): Promise<string> {
     const known = this.read().token_key_salt;
     if (known) return known;
-    const written = await this.update((config) => {
+    // One write for callers that ask at once (they would otherwise queue on the lock).
+    this.saltWrite ??= this.update((config) => {
       config.token_key_salt ??= randomBytes(32).toString('base64url');
-    });
-    return written.token_key_salt!;
+    }).then(
+      (written) => written.token_key_salt!,
+      (err: unknown) => {
+        this.saltWrite = undefined;
+        throw err;
+      },
+    );
+    return this.saltWrite;
   }
 
   private load(): ConfigFile {
