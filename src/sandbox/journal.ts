@@ -28,22 +28,64 @@ export interface JournalEntry {
 
 export const JOURNAL_LIMIT = 1000;
 
+/**
+ * An answered request as kept: what it costs nothing to keep (the URL string the request
+ * already holds, the time as a number). Split and formatted only when the journal is read.
+ */
+interface AnsweredRequest {
+  seq: number;
+  at: number;
+  method: string;
+  url: string;
+  status: number;
+  auth: AuthScheme;
+  workspace_id: number | null;
+  trace_id: string | null;
+}
+
+type Kept = JournalEntry | AnsweredRequest;
+
+function entryOf(kept: Kept): JournalEntry {
+  if (!('url' in kept)) return kept;
+  const q = kept.url.indexOf('?');
+  return {
+    seq: kept.seq,
+    time: new Date(kept.at).toISOString(),
+    method: kept.method,
+    path: q < 0 ? kept.url : kept.url.slice(0, q),
+    query: q < 0 ? '' : kept.url.slice(q + 1),
+    status: kept.status,
+    auth: kept.auth,
+    workspace_id: kept.workspace_id,
+    trace_id: kept.trace_id,
+  };
+}
+
 export class RequestJournal {
-  private entries: JournalEntry[] = [];
+  private entries: Kept[] = [];
   private seq = 0;
 
   constructor(private readonly limit = JOURNAL_LIMIT) {}
 
   record(entry: Omit<JournalEntry, 'seq'>): void {
-    this.seq += 1;
-    this.entries.push({ seq: this.seq, ...entry });
+    this.keep({ seq: ++this.seq, ...entry });
+  }
+
+  /** Records an answered request (the hot path: nothing is formatted here); its `seq` is set here. */
+  recordAnswered(entry: AnsweredRequest): void {
+    entry.seq = ++this.seq;
+    this.keep(entry);
+  }
+
+  private keep(kept: Kept): void {
+    this.entries.push(kept);
     // Trimmed in batches rather than by one entry per request.
     if (this.entries.length >= this.limit * 2) this.entries.splice(0, this.entries.length - this.limit);
   }
 
   /** Oldest first, at most the journal's limit; `limit` keeps the newest that many. */
   list(limit?: number): JournalEntry[] {
-    return this.entries.slice(Math.max(0, this.entries.length - Math.min(limit ?? this.limit, this.limit)));
+    return this.entries.slice(Math.max(0, this.entries.length - Math.min(limit ?? this.limit, this.limit))).map(entryOf);
   }
 
   clear(): void {
@@ -82,15 +124,13 @@ export function isControlPath(url: string): boolean {
 /** Writes one entry for an answered request (also those answered before routing, such as a malformed URL). */
 export function journalRequest(journal: RequestJournal, store: Store, request: FastifyRequest, reply: FastifyReply): void {
   if (isControlPath(request.url)) return;
-  const url = request.url;
-  const q = url.indexOf('?');
   const auth = authScheme(request);
   const trace = reply.getHeader('x-im-trace-id');
-  journal.record({
-    time: store.clock.iso(),
+  journal.recordAnswered({
+    seq: 0,
+    at: store.clock.now(),
     method: request.method,
-    path: q < 0 ? url : url.slice(0, q),
-    query: q < 0 ? '' : url.slice(q + 1),
+    url: request.url,
     status: reply.statusCode,
     auth,
     workspace_id: workspaceOf(store, request, auth),
