@@ -61,24 +61,26 @@ function controlRefusal(store: Store, request: FastifyRequest): string | undefin
 }
 
 /**
+ * The refusal of a request that is not under /api/ when it reaches a control and may not
+ * (see `controlRefusal`); undefined otherwise. Run first thing on every such request. The route
+ * matched counts, not the raw URL: the router decodes `/%5Fsandbox/state` to a control.
+ */
+export function refuseControl(store: Store, request: FastifyRequest): Error | undefined {
+  const path = request.routeOptions.url ?? request.url;
+  if (!path.startsWith('/_sandbox/') && !request.url.startsWith('/_sandbox/')) return undefined;
+  const refusal = controlRefusal(store, request);
+  return refusal ? forbidden(refusal) : undefined;
+}
+
+/**
  * Sandbox-only controls under /_sandbox/, for tests on this machine: move the clock, flip
  * agency flags, change fault knobs, open a cookie session, read events and the state.
- * Every /_sandbox/ path, including those the areas add, is guarded by `controlRefusal`.
+ * Every /_sandbox/ path, including those the areas add, is guarded by `refuseControl`.
  */
 export function adminRoutes(app: FastifyInstance, store: Store): void {
   if (store.opts.controlToken === undefined && !isLoopbackAddress(store.opts.host)) {
     store.opts.controlToken = randomBytes(24).toString('base64url');
   }
-  app.addHook('onRequest', (request, _reply, done) => {
-    // An /api/ request never reaches a control (the common case, decided at once). Otherwise
-    // the route matched counts, not the raw URL: the router decodes `/%5Fsandbox/state` to a control.
-    if (request.url.startsWith('/api/')) return done();
-    const path = request.routeOptions.url ?? request.url;
-    if (!path.startsWith('/_sandbox/') && !request.url.startsWith('/_sandbox/')) return done();
-    const refusal = controlRefusal(store, request);
-    done(refusal ? forbidden(refusal) : undefined);
-  });
-
   // Expired tokens leave the state (and the state file) with the next change a minute or more
   // on (Store.changed); this catches an idle sandbox.
   const pruning = setInterval(() => {

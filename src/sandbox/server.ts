@@ -6,7 +6,7 @@ import { RequestJournal, installJournal, journalRequest } from './journal.js';
 import { installOpenApi } from './openapi.js';
 import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
-import { adminRoutes } from './admin.js';
+import { adminRoutes, refuseControl } from './admin.js';
 import { checkBodyLimits, tooDeepBody } from './limits.js';
 import { answerAfterSave, loadState } from './persistence.js';
 import { seedCore } from './seed.js';
@@ -122,7 +122,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   // hook), the fault knobs read as numbers (the controls change them while serving).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-im-trace-id', nextTraceId());
-    if (!isApi(request)) return done();
+    if (!isApi(request)) return done(refuseControl(store, request));
     // --fail-rate: refused before anything is done, as a dependency timeout would be.
     const fail = () => {
       if (opts.failRate > 0 && store.faultRandom() < opts.failRate) {

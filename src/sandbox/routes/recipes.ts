@@ -15,9 +15,9 @@ export const recipesArea: SandboxArea = {
   routes(app, store) {
     const engine = createBuildEngine(store);
     app.addHook('onClose', async () => engine.close());
+    recipeControls(app, store);
     v31Routes(app, store, engine);
     v3Routes(app, store, engine);
-    recipeControls(app, store);
     doctorControls(app, store);
     engine.resume();
   },

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { SandboxError, badRequest, notFound } from '../../errors.js';
 import { idOf } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -15,7 +15,8 @@ const ONE_SHOT_FAULTS = ['data_table_reservation_failed', 'account_check_unavail
  * the other controls): arm one-shot faults, make the next build of a recipe fail with a given
  * build error, hold an output name outside the API, change a template, choose how extractions
  * behave, switch the v3 operations off (410), and equip a workspace made through the API with
- * connections and a destination.
+ * connections and a destination. Registered before the recipe routes: the template read fault
+ * attaches itself to the template reads.
  */
 export function recipeControls(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
@@ -23,12 +24,18 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   // `template_read_failed: N`: the next N v3.1 template reads (list or detail) answer 500, a
   // fault the client does not repeat on its own (a shared read that failed once).
   let templateReadFailures = 0;
-  app.addHook('preHandler', (request, _reply, done) => {
-    if (templateReadFailures > 0 && request.method === 'GET' && request.routeOptions.url?.startsWith('/api/v3.1/automated-recipe-templates/')) {
+  // Checked on the template reads only (registered before them), not on every request.
+  const failTemplateRead: preHandlerHookHandler = (_request, _reply, done) => {
+    if (templateReadFailures > 0) {
       templateReadFailures--;
       return done(new SandboxError(500, 'internal_error', 'A server error occurred.'));
     }
     done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'GET' || !route.url.startsWith('/api/v3.1/automated-recipe-templates/')) return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [...own, failTemplateRead];
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/faults', async (request) => {
