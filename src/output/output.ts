@@ -1,6 +1,7 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import { stringifyJson } from '../util/json.js';
 import { colorLevel, type IO } from './io.js';
+import { createStyle } from './style.js';
 import { collect } from '../util/collect.js';
 import { terminalSafe, terminalSafeStyled } from './terminal-text.js';
 
@@ -104,8 +105,8 @@ export class Output {
   readonly err: ChalkInstance;
 
   constructor(readonly io: IO, readonly flags: OutputFlags) {
-    this.out = new Chalk({ level: colorLevel(io.stdout, io.env, flags) });
-    this.err = new Chalk({ level: colorLevel(io.stderr, io.env, flags) });
+    this.out = createStyle(colorLevel(io.stdout, io.env, flags));
+    this.err = createStyle(colorLevel(io.stderr, io.env, flags));
   }
 
   get machine(): boolean {
