@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type AgentClass from 'undici/lib/dispatcher/agent.js';
@@ -56,6 +56,13 @@ export function saveUndiciCodeCache(): void {
     } catch (err) {
       unlinkSync(temp);
       throw err;
+    }
+    // This Node's caches of other edp versions are not used again (other Nodes keep theirs).
+    const dir = dirname(pending.file);
+    const kept = basename(pending.file);
+    const sameNode = `-${process.version}-${process.arch}-`;
+    for (const name of readdirSync(dir)) {
+      if (name !== kept && name.startsWith('undici-') && name.includes(sameNode) && name.endsWith('.v8cache')) unlinkSync(join(dir, name));
     }
   } catch {
     // A read-only or full disk: the next run compiles again.
