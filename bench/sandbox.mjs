@@ -15,8 +15,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SANDBOX = pathToFileURL(resolve(process.env.BENCH_SANDBOX ?? 'dist/sandbox.js')).href;
 const USERNAME = 'agency@sandbox.local';
 const PASSWORD = 'sandbox';
