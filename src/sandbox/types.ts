@@ -226,5 +226,5 @@ export interface CoreState {
   events: SandboxEvent[];
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not a type alias), so that each area can add its collections by declaration merging
 export interface State extends CoreState {}

@@ -76,7 +76,6 @@ describe('a build that takes its time', () => {
     const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
     const code = await main(argv, { stdin, stdout, stderr, env });
     // colours and cursor control out, the text stays
-    // eslint-disable-next-line no-control-regex
     return { code, err: err.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') };
   }
 
