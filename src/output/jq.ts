@@ -48,6 +48,7 @@ function runner(): Promise<JqRunner> {
 async function run(input: string, filter: string, flags: string[]): Promise<{ stdout: string; stderr: string }> {
   const jq = await runner();
   const exitCode = process.exitCode;
+  /* eslint-disable no-console -- jq-web writes jq's stderr through console.warn: it is captured here, not printed */
   const warn = console.warn;
   let stderr = '';
   console.warn = (...args: unknown[]) => {
@@ -59,6 +60,7 @@ async function run(input: string, filter: string, flags: string[]): Promise<{ st
     console.warn = warn;
     process.exitCode = exitCode;
   }
+  /* eslint-enable no-console */
 }
 
 /** jq's own message, without the runtime's "Non-zero exit code" preface. */

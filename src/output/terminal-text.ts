@@ -8,11 +8,13 @@
  * Machine output (--json, --ndjson, raw `edp api` bodies) never passes through here.
  */
 
+// eslint-disable-next-line no-control-regex -- control characters are what is escaped
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /**
  * Select Graphic Rendition (colour, bold) and nothing else: the only sequences this tool writes
  * itself, kept in composed messages when colour is on.
  */
+// eslint-disable-next-line no-control-regex -- escape codes and control characters are what is kept or escaped
 const STYLE_OR_CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 const escaped = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
