@@ -13,10 +13,22 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const UNUSED_BUILTINS = [
   // undici's HTTP/2 client, whole, and the fetch body encoder (FormData request bodies): edp
   // sends JSON text only and never negotiates HTTP/2.
-  { module: './client-h2.js', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, stub: "module.exports = () => { throw new Error('HTTP/2 is not supported'); };" },
-  { module: '../web/fetch/body.js', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/, stub: "module.exports = { extractBody() { throw new Error('FormData bodies are not supported'); } };" },
+  {
+    module: './client-h2.js',
+    importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    stub: "module.exports = () => { throw new Error('HTTP/2 is not supported'); };",
+  },
+  {
+    module: '../web/fetch/body.js',
+    importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
+    stub: "module.exports = { extractBody() { throw new Error('FormData bodies are not supported'); } };",
+  },
   { module: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
-  { module: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, stub: 'module.exports = { constants: {} };' },
+  {
+    module: 'node:http2',
+    importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    stub: 'module.exports = { constants: {} };',
+  },
 ];
 const unusedBuiltins = {
   name: 'unused-builtins',
@@ -63,7 +75,9 @@ await build({
   // dist/vendor/jq-web below rather than bundled, and loaded only with --jq.
   external: ['jq-web'],
   // Some bundled CommonJS dependencies call require() for Node built-ins.
-  banner: { js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);",
+  },
   define: { __EDP_VERSION__: JSON.stringify(version), __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS) },
   logLevel: 'warning',
 });

@@ -25,13 +25,26 @@ async function json(url, init = {}) {
 const sandbox = await startSandbox({ port: 0, latencyMs: LATENCY_MS, buildSeconds: BUILD_SECONDS });
 const workspaces = [101, 102, 103];
 for (let i = workspaces.length; i < FLEET; i++) {
-  const ws = await json(`${sandbox.url}/api/v3/workspaces`, { method: 'POST', headers: { authorization: basic }, body: JSON.stringify({ title: `Fleet ${i + 1}` }) });
-  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, { method: 'POST', body: JSON.stringify({ workspace_id: ws.id }) });
+  const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body: JSON.stringify({ title: `Fleet ${i + 1}` }),
+  });
+  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
+    method: 'POST',
+    body: JSON.stringify({ workspace_id: ws.id }),
+  });
   workspaces.push(ws.id);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'edp-bench-fleet-plan-'));
-const env = { ...process.env, EDP_BASE_URL: sandbox.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_CONFIG_DIR: dir };
+const env = {
+  ...process.env,
+  EDP_BASE_URL: sandbox.url,
+  EDP_USERNAME: USERNAME,
+  EDP_PASSWORD: PASSWORD,
+  EDP_CONFIG_DIR: dir,
+};
 delete env.NODE_EXTRA_CA_CERTS;
 
 function fleetFile(ws) {
@@ -88,7 +101,9 @@ try {
   reset();
   const applyAll = await edp(['apply', '-f', all, '--yes', '--poll-interval', '100ms']);
   const planInStep = await edp(['plan', '-f', all, '--detailed-exitcode'], [0]);
-  console.log(`fleet plan and apply on Node ${process.versions.node}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each, default concurrency`);
+  console.log(
+    `fleet plan and apply on Node ${process.versions.node}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each, default concurrency`,
+  );
   const line = (label, ms) => console.log(`  ${label.padEnd(40)} ${String(Math.round(ms)).padStart(6)} ms`);
   line('plan, 1 workspace', planOne);
   line(`plan, ${FLEET} workspaces`, planAll);

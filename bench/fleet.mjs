@@ -31,8 +31,15 @@ async function json(url, init = {}) {
 const sandbox = await startSandbox({ port: 0, latencyMs: LATENCY_MS, buildSeconds: BUILD_SECONDS });
 const workspaces = [101, 102, 103];
 for (let i = workspaces.length; i < FLEET; i++) {
-  const ws = await json(`${sandbox.url}/api/v3/workspaces`, { method: 'POST', headers: { authorization: basic }, body: JSON.stringify({ title: `Fleet ${i + 1}` }) });
-  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, { method: 'POST', body: JSON.stringify({ workspace_id: ws.id }) });
+  const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body: JSON.stringify({ title: `Fleet ${i + 1}` }),
+  });
+  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
+    method: 'POST',
+    body: JSON.stringify({ workspace_id: ws.id }),
+  });
   workspaces.push(ws.id);
 }
 
@@ -48,7 +55,21 @@ const env = {
 /** One deploy as a separate process (async, so that the in-process sandbox keeps answering). */
 function deploy(ws, concurrency) {
   const tuned = concurrency === undefined ? [] : ['--concurrency', String(concurrency), '--poll-interval', '100ms'];
-  const args = ['bin/edp.js', 'recipes', 'deploy', '-w', ws.join(','), '--template', '4001', '--data-source', 'google_ads', '--accounts', ACCOUNTS, ...tuned, '--json'];
+  const args = [
+    'bin/edp.js',
+    'recipes',
+    'deploy',
+    '-w',
+    ws.join(','),
+    '--template',
+    '4001',
+    '--data-source',
+    'google_ads',
+    '--accounts',
+    ACCOUNTS,
+    ...tuned,
+    '--json',
+  ];
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -87,10 +108,15 @@ try {
   const serial = await run(`${FLEET} workspaces, concurrency 1`, workspaces, 1);
   const parallel = await run(`${FLEET} workspaces, concurrency ${FLEET}`, workspaces, FLEET);
   const nodeVersion = spawnSync(NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
-  console.log(`fleet deploy on Node ${nodeVersion}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each`);
-  for (const r of results) console.log(`  ${r.label.padEnd(34)} ${String(Math.round(r.ms)).padStart(6)} ms  ${r.ready}/${r.rows} ready`);
+  console.log(
+    `fleet deploy on Node ${nodeVersion}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each`,
+  );
+  for (const r of results)
+    console.log(`  ${r.label.padEnd(34)} ${String(Math.round(r.ms)).padStart(6)} ms  ${r.ready}/${r.rows} ready`);
   const ratio = (a, b) => (a.ms / b.ms).toFixed(2);
-  console.log(`  ratio 10 / 1, defaults:                 ${ratio(ten, oneDefault)}x (target <= 1.2x: ${ten.ms / oneDefault.ms <= 1.2 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  ratio 10 / 1, defaults:                 ${ratio(ten, oneDefault)}x (target <= 1.2x: ${ten.ms / oneDefault.ms <= 1.2 ? 'met' : 'NOT met'})`,
+  );
   console.log(`  ratio ${FLEET} / 1, defaults:                 ${ratio(twenty, oneDefault)}x`);
   console.log(`  ratio ${FLEET} at concurrency 1 / one:       ${ratio(serial, oneTuned)}x`);
   console.log(`  ratio ${FLEET} at concurrency ${FLEET} / one:      ${ratio(parallel, oneTuned)}x`);

@@ -67,9 +67,17 @@ function deliveries(n, tag) {
       type: 'load_completed',
       timestamp: '2025-01-02 03:04:05.678',
       data: {
-        product_domain_event_inserted_at: '2025-01-02 03:04:05.678', product_domain_event_aggregate_class: 'Load',
-        product_domain_event_class: 'LoadCompleted', product_domain_event_usecase: '', product_domain_event: 'load_completed',
-        agency_title: 'Bench Agency', workspace_title: 'Bench Workspace', load_destination_title: 'S3', load_id: String(i), order_id: String(i), order_ui_link: '',
+        product_domain_event_inserted_at: '2025-01-02 03:04:05.678',
+        product_domain_event_aggregate_class: 'Load',
+        product_domain_event_class: 'LoadCompleted',
+        product_domain_event_usecase: '',
+        product_domain_event: 'load_completed',
+        agency_title: 'Bench Agency',
+        workspace_title: 'Bench Workspace',
+        load_destination_title: 'S3',
+        load_id: String(i),
+        order_id: String(i),
+        order_ui_link: '',
       },
     });
     out.push({
@@ -120,8 +128,14 @@ const pct = (p) => latencies[Math.min(COUNT - 1, Math.floor((p / 100) * COUNT))]
 const runIds = [...printed].filter(([id]) => id.startsWith('evt_run_'));
 const repeated = runIds.filter(([, n]) => n !== 1).length;
 const rate = COUNT / seconds;
-console.log(`edp webhooks listen: ${COUNT} signed deliveries, concurrency ${CONCURRENCY}, listener ${pin ? 'pinned to one CPU' : 'one process (taskset unavailable)'}`);
+console.log(
+  `edp webhooks listen: ${COUNT} signed deliveries, concurrency ${CONCURRENCY}, listener ${pin ? 'pinned to one CPU' : 'one process (taskset unavailable)'}`,
+);
 console.log(`  throughput   ${rate.toFixed(0)} deliveries/s (target >= 2000)`);
-console.log(`  ack latency  p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (target < 20 ms), max ${latencies[COUNT - 1].toFixed(2)} ms`);
-console.log(`  printed      ${runIds.length} of ${COUNT} events, ${repeated} more than once, ${failures} non-200 answers`);
+console.log(
+  `  ack latency  p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (target < 20 ms), max ${latencies[COUNT - 1].toFixed(2)} ms`,
+);
+console.log(
+  `  printed      ${runIds.length} of ${COUNT} events, ${repeated} more than once, ${failures} non-200 answers`,
+);
 process.exitCode = runIds.length === COUNT && repeated === 0 && failures === 0 ? 0 : 1;

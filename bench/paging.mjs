@@ -31,7 +31,9 @@ async function bulkConnection(sandbox, count) {
     headers: { authorization: basic, 'content-type': 'application/json' },
     body: JSON.stringify({ workspace_id: 101 }),
   });
-  const page = await json(`${sandbox.url}/api/v3/datasources/google_ads/connections`, { headers: { authorization: `Bearer ${token}` } });
+  const page = await json(`${sandbox.url}/api/v3/datasources/google_ads/connections`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const c = page.results.find((x) => x.accounts_number === count);
   if (!c) throw new Error(`no connection with ${count} accounts`);
   return c.id;
@@ -74,7 +76,10 @@ function edp(sandbox, args, concurrency = DEFAULT_CONCURRENCY) {
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', REPORT_MAX_RSS, 'bin/edp.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', REPORT_MAX_RSS, 'bin/edp.js', ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let lines = 0;
     let tail = '';
     let stderr = '';
@@ -111,7 +116,9 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)}s`;
     for (let i = 0; i < 3; i++) onePage.push((await edp(sandbox, [...list, '--limit', '1'])).ms);
     const fixedMs = Math.min(...onePage) - 2 * perTrip;
     console.log(`paging, ${seq.items} accounts in ${pages} pages of ${PAGE_SIZE}, --latency ${LATENCY_MS} ms`);
-    console.log(`  sequential ${fmt(seq.ms)} (${seq.requests} round trips of ${perTrip.toFixed(1)} ms, in-process); edp start-up and exit ${fmt(fixedMs)}`);
+    console.log(
+      `  sequential ${fmt(seq.ms)} (${seq.requests} round trips of ${perTrip.toFixed(1)} ms, in-process); edp start-up and exit ${fmt(fixedMs)}`,
+    );
     for (const concurrency of CONCURRENCIES) {
       const tool = await edp(sandbox, list, concurrency);
       // `--json` prints one array: items are not countable by line, but a complete array ends in "]".
@@ -148,7 +155,10 @@ for (const scale of [100, 1000]) {
   }
 }
 console.log('peak memory of `edp accounts list --ndjson` (max RSS of the process)');
-for (const m of memory) console.log(`  ${String(m.count).padStart(7)} items: ${m.maxRssMb.toFixed(1)} MB in ${fmt(m.ms)}`);
+for (const m of memory)
+  console.log(`  ${String(m.count).padStart(7)} items: ${m.maxRssMb.toFixed(1)} MB in ${fmt(m.ms)}`);
 const [small, large] = memory;
 const growth = large.maxRssMb / small.maxRssMb;
-console.log(`  10x the items, ${growth.toFixed(2)}x the memory (target: does not grow with the item count: ${growth <= 1.25 ? 'met' : 'NOT met'})`);
+console.log(
+  `  10x the items, ${growth.toFixed(2)}x the memory (target: does not grow with the item count: ${growth <= 1.25 ? 'met' : 'NOT met'})`,
+);

@@ -3,7 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const benches = ['startup', 'paging', 'fleet', 'fleet-plan', 'listen', 'sandbox'].filter((b) => existsSync(`bench/${b}.mjs`));
+const benches = ['startup', 'paging', 'fleet', 'fleet-plan', 'listen', 'sandbox'].filter((b) =>
+  existsSync(`bench/${b}.mjs`),
+);
 let failed = 0;
 for (const name of benches) {
   console.log(`\n== ${name}`);

@@ -24,7 +24,10 @@ const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')
 
 /** Starts a node process running `script` and resolves with its URL, read from the first stdout line holding one. */
 async function server(script) {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_EXTRA_CA_CERTS: '' } });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
+  });
   let out = '';
   const url = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -34,7 +37,13 @@ async function server(script) {
     });
     child.once('exit', (code) => reject(new Error(`server exited ${code} before listening`)));
   });
-  return { url, async stop() { child.kill('SIGTERM'); await once(child, 'exit'); } };
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
 
 function load(url, headers = {}, duration = SECONDS) {
@@ -69,7 +78,11 @@ try {
   const sandbox = await server(SANDBOX_SERVER);
   started.push(sandbox);
   const base = sandbox.url.replace(/\/$/, '');
-  const tokenRes = await fetch(`${base}/api/v3/token`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ workspace_id: 101 }) });
+  const tokenRes = await fetch(`${base}/api/v3/token`, {
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/json' },
+    body: JSON.stringify({ workspace_id: 101 }),
+  });
   const { token } = await tokenRes.json();
   const path = '/api/v3/datasources/google_ads/connections';
   const headers = { authorization: `Bearer ${token}` };
@@ -91,7 +104,9 @@ try {
     emulated.push(e);
     errors.bare += b.errors + b.non2xx;
     errors.sandbox += e.errors + e.non2xx;
-    console.log(`  round ${round}: bare ${Math.round(b.requests.average)} req/s, sandbox ${Math.round(e.requests.average)} req/s, ratio ${(e.requests.average / b.requests.average).toFixed(2)}`);
+    console.log(
+      `  round ${round}: bare ${Math.round(b.requests.average)} req/s, sandbox ${Math.round(e.requests.average)} req/s, ratio ${(e.requests.average / b.requests.average).toFixed(2)}`,
+    );
   }
   const summary = (runs) => ({
     rps: median(runs.map((r) => r.requests.average)),
@@ -100,12 +115,15 @@ try {
   });
   const b = summary(bare);
   const e = summary(emulated);
-  const line = (label, s, errs) => `  ${label.padEnd(52)} ${String(Math.round(s.rps)).padStart(7)} req/s  latency p50 ${s.p50} ms  p99 ${s.p99} ms  errors ${errs}`;
+  const line = (label, s, errs) =>
+    `  ${label.padEnd(52)} ${String(Math.round(s.rps)).padStart(7)} req/s  latency p50 ${s.p50} ms  p99 ${s.p99} ms  errors ${errs}`;
   console.log('medians:');
   console.log(line('bare fastify hello world', b, errors.bare));
   console.log(line(`sandbox GET ${path}`, e, errors.sandbox));
   const ratio = e.rps / b.rps;
-  console.log(`  ratio sandbox / bare fastify: ${ratio.toFixed(2)}x  (target >= 0.85x: ${ratio >= 0.85 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  ratio sandbox / bare fastify: ${ratio.toFixed(2)}x  (target >= 0.85x: ${ratio >= 0.85 ? 'met' : 'NOT met'})`,
+  );
 } finally {
   await Promise.all(started.map((s) => s.stop()));
 }

@@ -38,7 +38,8 @@ function time(args, extraEnv = {}, expectCode = 0) {
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== expectCode) return reject(new Error(`${args.join(' ')} exited ${code}, expected ${expectCode}\n${err}`));
+      if (code !== expectCode)
+        return reject(new Error(`${args.join(' ')} exited ${code}, expected ${expectCode}\n${err}`));
       resolve(Number(process.hrtime.bigint() - t) / 1e6);
     });
   });
@@ -59,7 +60,8 @@ const cases = {
   'same, issuing and saving a token': () => issuingRun(bearerList),
   'edp workspaces list --jq .': () => time(['bin/edp.js', 'workspaces', 'list', '--jq', '.']),
   'usage error in recipes get': () => time(['bin/edp.js', '-w', '101', 'recipes', 'get', 'x'], {}, 2),
-  'usage error in recipes deploy': () => time(['bin/edp.js', 'recipes', 'deploy', '-w', '101', '--concurrency', 'x'], {}, 2),
+  'usage error in recipes deploy': () =>
+    time(['bin/edp.js', 'recipes', 'deploy', '-w', '101', '--concurrency', 'x'], {}, 2),
 };
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (const run of Object.values(cases)) await run(); // warm the file cache, and cache the token
@@ -85,12 +87,20 @@ for (const [name, target] of [
   ['edp -w 101 datasources list --json', 2.2],
 ]) {
   const ratio = m[name] / m['node -e 0'];
-  console.log(`  ${name.padEnd(36)} ${ms(m[name])}  ${ratio.toFixed(2)}x node -e 0  (target <= ${target}x: ${verdict(ratio <= target)})`);
+  console.log(
+    `  ${name.padEnd(36)} ${ms(m[name])}  ${ratio.toFixed(2)}x node -e 0  (target <= ${target}x: ${verdict(ratio <= target)})`,
+  );
 }
 const issuing = m['same, issuing and saving a token'];
 const issueRatio = issuing / m['edp -w 101 datasources list --json'];
-console.log(`  ${'same, issuing and saving a token'.padEnd(36)} ${ms(issuing)}  ${issueRatio.toFixed(2)}x the cached run  (target <= 1.1x: ${verdict(issueRatio <= 1.1)})`);
+console.log(
+  `  ${'same, issuing and saving a token'.padEnd(36)} ${ms(issuing)}  ${issueRatio.toFixed(2)}x the cached run  (target <= 1.1x: ${verdict(issueRatio <= 1.1)})`,
+);
 const jqCost = m['edp workspaces list --jq .'] - m['edp workspaces list --json'];
-console.log(`  ${'--jq (jq-web load and one run)'.padEnd(36)} ${jqCost >= 0 ? '+' : ''}${jqCost.toFixed(1)} ms  (workspaces list --jq . ${m['edp workspaces list --jq .'].toFixed(1)} ms vs --json ${m['edp workspaces list --json'].toFixed(1)} ms; paid only with --jq)`);
+console.log(
+  `  ${'--jq (jq-web load and one run)'.padEnd(36)} ${jqCost >= 0 ? '+' : ''}${jqCost.toFixed(1)} ms  (workspaces list --jq . ${m['edp workspaces list --jq .'].toFixed(1)} ms vs --json ${m['edp workspaces list --json'].toFixed(1)} ms; paid only with --jq)`,
+);
 const chunk = m['usage error in recipes deploy'] - m['usage error in recipes get'];
-console.log(`  ${'recipes deploy module import'.padEnd(36)} ${chunk >= 0 ? '+' : ''}${chunk.toFixed(1)} ms  (deploy usage error ${m['usage error in recipes deploy'].toFixed(1)} ms vs get ${m['usage error in recipes get'].toFixed(1)} ms; target <= +20 ms: ${verdict(chunk <= 20)})`);
+console.log(
+  `  ${'recipes deploy module import'.padEnd(36)} ${chunk >= 0 ? '+' : ''}${chunk.toFixed(1)} ms  (deploy usage error ${m['usage error in recipes deploy'].toFixed(1)} ms vs get ${m['usage error in recipes get'].toFixed(1)} ms; target <= +20 ms: ${verdict(chunk <= 20)})`,
+);

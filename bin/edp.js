@@ -5,7 +5,8 @@ import { join } from 'node:path';
 /** The user's cache folder for edp, as src/http/undici.ts finds it (undefined without a home). */
 function cacheDir(env) {
   if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'edp', 'Cache') : undefined;
-  if (process.platform === 'darwin' && !env.XDG_CACHE_HOME) return env.HOME ? join(env.HOME, 'Library', 'Caches', 'edp') : undefined;
+  if (process.platform === 'darwin' && !env.XDG_CACHE_HOME)
+    return env.HOME ? join(env.HOME, 'Library', 'Caches', 'edp') : undefined;
   const base = env.XDG_CACHE_HOME || (env.HOME && join(env.HOME, '.cache'));
   return base ? join(base, 'edp') : undefined;
 }

@@ -29,7 +29,9 @@ function edp(...args) {
 }
 
 // One account in the third workspace never delivers its data, so that one row comes out degraded.
-const acct = sandbox.store.state.accounts.find((a) => a.workspace_id === 103 && a.datasource_name === 'google_ads' && a.account_id === '123-456-7802');
+const acct = sandbox.store.state.accounts.find(
+  (a) => a.workspace_id === 103 && a.datasource_name === 'google_ads' && a.account_id === '123-456-7802',
+);
 acct.extraction_behavior = 'never_delivers';
 
 const ACCOUNTS = 'remote:123-456-7801,remote:123-456-7802,remote:123-456-7803';
@@ -40,8 +42,35 @@ const run = async (...args) => {
 };
 await run('workspaces', 'list');
 await run('recipes', 'templates', '-w', '101');
-await run('recipes', 'deploy', '-w', '101', '--template', 'Paid Media Performance', '--data-source', 'google_ads', '--accounts', ACCOUNTS, '--poll-interval', '250ms');
-await run('recipes', 'deploy', '--all-workspaces', '--template', 'Paid Media Performance', '--data-source', 'google_ads', '--accounts', ACCOUNTS, '--concurrency', '3', '--poll-interval', '250ms');
+await run(
+  'recipes',
+  'deploy',
+  '-w',
+  '101',
+  '--template',
+  'Paid Media Performance',
+  '--data-source',
+  'google_ads',
+  '--accounts',
+  ACCOUNTS,
+  '--poll-interval',
+  '250ms',
+);
+await run(
+  'recipes',
+  'deploy',
+  '--all-workspaces',
+  '--template',
+  'Paid Media Performance',
+  '--data-source',
+  'google_ads',
+  '--accounts',
+  ACCOUNTS,
+  '--concurrency',
+  '3',
+  '--poll-interval',
+  '250ms',
+);
 const degraded = sandbox.store.state.recipes.find((r) => r.workspace_id === 103);
 if (degraded) await run('recipes', 'get', degraded.id, '-w', '103');
 

@@ -8,7 +8,9 @@ import { processIO, type IO } from './output/io.js';
 export async function buildProgram(app: App, argv: string[] = [], all = false): Promise<CommandUnknownOpts> {
   const { io } = app;
   const program = new Command('edp')
-    .description('Operate the Embedded Data Pipeline service: workspaces, connections, extraction, loading, recipes, webhooks and roles.')
+    .description(
+      'Operate the Embedded Data Pipeline service: workspaces, connections, extraction, loading, recipes, webhooks and roles.',
+    )
     .version(VERSION, '-V, --version')
     .option('--profile <name>', 'named credential set (env EDP_PROFILE; default "default")')
     .option('--base-url <url>', 'service address, overrides the profile (env EDP_BASE_URL)')
@@ -45,7 +47,9 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
 /** --json, --ndjson or --jq (which implies --json) among the options, before a `--`: errors are then JSON documents too. */
 export function wantsMachineOutput(argv: string[]): boolean {
   const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a === '--ndjson' || a === '--jq' || a.startsWith('--jq='));
+  return (end < 0 ? argv : argv.slice(0, end)).some(
+    (a) => a === '--json' || a === '--ndjson' || a === '--jq' || a.startsWith('--jq='),
+  );
 }
 
 /**
@@ -61,7 +65,9 @@ function outputFor(io: IO, argv: string[]) {
     outputError: (s: string, write: (s: string) => void) => {
       if (!machine) return write(s);
       const message = s.trim().replace(/^error:\s*/i, '');
-      write(`${JSON.stringify({ error: { status: null, code: 'usage_error', message, details: {}, trace_id: null } })}\n`);
+      write(
+        `${JSON.stringify({ error: { status: null, code: 'usage_error', message, details: {}, trace_id: null } })}\n`,
+      );
     },
   };
 }
@@ -75,7 +81,12 @@ function applyToAll(cmd: CommandUnknownOpts, fn: (c: CommandUnknownOpts) => void
  * Runs the command line; resolves to the exit code. `argv` excludes the node binary and the
  * script. With `runF`, the verb is parsed and handed to it instead of running (tests).
  */
-export async function main(argv: string[], io: IO = processIO(), signal?: AbortSignal, runF?: (parsed: Parsed) => void): Promise<number> {
+export async function main(
+  argv: string[],
+  io: IO = processIO(),
+  signal?: AbortSignal,
+  runF?: (parsed: Parsed) => void,
+): Promise<number> {
   const app = new App(io, signal, runF);
   // `edp __complete WORD…` (hidden, for the completion scripts) needs the whole tree and no parsing of the words.
   const completing = argv[0] === '__complete';
@@ -93,7 +104,8 @@ export async function main(argv: string[], io: IO = processIO(), signal?: AbortS
     return app.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+        return 0;
       // Commander has already printed the message, which names the option or argument.
       return err.exitCode === 0 ? 0 : 2;
     }
@@ -134,4 +146,3 @@ export function run(): void {
     },
   );
 }
-

@@ -28,7 +28,6 @@ export interface GlobalFlags {
   pollInterval?: string;
 }
 
-
 /**
  * What a command works with, built lazily: nothing here touches the disk or the network
  * until a command asks for it, so `--help` stays as cheap as the process start.
@@ -96,7 +95,9 @@ export class Context {
       const u = new URL(url);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
     } catch {
-      throw new UsageError(`${setting.source === 'profile' ? `profile "${this.profileName}" setting base_url` : setting.source} must be an http(s) URL, got "${url}"`);
+      throw new UsageError(
+        `${setting.source === 'profile' ? `profile "${this.profileName}" setting base_url` : setting.source} must be an http(s) URL, got "${url}"`,
+      );
     }
     return url.replace(/\/+$/, '');
   }
@@ -127,7 +128,16 @@ export class Context {
   /** The workspace for bearer operations: -w, EDP_WORKSPACE, then the profile's default. */
   workspace(): string | undefined {
     const { value, source } = this.setting('workspace');
-    return value === undefined || value === '' ? undefined : parseId(value, source === 'profile' ? `profile "${this.profileName}" setting workspace` : source === '--workspace' ? '--workspace' : source);
+    return value === undefined || value === ''
+      ? undefined
+      : parseId(
+          value,
+          source === 'profile'
+            ? `profile "${this.profileName}" setting workspace`
+            : source === '--workspace'
+              ? '--workspace'
+              : source,
+        );
   }
 
   /**
@@ -136,14 +146,20 @@ export class Context {
    */
   concurrency(): number | undefined {
     const { value, source } = this.setting('concurrency');
-    const checked = SETTINGS.concurrency.check(value!, source === 'profile' ? `profile "${this.profileName}" setting concurrency` : source);
+    const checked = SETTINGS.concurrency.check(
+      value!,
+      source === 'profile' ? `profile "${this.profileName}" setting concurrency` : source,
+    );
     return checked === AUTO_CONCURRENCY ? undefined : Number(checked);
   }
 
   /** The first pause between reads while waiting: --poll-interval, EDP_POLL_INTERVAL, the profile, then 2s. */
   pollIntervalMs(): number {
     const { value, source } = this.setting('poll_interval');
-    const text = SETTINGS.poll_interval.check(value!, source === 'profile' ? `profile "${this.profileName}" setting poll_interval` : source);
+    const text = SETTINGS.poll_interval.check(
+      value!,
+      source === 'profile' ? `profile "${this.profileName}" setting poll_interval` : source,
+    );
     return parseDuration(text, source);
   }
 
@@ -204,7 +220,9 @@ export class Context {
       log: logRequest ? (e) => logRequest(this.output, e) : undefined,
       // A repeat after a busy answer or a dropped connection can wait 30 s: say so (not with --quiet).
       onRetry: (notice) => this.output.info(retryNoticeText(notice)),
-      pageConcurrency: this.env.EDP_PAGE_CONCURRENCY ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 }) : undefined,
+      pageConcurrency: this.env.EDP_PAGE_CONCURRENCY
+        ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 })
+        : undefined,
     });
     return this.service;
   }

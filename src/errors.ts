@@ -19,7 +19,10 @@ export const ExitCode = {
 } as const;
 
 /** The named outcomes a command can end with; errors.ts alone maps them to numbers. */
-export type Outcome = Exclude<keyof typeof ExitCode, 'ok' | 'usage' | 'auth' | 'permission' | 'interrupted' | 'declined'>;
+export type Outcome = Exclude<
+  keyof typeof ExitCode,
+  'ok' | 'usage' | 'auth' | 'permission' | 'interrupted' | 'declined'
+>;
 
 export interface ApiErrorInit {
   status: number;
@@ -64,7 +67,16 @@ export class ApiError extends Error {
 export class UnknownWorkspaceError extends ApiError {
   readonly workspaceId: string;
   constructor(workspaceId: string, answer: ApiError) {
-    super({ status: answer.status, code: answer.code, message: `workspace ${workspaceId} was not found (or is not in this agency); list workspaces with \`edp workspaces list\``, details: answer.details, traceId: answer.traceId, method: answer.method, path: answer.path, body: answer.body });
+    super({
+      status: answer.status,
+      code: answer.code,
+      message: `workspace ${workspaceId} was not found (or is not in this agency); list workspaces with \`edp workspaces list\``,
+      details: answer.details,
+      traceId: answer.traceId,
+      method: answer.method,
+      path: answer.path,
+      body: answer.body,
+    });
     this.name = 'UnknownWorkspaceError';
     this.workspaceId = workspaceId;
   }
@@ -122,7 +134,9 @@ export class OutcomeUnknownError extends Error {
   override readonly cause: unknown;
   constructor(method: string, path: string, cause: unknown) {
     const why = cause instanceof ApiError ? `the service answered ${cause.status}` : describeNetworkError(cause);
-    super(`${method} ${path}: outcome unknown (${why}); the change may or may not have been applied, re-read before repeating it`);
+    super(
+      `${method} ${path}: outcome unknown (${why}); the change may or may not have been applied, re-read before repeating it`,
+    );
     this.name = 'OutcomeUnknownError';
     this.method = method;
     this.path = path;
@@ -187,7 +201,8 @@ export function describeNetworkError(cause: unknown): string {
     }
     if (code === 'ECONNREFUSED') return 'connection refused (is the service running at this address?)';
     if (code === 'ENOTFOUND') return 'host not found';
-    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'the connection was dropped before the answer arrived';
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+      return 'the connection was dropped before the answer arrived';
     return code ? `${cause.message} (${code})` : cause.message;
   }
   return String(cause);

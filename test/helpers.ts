@@ -28,7 +28,15 @@ export interface CliResult {
   /** stdout parsed as JSON (lossless) */
   json<T = any>(): T;
   /** stderr parsed as the JSON error document */
-  errorJson(): { error: { status: number | null; code: string | null; message: string; details: Record<string, unknown>; trace_id: string | null } };
+  errorJson(): {
+    error: {
+      status: number | null;
+      code: string | null;
+      message: string;
+      details: Record<string, unknown>;
+      trace_id: string | null;
+    };
+  };
 }
 
 export interface CliOptions {
@@ -43,7 +51,11 @@ export interface CliOptions {
  * Runs the command line in-process, as `edp argv…`, against `sb` with the demo agency's
  * credentials and a private config directory (unless the env given overrides them).
  */
-export async function cli(sb: Sandbox | { url: string } | undefined, argv: string[], opts: CliOptions = {}): Promise<CliResult> {
+export async function cli(
+  sb: Sandbox | { url: string } | undefined,
+  argv: string[],
+  opts: CliOptions = {},
+): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -88,7 +100,13 @@ export async function http(
   sb: Sandbox,
   method: string,
   path: string,
-  opts: { body?: unknown; rawBody?: string; headers?: Record<string, string>; basic?: boolean | [string, string]; token?: string } = {},
+  opts: {
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    basic?: boolean | [string, string];
+    token?: string;
+  } = {},
 ): Promise<{ status: number; headers: Headers; text: string; body: any }> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.basic) {
@@ -160,9 +178,14 @@ export async function parse(argv: string[]): Promise<{ code: number; parsed: Par
   let err = '';
   stderr.on('data', (d) => (err += d));
   let parsed: Parsed | undefined;
-  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, env: { PATH: process.env.PATH } }, undefined, (p) => {
-    parsed = p;
-  });
+  const code = await main(
+    argv,
+    { stdin: new PassThrough(), stdout, stderr, env: { PATH: process.env.PATH } },
+    undefined,
+    (p) => {
+      parsed = p;
+    },
+  );
   return { code, parsed, stderr: err };
 }
 
@@ -174,7 +197,10 @@ export async function control(sb: Sandbox, method: string, path: string, body?: 
 }
 
 /** Polls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs`. */
-export async function waitUntil<T>(check: () => T | Promise<T>, { timeoutMs = 5000, intervalMs = 10, what = 'condition' } = {}): Promise<NonNullable<T>> {
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 5000, intervalMs = 10, what = 'condition' } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

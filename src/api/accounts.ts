@@ -30,14 +30,28 @@ export function listAccounts(
   opts?: ListOptions,
 ): AsyncGenerator<AccountV31> {
   return api.list<AccountV31>(
-    { path: path`/api/v3.1/connections/${connectionId}/accounts/`, auth: 'bearer', workspaceId: ws, query: { search: query.search }, pageSize: 100 },
+    {
+      path: path`/api/v3.1/connections/${connectionId}/accounts/`,
+      auth: 'bearer',
+      workspaceId: ws,
+      query: { search: query.search },
+      pageSize: 100,
+    },
     opts,
   );
 }
 
 /** v3 accounts list (no trailing slash): the only place the remote `account_id` appears. */
-export function listAccountsV3(api: Service, ws: string, connectionId: string, opts?: ListOptions): AsyncGenerator<AccountV3> {
-  return api.list<AccountV3>({ path: path`/api/v3/connections/${connectionId}/accounts`, auth: 'bearer', workspaceId: ws, pageSize: 100 }, opts);
+export function listAccountsV3(
+  api: Service,
+  ws: string,
+  connectionId: string,
+  opts?: ListOptions,
+): AsyncGenerator<AccountV3> {
+  return api.list<AccountV3>(
+    { path: path`/api/v3/connections/${connectionId}/accounts`, auth: 'bearer', workspaceId: ws, pageSize: 100 },
+    opts,
+  );
 }
 
 /**

@@ -1,9 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
-import { ConfigFileError, type ConfigFile, type ConfigStore, type CachedToken, type TokenCacheEntry } from '../config/store.js';
+import {
+  ConfigFileError,
+  type ConfigFile,
+  type ConfigStore,
+  type CachedToken,
+  type TokenCacheEntry,
+} from '../config/store.js';
 import { acquireLock } from '../config/lock.js';
-import { cachedEntry, entriesOf, identityOf, issuanceLockName, profileIdentity, pruneExpired, serviceKey, tokenCacheKey } from '../config/token-cache.js';
+import {
+  cachedEntry,
+  entriesOf,
+  identityOf,
+  issuanceLockName,
+  profileIdentity,
+  pruneExpired,
+  serviceKey,
+  tokenCacheKey,
+} from '../config/token-cache.js';
 import { jsonInteger } from '../util/json.js';
 import type { ApiClient, AuthKind, AuthProvider } from './client.js';
 
@@ -99,7 +114,10 @@ export class CredentialAuth implements AuthProvider {
     if (kind === 'basic') return { authorization: this.basic() };
     if (this.creds.token) return { authorization: `Bearer ${this.creds.token}` };
     if (this.creds.sessionId) {
-      return { cookie: `dts_session_id=${this.creds.sessionId}`, 'x-im-workspace-id': this.requireWorkspace(workspaceId) };
+      return {
+        cookie: `dts_session_id=${this.creds.sessionId}`,
+        'x-im-workspace-id': this.requireWorkspace(workspaceId),
+      };
     }
     return { authorization: `Bearer ${await this.token(this.requireWorkspace(workspaceId), client)}` };
   }
@@ -144,7 +162,12 @@ export class CredentialAuth implements AuthProvider {
       if (!this.hasBasic()) throw this.noBasic();
       // Without a usable store the tokens live for this run only: any salt will do.
       const salt = (await this.storedSalt()) ?? randomBytes(16).toString('hex');
-      return identityOf(this.creds.source === 'profile' ? 'profile' : 'env', salt, this.creds.username!, this.creds.password!);
+      return identityOf(
+        this.creds.source === 'profile' ? 'profile' : 'env',
+        salt,
+        this.creds.username!,
+        this.creds.password!,
+      );
     })();
     return this.identityPromise;
   }
@@ -209,11 +232,14 @@ export class CredentialAuth implements AuthProvider {
     if (found) return this.adopt(workspaceId, found);
     // One process issues, the others wait for the token it saves (bounded: past the wait each
     // issues its own, so a stuck process never blocks the others for long).
-    const lock = await acquireLock(join(store.dir, issuanceLockName(tokenCacheKey(this.service, identity, workspaceId))), {
-      waitMs: ISSUANCE_WAIT_MS,
-      staleMs: ISSUANCE_STALE_MS,
-      poll: () => !!(found = reusable(store.reread())),
-    }).catch((err: unknown) => {
+    const lock = await acquireLock(
+      join(store.dir, issuanceLockName(tokenCacheKey(this.service, identity, workspaceId))),
+      {
+        waitMs: ISSUANCE_WAIT_MS,
+        staleMs: ISSUANCE_STALE_MS,
+        poll: () => !!(found = reusable(store.reread())),
+      },
+    ).catch((err: unknown) => {
       if (err instanceof ConfigFileError) throw err;
       return undefined; // the folder went away or turned read-only: issue without waiting for others
     });
@@ -276,7 +302,8 @@ export class CredentialAuth implements AuthProvider {
       })
       .catch((err: unknown) => {
         // The contract's 400 for a workspace id the agency does not have (POST /api/v3/token).
-        if (err instanceof ApiError && err.status === 400 && 'workspace_id' in err.details) throw new UnknownWorkspaceError(workspaceId, err);
+        if (err instanceof ApiError && err.status === 400 && 'workspace_id' in err.details)
+          throw new UnknownWorkspaceError(workspaceId, err);
         throw err;
       });
     const token = res.data?.token;
@@ -294,7 +321,9 @@ export class CredentialAuth implements AuthProvider {
 
   private noBasic(): AuthRequiredError {
     if (this.creds.token) {
-      return new AuthRequiredError('EDP_TOKEN is a workspace token; agency operations need EDP_USERNAME and EDP_PASSWORD');
+      return new AuthRequiredError(
+        'EDP_TOKEN is a workspace token; agency operations need EDP_USERNAME and EDP_PASSWORD',
+      );
     }
     return new AuthRequiredError('no agency credentials: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
   }

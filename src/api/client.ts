@@ -5,7 +5,14 @@ import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
 import { withQuery, type Query } from './path.js';
-import { decideRetry, defaultRetryPolicy, RetryBudget, type Outcome, type RetryNotice, type RetryPolicy } from './retry.js';
+import {
+  decideRetry,
+  defaultRetryPolicy,
+  RetryBudget,
+  type Outcome,
+  type RetryNotice,
+  type RetryPolicy,
+} from './retry.js';
 
 // undici parses responses with WebAssembly, compiled when the first connection opens. V8's
 // optimizing tier would compile it again on background threads, and the process waits for
@@ -74,7 +81,14 @@ export interface ClientOptions {
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
@@ -141,11 +155,31 @@ export class ApiClient {
             continue;
           }
         }
-        outcome = { kind: 'status', status: res.status, code: error.code, retryAfter: header(res.headers, 'retry-after') };
+        outcome = {
+          kind: 'status',
+          status: res.status,
+          code: error.code,
+          retryAfter: header(res.headers, 'retry-after'),
+        };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
-          this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt, note: `retrying in ${decision.delayMs} ms` });
-          this.opts.onRetry?.({ method: spec.method, path: target, cause: { kind: 'status', status: res.status, code: error.code }, delayMs: decision.delayMs, nextAttempt: attempt + 1, maxAttempts: this.policy.maxAttempts });
+          this.opts.log?.({
+            method: spec.method,
+            path: target,
+            status: res.status,
+            ms,
+            traceId: res.traceId,
+            attempt,
+            note: `retrying in ${decision.delayMs} ms`,
+          });
+          this.opts.onRetry?.({
+            method: spec.method,
+            path: target,
+            cause: { kind: 'status', status: res.status, code: error.code },
+            delayMs: decision.delayMs,
+            nextAttempt: attempt + 1,
+            maxAttempts: this.policy.maxAttempts,
+          });
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }
@@ -157,13 +191,28 @@ export class ApiClient {
         const code = (err as { code?: string }).code;
         const sent = !(code && NOT_SENT_CODES.has(code));
         const ms = Math.round(performance.now() - started);
-        this.opts.log?.({ method: spec.method, path: target, status: 'error', ms, traceId: undefined, attempt, note: String(code ?? (err as Error).name) });
+        this.opts.log?.({
+          method: spec.method,
+          path: target,
+          status: 'error',
+          ms,
+          traceId: undefined,
+          attempt,
+          note: String(code ?? (err as Error).name),
+        });
         outcome = { kind: 'network', sent };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
           // A timeout's DOMException carries a numeric legacy code (23): its name says more.
           const faultCode = typeof code === 'string' ? code : String((err as Error).name || 'error');
-          this.opts.onRetry?.({ method: spec.method, path: target, cause: { kind: 'network', code: faultCode, sent }, delayMs: decision.delayMs, nextAttempt: attempt + 1, maxAttempts: this.policy.maxAttempts });
+          this.opts.onRetry?.({
+            method: spec.method,
+            path: target,
+            cause: { kind: 'network', code: faultCode, sent },
+            delayMs: decision.delayMs,
+            nextAttempt: attempt + 1,
+            maxAttempts: this.policy.maxAttempts,
+          });
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }
@@ -232,10 +281,16 @@ export function apiErrorFromResponse(method: string, target: string, res: ApiRes
     const body = data as Record<string, unknown>;
     if (typeof body.code === 'string') {
       const details = body.details && typeof body.details === 'object' ? (body.details as Record<string, unknown>) : {};
-      return new ApiError({ ...base, code: body.code, message: typeof body.message === 'string' ? body.message : body.code, details });
+      return new ApiError({
+        ...base,
+        code: body.code,
+        message: typeof body.message === 'string' ? body.message : body.code,
+        details,
+      });
     }
     // {detail: text} (one page spells it `details`); any other keys travel as details.
-    const text = typeof body.detail === 'string' ? body.detail : typeof body.details === 'string' ? body.details : undefined;
+    const text =
+      typeof body.detail === 'string' ? body.detail : typeof body.details === 'string' ? body.details : undefined;
     const rest: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) {
       if ((k === 'detail' || k === 'details') && typeof v === 'string') continue;
@@ -267,9 +322,21 @@ export function textOfHtml(text: string): string {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 function statusText(status: number): string {

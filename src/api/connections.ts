@@ -10,8 +10,16 @@ export interface Connection {
   [key: string]: unknown;
 }
 
-export function listConnections(api: Service, ws: string, datasource: string, opts?: ListOptions): AsyncGenerator<Connection> {
-  return api.list<Connection>({ path: path`/api/v3/datasources/${datasource}/connections`, auth: 'bearer', workspaceId: ws }, opts);
+export function listConnections(
+  api: Service,
+  ws: string,
+  datasource: string,
+  opts?: ListOptions,
+): AsyncGenerator<Connection> {
+  return api.list<Connection>(
+    { path: path`/api/v3/datasources/${datasource}/connections`, auth: 'bearer', workspaceId: ws },
+    opts,
+  );
 }
 
 /**
@@ -19,7 +27,12 @@ export function listConnections(api: Service, ws: string, datasource: string, op
  * `/api/v3/connections/{id}`. Its accounts become inactive and its extractions pause. Not
  * repeated on a lost answer: a repeated delete answers 404.
  */
-export async function deleteConnection(api: Service, ws: string, connectionId: string, datasource?: string): Promise<void> {
+export async function deleteConnection(
+  api: Service,
+  ws: string,
+  connectionId: string,
+  datasource?: string,
+): Promise<void> {
   const target = datasource
     ? path`/api/v3/datasources/${datasource}/connections/${connectionId}`
     : path`/api/v3/connections/${connectionId}`;

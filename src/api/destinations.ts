@@ -23,12 +23,29 @@ export function listDestinations(api: Service, ws: string, opts?: ListOptions): 
   return api.list<Destination>({ path: '/api/v3/destinations', auth: 'bearer', workspaceId: ws }, opts);
 }
 
-export function listDestinationConnections(api: Service, ws: string, destination: string, opts?: ListOptions): AsyncGenerator<DestinationConnection> {
-  return api.list<DestinationConnection>({ path: path`/api/v3/destinations/${destination}/connections`, auth: 'bearer', workspaceId: ws }, opts);
+export function listDestinationConnections(
+  api: Service,
+  ws: string,
+  destination: string,
+  opts?: ListOptions,
+): AsyncGenerator<DestinationConnection> {
+  return api.list<DestinationConnection>(
+    { path: path`/api/v3/destinations/${destination}/connections`, auth: 'bearer', workspaceId: ws },
+    opts,
+  );
 }
 
-export function getDestinationConnection(api: Service, ws: string, destination: string, id: string): Promise<DestinationConnection> {
-  return api.client.get<DestinationConnection>(path`/api/v3/destinations/${destination}/connections/${id}`, 'bearer', ws);
+export function getDestinationConnection(
+  api: Service,
+  ws: string,
+  destination: string,
+  id: string,
+): Promise<DestinationConnection> {
+  return api.client.get<DestinationConnection>(
+    path`/api/v3/destinations/${destination}/connections/${id}`,
+    'bearer',
+    ws,
+  );
 }
 
 export async function createDestinationConnection(
@@ -72,7 +89,13 @@ export async function putDestinationConnection(
 }
 
 /** PATCH (§) changes the title only. */
-export async function renameDestinationConnection(api: Service, ws: string, destination: string, id: string, title: string): Promise<DestinationConnection> {
+export async function renameDestinationConnection(
+  api: Service,
+  ws: string,
+  destination: string,
+  id: string,
+  title: string,
+): Promise<DestinationConnection> {
   const res = await api.client.request<DestinationConnection>({
     method: 'PATCH',
     path: path`/api/v3/destinations/${destination}/connections/${id}`,
@@ -85,7 +108,12 @@ export async function renameDestinationConnection(api: Service, ws: string, dest
 }
 
 /** Recheck (§): no body; answers the connection after the check. A check may be repeated. */
-export async function recheckDestinationConnection(api: Service, ws: string, destination: string, id: string): Promise<DestinationConnection> {
+export async function recheckDestinationConnection(
+  api: Service,
+  ws: string,
+  destination: string,
+  id: string,
+): Promise<DestinationConnection> {
   const res = await api.client.request<DestinationConnection>({
     method: 'PUT',
     path: path`/api/v3/destinations/${destination}/connections/${id}/recheck`,

@@ -40,8 +40,16 @@ export interface TemplateSettings {
 
 const ids = (list: string[]) => list.map(jsonInteger);
 
-export function listTemplates(api: Service, ws: string, datasource: string, opts?: ListOptions): AsyncGenerator<ExtractTemplate> {
-  return api.list<ExtractTemplate>({ path: path`/api/v3/datasources/${datasource}/extract-templates`, auth: 'bearer', workspaceId: ws }, opts);
+export function listTemplates(
+  api: Service,
+  ws: string,
+  datasource: string,
+  opts?: ListOptions,
+): AsyncGenerator<ExtractTemplate> {
+  return api.list<ExtractTemplate>(
+    { path: path`/api/v3/datasources/${datasource}/extract-templates`, auth: 'bearer', workspaceId: ws },
+    opts,
+  );
 }
 
 export function getTemplate(api: Service, ws: string, datasource: string, id: string): Promise<ExtractTemplate> {
@@ -61,20 +69,44 @@ export interface TemplateCreate {
 }
 
 /** ExtractTemplateCreateRequest: `{title, parent_id, connection_id?, fields?, dynamic_fields?}`. */
-export async function createTemplate(api: Service, ws: string, datasource: string, req: TemplateCreate): Promise<ExtractTemplate> {
+export async function createTemplate(
+  api: Service,
+  ws: string,
+  datasource: string,
+  req: TemplateCreate,
+): Promise<ExtractTemplate> {
   const body: Record<string, unknown> = { title: req.title, parent_id: jsonInteger(req.parentId) };
   if (req.connectionId) body.connection_id = jsonInteger(req.connectionId);
   if (req.fields) body.fields = req.fields;
   if (req.dynamicFields) body.dynamic_fields = req.dynamicFields;
-  const res = await api.client.request<ExtractTemplate>({ method: 'POST', path: path`/api/v3/datasources/${datasource}/extract-templates`, auth: 'bearer', workspaceId: ws, body });
+  const res = await api.client.request<ExtractTemplate>({
+    method: 'POST',
+    path: path`/api/v3/datasources/${datasource}/extract-templates`,
+    auth: 'bearer',
+    workspaceId: ws,
+    body,
+  });
   return res.data;
 }
 
 /** Validation changes nothing, so a lost answer may be asked again. */
-export async function validateTemplate(api: Service, ws: string, id: string, accounts: string[], settings?: TemplateSettings): Promise<Record<string, unknown>> {
+export async function validateTemplate(
+  api: Service,
+  ws: string,
+  id: string,
+  accounts: string[],
+  settings?: TemplateSettings,
+): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = { accounts: ids(accounts) };
   if (settings) body.template_settings = settings;
-  const res = await api.client.request<Record<string, unknown>>({ method: 'POST', path: path`/api/v3/extract-template/${id}/validation/`, auth: 'bearer', workspaceId: ws, body, repeatable: true });
+  const res = await api.client.request<Record<string, unknown>>({
+    method: 'POST',
+    path: path`/api/v3/extract-template/${id}/validation/`,
+    auth: 'bearer',
+    workspaceId: ws,
+    body,
+    repeatable: true,
+  });
   return res.data;
 }
 
@@ -85,11 +117,24 @@ export interface Preview {
 }
 
 /** Preview (§): `{accounts?, template_settings?}` gives `{fields, rows}`; it changes nothing. */
-export async function previewTemplate(api: Service, ws: string, id: string, accounts: string[] | undefined, settings?: TemplateSettings): Promise<Preview> {
+export async function previewTemplate(
+  api: Service,
+  ws: string,
+  id: string,
+  accounts: string[] | undefined,
+  settings?: TemplateSettings,
+): Promise<Preview> {
   const body: Record<string, unknown> = {};
   if (accounts) body.accounts = ids(accounts);
   if (settings) body.template_settings = settings;
-  const res = await api.client.request<Preview>({ method: 'POST', path: path`/api/v3/extract-template/${id}/preview/`, auth: 'bearer', workspaceId: ws, body, repeatable: true });
+  const res = await api.client.request<Preview>({
+    method: 'POST',
+    path: path`/api/v3/extract-template/${id}/preview/`,
+    auth: 'bearer',
+    workspaceId: ws,
+    body,
+    repeatable: true,
+  });
   return res.data;
 }
 

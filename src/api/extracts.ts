@@ -28,7 +28,12 @@ export interface ExtractFilters {
   dataTableIds?: string[] | undefined;
 }
 
-export function listExtracts(api: Service, ws: string, filters: ExtractFilters = {}, opts?: ListOptions): AsyncGenerator<Extract> {
+export function listExtracts(
+  api: Service,
+  ws: string,
+  filters: ExtractFilters = {},
+  opts?: ListOptions,
+): AsyncGenerator<Extract> {
   return api.list<Extract>(
     {
       path: '/api/v3/extracts',
@@ -62,12 +67,21 @@ export interface ExtractCreate {
  * `{template_id, account_embedded_id, data_table_id?, title?, schedule?, template_settings?}`.
  */
 export async function createExtract(api: Service, ws: string, req: ExtractCreate): Promise<Extract> {
-  const body: Record<string, unknown> = { template_id: jsonInteger(req.templateId), account_embedded_id: jsonInteger(req.accountId) };
+  const body: Record<string, unknown> = {
+    template_id: jsonInteger(req.templateId),
+    account_embedded_id: jsonInteger(req.accountId),
+  };
   if (req.dataTableId) body.data_table_id = jsonInteger(req.dataTableId);
   if (req.title) body.title = req.title;
   if (req.schedule) body.schedule = req.schedule;
   if (req.settings) body.template_settings = req.settings;
-  const res = await api.client.request<Extract>({ method: 'POST', path: '/api/v3.1/extracts/', auth: 'bearer', workspaceId: ws, body });
+  const res = await api.client.request<Extract>({
+    method: 'POST',
+    path: '/api/v3.1/extracts/',
+    auth: 'bearer',
+    workspaceId: ws,
+    body,
+  });
   return res.data;
 }
 
@@ -79,27 +93,60 @@ export interface ExtractPatch {
 
 /** A partial update; the same patch twice leaves the same extract. */
 export async function patchExtract(api: Service, ws: string, id: string, patch: ExtractPatch): Promise<Extract> {
-  const res = await api.client.request<Extract>({ method: 'PATCH', path: path`/api/v3/extracts/${id}`, auth: 'bearer', workspaceId: ws, body: patch, repeatable: true });
+  const res = await api.client.request<Extract>({
+    method: 'PATCH',
+    path: path`/api/v3/extracts/${id}`,
+    auth: 'bearer',
+    workspaceId: ws,
+    body: patch,
+    repeatable: true,
+  });
   return res.data;
 }
 
 /** Starts a run (202); not repeated, a second run would be refused while the first goes. */
 export async function runExtract(api: Service, ws: string, id: string): Promise<Extract> {
-  const res = await api.client.request<Extract>({ method: 'POST', path: path`/api/v3/extracts/${id}/run`, auth: 'bearer', workspaceId: ws });
+  const res = await api.client.request<Extract>({
+    method: 'POST',
+    path: path`/api/v3/extracts/${id}/run`,
+    auth: 'bearer',
+    workspaceId: ws,
+  });
   return res.data;
 }
 
 /** Pausing a paused extract (or unpausing a running one) changes nothing: safe to repeat. */
 export async function setExtractPaused(api: Service, ws: string, id: string, paused: boolean): Promise<Extract> {
   const target = paused ? path`/api/v3/extracts/${id}/pause` : path`/api/v3/extracts/${id}/unpause`;
-  const res = await api.client.request<Extract>({ method: 'POST', path: target, auth: 'bearer', workspaceId: ws, repeatable: true });
+  const res = await api.client.request<Extract>({
+    method: 'POST',
+    path: target,
+    auth: 'bearer',
+    workspaceId: ws,
+    repeatable: true,
+  });
   return res.data;
 }
 
 /** Contract: required `migrated_from_extraction_id` and `template_settings`; omitted settings are copied. */
-export async function migrateWide(api: Service, ws: string, fromId: string, settings: TemplateSettings, templateId?: string): Promise<Extract> {
-  const body: Record<string, unknown> = { migrated_from_extraction_id: jsonInteger(fromId), template_settings: settings };
+export async function migrateWide(
+  api: Service,
+  ws: string,
+  fromId: string,
+  settings: TemplateSettings,
+  templateId?: string,
+): Promise<Extract> {
+  const body: Record<string, unknown> = {
+    migrated_from_extraction_id: jsonInteger(fromId),
+    template_settings: settings,
+  };
   if (templateId) body.template_id = jsonInteger(templateId);
-  const res = await api.client.request<Extract>({ method: 'POST', path: '/api/v3/extracts/migrate-wide', auth: 'bearer', workspaceId: ws, body });
+  const res = await api.client.request<Extract>({
+    method: 'POST',
+    path: '/api/v3/extracts/migrate-wide',
+    auth: 'bearer',
+    workspaceId: ws,
+    body,
+  });
   return res.data;
 }

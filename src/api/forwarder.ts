@@ -16,7 +16,10 @@ export class DeliveryForwarder {
   private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   private readonly target: URL;
 
-  constructor(url: string, readonly timeoutMs = FORWARD_TIMEOUT_MS) {
+  constructor(
+    url: string,
+    readonly timeoutMs = FORWARD_TIMEOUT_MS,
+  ) {
     this.target = new URL(url);
   }
 

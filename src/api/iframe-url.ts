@@ -37,7 +37,10 @@ export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Re
  * Parameters the caller adds to the returned URL (the endpoint does not emit them), spelled
  * as the contract spells them: `show_account_selection=True`, `use_default_auth=True`.
  */
-export function decorateIframeUrl(url: string, opts: { showAccountSelection?: boolean; useDefaultAuth?: boolean }): string {
+export function decorateIframeUrl(
+  url: string,
+  opts: { showAccountSelection?: boolean; useDefaultAuth?: boolean },
+): string {
   const u = new URL(url);
   if (opts.showAccountSelection) u.searchParams.set('show_account_selection', 'True');
   if (opts.useDefaultAuth) u.searchParams.set('use_default_auth', 'True');

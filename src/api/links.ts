@@ -22,7 +22,12 @@ export interface CreateLinksRequest {
 }
 
 /** Creates one link per address. Not repeatable: a second call makes new links. */
-export async function createLinks(api: Service, ws: string, datasource: string, req: CreateLinksRequest): Promise<ExternalAuthLink[]> {
+export async function createLinks(
+  api: Service,
+  ws: string,
+  datasource: string,
+  req: CreateLinksRequest,
+): Promise<ExternalAuthLink[]> {
   const body: Record<string, unknown> = { to_emails: req.to_emails, send_email: req.send_email };
   if (req.requested_by) body.requested_by = req.requested_by;
   const res = await api.client.request<unknown>({
@@ -35,12 +40,18 @@ export async function createLinks(api: Service, ws: string, datasource: string, 
   // "201 links": a list; an envelope or a single link is accepted as well.
   const data = res.data as ExternalAuthLink[] | { results?: ExternalAuthLink[] } | ExternalAuthLink;
   if (Array.isArray(data)) return data;
-  if (data && Array.isArray((data as { results?: unknown }).results)) return (data as { results: ExternalAuthLink[] }).results;
+  if (data && Array.isArray((data as { results?: unknown }).results))
+    return (data as { results: ExternalAuthLink[] }).results;
   return data ? [data as ExternalAuthLink] : [];
 }
 
 /** Newest first; the service allows pages of up to 1000 links, so few requests are needed. */
-export function listLinks(api: Service, ws: string, datasource: string, opts?: ListOptions): AsyncGenerator<ExternalAuthLink> {
+export function listLinks(
+  api: Service,
+  ws: string,
+  datasource: string,
+  opts?: ListOptions,
+): AsyncGenerator<ExternalAuthLink> {
   const pageSize = Math.max(1, Math.min(1000, opts?.limit ?? 1000));
   return api.list<ExternalAuthLink>(
     { path: path`/api/v3/datasources/${datasource}/external-auth-links`, auth: 'bearer', workspaceId: ws, pageSize },
@@ -49,7 +60,12 @@ export function listLinks(api: Service, ws: string, datasource: string, opts?: L
 }
 
 /** Revoking is idempotent (200 with the existing revocation data), so a lost answer may be repeated. */
-export async function revokeLink(api: Service, ws: string, datasource: string, linkId: string): Promise<ExternalAuthLink> {
+export async function revokeLink(
+  api: Service,
+  ws: string,
+  datasource: string,
+  linkId: string,
+): Promise<ExternalAuthLink> {
   const res = await api.client.request<ExternalAuthLink>({
     method: 'POST',
     path: path`/api/v3/datasources/${datasource}/external-auth-links/${linkId}/revoke`,

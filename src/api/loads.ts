@@ -37,7 +37,8 @@ function body(w: Partial<LoadWrite>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (w.title !== undefined) out.title = w.title;
   if (w.data_table_id !== undefined) out.data_table_id = jsonInteger(w.data_table_id);
-  if (w.destination_connection_id !== undefined) out.destination_connection_id = jsonInteger(w.destination_connection_id);
+  if (w.destination_connection_id !== undefined)
+    out.destination_connection_id = jsonInteger(w.destination_connection_id);
   if (w.schedule !== undefined) out.schedule = w.schedule;
   return out;
 }
@@ -50,14 +51,31 @@ export function getLoad(api: Service, ws: string, id: string): Promise<Load> {
   return api.client.get<Load>(path`/api/v3/loads/${id}`, 'bearer', ws);
 }
 
-export async function createLoad(api: Service, ws: string, w: Partial<LoadWrite> & Pick<LoadWrite, 'data_table_id' | 'destination_connection_id'>): Promise<Load> {
-  const res = await api.client.request<Load>({ method: 'POST', path: '/api/v3/loads', auth: 'bearer', workspaceId: ws, body: body(w) });
+export async function createLoad(
+  api: Service,
+  ws: string,
+  w: Partial<LoadWrite> & Pick<LoadWrite, 'data_table_id' | 'destination_connection_id'>,
+): Promise<Load> {
+  const res = await api.client.request<Load>({
+    method: 'POST',
+    path: '/api/v3/loads',
+    auth: 'bearer',
+    workspaceId: ws,
+    body: body(w),
+  });
   return res.data;
 }
 
 /** PUT takes the whole load; the same body twice leaves the same load. */
 export async function putLoad(api: Service, ws: string, id: string, w: LoadWrite): Promise<Load> {
-  const res = await api.client.request<Load>({ method: 'PUT', path: path`/api/v3/loads/${id}`, auth: 'bearer', workspaceId: ws, body: body(w), repeatable: true });
+  const res = await api.client.request<Load>({
+    method: 'PUT',
+    path: path`/api/v3/loads/${id}`,
+    auth: 'bearer',
+    workspaceId: ws,
+    body: body(w),
+    repeatable: true,
+  });
   return res.data;
 }
 
@@ -68,12 +86,23 @@ export async function deleteLoad(api: Service, ws: string, id: string): Promise<
 
 export async function setLoadPaused(api: Service, ws: string, id: string, paused: boolean): Promise<Load> {
   const target = paused ? path`/api/v3/loads/${id}/pause` : path`/api/v3/loads/${id}/unpause`;
-  const res = await api.client.request<Load>({ method: 'PUT', path: target, auth: 'bearer', workspaceId: ws, repeatable: true });
+  const res = await api.client.request<Load>({
+    method: 'PUT',
+    path: target,
+    auth: 'bearer',
+    workspaceId: ws,
+    repeatable: true,
+  });
   return res.data;
 }
 
 /** Contract: optional `date_from`, `date_to` run that range instead of the schedule window. */
-export async function runLoad(api: Service, ws: string, id: string, range?: { from: string; to: string }): Promise<Load> {
+export async function runLoad(
+  api: Service,
+  ws: string,
+  id: string,
+  range?: { from: string; to: string },
+): Promise<Load> {
   const res = await api.client.request<Load>({
     method: 'PUT',
     path: path`/api/v3/loads/${id}/run`,

@@ -96,8 +96,16 @@ export interface ExtractionCheck {
   tables: Array<Record<string, unknown>>;
 }
 
-export function listTemplates(api: Service, ws: string, query: { search?: string | undefined } = {}, opts?: ListOptions): AsyncGenerator<RecipeTemplate> {
-  return api.list<RecipeTemplate>({ path: v31.templates(), auth: 'bearer', workspaceId: ws, query: { search: query.search } }, opts);
+export function listTemplates(
+  api: Service,
+  ws: string,
+  query: { search?: string | undefined } = {},
+  opts?: ListOptions,
+): AsyncGenerator<RecipeTemplate> {
+  return api.list<RecipeTemplate>(
+    { path: v31.templates(), auth: 'bearer', workspaceId: ws, query: { search: query.search } },
+    opts,
+  );
 }
 
 export function getTemplate(api: Service, ws: string, id: string): Promise<RecipeTemplate> {
@@ -110,7 +118,16 @@ export function listRecipes(
   query: { state?: string | undefined; templateId?: string | undefined } = {},
   opts?: ListOptions,
 ): AsyncGenerator<Recipe> {
-  return api.list<Recipe>({ path: v31.recipes(), auth: 'bearer', workspaceId: ws, query: { state: query.state, template_id: query.templateId }, pageSize: 100 }, opts);
+  return api.list<Recipe>(
+    {
+      path: v31.recipes(),
+      auth: 'bearer',
+      workspaceId: ws,
+      query: { state: query.state, template_id: query.templateId },
+      pageSize: 100,
+    },
+    opts,
+  );
 }
 
 export function getRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
@@ -118,7 +135,11 @@ export function getRecipe(api: Service, ws: string, id: string): Promise<Recipe>
 }
 
 /** Not repeated on a lost answer: a repeat answers 409 recipe_already_exists if the first landed (Retries 3). */
-export async function createRecipe(api: Service, ws: string, body: { templateId: string; title: string }): Promise<Recipe> {
+export async function createRecipe(
+  api: Service,
+  ws: string,
+  body: { templateId: string; title: string },
+): Promise<Recipe> {
   const res = await api.client.request<Recipe>({
     method: 'POST',
     path: v31.recipes(),
@@ -130,8 +151,20 @@ export async function createRecipe(api: Service, ws: string, body: { templateId:
 }
 
 /** The complete configuration; repeating the same PUT is harmless (contract, Retries 3). */
-export async function configureRecipe(api: Service, ws: string, id: string, config: RecipeConfiguration): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({ method: 'PUT', path: v31.recipe(id), auth: 'bearer', workspaceId: ws, body: config, repeatable: true });
+export async function configureRecipe(
+  api: Service,
+  ws: string,
+  id: string,
+  config: RecipeConfiguration,
+): Promise<Recipe> {
+  const res = await api.client.request<Recipe>({
+    method: 'PUT',
+    path: v31.recipe(id),
+    auth: 'bearer',
+    workspaceId: ws,
+    body: config,
+    repeatable: true,
+  });
   return res.data;
 }
 
@@ -141,12 +174,22 @@ export async function deleteRecipe(api: Service, ws: string, id: string): Promis
 
 /** 202: the build started, not finished (contract, Rules 5). */
 export async function buildRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({ method: 'POST', path: v31.build(id), auth: 'bearer', workspaceId: ws });
+  const res = await api.client.request<Recipe>({
+    method: 'POST',
+    path: v31.build(id),
+    auth: 'bearer',
+    workspaceId: ws,
+  });
   return res.data;
 }
 
 export async function resetupRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({ method: 'POST', path: v31.resetup(id), auth: 'bearer', workspaceId: ws });
+  const res = await api.client.request<Recipe>({
+    method: 'POST',
+    path: v31.resetup(id),
+    auth: 'bearer',
+    workspaceId: ws,
+  });
   return res.data;
 }
 

@@ -99,7 +99,8 @@ export interface RetryNotice {
   method: string;
   path: string;
   /** the status that was answered, or the network fault's code (ECONNRESET, UND_ERR_SOCKET, …) */
-  cause: { kind: 'status'; status: number; code?: string | undefined } | { kind: 'network'; code: string; sent: boolean };
+  cause:
+    { kind: 'status'; status: number; code?: string | undefined } | { kind: 'network'; code: string; sent: boolean };
   delayMs: number;
   /** the attempt about to be made (2 for the first repeat) */
   nextAttempt: number;
@@ -136,7 +137,14 @@ export function retryNoticeText(n: RetryNotice): string {
   let why: string;
   if (n.cause.kind === 'status') {
     const { status, code } = n.cause;
-    const label = status === 503 ? 'service busy' : status === 502 ? 'bad gateway' : status === 504 ? 'gateway timeout' : 'service fault';
+    const label =
+      status === 503
+        ? 'service busy'
+        : status === 502
+          ? 'bad gateway'
+          : status === 504
+            ? 'gateway timeout'
+            : 'service fault';
     why = `${label} (${status}${code && code !== 'service_unavailable' ? `, ${code}` : ''})`;
   } else {
     const words = NETWORK_WORDS[n.cause.code];

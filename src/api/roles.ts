@@ -69,12 +69,25 @@ export async function createRole(api: Service, body: RoleWrite): Promise<Role> {
 
 export async function updateRole(api: Service, id: string, body: RoleWrite): Promise<Role> {
   // The same PATCH twice leaves the same role.
-  const res = await api.client.request<Role>({ method: 'PATCH', path: path`/api/v3/roles/${id}`, auth: 'basic', body, repeatable: true });
+  const res = await api.client.request<Role>({
+    method: 'PATCH',
+    path: path`/api/v3/roles/${id}`,
+    auth: 'basic',
+    body,
+    repeatable: true,
+  });
   return res.data;
 }
 
-export async function deleteRole(api: Service, id: string): Promise<{ reassigned_users_count?: number; [key: string]: unknown }> {
-  const res = await api.client.request<{ reassigned_users_count?: number }>({ method: 'DELETE', path: path`/api/v3/roles/${id}`, auth: 'basic' });
+export async function deleteRole(
+  api: Service,
+  id: string,
+): Promise<{ reassigned_users_count?: number; [key: string]: unknown }> {
+  const res = await api.client.request<{ reassigned_users_count?: number }>({
+    method: 'DELETE',
+    path: path`/api/v3/roles/${id}`,
+    auth: 'basic',
+  });
   return res.data ?? {};
 }
 

@@ -42,7 +42,12 @@ export class Service {
   readonly pageConcurrency: number | undefined;
 
   constructor(opts: ServiceOptions) {
-    this.auth = new CredentialAuth({ credentials: opts.credentials, baseUrl: opts.baseUrl, store: opts.store, profile: opts.profile });
+    this.auth = new CredentialAuth({
+      credentials: opts.credentials,
+      baseUrl: opts.baseUrl,
+      store: opts.store,
+      profile: opts.profile,
+    });
     this.client = new ApiClient({
       baseUrl: opts.baseUrl,
       timeoutMs: opts.timeoutMs,
@@ -59,7 +64,17 @@ export class Service {
     const pageSize = spec.pageSize ?? 100;
     // A list read changes nothing, so it may be repeated even when sent as a POST.
     const get = async (target: string, query?: Query) =>
-      (await this.client.request<Page<T> | T[]>({ method: spec.method ?? 'GET', path: target, auth: spec.auth, workspaceId: spec.workspaceId, query, body: spec.body, repeatable: true })).data;
+      (
+        await this.client.request<Page<T> | T[]>({
+          method: spec.method ?? 'GET',
+          path: target,
+          auth: spec.auth,
+          workspaceId: spec.workspaceId,
+          query,
+          body: spec.body,
+          repeatable: true,
+        })
+      ).data;
     return paginate<T>(
       {
         page: (page, size) => get(spec.path, pageQuery(spec.query, page, size)),

@@ -34,13 +34,28 @@ export function getWebhookEndpoint(api: Service, ws: string, id: string): Promis
   return api.client.get<WebhookEndpoint>(path`/api/v3/webhook_endpoints/${id}/`, 'bearer', ws);
 }
 
-export async function createWebhookEndpoint(api: Service, ws: string, body: { url: string; event_types: string[] }): Promise<WebhookEndpoint> {
+export async function createWebhookEndpoint(
+  api: Service,
+  ws: string,
+  body: { url: string; event_types: string[] },
+): Promise<WebhookEndpoint> {
   // Not repeatable: a second create would make a second endpoint with its own secret.
-  const res = await api.client.request<WebhookEndpoint>({ method: 'POST', path: '/api/v3/webhook_endpoints/', auth: 'bearer', workspaceId: ws, body });
+  const res = await api.client.request<WebhookEndpoint>({
+    method: 'POST',
+    path: '/api/v3/webhook_endpoints/',
+    auth: 'bearer',
+    workspaceId: ws,
+    body,
+  });
   return res.data;
 }
 
-export async function updateWebhookEndpoint(api: Service, ws: string, id: string, eventTypes: string[]): Promise<WebhookEndpoint> {
+export async function updateWebhookEndpoint(
+  api: Service,
+  ws: string,
+  id: string,
+  eventTypes: string[],
+): Promise<WebhookEndpoint> {
   const res = await api.client.request<WebhookEndpoint>({
     method: 'PATCH',
     path: path`/api/v3/webhook_endpoints/${id}/`,
@@ -54,7 +69,12 @@ export async function updateWebhookEndpoint(api: Service, ws: string, id: string
 }
 
 export async function deleteWebhookEndpoint(api: Service, ws: string, id: string): Promise<void> {
-  await api.client.request({ method: 'DELETE', path: path`/api/v3/webhook_endpoints/${id}/`, auth: 'bearer', workspaceId: ws });
+  await api.client.request({
+    method: 'DELETE',
+    path: path`/api/v3/webhook_endpoints/${id}/`,
+    auth: 'bearer',
+    workspaceId: ws,
+  });
 }
 
 export async function verifyWebhookEndpoint(api: Service, ws: string, id: string): Promise<WebhookEndpoint> {

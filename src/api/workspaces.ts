@@ -31,13 +31,24 @@ export function getWorkspace(api: Service, id: string): Promise<Workspace> {
 }
 
 export async function createWorkspace(api: Service, title: string): Promise<Workspace> {
-  const res = await api.client.request<Workspace>({ method: 'POST', path: '/api/v3/workspaces', auth: 'basic', body: { title } });
+  const res = await api.client.request<Workspace>({
+    method: 'POST',
+    path: '/api/v3/workspaces',
+    auth: 'basic',
+    body: { title },
+  });
   return res.data;
 }
 
 export async function updateWorkspace(api: Service, id: string, title: string): Promise<Workspace> {
   // A PUT of the same title twice leaves the same state: safe to repeat on a lost answer.
-  const res = await api.client.request<Workspace>({ method: 'PUT', path: path`/api/v3/workspaces/${id}`, auth: 'basic', body: { title }, repeatable: true });
+  const res = await api.client.request<Workspace>({
+    method: 'PUT',
+    path: path`/api/v3/workspaces/${id}`,
+    auth: 'basic',
+    body: { title },
+    repeatable: true,
+  });
   return res.data;
 }
 

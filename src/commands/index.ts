@@ -12,14 +12,30 @@ type Register = (cmd: Command, app: App) => void;
  */
 const COMMANDS: Array<[name: string, description: string, load: () => Promise<{ register: Register }>]> = [
   ['auth', 'store, check and remove agency credentials', () => import('./auth/command.js')],
-  ['config', 'per-profile settings: default workspace, service address, concurrency, poll interval', () => import('./config/command.js')],
+  [
+    'config',
+    'per-profile settings: default workspace, service address, concurrency, poll interval',
+    () => import('./config/command.js'),
+  ],
   ['token', 'print a Bearer token for the workspace (cached, renewed on expiry)', () => import('./token/command.js')],
-  ['workspaces', "list and manage the agency's workspaces (agency credentials)", () => import('./workspaces/command.js')],
+  [
+    'workspaces',
+    "list and manage the agency's workspaces (agency credentials)",
+    () => import('./workspaces/command.js'),
+  ],
   ['agency-recipes', 'recipes available to the agency', () => import('./agency-recipes/command.js')],
-  ['iframe-url', 'get an embeddable iframe URL for connecting a data source or destination', () => import('./iframe-url/command.js')],
+  [
+    'iframe-url',
+    'get an embeddable iframe URL for connecting a data source or destination',
+    () => import('./iframe-url/command.js'),
+  ],
   ['datasources', 'data sources available to the workspace', () => import('./datasources/command.js')],
   ['connections', 'connections to data sources', () => import('./connections/command.js')],
-  ['accounts', 'accounts of a connection (v3.1), enabled or disabled for extraction', () => import('./accounts/command.js')],
+  [
+    'accounts',
+    'accounts of a connection (v3.1), enabled or disabled for extraction',
+    () => import('./accounts/command.js'),
+  ],
   ['links', 'one-time external authentication links', () => import('./links/command.js')],
   ['extract-templates', 'extraction templates of a data source', () => import('./extract-templates/command.js')],
   ['extracts', 'extractions: create, run, pause, migrate', () => import('./extracts/command.js')],
@@ -29,7 +45,11 @@ const COMMANDS: Array<[name: string, description: string, load: () => Promise<{ 
   ['recipes', 'automated recipes: templates, configure, build, poll, deploy', () => import('./recipes/command.js')],
   ['webhooks', 'webhook endpoints and a local signed-delivery receiver', () => import('./webhooks/command.js')],
   ['roles', 'custom workspace roles and the permission catalog (agency chief)', () => import('./roles/command.js')],
-  ['api', 'send a raw request with authentication, error handling and paging done for you', () => import('./api/command.js')],
+  [
+    'api',
+    'send a raw request with authentication, error handling and paging done for you',
+    () => import('./api/command.js'),
+  ],
   ['sandbox', 'run a local emulator of the whole service', () => import('./sandbox/command.js')],
   ['export', 'write the current state of workspaces as a fleet file', () => import('./export/command.js')],
   ['plan', 'show what apply would change to match a fleet file; sends no write', () => import('./plan/command.js')],

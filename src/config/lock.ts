@@ -39,7 +39,10 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<File
     if (opts.poll?.()) return undefined;
     if (Date.now() >= deadline) return undefined;
     // Short, jittered waits: holders keep the lock for milliseconds, and many processes may wait.
-    await sleep(Math.min(5 + Math.random() * 10 * Math.min(round + 1, 5), Math.max(1, deadline - Date.now())), opts.signal);
+    await sleep(
+      Math.min(5 + Math.random() * 10 * Math.min(round + 1, 5), Math.max(1, deadline - Date.now())),
+      opts.signal,
+    );
   }
 }
 

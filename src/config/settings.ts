@@ -61,7 +61,10 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     env: 'EDP_CONCURRENCY',
     default: AUTO_CONCURRENCY,
     description: `workspaces the fleet commands work on at once: 1 to ${MAX_CONCURRENCY}, or auto (one per workspace, at most ${FLEET_CONCURRENCY_CAP})`,
-    check: (v, what) => (v.trim().toLowerCase() === AUTO_CONCURRENCY ? AUTO_CONCURRENCY : String(parsePositiveInt(v, what, { max: MAX_CONCURRENCY }))),
+    check: (v, what) =>
+      v.trim().toLowerCase() === AUTO_CONCURRENCY
+        ? AUTO_CONCURRENCY
+        : String(parsePositiveInt(v, what, { max: MAX_CONCURRENCY })),
   },
   poll_interval: {
     key: 'poll_interval',
@@ -129,7 +132,9 @@ export function storedSetting(profile: Profile, key: SettingKey, profileName: st
   const raw = (profile as Record<string, unknown>)[key];
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (typeof raw !== 'string' && typeof raw !== 'number') {
-    throw new UsageError(`profile "${profileName}" setting ${key} must be text; fix it with \`edp config set ${key} VALUE\``);
+    throw new UsageError(
+      `profile "${profileName}" setting ${key} must be text; fix it with \`edp config set ${key} VALUE\``,
+    );
   }
   return SETTINGS[key].check(String(raw), `profile "${profileName}" setting ${key}`);
 }

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -151,7 +161,8 @@ export class ConfigStore {
       } finally {
         lock.release();
       }
-      if (attempt >= WRITE_ATTEMPTS) throw new Error(`could not write ${this.file}: other edp processes kept taking its lock`);
+      if (attempt >= WRITE_ATTEMPTS)
+        throw new Error(`could not write ${this.file}: other edp processes kept taking its lock`);
     }
   }
 

@@ -52,7 +52,12 @@ export function tokenCacheKey(service: string, identity: string, workspaceId: st
 }
 
 /** The cached entry for exactly this service, identity and workspace, if the file holds one. */
-export function cachedEntry(config: ConfigFile, service: string, identity: string, workspaceId: string): TokenCacheEntry | undefined {
+export function cachedEntry(
+  config: ConfigFile,
+  service: string,
+  identity: string,
+  workspaceId: string,
+): TokenCacheEntry | undefined {
   const entry = config.tokens?.[tokenCacheKey(service, identity, workspaceId)];
   if (
     !entry ||

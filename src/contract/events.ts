@@ -3,9 +3,21 @@
  * event types): a flow must not wait on them, and the sandbox never emits them.
  */
 export const SILENT_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'account_created', 'account_disabled', 'account_disabled_for_copied_connection', 'account_enabled_for_copied_connection',
-  'agency_migrated_to_workspace_separated_schemas', 'connection_accounts_update_started', 'connection_accounts_update_success',
-  'connection_created', 'connection_reconnected', 'destination_connection_deleted', 'gbq_by_service_created',
-  'gbq_by_service_for_sandbox_created', 'custom_filters_changed', 'agency_invite_created', 'invite_deleted', 'user_deactivated',
+  'account_created',
+  'account_disabled',
+  'account_disabled_for_copied_connection',
+  'account_enabled_for_copied_connection',
+  'agency_migrated_to_workspace_separated_schemas',
+  'connection_accounts_update_started',
+  'connection_accounts_update_success',
+  'connection_created',
+  'connection_reconnected',
+  'destination_connection_deleted',
+  'gbq_by_service_created',
+  'gbq_by_service_for_sandbox_created',
+  'custom_filters_changed',
+  'agency_invite_created',
+  'invite_deleted',
+  'user_deactivated',
   'user_invited_to_workspaces',
 ]);

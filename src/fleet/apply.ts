@@ -1,7 +1,12 @@
 import { createRole, deleteRole, listRoles, updateRole, type Role } from '../api/roles.js';
 import type { Service } from '../api/service.js';
 import {
-  createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint, verifyWebhookEndpoint, type WebhookEndpoint,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+  verifyWebhookEndpoint,
+  type WebhookEndpoint,
 } from '../api/webhooks.js';
 import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { errorJson } from '../output/errors.js';
@@ -75,12 +80,23 @@ function failed(r: ApplyRow, err: unknown): ApplyRow {
 }
 
 export function blockedRows(ws: string | null, blocked: Blocked[]): ApplyRow[] {
-  return blocked.map((b) => ({ ...row(ws, b.resource, b.name, 'none', null), result: 'blocked', error: { code: b.code, message: b.message } }));
+  return blocked.map((b) => ({
+    ...row(ws, b.resource, b.name, 'none', null),
+    result: 'blocked',
+    error: { code: b.code, message: b.message },
+  }));
 }
 
-export async function applyFleet(api: Service, file: FleetFile, plan: FleetPlan, opts: FleetApplyOptions): Promise<ApplyRow[]> {
+export async function applyFleet(
+  api: Service,
+  file: FleetFile,
+  plan: FleetPlan,
+  opts: FleetApplyOptions,
+): Promise<ApplyRow[]> {
   const agency = applyRoles(api, file, plan.agency);
-  const perWorkspace = await pool(plan.workspaces, opts.concurrency(plan.workspaces.length), (w) => applyWorkspace(api, w, opts));
+  const perWorkspace = await pool(plan.workspaces, opts.concurrency(plan.workspaces.length), (w) =>
+    applyWorkspace(api, w, opts),
+  );
   return [...perWorkspace.flat(), ...(await agency)];
 }
 
@@ -94,7 +110,14 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     const planned = actions[0];
     const r = row(ws, 'recipe', name, actions.map((c) => c.action).join(', '), planned?.id);
     opts.progress(`[${ws}] recipe "${name}": ${r.action}`);
-    const outcome = await deployToWorkspace(api, ws, work.spec, async () => work.template, { wait: opts.wait, rebuild: false }, opts.reporter(ws, name));
+    const outcome = await deployToWorkspace(
+      api,
+      ws,
+      work.spec,
+      async () => work.template,
+      { wait: opts.wait, rebuild: false },
+      opts.reporter(ws, name),
+    );
     const recipe = outcome.recipe;
     r.id = recipe?.recipe_id ?? r.id;
     r.state = recipe?.state ?? null;
@@ -107,7 +130,8 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     rows.push(r);
   }
   const known = new Set(w.endpoints.map((e) => idText(e.id)));
-  for (const c of w.changes.filter((x) => x.resource === 'webhook')) rows.push(await applyWebhook(api, ws, c, known, opts));
+  for (const c of w.changes.filter((x) => x.resource === 'webhook'))
+    rows.push(await applyWebhook(api, ws, c, known, opts));
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
 }
@@ -119,13 +143,21 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
  * its own secret): after a lost answer the list is read again, and an endpoint at the url that
  * was not there before is the one created; its secret is then lost with the answer.
  */
-async function createEndpoint(api: Service, ws: string, url: string, events: string[], known: Set<string>): Promise<{ endpoint: WebhookEndpoint; secretLost: boolean }> {
+async function createEndpoint(
+  api: Service,
+  ws: string,
+  url: string,
+  events: string[],
+  known: Set<string>,
+): Promise<{ endpoint: WebhookEndpoint; secretLost: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { endpoint: await createWebhookEndpoint(api, ws, { url, event_types: events }), secretLost: false };
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
-      const landed = (await collect(listWebhookEndpoints(api, ws))).find((e) => e.url === url && !known.has(idText(e.id)));
+      const landed = (await collect(listWebhookEndpoints(api, ws))).find(
+        (e) => e.url === url && !known.has(idText(e.id)),
+      );
       if (landed) return { endpoint: landed, secretLost: true };
     }
   }
@@ -144,7 +176,13 @@ async function deleteRepeatable(remove: () => Promise<unknown>): Promise<void> {
   }
 }
 
-async function applyWebhook(api: Service, ws: string, c: Change, known: Set<string>, opts: FleetApplyOptions): Promise<ApplyRow> {
+async function applyWebhook(
+  api: Service,
+  ws: string,
+  c: Change,
+  known: Set<string>,
+  opts: FleetApplyOptions,
+): Promise<ApplyRow> {
   const r = row(ws, 'webhook', c.name, c.action, c.id);
   opts.progress(`[${ws}] webhook ${c.name}: ${c.action}`);
   try {
@@ -154,7 +192,8 @@ async function applyWebhook(api: Service, ws: string, c: Change, known: Set<stri
       known.add(idText(endpoint.id));
       r.id = endpoint.id;
       const id = idText(endpoint.id);
-      if (secretLost) r.note = `the answer carrying the secret was lost; get a new one with \`edp webhooks rotate-secret ${id} -w ${ws}\``;
+      if (secretLost)
+        r.note = `the answer carrying the secret was lost; get a new one with \`edp webhooks rotate-secret ${id} -w ${ws}\``;
       else r.secret = endpoint.secret;
       if (opts.verify) {
         try {
@@ -166,7 +205,12 @@ async function applyWebhook(api: Service, ws: string, c: Change, known: Set<stri
       } else r.state = endpoint.status ?? 'unverified';
       if (r.state !== 'active') {
         r.result = 'unverified';
-        r.note = [r.note, `it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w ${ws}\` (or apply --verify)`].filter(Boolean).join('; ');
+        r.note = [
+          r.note,
+          `it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w ${ws}\` (or apply --verify)`,
+        ]
+          .filter(Boolean)
+          .join('; ');
       }
     } else if (c.action === 'update') {
       const endpoint = await updateWebhookEndpoint(api, ws, idText(c.id), events);
@@ -229,7 +273,8 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Prom
  */
 export function blockedError(b: { code: string; message: string }): Error {
   if (b.code.endsWith('_removal_not_allowed')) return new ExitError('conflict', b.message);
-  if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code)) return new ExitError('notFound', b.message);
+  if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code))
+    return new ExitError('notFound', b.message);
   return new UsageError(b.message);
 }
 

@@ -22,13 +22,19 @@ export async function exportFleet(
 ): Promise<FleetFile> {
   let templates: Promise<RecipeTemplate[]> | undefined;
   const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws) => {
-    const [recipes, endpoints] = await Promise.all([collect(listRecipes(api, ws)), collect(listWebhookEndpoints(api, ws))]);
+    const [recipes, endpoints] = await Promise.all([
+      collect(listRecipes(api, ws)),
+      collect(listWebhookEndpoints(api, ws)),
+    ]);
     const known = await (templates ??= collect(listTemplates(api, ws)));
     const remoteNames = new Map<string, Promise<(id: string) => string>>();
     const namesOf = (connectionId: string) => {
       let read = remoteNames.get(connectionId);
       if (!read) {
-        read = Promise.all([collect(listAccounts(api, ws, connectionId)), collect(listAccountsV3(api, ws, connectionId))]).then(([v31, v3]) => {
+        read = Promise.all([
+          collect(listAccounts(api, ws, connectionId)),
+          collect(listAccountsV3(api, ws, connectionId)),
+        ]).then(([v31, v3]) => {
           const remoteOf = remoteIdLookup(v3);
           const byId = new Map(v31.map((a) => [idText(a.id), a]));
           return (id: string) => {
@@ -44,15 +50,20 @@ export async function exportFleet(
     };
     // The contract's recipe fields do not include the template; without it, the list's template filter tells.
     const templateOf = new Map<string, string>();
-    for (const r of recipes) if (r.template_id !== undefined) templateOf.set(idText(r.recipe_id), idText(r.template_id));
+    for (const r of recipes)
+      if (r.template_id !== undefined) templateOf.set(idText(r.recipe_id), idText(r.template_id));
     if (templateOf.size < recipes.length) {
-      for (const t of known) for await (const r of listRecipes(api, ws, { templateId: idText(t.id) })) templateOf.set(idText(r.recipe_id), idText(t.id));
+      for (const t of known)
+        for await (const r of listRecipes(api, ws, { templateId: idText(t.id) }))
+          templateOf.set(idText(r.recipe_id), idText(t.id));
     }
     const entries: RecipeEntry[] = [];
     for (const r of recipes) {
       const templateId = templateOf.get(idText(r.recipe_id));
       if (templateId === undefined) {
-        opts.warn(`workspace ${ws}: the template of recipe ${idText(r.recipe_id)} is not among the agency's templates; left out of the file`);
+        opts.warn(
+          `workspace ${ws}: the template of recipe ${idText(r.recipe_id)} is not among the agency's templates; left out of the file`,
+        );
         continue;
       }
       const t = known.find((x) => idText(x.id) === templateId);
@@ -62,15 +73,22 @@ export async function exportFleet(
       for (const ds of r.data_sources ?? []) {
         const conns = (r.connections ?? []).filter((c) => c.connection_data_source === ds);
         if (conns.length === 0) {
-          opts.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} has data source ${ds} without a connection; left out of the file`);
+          opts.warn(
+            `workspace ${ws}: recipe ${idText(r.recipe_id)} has data source ${ds} without a connection; left out of the file`,
+          );
           continue;
         }
-        if (conns.length > 1) opts.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} has ${conns.length} ${ds} connections; the file names the accounts of the first`);
+        if (conns.length > 1)
+          opts.warn(
+            `workspace ${ws}: recipe ${idText(r.recipe_id)} has ${conns.length} ${ds} connections; the file names the accounts of the first`,
+          );
         const name = await namesOf(idText(conns[0]!.connection_id));
         sources.push({ dataSource: ds, accounts: conns[0]!.accounts.map((a) => name(idText(a.id))) });
       }
       if (sources.length === 0) {
-        opts.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} (template ${template}) has no configuration; left out of the file`);
+        opts.warn(
+          `workspace ${ws}: recipe ${idText(r.recipe_id)} (template ${template}) has no configuration; left out of the file`,
+        );
         continue;
       }
       entries.push({
@@ -80,7 +98,10 @@ export async function exportFleet(
         sources,
       });
     }
-    const hooks: WebhookEntry[] = endpoints.map((e) => ({ url: String(e.url ?? ''), events: [...(e.event_types ?? [])].sort() }));
+    const hooks: WebhookEntry[] = endpoints.map((e) => ({
+      url: String(e.url ?? ''),
+      events: [...(e.event_types ?? [])].sort(),
+    }));
     opts.progress(`read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`);
     return { ws, entries, hooks };
   });
@@ -96,7 +117,9 @@ export async function exportFleet(
       if (g) g.workspaces.push(ws);
       else groups.set(key, { entry, workspaces: [ws] });
     }
-    return [...groups.values()].map((g) => (g.workspaces.length === workspaces.length ? g.entry : { ...g.entry, workspaces: g.workspaces }));
+    return [...groups.values()].map((g) =>
+      g.workspaces.length === workspaces.length ? g.entry : { ...g.entry, workspaces: g.workspaces },
+    );
   };
   return {
     workspaces: scope,

@@ -72,10 +72,14 @@ export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetF
   const seen = (what: string, keys: string[]) => {
     keys.forEach((k, i) => {
       const first = keys.indexOf(k);
-      if (first !== i) problems.push(`  ${what}[${i}]: same as ${what}[${first}] (${k}); name each once, with its workspaces`);
+      if (first !== i)
+        problems.push(`  ${what}[${i}]: same as ${what}[${first}] (${k}); name each once, with its workspaces`);
     });
   };
-  seen('roles', roles.map((r) => r.title));
+  seen(
+    'roles',
+    roles.map((r) => r.title),
+  );
   // Two entries for one template (or url) in one workspace would contradict each other.
   const overlap = (what: string, entries: Array<{ key: string; workspaces?: Scope | undefined }>) => {
     entries.forEach((e, i) => {
@@ -89,12 +93,21 @@ export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetF
       }
     });
   };
-  overlap('recipes', (f.recipes ?? []).map((r) => ({ key: r.template, workspaces: r.workspaces })));
-  overlap('webhooks', (f.webhooks ?? []).map((w) => ({ key: w.url, workspaces: w.workspaces })));
+  overlap(
+    'recipes',
+    (f.recipes ?? []).map((r) => ({ key: r.template, workspaces: r.workspaces })),
+  );
+  overlap(
+    'webhooks',
+    (f.webhooks ?? []).map((w) => ({ key: w.url, workspaces: w.workspaces })),
+  );
   (f.recipes ?? []).forEach((r, i) => {
     const wide = (r.workspaces ?? f.workspaces) === 'all' || (r.workspaces ?? f.workspaces).length > 1;
     r.sources.forEach((s, j) => {
-      if (s.connection !== undefined && wide) problems.push(`  recipes[${i}].sources[${j}].connection: connection ids belong to one workspace; leave it out (each workspace's connection is found)`);
+      if (s.connection !== undefined && wide)
+        problems.push(
+          `  recipes[${i}].sources[${j}].connection: connection ids belong to one workspace; leave it out (each workspace's connection is found)`,
+        );
     });
   });
   if (problems.length > 0) throw new UsageError(`${flag} is not a valid fleet file:\n${problems.join('\n')}`);
@@ -132,6 +145,10 @@ export function fleetDocument(f: FleetFile): Record<string, unknown> {
       ...ws(r.workspaces),
     })),
     webhooks: f.webhooks.map((w) => ({ url: w.url, events: w.events, ...ws(w.workspaces) })),
-    roles: f.roles.map((r) => ({ title: r.title, description: r.description, permissions: r.permissions.map((p) => `${p.layer}:${p.permission}`) })),
+    roles: f.roles.map((r) => ({
+      title: r.title,
+      description: r.description,
+      permissions: r.permissions.map((p) => `${p.layer}:${p.permission}`),
+    })),
   };
 }

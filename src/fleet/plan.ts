@@ -114,7 +114,9 @@ export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions
   const agency = planRoles(api, file, opts.prune);
   const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws) => {
     const p = await planWorkspace(api, ws, file, all, templates, opts.prune);
-    opts.progress?.(`read workspace ${ws}: ${p.error ? 'cannot be read' : `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`}`);
+    opts.progress?.(
+      `read workspace ${ws}: ${p.error ? 'cannot be read' : `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`}`,
+    );
     return p;
   });
   return { workspaces, agency: await agency, prune: opts.prune };
@@ -134,7 +136,10 @@ function accountReader(api: Service, ws: string): (connectionId: string) => Prom
   return (connectionId) => {
     let read = cache.get(connectionId);
     if (!read) {
-      read = Promise.all([collect(listAccounts(api, ws, connectionId)), collect(listAccountsV3(api, ws, connectionId))]).then(([accounts, v3]) => ({
+      read = Promise.all([
+        collect(listAccounts(api, ws, connectionId)),
+        collect(listAccountsV3(api, ws, connectionId)),
+      ]).then(([accounts, v3]) => ({
         accounts,
         byId: new Map(accounts.map((a) => [idText(a.id), a])),
         remoteOf: remoteIdLookup(v3),
@@ -164,7 +169,10 @@ function metBy(selector: string, configured: string[], accounts: ConnectionAccou
     });
   }
   if (configured.includes(s)) return s;
-  return configured.find((id) => accounts.byId.get(id)?.title === s) ?? configured.find((id) => accounts.byId.get(id)?.title.toLowerCase() === s.toLowerCase());
+  return (
+    configured.find((id) => accounts.byId.get(id)?.title === s) ??
+    configured.find((id) => accounts.byId.get(id)?.title.toLowerCase() === s.toLowerCase())
+  );
 }
 
 interface SourcePlan {
@@ -185,11 +193,15 @@ async function planSource(
   const name = entry.template;
   const block = (code: string, message: string) => blocked.push({ resource: 'recipe', name, code, message });
   const configuredConnections = (existing?.connections ?? []).filter((c) => c.connection_data_source === s.dataSource);
-  let connectionId = s.connection ?? (configuredConnections[0] ? idText(configuredConnections[0].connection_id) : undefined);
+  let connectionId =
+    s.connection ?? (configuredConnections[0] ? idText(configuredConnections[0].connection_id) : undefined);
   if (connectionId === undefined) {
     const connections = (await collect(listConnections(api, ws, s.dataSource))).map((c) => idText(c.id));
     if (connections.length === 0) {
-      block('connection_not_found', `workspace ${ws} has no ${s.dataSource} connection; connect it first (\`edp iframe-url -w ${ws} --type datasource --name ${s.dataSource}\`)`);
+      block(
+        'connection_not_found',
+        `workspace ${ws} has no ${s.dataSource} connection; connect it first (\`edp iframe-url -w ${ws} --type datasource --name ${s.dataSource}\`)`,
+      );
       return undefined;
     }
     if (connections.length > 1) {
@@ -204,19 +216,28 @@ async function planSource(
         }
       }
       if (fits.length !== 1) {
-        block('connection_ambiguous', `workspace ${ws} has ${connections.length} ${s.dataSource} connections (${connections.join(', ')}) and the accounts resolve in ${fits.length === 0 ? 'none' : 'several'} of them`);
+        block(
+          'connection_ambiguous',
+          `workspace ${ws} has ${connections.length} ${s.dataSource} connections (${connections.join(', ')}) and the accounts resolve in ${fits.length === 0 ? 'none' : 'several'} of them`,
+        );
         return undefined;
       }
       connectionId = fits[0]!;
     } else connectionId = connections[0]!;
   }
   const accounts = await readAccounts(connectionId);
-  const configured = (configuredConnections.find((c) => idText(c.connection_id) === connectionId)?.accounts ?? []).map((a) => idText(a.id));
+  const configured = (configuredConnections.find((c) => idText(c.connection_id) === connectionId)?.accounts ?? []).map(
+    (a) => idText(a.id),
+  );
   const open = s.accounts.filter((sel) => metBy(sel, configured, accounts) === undefined);
   // all-active only asks for more: it is met once no active account is left out.
-  const wanted = open.filter((sel) => sel !== 'all-active' || accounts.accounts.some((a) => a.is_active && !configured.includes(idText(a.id))));
+  const wanted = open.filter(
+    (sel) => sel !== 'all-active' || accounts.accounts.some((a) => a.is_active && !configured.includes(idText(a.id))),
+  );
   if (!s.accounts.includes('all-active')) {
-    const kept = new Set(s.accounts.map((sel) => metBy(sel, configured, accounts)).filter((x): x is string => x !== undefined));
+    const kept = new Set(
+      s.accounts.map((sel) => metBy(sel, configured, accounts)).filter((x): x is string => x !== undefined),
+    );
     const dropped = configured.filter((id) => !kept.has(id));
     if (dropped.length > 0) {
       block(
@@ -233,7 +254,8 @@ async function planSource(
       break;
     } catch (err) {
       if (!(err instanceof UnresolvedAccountsError)) throw err;
-      for (const p of err.problems) block('account_unresolved', `${s.dataSource} account ${p.selector} in workspace ${ws}: ${p.reason}`);
+      for (const p of err.problems)
+        block('account_unresolved', `${s.dataSource} account ${p.selector} in workspace ${ws}: ${p.reason}`);
       const bad = new Set(err.problems.map((p) => p.selector));
       selectors = selectors.filter((sel) => !bad.has(sel.trim()));
     }
@@ -258,12 +280,17 @@ async function planRecipe(
 ): Promise<void> {
   const name = entry.template;
   // The contract's recipe fields do not include the template: the list's template filter finds its recipe.
-  const existing = recipes.find((r) => r.template_id !== undefined && idText(r.template_id) === idText(template.id)) ??
-    (recipes.some((r) => r.template_id === undefined) ? (await collect(listRecipes(api, ws, { templateId: idText(template.id) }, { limit: 1 })))[0] : undefined);
+  const existing =
+    recipes.find((r) => r.template_id !== undefined && idText(r.template_id) === idText(template.id)) ??
+    (recipes.some((r) => r.template_id === undefined)
+      ? (await collect(listRecipes(api, ws, { templateId: idText(template.id) }, { limit: 1 })))[0]
+      : undefined);
   const dropped = (existing?.data_sources ?? []).filter((ds) => !entry.sources.some((s) => s.dataSource === ds));
   if (dropped.length > 0) {
     out.blocked.push({
-      resource: 'recipe', name, code: 'data_source_removal_not_allowed',
+      resource: 'recipe',
+      name,
+      code: 'data_source_removal_not_allowed',
       message: `recipe ${idText(existing!.recipe_id)} has data source(s) the file leaves out: ${dropped.join(', ')}; the configuration only grows (Automated recipes v3.1, rule 2), so they stay; add them to the file`,
     });
   }
@@ -278,14 +305,28 @@ async function planRecipe(
   const running = BUILDING_STATES.has(base.state ?? '');
   const build = !running && (merged.changed || base.state !== 'ready_to_work');
   const id = existing ? existing.recipe_id : null;
-  if (!existing) out.changes.push({ resource: 'recipe', name, action: 'create', id: null, detail: { template_id: template.id, title: entry.title ?? template.title } });
+  if (!existing)
+    out.changes.push({
+      resource: 'recipe',
+      name,
+      action: 'create',
+      id: null,
+      detail: { template_id: template.id, title: entry.title ?? template.title },
+    });
   if (merged.changed) {
     const detail: Record<string, unknown> = {
-      accounts: sources.filter((s) => s.added.length > 0).map((s) => ({ data_source: s.source.dataSource, connection_id: jsonInteger(s.source.connection!), add: s.added })),
+      accounts: sources
+        .filter((s) => s.added.length > 0)
+        .map((s) => ({
+          data_source: s.source.dataSource,
+          connection_id: jsonInteger(s.source.connection!),
+          add: s.added,
+        })),
     };
     const newSources = merged.config.data_sources.filter((ds) => !(base.data_sources ?? []).includes(ds));
     if (newSources.length > 0) detail.data_sources = newSources;
-    if (entry.syncFrom !== undefined && entry.syncFrom !== (base.sync_from_date ?? undefined)) detail.sync_from_date = entry.syncFrom;
+    if (entry.syncFrom !== undefined && entry.syncFrom !== (base.sync_from_date ?? undefined))
+      detail.sync_from_date = entry.syncFrom;
     out.changes.push({ resource: 'recipe', name, action: 'configure', id, detail });
   }
   if (build) out.changes.push({ resource: 'recipe', name, action: 'build', id, detail: { state: base.state ?? null } });
@@ -309,7 +350,13 @@ async function planRecipe(
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
-function planWebhooks(entries: WebhookEntry[], endpoints: WebhookEndpoint[], prune: boolean, manages: boolean, out: WorkspacePlan): void {
+function planWebhooks(
+  entries: WebhookEntry[],
+  endpoints: WebhookEndpoint[],
+  prune: boolean,
+  manages: boolean,
+  out: WorkspacePlan,
+): void {
   if (!manages) return;
   const claimed = new Set<WebhookEndpoint>();
   for (const e of entries) {
@@ -320,10 +367,24 @@ function planWebhooks(entries: WebhookEntry[], endpoints: WebhookEndpoint[], pru
     }
     claimed.add(found);
     const have = found.event_types ?? [];
-    if (!sameSet(have, e.events)) out.changes.push({ resource: 'webhook', name: e.url, action: 'update', id: found.id, detail: { events: e.events, was: have } });
+    if (!sameSet(have, e.events))
+      out.changes.push({
+        resource: 'webhook',
+        name: e.url,
+        action: 'update',
+        id: found.id,
+        detail: { events: e.events, was: have },
+      });
   }
   for (const x of endpoints.filter((x) => !claimed.has(x))) {
-    if (prune) out.changes.push({ resource: 'webhook', name: x.url ?? idText(x.id), action: 'delete', id: x.id, detail: { events: x.event_types ?? [] } });
+    if (prune)
+      out.changes.push({
+        resource: 'webhook',
+        name: x.url ?? idText(x.id),
+        action: 'delete',
+        id: x.id,
+        detail: { events: x.event_types ?? [] },
+      });
     else out.unmanaged.push({ resource: 'webhook', name: x.url ?? idText(x.id), id: x.id });
   }
 }
@@ -338,8 +399,17 @@ async function planWorkspace(
   templates: Map<RecipeEntry, (ws: string) => Promise<RecipeTemplate>>,
   prune: boolean,
 ): Promise<WorkspacePlan> {
-  const out: WorkspacePlan = { workspace_id: ws, changes: [], blocked: [], unmanaged: [], error: null, recipes: [], endpoints: [] };
-  const inScope = <E extends { workspaces?: FleetFile['workspaces'] | undefined }>(e: E) => entryWorkspaces(e, file, all).includes(ws);
+  const out: WorkspacePlan = {
+    workspace_id: ws,
+    changes: [],
+    blocked: [],
+    unmanaged: [],
+    error: null,
+    recipes: [],
+    endpoints: [],
+  };
+  const inScope = <E extends { workspaces?: FleetFile['workspaces'] | undefined }>(e: E) =>
+    entryWorkspaces(e, file, all).includes(ws);
   try {
     const entries = file.recipes.filter(inScope);
     const [recipes, endpoints] = await Promise.all([
@@ -355,15 +425,31 @@ async function planWorkspace(
       } catch (err) {
         // An unknown id (404, 400 template_not_found) or title, or a title several templates share.
         const usage = (err as Error).name === 'UsageError';
-        if (!(err instanceof ApiError && [400, 404].includes(err.status)) && !(err instanceof ExitError) && !usage) throw err;
-        const code = err instanceof ApiError ? (err.code ?? 'template_not_found') : usage ? 'template_ambiguous' : 'template_not_found';
-        out.blocked.push({ resource: 'recipe', name: entry.template, code, message: `${(err as Error).message.split('\n')[0]!}; the template cannot be deployed` });
+        if (!(err instanceof ApiError && [400, 404].includes(err.status)) && !(err instanceof ExitError) && !usage)
+          throw err;
+        const code =
+          err instanceof ApiError
+            ? (err.code ?? 'template_not_found')
+            : usage
+              ? 'template_ambiguous'
+              : 'template_not_found';
+        out.blocked.push({
+          resource: 'recipe',
+          name: entry.template,
+          code,
+          message: `${(err as Error).message.split('\n')[0]!}; the template cannot be deployed`,
+        });
         continue;
       }
       try {
         checkSourcesAllowed(template, { sources: entry.sources } as DeploySpec);
       } catch (err) {
-        out.blocked.push({ resource: 'recipe', name: entry.template, code: 'data_source_not_allowed', message: (err as Error).message });
+        out.blocked.push({
+          resource: 'recipe',
+          name: entry.template,
+          code: 'data_source_not_allowed',
+          message: (err as Error).message,
+        });
         continue;
       }
       await planRecipe(api, ws, entry, template, recipes, readAccounts, out);
@@ -380,14 +466,20 @@ async function planWorkspace(
 const pairKey = (p: PermissionPair) => `${p.layer}:${p.permission}`.toUpperCase();
 
 function roleDiffers(role: Role, entry: RoleEntry): boolean {
-  return (role.description ?? '') !== entry.description || !sameSet((role.permissions ?? []).map(pairKey), entry.permissions.map(pairKey));
+  return (
+    (role.description ?? '') !== entry.description ||
+    !sameSet((role.permissions ?? []).map(pairKey), entry.permissions.map(pairKey))
+  );
 }
 
 async function planRoles(api: Service, file: FleetFile, prune: boolean): Promise<AgencyPlan> {
   const out: AgencyPlan = { changes: [], blocked: [], unmanaged: [], error: null, roles: [] };
   if (!file.manages.roles) return out;
   try {
-    const [all, catalog] = await Promise.all([collect(listRoles(api)), file.roles.length > 0 ? getPermissionCatalog(api) : Promise.resolve([])]);
+    const [all, catalog] = await Promise.all([
+      collect(listRoles(api)),
+      file.roles.length > 0 ? getPermissionCatalog(api) : Promise.resolve([]),
+    ]);
     const custom = all.filter((r) => r.is_system !== true);
     out.roles = custom;
     for (const entry of file.roles) {
@@ -400,17 +492,42 @@ async function planRoles(api: Service, file: FleetFile, prune: boolean): Promise
         return layer && perm ? { layer: layer.layer, permission: perm.permission } : p;
       });
       if (unknown.length > 0) {
-        out.blocked.push({ resource: 'role', name: entry.title, code: 'permission_unknown', message: `not in the permission catalog: ${unknown.join(', ')} (\`edp roles permissions\` lists them)` });
+        out.blocked.push({
+          resource: 'role',
+          name: entry.title,
+          code: 'permission_unknown',
+          message: `not in the permission catalog: ${unknown.join(', ')} (\`edp roles permissions\` lists them)`,
+        });
         continue;
       }
       const found = custom.find((r) => r.title === entry.title);
-      if (!found) out.changes.push({ resource: 'role', name: entry.title, action: 'create', id: null, detail: { description: entry.description, permissions: entry.permissions.map(pairKey) } });
+      if (!found)
+        out.changes.push({
+          resource: 'role',
+          name: entry.title,
+          action: 'create',
+          id: null,
+          detail: { description: entry.description, permissions: entry.permissions.map(pairKey) },
+        });
       else if (roleDiffers(found, entry)) {
-        out.changes.push({ resource: 'role', name: entry.title, action: 'update', id: found.id, detail: { description: entry.description, permissions: entry.permissions.map(pairKey) } });
+        out.changes.push({
+          resource: 'role',
+          name: entry.title,
+          action: 'update',
+          id: found.id,
+          detail: { description: entry.description, permissions: entry.permissions.map(pairKey) },
+        });
       }
     }
     for (const r of custom.filter((r) => !file.roles.some((e) => e.title === r.title))) {
-      if (prune) out.changes.push({ resource: 'role', name: r.title, action: 'delete', id: r.id, detail: { user_count: r.user_count ?? null } });
+      if (prune)
+        out.changes.push({
+          resource: 'role',
+          name: r.title,
+          action: 'delete',
+          id: r.id,
+          detail: { user_count: r.user_count ?? null },
+        });
       else out.unmanaged.push({ resource: 'role', name: r.title, id: r.id });
     }
   } catch (err) {
@@ -463,7 +580,9 @@ export function changeText(c: Change): string {
     case 'recipe:create':
       return `+ ${what}: create from template ${idText(d.template_id)}, titled "${String(d.title)}"`;
     case 'recipe:configure': {
-      const parts = ((d.accounts as Array<{ data_source: string; add: string[] }>) ?? []).map((a) => `append ${a.add.length} ${a.data_source} account(s): ${a.add.join(', ')}`);
+      const parts = ((d.accounts as Array<{ data_source: string; add: string[] }>) ?? []).map(
+        (a) => `append ${a.add.length} ${a.data_source} account(s): ${a.add.join(', ')}`,
+      );
       if (d.data_sources) parts.unshift(`add data source(s) ${(d.data_sources as string[]).join(', ')}`);
       if (d.sync_from_date) parts.push(`history from ${String(d.sync_from_date)}`);
       return `~ ${what}: ${parts.join('; ') || 'configure'}`;
@@ -495,10 +614,14 @@ export function planLines(plan: FleetPlan): string[] {
     if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
     for (const c of p.changes) lines.push(`  ${changeText(c)}`);
     for (const b of p.blocked) lines.push(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`);
-    for (const u of p.unmanaged) lines.push(`  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`);
+    for (const u of p.unmanaged)
+      lines.push(
+        `  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`,
+      );
   };
   for (const w of plan.workspaces) part(`workspace ${w.workspace_id}`, w);
-  if (plan.agency.changes.length || plan.agency.blocked.length || plan.agency.unmanaged.length || plan.agency.error) part('agency roles', plan.agency);
+  if (plan.agency.changes.length || plan.agency.blocked.length || plan.agency.unmanaged.length || plan.agency.error)
+    part('agency roles', plan.agency);
   const t = planTotals(plan);
   lines.push(
     t.changes === 0 && t.blocked === 0 && t.errors === 0

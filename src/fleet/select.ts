@@ -8,7 +8,8 @@ import { parseIdList } from '../util/validate.js';
 
 /** `-w IDS` or `--all-workspaces` (else the default workspace), checked before any request. */
 export function workspaceChoice(ctx: Context, opts: { allWorkspaces?: boolean | undefined }): string[] | 'all' {
-  if (opts.allWorkspaces && ctx.flags.workspace !== undefined) throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
+  if (opts.allWorkspaces && ctx.flags.workspace !== undefined)
+    throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
   if (opts.allWorkspaces) return 'all';
   if (ctx.flags.workspace !== undefined) return parseIdList(ctx.flags.workspace, '--workspace');
   const ws = ctx.workspace();

@@ -62,7 +62,8 @@ export function saveUndiciCodeCache(): void {
     const kept = basename(pending.file);
     const sameNode = `-${process.version}-${process.arch}-`;
     for (const name of readdirSync(dir)) {
-      if (name !== kept && name.startsWith('undici-') && name.includes(sameNode) && name.endsWith('.v8cache')) unlinkSync(join(dir, name));
+      if (name !== kept && name.startsWith('undici-') && name.includes(sameNode) && name.endsWith('.v8cache'))
+        unlinkSync(join(dir, name));
     }
   } catch {
     // A read-only or full disk: the next run compiles again.
@@ -92,7 +93,8 @@ function loadWithCodeCache(file: string): Undici {
 
 /** The user's cache folder for edp (XDG_CACHE_HOME, else ~/.cache; the platform's own on macOS and Windows). */
 export function cacheDir(env: Record<string, string | undefined> = process.env): string {
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'edp', 'Cache');
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'edp', 'Cache');
   if (process.platform === 'darwin' && !env.XDG_CACHE_HOME) return join(homedir(), 'Library', 'Caches', 'edp');
   return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'edp');
 }

@@ -1,4 +1,15 @@
-import { ApiError, NetworkError, OutcomeUnknownError, UsageError, AuthRequiredError, ExitError, NotConfirmedError, hintOf, isPromptInterrupt, isSilent } from '../errors.js';
+import {
+  ApiError,
+  NetworkError,
+  OutcomeUnknownError,
+  UsageError,
+  AuthRequiredError,
+  ExitError,
+  NotConfirmedError,
+  hintOf,
+  isPromptInterrupt,
+  isSilent,
+} from '../errors.js';
 import { stringifyJson } from '../util/json.js';
 import type { Output } from './output.js';
 import { terminalSafe } from './terminal-text.js';
@@ -12,38 +23,67 @@ interface ValidationField {
 /** `{error: {status, code, message, details, trace_id}}`, the machine form of any error. */
 export function errorJson(err: unknown): { error: Record<string, unknown> } {
   if (err instanceof ApiError) {
-    return { error: { status: err.status, code: err.code ?? null, message: err.message, details: err.details, trace_id: err.traceId ?? null } };
+    return {
+      error: {
+        status: err.status,
+        code: err.code ?? null,
+        message: err.message,
+        details: err.details,
+        trace_id: err.traceId ?? null,
+      },
+    };
   }
   if (err instanceof OutcomeUnknownError) {
     const inner = err.cause instanceof ApiError ? err.cause : undefined;
     return {
-      error: { status: inner?.status ?? null, code: 'outcome_unknown', message: err.message, details: inner?.details ?? {}, trace_id: inner?.traceId ?? null },
+      error: {
+        status: inner?.status ?? null,
+        code: 'outcome_unknown',
+        message: err.message,
+        details: inner?.details ?? {},
+        trace_id: inner?.traceId ?? null,
+      },
     };
   }
-  if (isPromptInterrupt(err)) return { error: { status: null, code: 'cancelled', message: 'cancelled', details: {}, trace_id: null } };
+  if (isPromptInterrupt(err))
+    return { error: { status: null, code: 'cancelled', message: 'cancelled', details: {}, trace_id: null } };
   const code =
-    err instanceof UsageError ? 'usage_error'
-    : err instanceof NotConfirmedError ? 'not_confirmed'
-    : err instanceof AuthRequiredError ? 'no_credentials'
-    : err instanceof NetworkError ? 'network_error'
-    : err instanceof ExitError ? 'command_failed'
-    : 'unexpected_error';
-  return { error: { status: null, code, message: err instanceof Error ? err.message : String(err), details: {}, trace_id: null } };
+    err instanceof UsageError
+      ? 'usage_error'
+      : err instanceof NotConfirmedError
+        ? 'not_confirmed'
+        : err instanceof AuthRequiredError
+          ? 'no_credentials'
+          : err instanceof NetworkError
+            ? 'network_error'
+            : err instanceof ExitError
+              ? 'command_failed'
+              : 'unexpected_error';
+  return {
+    error: {
+      status: null,
+      code,
+      message: err instanceof Error ? err.message : String(err),
+      details: {},
+      trace_id: null,
+    },
+  };
 }
 
 /** Next steps for a 401 and for a service that cannot be reached, unless the error names its own. */
 const AUTH_HINT = 'log in with `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD (EDP_TOKEN for one workspace)';
 const ADDRESS_HINT = 'check the service address: pass --base-url URL or set EDP_BASE_URL';
 
-
 /** The lines a person sees: status, code or detail, message, relevant details, trace id, and a hint. */
 export function errorLines(err: unknown): string[] {
   const lines = baseLines(err);
   const hint =
     hintOf(err) ??
-    (err instanceof ApiError && err.status === 401 ? AUTH_HINT
-    : err instanceof NetworkError ? ADDRESS_HINT
-    : undefined);
+    (err instanceof ApiError && err.status === 401
+      ? AUTH_HINT
+      : err instanceof NetworkError
+        ? ADDRESS_HINT
+        : undefined);
   if (hint) lines.push(`  hint: ${hint}`);
   return lines;
 }

@@ -29,7 +29,11 @@ export interface ColorFlags {
 }
 
 /** NO_COLOR and --no-color switch colour off, FORCE_COLOR switches it on, else colour follows the TTY. */
-export function colorLevel(stream: OutStream, env: Record<string, string | undefined>, flags: ColorFlags): 0 | 1 | 2 | 3 {
+export function colorLevel(
+  stream: OutStream,
+  env: Record<string, string | undefined>,
+  flags: ColorFlags,
+): 0 | 1 | 2 | 3 {
   if (!flags.color) return 0;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
   const force = env.FORCE_COLOR;

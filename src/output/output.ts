@@ -37,7 +37,8 @@ export interface Spinner {
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'object' && value.constructor !== Object && !Array.isArray(value)) return terminalSafe(String(value));
+  if (typeof value === 'object' && value.constructor !== Object && !Array.isArray(value))
+    return terminalSafe(String(value));
   if (typeof value === 'object') return stringifyJson(value);
   return terminalSafe(String(value));
 }
@@ -104,7 +105,10 @@ export class Output {
   readonly out: ChalkInstance;
   readonly err: ChalkInstance;
 
-  constructor(readonly io: IO, readonly flags: OutputFlags) {
+  constructor(
+    readonly io: IO,
+    readonly flags: OutputFlags,
+  ) {
     this.out = createStyle(colorLevel(io.stdout, io.env, flags));
     this.err = createStyle(colorLevel(io.stderr, io.env, flags));
   }
@@ -242,7 +246,11 @@ export class Output {
    * A list: --json one array (streamed), --ndjson one item per line (streamed, constant
    * memory), a table on a terminal, tab-separated rows without a header when piped.
    */
-  async list<T>(items: AsyncIterable<T> | Iterable<T>, columns: Array<Column<T>>, opts: { empty?: string } = {}): Promise<number> {
+  async list<T>(
+    items: AsyncIterable<T> | Iterable<T>,
+    columns: Array<Column<T>>,
+    opts: { empty?: string } = {},
+  ): Promise<number> {
     let n = 0;
     if (this.flags.ndjson) {
       const out = this.buffered();
@@ -331,7 +339,13 @@ export class Output {
       };
     }
     const { default: ora } = await import('ora');
-    const s = ora({ text: safe(text), stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    const s = ora({
+      text: safe(text),
+      stream: this.io.stderr,
+      color: 'cyan',
+      isEnabled: true,
+      discardStdin: false,
+    }).start();
     this.spinning.add(s);
     const opt = (t?: string) => (t === undefined ? undefined : safe(t));
     const done = () => this.spinning.delete(s);

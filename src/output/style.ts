@@ -75,7 +75,13 @@ for (const [name, [open, close]] of Object.entries(CODES)) {
       const parent = this.styler;
       const o = `\u001B[${open}m`;
       const c = `\u001B[${close}m`;
-      const styler: Styler = { open: o, close: c, openAll: (parent?.openAll ?? '') + o, closeAll: c + (parent?.closeAll ?? ''), parent };
+      const styler: Styler = {
+        open: o,
+        close: c,
+        openAll: (parent?.openAll ?? '') + o,
+        closeAll: c + (parent?.closeAll ?? ''),
+        parent,
+      };
       const builder = createBuilder(this.level, styler);
       Object.defineProperty(this, name, { value: builder });
       return builder;
@@ -84,7 +90,8 @@ for (const [name, [open, close]] of Object.entries(CODES)) {
 }
 
 function createBuilder(level: number, styler: Styler | undefined): Builder {
-  const builder = ((...text: unknown[]) => applyStyle(builder, text.length === 1 ? `${text[0]}` : text.join(' '))) as Builder;
+  const builder = ((...text: unknown[]) =>
+    applyStyle(builder, text.length === 1 ? `${text[0]}` : text.join(' '))) as Builder;
   Object.setPrototypeOf(builder, proto);
   builder.level = level;
   builder.styler = styler;

@@ -51,7 +51,8 @@ function controlRefusal(store: Store, request: FastifyRequest): string | undefin
     return 'Sandbox controls need the X-Sandbox-Token header with the control token.';
   }
   const name = hostName(request.headers.host);
-  if (!name || !LOOPBACK_NAMES.has(name)) return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
+  if (!name || !LOOPBACK_NAMES.has(name))
+    return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
   // A page of another site may still send to 127.0.0.1 itself; browsers name it in Origin.
   const origin = request.headers.origin;
   if (origin !== undefined && !LOOPBACK_NAMES.has(hostName(originHost(origin)) ?? '')) {
@@ -120,7 +121,14 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     if (typeof body.retry_after === 'number') o.retryAfter = body.retry_after;
     if (typeof body.token_ttl === 'number') o.tokenTtl = body.token_ttl;
     if (typeof body.build_seconds === 'number') o.buildSeconds = body.build_seconds;
-    return { fail_rate: o.failRate, reset_rate: o.resetRate, latency_ms: o.latencyMs, retry_after: o.retryAfter, token_ttl: o.tokenTtl, build_seconds: o.buildSeconds };
+    return {
+      fail_rate: o.failRate,
+      reset_rate: o.resetRate,
+      latency_ms: o.latencyMs,
+      retry_after: o.retryAfter,
+      token_ttl: o.tokenTtl,
+      build_seconds: o.buildSeconds,
+    };
   });
 
   app.post<{ Body: { username?: unknown } | undefined }>('/_sandbox/sessions', async (request) => {

@@ -21,8 +21,10 @@ export class SandboxError extends Error {
 export const notFound = (what = 'Not found.') => new SandboxError(404, 'not_found', what);
 export const unauthorized = (why = 'Authentication credentials were not provided or are invalid.') =>
   new SandboxError(401, 'authentication_failed', why);
-export const forbidden = (why = 'You do not have permission to perform this action.') => new SandboxError(403, 'permission_denied', why);
-export const badRequest = (why: string, extra: Record<string, unknown> = {}) => new SandboxError(400, 'bad_request', why, {}, extra);
+export const forbidden = (why = 'You do not have permission to perform this action.') =>
+  new SandboxError(403, 'permission_denied', why);
+export const badRequest = (why: string, extra: Record<string, unknown> = {}) =>
+  new SandboxError(400, 'bad_request', why, {}, extra);
 
 export interface FieldError {
   field: string;
@@ -74,7 +76,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: San
  * (the contract's catch-all for a 4xx without its own code) and with `x-im-trace-id` (every
  * response carries it). The request hooks did not run, so the trace id is set here.
  */
-export function answerFrameworkError(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply, traceId: string): FastifyReply {
+export function answerFrameworkError(
+  error: Error & { statusCode?: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  traceId: string,
+): FastifyReply {
   reply.header('x-im-trace-id', traceId);
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   return sendError(request, reply, new SandboxError(status, 'bad_request', 'The request URL is malformed.'));

@@ -1,7 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { LosslessNumber } from '../util/json.js';
-import { SandboxError, invalidQuery, notFound, unauthorized, validationError, forbidden, type FieldError } from './errors.js';
+import {
+  SandboxError,
+  invalidQuery,
+  notFound,
+  unauthorized,
+  validationError,
+  forbidden,
+  type FieldError,
+} from './errors.js';
 import type { Store } from './store.js';
 import type { User } from './types.js';
 import { fieldPath } from '../util/field-path.js';
@@ -20,7 +28,12 @@ function fieldCode(issue: ZodIssueLike): string {
   // A missing key is `required` whatever check it failed (a custom integer check reports
   // `custom`, not `invalid_type`); a value that is present but wrong is `invalid`.
   if (issue.input === undefined && 'input' in issue && issue.code !== 'unrecognized_keys') return 'required';
-  if (issue.code === 'too_small' && Number(issue.minimum) === 1 && (issue.origin === 'string' || issue.origin === 'array')) return 'empty';
+  if (
+    issue.code === 'too_small' &&
+    Number(issue.minimum) === 1 &&
+    (issue.origin === 'string' || issue.origin === 'array')
+  )
+    return 'empty';
   if (issue.code === 'too_big' && issue.origin === 'string') return 'max_length';
   return 'invalid';
 }
@@ -33,7 +46,12 @@ export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
   if (result.success) return result.data;
   const fields: FieldError[] = (result.error.issues as unknown as ZodIssueLike[]).map((issue) => {
     const code = fieldCode(issue);
-    const message = code === 'required' ? 'This field is required.' : code === 'empty' ? 'This field may not be empty.' : issue.message;
+    const message =
+      code === 'required'
+        ? 'This field is required.'
+        : code === 'empty'
+          ? 'This field may not be empty.'
+          : issue.message;
     return { field: fieldPath(issue.path), code, message };
   });
   throw validationError(fields);
@@ -69,7 +87,10 @@ export function queryBool(request: FastifyRequest, name: string): boolean | unde
   if (v === undefined) return undefined;
   if (['true', 'True', '1'].includes(v)) return true;
   if (['false', 'False', '0'].includes(v)) return false;
-  throw new SandboxError(400, 'invalid_query_parameter', `"${name}" must be a boolean.`, { parameter: name, allowed_values: ['true', 'false'] });
+  throw new SandboxError(400, 'invalid_query_parameter', `"${name}" must be a boolean.`, {
+    parameter: name,
+    allowed_values: ['true', 'false'],
+  });
 }
 
 // ---------------------------------------------------------------- authentication

@@ -23,7 +23,14 @@ export const ID_RANGES = {
  * and scripts address the first ones by number (user 1 is the agency chief, role 5 the custom
  * demo role, webhook endpoint 1, external link 1).
  */
-export const COUNTED_FROM_ONE = ['user', 'role', 'webhook_endpoint', 'webhook_delivery', 'external_auth_link', 'load_export'] as const;
+export const COUNTED_FROM_ONE = [
+  'user',
+  'role',
+  'webhook_endpoint',
+  'webhook_delivery',
+  'external_auth_link',
+  'load_export',
+] as const;
 
 export type RangedKind = keyof typeof ID_RANGES;
 export type IdKind = RangedKind | (typeof COUNTED_FROM_ONE)[number];

@@ -85,7 +85,9 @@ export class RequestJournal {
 
   /** Oldest first, at most the journal's limit; `limit` keeps the newest that many. */
   list(limit?: number): JournalEntry[] {
-    return this.entries.slice(Math.max(0, this.entries.length - Math.min(limit ?? this.limit, this.limit))).map(entryOf);
+    return this.entries
+      .slice(Math.max(0, this.entries.length - Math.min(limit ?? this.limit, this.limit)))
+      .map(entryOf);
   }
 
   clear(): void {
@@ -122,7 +124,12 @@ export function isControlPath(url: string): boolean {
 }
 
 /** Writes one entry for an answered request (also those answered before routing, such as a malformed URL). */
-export function journalRequest(journal: RequestJournal, store: Store, request: FastifyRequest, reply: FastifyReply): void {
+export function journalRequest(
+  journal: RequestJournal,
+  store: Store,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   if (isControlPath(request.url)) return;
   const auth = authScheme(request);
   const trace = reply.getHeader('x-im-trace-id');

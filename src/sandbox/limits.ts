@@ -25,10 +25,14 @@ export function checkBodyLimits(body: unknown): void {
   const count = (value: unknown, depth: number): number => {
     if (value === null || typeof value !== 'object' || value instanceof LosslessNumber) return 1;
     if (depth > MAX_BODY_DEPTH) {
-      throw validationError([{ field: fieldPath(path), code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` }]);
+      throw validationError([
+        { field: fieldPath(path), code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
+      ]);
     }
     let n = 1;
-    const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    const entries: Array<[string | number, unknown]> = Array.isArray(value)
+      ? value.map((v, i) => [i, v])
+      : Object.entries(value);
     for (const [key, child] of entries) {
       path.push(key);
       n += count(child, depth + 1);
@@ -39,11 +43,15 @@ export function checkBodyLimits(body: unknown): void {
   };
   count(body, 1);
   if (oversized) {
-    throw validationError([{ field: fieldPath(oversized), code: 'max_size', message: `Holds more than ${MAX_BODY_VALUES} values.` }]);
+    throw validationError([
+      { field: fieldPath(oversized), code: 'max_size', message: `Holds more than ${MAX_BODY_VALUES} values.` },
+    ]);
   }
 }
 
 /** A body too deep for the JSON parser itself: the same refusal, for the body as a whole. */
 export function tooDeepBody() {
-  return validationError([{ field: '', code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` }]);
+  return validationError([
+    { field: '', code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
+  ]);
 }

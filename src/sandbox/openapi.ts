@@ -73,7 +73,9 @@ const DETAIL_ERROR = {
 };
 
 function errorResponses(url: string): Record<string, unknown> {
-  const ref = { $ref: usesCodeEnvelope(url) ? '#/components/schemas/ErrorEnvelope' : '#/components/schemas/DetailError' };
+  const ref = {
+    $ref: usesCodeEnvelope(url) ? '#/components/schemas/ErrorEnvelope' : '#/components/schemas/DetailError',
+  };
   const content = { 'application/json': { schema: ref } };
   const traced = { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } };
   return {
@@ -88,7 +90,8 @@ function errorResponses(url: string): Record<string, unknown> {
 }
 
 function security(url: string, method: string): Array<Record<string, string[]>> {
-  if (/^\/api\/v3\/(token|workspaces|recipes\/|get_iframe_url|roles\/)/.test(url) && !/\/dashboards$/.test(url)) return [{ basic: [] }];
+  if (/^\/api\/v3\/(token|workspaces|recipes\/|get_iframe_url|roles\/)/.test(url) && !/\/dashboards$/.test(url))
+    return [{ basic: [] }];
   if (/\/dashboards$/.test(url)) return [{ basic: [] }, { bearer: [] }];
   if (url === '/api/v3/iframe/' && method === 'GET') return [];
   return [{ bearer: [] }, { cookie: [], workspace: [] }];
@@ -99,11 +102,21 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
   const sorted = [...routes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
   for (const route of sorted) {
     const { path, params } = openApiPath(route.url);
-    const parameters: unknown[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters: unknown[] = params.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     if (route.query) {
       const shape = route.query.shape as Record<string, ZodType>;
       for (const [name, schema] of Object.entries(shape)) {
-        parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, schema: jsonSchema(schema) });
+        parameters.push({
+          name,
+          in: 'query',
+          required: !schema.safeParse(undefined).success,
+          schema: jsonSchema(schema),
+        });
       }
     }
     const success = route.success ?? 200;
@@ -131,7 +144,8 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
     info: {
       title: 'Embedded Data Pipeline API (edp sandbox)',
       version: VERSION,
-      description: 'Operations the edp sandbox serves for the contract, v3 and v3.1. Request schemas are the ones the sandbox validates with.',
+      description:
+        'Operations the edp sandbox serves for the contract, v3 and v3.1. Request schemas are the ones the sandbox validates with.',
     },
     servers: [{ url: '/' }],
     paths,

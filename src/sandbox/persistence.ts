@@ -30,7 +30,12 @@ function reviveBigIntegers(value: unknown): unknown {
   } else if (value !== null && typeof value === 'object' && !(value instanceof LosslessNumber)) {
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
-    if (keys.length === 2 && record.isLosslessNumber === true && typeof record.value === 'string' && /^-?\d+$/.test(record.value)) {
+    if (
+      keys.length === 2 &&
+      record.isLosslessNumber === true &&
+      typeof record.value === 'string' &&
+      /^-?\d+$/.test(record.value)
+    ) {
       return new LosslessNumber(record.value);
     }
     for (const key of keys) record[key] = reviveBigIntegers(record[key]);
@@ -178,7 +183,11 @@ export function answerAfterSave(app: FastifyInstance, store: Store): void {
     } catch {
       if (!changedHere) return payload;
       // The change is made in memory but not kept: say so rather than acknowledge it.
-      const err = new SandboxError(500, 'internal_error', 'The change was made but could not be saved to the state file; it is saved with the next change that can be.');
+      const err = new SandboxError(
+        500,
+        'internal_error',
+        'The change was made but could not be saved to the state file; it is saved with the next change that can be.',
+      );
       reply.code(500).type('application/json');
       return stringifyJson(errorBody(request.url, err));
     }

@@ -9,24 +9,91 @@ import type { Account, Field } from './types.js';
 export const DEMO_WORKSPACES = ['Acme Retail', 'Globex Media', 'Initech Apps'];
 
 export const DEMO_DATASOURCES = [
-  { name: 'google_ads', title: 'Google Ads', category: 'Advertising', lists_accounts_before_connection: true, currency: 'USD', prefix: '123-456-78' },
-  { name: 'facebook_ads', title: 'Facebook Ads', category: 'Advertising', lists_accounts_before_connection: true, currency: 'EUR', prefix: 'act_10000' },
-  { name: 'linkedin_ads', title: 'LinkedIn Ads', category: 'Advertising', lists_accounts_before_connection: false, currency: 'USD', prefix: '5080' },
-  { name: 'google_analytics_4', title: 'Google Analytics 4', category: 'Web Analytics', lists_accounts_before_connection: true, currency: null, prefix: 'properties/3100' },
+  {
+    name: 'google_ads',
+    title: 'Google Ads',
+    category: 'Advertising',
+    lists_accounts_before_connection: true,
+    currency: 'USD',
+    prefix: '123-456-78',
+  },
+  {
+    name: 'facebook_ads',
+    title: 'Facebook Ads',
+    category: 'Advertising',
+    lists_accounts_before_connection: true,
+    currency: 'EUR',
+    prefix: 'act_10000',
+  },
+  {
+    name: 'linkedin_ads',
+    title: 'LinkedIn Ads',
+    category: 'Advertising',
+    lists_accounts_before_connection: false,
+    currency: 'USD',
+    prefix: '5080',
+  },
+  {
+    name: 'google_analytics_4',
+    title: 'Google Analytics 4',
+    category: 'Web Analytics',
+    lists_accounts_before_connection: true,
+    currency: null,
+    prefix: 'properties/3100',
+  },
 ];
 
 /** Accounts per demo connection; the last one of each is inactive. */
 export const ACCOUNTS_PER_CONNECTION = 6;
 
-const ACCOUNT_NAMES = ['Brand', 'Performance', 'Retargeting', 'Search US', 'Display EU', 'Legacy', 'App Installs', 'Video'];
+const ACCOUNT_NAMES = [
+  'Brand',
+  'Performance',
+  'Retargeting',
+  'Search US',
+  'Display EU',
+  'Legacy',
+  'App Installs',
+  'Video',
+];
 
 export function seedCore(store: Store): void {
   const s = store.state;
   const now = store.clock.iso();
   s.users.push(
-    { id: store.nextId('user'), email: store.opts.username, password: store.opts.password, first_name: 'Avery', last_name: 'Chief', is_active: true, is_agency_chief: true, is_agency_owner: true, workspace_ids: [] },
-    { id: store.nextId('user'), email: 'analyst@sandbox.local', password: 'sandbox', first_name: 'Blake', last_name: 'Analyst', is_active: true, is_agency_chief: false, is_agency_owner: false, workspace_ids: [] },
-    { id: store.nextId('user'), email: 'former@sandbox.local', password: 'sandbox', first_name: 'Casey', last_name: 'Former', is_active: false, is_agency_chief: false, is_agency_owner: false, workspace_ids: [] },
+    {
+      id: store.nextId('user'),
+      email: store.opts.username,
+      password: store.opts.password,
+      first_name: 'Avery',
+      last_name: 'Chief',
+      is_active: true,
+      is_agency_chief: true,
+      is_agency_owner: true,
+      workspace_ids: [],
+    },
+    {
+      id: store.nextId('user'),
+      email: 'analyst@sandbox.local',
+      password: 'sandbox',
+      first_name: 'Blake',
+      last_name: 'Analyst',
+      is_active: true,
+      is_agency_chief: false,
+      is_agency_owner: false,
+      workspace_ids: [],
+    },
+    {
+      id: store.nextId('user'),
+      email: 'former@sandbox.local',
+      password: 'sandbox',
+      first_name: 'Casey',
+      last_name: 'Former',
+      is_active: false,
+      is_agency_chief: false,
+      is_agency_owner: false,
+      workspace_ids: [],
+    },
   );
   for (const title of DEMO_WORKSPACES) {
     const id = store.nextId('workspace');
@@ -38,20 +105,47 @@ export function seedCore(store: Store): void {
   former!.workspace_ids = [s.workspaces[0]!.id];
 
   s.agency_recipes.push(
-    { id: 501, title: 'Paid Media Overview', description: 'Spend, clicks and conversions across ad platforms', dashboards: [
-      { id: 9001, title: 'Paid Media Overview', type: 'DATA' },
-      { id: 9002, title: 'Paid Media Slides', type: 'VISUAL' },
-    ] },
-    { id: 502, title: 'Web Analytics Funnel', description: 'Sessions to conversions', dashboards: [{ id: 9003, title: 'Funnel', type: 'DATA' }] },
-    { id: 503, title: 'Executive Summary', description: 'One page for leadership', dashboards: [{ id: 9004, title: 'Executive Summary', type: 'VISUAL' }] },
+    {
+      id: 501,
+      title: 'Paid Media Overview',
+      description: 'Spend, clicks and conversions across ad platforms',
+      dashboards: [
+        { id: 9001, title: 'Paid Media Overview', type: 'DATA' },
+        { id: 9002, title: 'Paid Media Slides', type: 'VISUAL' },
+      ],
+    },
+    {
+      id: 502,
+      title: 'Web Analytics Funnel',
+      description: 'Sessions to conversions',
+      dashboards: [{ id: 9003, title: 'Funnel', type: 'DATA' }],
+    },
+    {
+      id: 503,
+      title: 'Executive Summary',
+      description: 'One page for leadership',
+      dashboards: [{ id: 9004, title: 'Executive Summary', type: 'VISUAL' }],
+    },
   );
 
   for (const ds of DEMO_DATASOURCES) {
-    s.datasources.push({ name: ds.name, title: ds.title, category: ds.category, lists_accounts_before_connection: ds.lists_accounts_before_connection });
+    s.datasources.push({
+      name: ds.name,
+      title: ds.title,
+      category: ds.category,
+      lists_accounts_before_connection: ds.lists_accounts_before_connection,
+    });
   }
   for (const ws of s.workspaces) {
     for (const ds of DEMO_DATASOURCES) {
-      const connection = { id: store.nextId('connection'), workspace_id: ws.id, datasource_name: ds.name, title: `${ds.title} (${ws.title})`, created_at: now, deleted: false };
+      const connection = {
+        id: store.nextId('connection'),
+        workspace_id: ws.id,
+        datasource_name: ds.name,
+        title: `${ds.title} (${ws.title})`,
+        created_at: now,
+        deleted: false,
+      };
       s.connections.push(connection);
       for (let i = 0; i < ACCOUNTS_PER_CONNECTION; i++) {
         s.accounts.push(makeAccount(store, connection.id, ws.id, ds, i, i < ACCOUNTS_PER_CONNECTION - 1, now));
@@ -62,7 +156,14 @@ export function seedCore(store: Store): void {
   if (store.opts.scale > 1) {
     const ws = s.workspaces[0]!;
     const ds = DEMO_DATASOURCES[0]!;
-    const connection = { id: store.nextId('connection'), workspace_id: ws.id, datasource_name: ds.name, title: `${ds.title} bulk (${store.opts.scale * 100} accounts)`, created_at: now, deleted: false };
+    const connection = {
+      id: store.nextId('connection'),
+      workspace_id: ws.id,
+      datasource_name: ds.name,
+      title: `${ds.title} bulk (${store.opts.scale * 100} accounts)`,
+      created_at: now,
+      deleted: false,
+    };
     s.connections.push(connection);
     for (let i = 0; i < store.opts.scale * 100; i++) {
       s.accounts.push(makeAccount(store, connection.id, ws.id, { ...ds, prefix: '900-' }, i, true, now));

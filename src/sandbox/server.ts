@@ -104,7 +104,12 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
       value = parseJson(text);
     } catch (err) {
       // The lossless parser recurses: a body nested past the stack is too deep, not malformed.
-      return done(err instanceof RangeError ? tooDeepBody() : new SandboxError(400, 'malformed_request', 'The request body is not valid JSON.'), undefined);
+      return done(
+        err instanceof RangeError
+          ? tooDeepBody()
+          : new SandboxError(400, 'malformed_request', 'The request body is not valid JSON.'),
+        undefined,
+      );
     }
     try {
       checkBodyLimits(value);
@@ -126,7 +131,16 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     // --fail-rate: refused before anything is done, as a dependency timeout would be.
     const fail = () => {
       if (opts.failRate > 0 && store.faultRandom() < opts.failRate) {
-        return done(new SandboxError(503, 'service_unavailable', 'A dependency timed out; try again later.', {}, {}, { 'retry-after': String(opts.retryAfter) }));
+        return done(
+          new SandboxError(
+            503,
+            'service_unavailable',
+            'A dependency timed out; try again later.',
+            {},
+            {},
+            { 'retry-after': String(opts.retryAfter) },
+          ),
+        );
       }
       done();
     };
@@ -147,9 +161,16 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof SandboxError) return sendError(request, reply, error);
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 415) return sendError(request, reply, new SandboxError(415, 'bad_request', 'Unsupported media type; send application/json.'));
-    if (status === 413) return sendError(request, reply, new SandboxError(413, 'bad_request', 'Request body too large.'));
-    if (status && status >= 400 && status < 500) return sendError(request, reply, new SandboxError(status, 'bad_request', (error as Error).message));
+    if (status === 415)
+      return sendError(
+        request,
+        reply,
+        new SandboxError(415, 'bad_request', 'Unsupported media type; send application/json.'),
+      );
+    if (status === 413)
+      return sendError(request, reply, new SandboxError(413, 'bad_request', 'Request body too large.'));
+    if (status && status >= 400 && status < 500)
+      return sendError(request, reply, new SandboxError(status, 'bad_request', (error as Error).message));
     return sendError(request, reply, new SandboxError(500, 'internal_error', 'A server error occurred.'));
   });
 
@@ -161,11 +182,19 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     const matches = patterns.filter((r) => r.regex.test(p!));
     if (matches.length > 0 && !matches.some((m) => m.method === request.method)) {
       reply.header('allow', [...new Set(matches.map((m) => m.method))].join(', '));
-      return sendError(request, reply, new SandboxError(405, 'method_not_allowed', `Method "${request.method}" not allowed.`));
+      return sendError(
+        request,
+        reply,
+        new SandboxError(405, 'method_not_allowed', `Method "${request.method}" not allowed.`),
+      );
     }
     if (!p!.endsWith('/') && patterns.some((r) => r.regex.test(`${p}/`))) {
       const location = `${p}/${qs !== undefined ? `?${qs}` : ''}`;
-      return reply.code(301).header('location', location).type('text/html').send(`<a href="${location}">Moved Permanently</a>`);
+      return reply
+        .code(301)
+        .header('location', location)
+        .type('text/html')
+        .send(`<a href="${location}">Moved Permanently</a>`);
     }
     const err = new SandboxError(404, 'not_found', usesCodeEnvelope(request.url) ? 'No such resource.' : 'Not found.');
     return reply.code(404).type('application/json').send(errorBody(request.url, err));

@@ -26,11 +26,20 @@ export class Store {
   /** When expired tokens were last pruned (sandbox clock). */
   private prunedAt = this.clock.now();
 
-  constructor(readonly opts: SandboxOptions, state: State) {
+  constructor(
+    readonly opts: SandboxOptions,
+    state: State,
+  ) {
     this.state = state;
     this.random = seededRandom(opts.seed);
     this.faultRandom = seededRandom(opts.seed * 7919 + 17);
-    this.file = opts.stateFile ? new StateFile(opts.stateFile, () => this.state, (m) => this.opts.warn(m)) : undefined;
+    this.file = opts.stateFile
+      ? new StateFile(
+          opts.stateFile,
+          () => this.state,
+          (m) => this.opts.warn(m),
+        )
+      : undefined;
   }
 
   /** The next id of a kind, from its range in `ID_RANGES`. */

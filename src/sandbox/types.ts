@@ -214,7 +214,10 @@ export interface CoreState {
   sessions: Record<string, { user_id: number }>;
   agency_recipes: AgencyRecipe[];
   enabled_recipes: Array<{ workspace_id: number; recipe_id: number }>;
-  iframe_sessions: Record<string, { workspace_id: number; type: string | null; name: string | null; options: Record<string, boolean> }>;
+  iframe_sessions: Record<
+    string,
+    { workspace_id: number; type: string | null; name: string | null; options: Record<string, boolean> }
+  >;
   datasources: DataSource[];
   connections: Connection[];
   accounts: Account[];

@@ -13,7 +13,11 @@ export async function parseDocument(text: string, flag: string): Promise<unknown
   try {
     if (/^\s*[[{]/.test(text)) return parseJson(text);
     const { parse } = await loadYaml();
-    return parse(text, (_key, value) => (typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value), { intAsBigInt: true });
+    return parse(
+      text,
+      (_key, value) => (typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value),
+      { intAsBigInt: true },
+    );
   } catch (err) {
     throw new UsageError(`${flag}: not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -39,7 +43,11 @@ export async function readDocument(file: string, stdin: Readable, flag: string):
 
 /** The schema a document is checked against: a zod schema, loaded only when a document is given. */
 interface Schema<T> {
-  safeParse(doc: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+  safeParse(
+    doc: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }
 
 /** `connections[0].accounts[1].id: must be a positive integer id`: the contract's path style. */
@@ -53,7 +61,13 @@ export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyK
  * when a document is given. Bad documents are usage errors naming the flag and each field:
  * `--file is not a valid role:\n  permissions[0]: must be a string`.
  */
-export async function readValidDocument<T>(file: string, stdin: Readable, flag: string, what: string, schema: () => Promise<Schema<T>>): Promise<T> {
+export async function readValidDocument<T>(
+  file: string,
+  stdin: Readable,
+  flag: string,
+  what: string,
+  schema: () => Promise<Schema<T>>,
+): Promise<T> {
   const doc = await readDocument(file, stdin, flag);
   return checkDocument(doc, flag, what, await schema());
 }

@@ -41,7 +41,9 @@ export function stringifyJson(value: unknown, indent?: number): string {
   );
   if (text === undefined) return 'null';
   if (mark === undefined) return text;
-  const escaped = JSON.stringify(mark).slice(1, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  const escaped = JSON.stringify(mark)
+    .slice(1, -1)
+    .replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
   return text.replace(new RegExp(`"${escaped}(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)"`, 'g'), '$1');
 }
 

@@ -15,7 +15,14 @@ export async function readInputFile(file: string, stdin: Readable, flag: string)
     return await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (code ?? (err as Error).message);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a folder'
+            : (code ?? (err as Error).message);
     throw new UsageError(`${flag}: cannot read ${file}: ${why}`);
   }
 }

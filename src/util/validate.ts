@@ -9,7 +9,10 @@ export function parseId(value: string, what: string): string {
 }
 
 export function parseIdList(value: string, what: string): string[] {
-  const parts = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new UsageError(`${what} needs at least one id`);
   return parts.map((p) => parseId(p, what));
 }
@@ -21,7 +24,9 @@ export function parsePositiveInt(value: string, what: string, opts: { min?: numb
   const n = Number(v);
   if (n < min || (opts.max !== undefined && n > opts.max)) {
     throw new UsageError(
-      opts.max === undefined ? `${what} must be a whole number of ${min} or more, got ${value}` : `${what} must be between ${min} and ${opts.max}, got ${value}`,
+      opts.max === undefined
+        ? `${what} must be a whole number of ${min} or more, got ${value}`
+        : `${what} must be between ${min} and ${opts.max}, got ${value}`,
     );
   }
   return n;
@@ -53,7 +58,11 @@ export function parseDate(value: string, what: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (m) {
     const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    if (d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])) {
+    if (
+      d.getUTCFullYear() === Number(m[1]) &&
+      d.getUTCMonth() === Number(m[2]) - 1 &&
+      d.getUTCDate() === Number(m[3])
+    ) {
       return v;
     }
   }

@@ -18,7 +18,14 @@ afterAll(async () => {
 /** A private config folder and no credentials in the environment. */
 function fresh() {
   const { dir } = tempDir();
-  return { dir, file: join(dir, 'config.json'), env: { EDP_CONFIG_DIR: dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined } as Record<string, string | undefined> };
+  return {
+    dir,
+    file: join(dir, 'config.json'),
+    env: { EDP_CONFIG_DIR: dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined } as Record<
+      string,
+      string | undefined
+    >,
+  };
 }
 
 async function login(sb: Sandbox, env: Record<string, string | undefined>) {
@@ -36,27 +43,35 @@ async function tokensOf(sb: Sandbox, email: string): Promise<number[]> {
 }
 
 describe('cached tokens belong to one identity at one service', () => {
-  it('credentials from the environment never ride on the logged-in user\'s token; a wrong password is refused (exit 3)', async () => {
+  it("credentials from the environment never ride on the logged-in user's token; a wrong password is refused (exit 3)", async () => {
     const { env } = fresh();
     await login(a, env);
     expect((await cli(a, ['-w', '101', 'datasources', 'list', '--json'], { env })).code).toBe(0);
 
-    const wrong = await cli(a, ['-w', '101', 'datasources', 'list', '--json'], { env: { ...env, EDP_USERNAME: ANALYST, EDP_PASSWORD: 'wrong' } });
+    const wrong = await cli(a, ['-w', '101', 'datasources', 'list', '--json'], {
+      env: { ...env, EDP_USERNAME: ANALYST, EDP_PASSWORD: 'wrong' },
+    });
     expect(wrong.code, wrong.stderr).toBe(3);
-    const chiefWrong = await cli(a, ['-w', '101', 'datasources', 'list'], { env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' } });
+    const chiefWrong = await cli(a, ['-w', '101', 'datasources', 'list'], {
+      env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' },
+    });
     expect(chiefWrong.code, chiefWrong.stderr).toBe(3);
 
     expect(await tokensOf(a, ANALYST)).toEqual([]);
-    const analyst = await cli(a, ['-w', '101', 'datasources', 'list', '--json'], { env: { ...env, EDP_USERNAME: ANALYST, EDP_PASSWORD: 'sandbox' } });
+    const analyst = await cli(a, ['-w', '101', 'datasources', 'list', '--json'], {
+      env: { ...env, EDP_USERNAME: ANALYST, EDP_PASSWORD: 'sandbox' },
+    });
     expect(analyst.code, analyst.stderr).toBe(0);
     expect(await tokensOf(a, ANALYST)).toEqual([101]);
   });
 
-  it('--base-url of another service never receives the profile service\'s token', async () => {
+  it("--base-url of another service never receives the profile service's token", async () => {
     const { env } = fresh();
     await login(a, env); // stores a's address in the profile
     expect((await cli(a, ['-w', '101', 'datasources', 'list'], { env })).code).toBe(0);
-    const elsewhere = await cli(undefined, ['--base-url', b.url, '--verbose', '-w', '101', 'datasources', 'list'], { env });
+    const elsewhere = await cli(undefined, ['--base-url', b.url, '--verbose', '-w', '101', 'datasources', 'list'], {
+      env,
+    });
     expect(elsewhere.code, elsewhere.stderr).toBe(0);
     // b would refuse a's token with 401; it gets none, only a token it issued itself
     expect(elsewhere.stderr).not.toMatch(/ 401 /);
@@ -69,12 +84,20 @@ describe('cached tokens belong to one identity at one service', () => {
 });
 
 describe('auth status checks the credentials in use', () => {
-  it('EDP_TOKEN: checks that token, not the profile\'s Basic credentials', async () => {
+  it("EDP_TOKEN: checks that token, not the profile's Basic credentials", async () => {
     const { env } = fresh();
     await login(a, env);
-    const bad = await cli(a, ['auth', 'status', '--json', '--verbose'], { env: { ...env, EDP_TOKEN: 'not-a-real-token-7f3' } });
+    const bad = await cli(a, ['auth', 'status', '--json', '--verbose'], {
+      env: { ...env, EDP_TOKEN: 'not-a-real-token-7f3' },
+    });
     expect(bad.code).toBe(3);
-    expect(bad.json()).toMatchObject({ credentials: 'environment (EDP_TOKEN)', credentials_source: 'env', credentials_kind: ['token'], credentials_check: 'rejected', username: null });
+    expect(bad.json()).toMatchObject({
+      credentials: 'environment (EDP_TOKEN)',
+      credentials_source: 'env',
+      credentials_kind: ['token'],
+      credentials_check: 'rejected',
+      username: null,
+    });
     expect(bad.stderr).toMatch(/GET \/api\/v3\/datasources 401/);
     expect(bad.stderr).not.toContain('/api/v3/workspaces');
     expect(bad.stdout + bad.stderr).not.toContain('not-a-real-token-7f3');
@@ -89,18 +112,27 @@ describe('auth status checks the credentials in use', () => {
   it('environment Basic credentials: reports their source, and a wrong password as rejected (exit 3)', async () => {
     const { env } = fresh();
     await login(a, env);
-    const r = await cli(a, ['auth', 'status', '--json'], { env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' } });
+    const r = await cli(a, ['auth', 'status', '--json'], {
+      env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' },
+    });
     expect(r.code).toBe(3);
-    expect(r.json()).toMatchObject({ credentials: 'environment (EDP_USERNAME/EDP_PASSWORD)', credentials_kind: ['basic'], credentials_check: 'rejected' });
+    expect(r.json()).toMatchObject({
+      credentials: 'environment (EDP_USERNAME/EDP_PASSWORD)',
+      credentials_kind: ['basic'],
+      credentials_check: 'rejected',
+    });
     const human = await cli(a, ['auth', 'status'], { tty: true, env: { ...env, NO_COLOR: '1' } });
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/credentials\s+profile "default"/);
     expect(human.stdout).toMatch(/kind\s+basic/);
   });
 
-  it('auth login makes its check through the run\'s client, so --verbose logs it (never the password)', async () => {
+  it("auth login makes its check through the run's client, so --verbose logs it (never the password)", async () => {
     const { env } = fresh();
-    const r = await cli(a, ['auth', 'login', '--username', USERNAME, '--password-stdin', '--verbose'], { env, stdin: 'a-distinct-password' });
+    const r = await cli(a, ['auth', 'login', '--username', USERNAME, '--password-stdin', '--verbose'], {
+      env,
+      stdin: 'a-distinct-password',
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/GET \/api\/v3\/workspaces\?page=1&page_size=1 401/);
     expect(r.stderr).not.toContain('a-distinct-password');

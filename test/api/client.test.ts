@@ -34,12 +34,19 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 const env = { EDP_TOKEN: 'tok-secret-value' };
-const run = (argv: string[], extra: Record<string, string> = {}) => cli({ url }, ['-w', '7', ...argv], { env: { ...env, ...extra } });
+const run = (argv: string[], extra: Record<string, string> = {}) =>
+  cli({ url }, ['-w', '7', ...argv], { env: { ...env, ...extra } });
 
 describe('API client', () => {
   it('reads the v3.1 envelope: status, code, message, details field paths, trace id (exit 2 for 400)', async () => {
     handler = (_q, res) =>
-      json(res, 400, { code: 'validation_error', message: 'The request body is invalid.', details: { fields: [{ field: 'connections[0].accounts', code: 'empty', message: 'This list may not be empty.' }] } });
+      json(res, 400, {
+        code: 'validation_error',
+        message: 'The request body is invalid.',
+        details: {
+          fields: [{ field: 'connections[0].accounts', code: 'empty', message: 'This list may not be empty.' }],
+        },
+      });
     const r = await run(['api', 'PUT', '/api/v3.1/automated-recipes/1/', '-f', 'x=1']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400 validation_error: The request body is invalid.');
@@ -48,7 +55,12 @@ describe('API client', () => {
   });
 
   it('prints the JSON error document on stderr with --json', async () => {
-    handler = (_q, res) => json(res, 409, '{"code":"recipe_already_exists","message":"exists","details":{"existing_recipe_ids":[9007199254740993]}}');
+    handler = (_q, res) =>
+      json(
+        res,
+        409,
+        '{"code":"recipe_already_exists","message":"exists","details":{"existing_recipe_ids":[9007199254740993]}}',
+      );
     const r = await run(['api', 'POST', '/api/v3.1/automated-recipes/', '--json', '-F', 'template_id=1']);
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
@@ -96,7 +108,8 @@ describe('API client', () => {
   });
 
   it('round-trips ids beyond 2^53 and ids sent as strings', async () => {
-    const body = '{"count":2,"next":null,"previous":null,"results":[{"recipe_id":9007199254740993,"n":1},{"recipe_id":"18446744073709551617","n":2}]}';
+    const body =
+      '{"count":2,"next":null,"previous":null,"results":[{"recipe_id":9007199254740993,"n":1},{"recipe_id":"18446744073709551617","n":2}]}';
     handler = (_q, res) => json(res, 200, body);
     const r = await run(['api', 'GET', '/api/v3/automated-recipes/', '--paginate', '--ndjson']);
     expect(r.code).toBe(0);
@@ -110,15 +123,19 @@ describe('API client', () => {
     expect(received[0]!.body).toContain('"title":"007"');
   });
 
-  it('repeats a read after a 503 with Retry-After, and reports a write\'s 503 as outcome unknown', async () => {
+  it("repeats a read after a 503 with Retry-After, and reports a write's 503 as outcome unknown", async () => {
     let n = 0;
-    handler = (_q, res) => (n++ === 0 ? json(res, 503, { code: 'service_unavailable', message: 'later', details: {} }, { 'retry-after': '0' }) : json(res, 200, { ok: 1 }));
+    handler = (_q, res) =>
+      n++ === 0
+        ? json(res, 503, { code: 'service_unavailable', message: 'later', details: {} }, { 'retry-after': '0' })
+        : json(res, 200, { ok: 1 });
     let r = await run(['api', 'GET', '/api/v3/x']);
     expect(r.code).toBe(0);
     expect(received).toHaveLength(2);
 
     received = [];
-    handler = (_q, res) => json(res, 503, { code: 'service_unavailable', message: 'later', details: {} }, { 'retry-after': '0' });
+    handler = (_q, res) =>
+      json(res, 503, { code: 'service_unavailable', message: 'later', details: {} }, { 'retry-after': '0' });
     r = await run(['api', 'POST', '/api/v3.1/automated-recipes/', '-F', 'template_id=1', '--json']);
     expect(r.code).toBe(1);
     expect(received).toHaveLength(1);

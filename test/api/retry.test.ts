@@ -6,24 +6,38 @@ const half = () => 0.5;
 
 describe('retry policy', () => {
   it('repeats a read after a 503, waiting Retry-After', () => {
-    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '2' }, 1, true, half)).toEqual({ retry: true, delayMs: 2000 });
+    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '2' }, 1, true, half)).toEqual({
+      retry: true,
+      delayMs: 2000,
+    });
   });
 
-  it('waits the contract\'s 30 s when a 503 carries no Retry-After', () => {
-    expect(decideRetry(policy, { kind: 'status', status: 503 }, 1, true, half)).toEqual({ retry: true, delayMs: 30_000 });
+  it("waits the contract's 30 s when a 503 carries no Retry-After", () => {
+    expect(decideRetry(policy, { kind: 'status', status: 503 }, 1, true, half)).toEqual({
+      retry: true,
+      delayMs: 30_000,
+    });
   });
 
   it('caps a long Retry-After', () => {
-    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '3600' }, 1, true, half)).toEqual({ retry: true, delayMs: 60_000 });
+    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '3600' }, 1, true, half)).toEqual({
+      retry: true,
+      delayMs: 60_000,
+    });
   });
 
   it('never repeats a write after a 503: its outcome is unknown', () => {
-    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '0' }, 1, false, half)).toEqual({ retry: false });
+    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '0' }, 1, false, half)).toEqual({
+      retry: false,
+    });
   });
 
   it('repeats a write after a 503 whose code guarantees nothing was saved', () => {
     for (const code of ['account_check_unavailable', 'data_table_reservation_failed']) {
-      expect(decideRetry(policy, { kind: 'status', status: 503, code, retryAfter: '1' }, 1, false, half)).toEqual({ retry: true, delayMs: 1000 });
+      expect(decideRetry(policy, { kind: 'status', status: 503, code, retryAfter: '1' }, 1, false, half)).toEqual({
+        retry: true,
+        delayMs: 1000,
+      });
     }
   });
 
@@ -42,7 +56,9 @@ describe('retry policy', () => {
   });
 
   it('stops after the last attempt', () => {
-    expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '0' }, policy.maxAttempts, true, half)).toEqual({ retry: false });
+    expect(
+      decideRetry(policy, { kind: 'status', status: 503, retryAfter: '0' }, policy.maxAttempts, true, half),
+    ).toEqual({ retry: false });
   });
 
   it('backs off exponentially with full jitter under a cap', () => {

@@ -27,10 +27,16 @@ describe('edp itself', () => {
   });
 
   it('refuses a bad --timeout, --base-url or --workspace before sending (exit 2)', async () => {
-    expect((await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list', '--timeout', 'soon'])).stderr).toContain('--timeout');
+    expect((await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list', '--timeout', 'soon'])).stderr).toContain(
+      '--timeout',
+    );
     // The message names where the bad value came from: the flag or the variable.
-    expect((await cli({ url: 'ftp://x' }, ['workspaces', 'list'])).stderr).toContain('EDP_BASE_URL must be an http(s) URL');
-    expect((await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list', '--base-url', 'ftp://x'])).stderr).toContain('--base-url must be an http(s) URL');
+    expect((await cli({ url: 'ftp://x' }, ['workspaces', 'list'])).stderr).toContain(
+      'EDP_BASE_URL must be an http(s) URL',
+    );
+    expect(
+      (await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list', '--base-url', 'ftp://x'])).stderr,
+    ).toContain('--base-url must be an http(s) URL');
     expect((await cli({ url: 'http://127.0.0.1:9' }, ['-w', '1x', 'token'])).code).toBe(2);
   });
 

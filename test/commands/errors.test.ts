@@ -34,13 +34,19 @@ describe('one error format', () => {
     const unknown = await cli(sb, ['workspaces', 'list', '--bogus', '--json']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
-    expect(unknown.errorJson()).toEqual({ error: { status: null, code: 'usage_error', message: "unknown option '--bogus'", details: {}, trace_id: null } });
+    expect(unknown.errorJson()).toEqual({
+      error: { status: null, code: 'usage_error', message: "unknown option '--bogus'", details: {}, trace_id: null },
+    });
     const filtered = await cli(sb, ['workspaces', 'list', '--jq', '.[0]', '--bogus']);
     expect(filtered.code).toBe(2);
     expect(filtered.errorJson().error).toMatchObject({ code: 'usage_error', message: "unknown option '--bogus'" });
     const missing = await cli(sb, ['--json', 'workspaces', 'get']);
     expect(missing.code).toBe(2);
-    expect(missing.errorJson().error).toMatchObject({ status: null, code: 'usage_error', message: "missing required argument 'id'" });
+    expect(missing.errorJson().error).toMatchObject({
+      status: null,
+      code: 'usage_error',
+      message: "missing required argument 'id'",
+    });
     // the same code as a usage error the tool finds itself
     const local = await cli(sb, ['workspaces', 'get', 'abc', '--json']);
     expect(local.errorJson().error.code).toBe('usage_error');
@@ -63,10 +69,15 @@ describe('one error format', () => {
   it('an unknown workspace (the token request answers 400) says so and how to list workspaces; exit 5', async () => {
     const r = await cli(sb, ['recipes', 'list', '-w', '999']);
     expect(r.code).toBe(5);
-    expect(r.stderr.split('\n')[0]).toBe('error: 400: workspace 999 was not found (or is not in this agency); list workspaces with `edp workspaces list`');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: 400: workspace 999 was not found (or is not in this agency); list workspaces with `edp workspaces list`',
+    );
     const j = await cli(sb, ['recipes', 'list', '-w', '999', '--json']);
     expect(j.code).toBe(5);
-    expect(j.errorJson().error).toMatchObject({ status: 400, message: expect.stringContaining('workspace 999 was not found') });
+    expect(j.errorJson().error).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('workspace 999 was not found'),
+    });
   });
 });
 
@@ -75,7 +86,9 @@ describe('did you mean', () => {
     const r = await cli(sb, ['connections', 'list', ...W, '--data-source', 'google_adz']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: 400/);
-    expect(r.stderr).toContain('hint: "google_adz" is not a data source in this workspace; did you mean google_ads? (`edp datasources list` lists them)');
+    expect(r.stderr).toContain(
+      'hint: "google_adz" is not a data source in this workspace; did you mean google_ads? (`edp datasources list` lists them)',
+    );
     const links = await cli(sb, ['links', 'create', ...W, '--data-source', 'facebok_ads', '--to', 'a@b.example']);
     expect(links.code).toBe(2);
     expect(links.stderr).toContain('did you mean facebook_ads?');
@@ -91,10 +104,30 @@ describe('did you mean', () => {
   });
 
   it('a misspelt template title, event type and spec key name the closest known ones', async () => {
-    const template = await cli(sb, ['recipes', 'deploy', ...W, '--template', 'Paid Media Perfromance', '--data-source', 'google_ads', '--accounts', 'all-active']);
+    const template = await cli(sb, [
+      'recipes',
+      'deploy',
+      ...W,
+      '--template',
+      'Paid Media Perfromance',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    ]);
     expect(template.code).toBe(5);
-    expect(template.stderr).toContain('no template titled "Paid Media Perfromance"; did you mean "Paid Media Performance"');
-    const events = await cli(sb, ['webhooks', 'create', ...W, '--url', 'https://hooks.example.com/x', '--events', 'recipe_activate']);
+    expect(template.stderr).toContain(
+      'no template titled "Paid Media Perfromance"; did you mean "Paid Media Performance"',
+    );
+    const events = await cli(sb, [
+      'webhooks',
+      'create',
+      ...W,
+      '--url',
+      'https://hooks.example.com/x',
+      '--events',
+      'recipe_activate',
+    ]);
     expect(events.code).toBe(2);
     expect(events.stderr).toContain('"recipe_activate" (did you mean recipe_activated');
     const dir = tempDir();
@@ -112,7 +145,17 @@ describe('did you mean', () => {
 
 describe('each error printed once', () => {
   it('a failed single-workspace deploy shows its error once, at the step that failed', async () => {
-    const r = await cli(sb, ['recipes', 'deploy', ...W, '--template', 'Nothing Like It', '--data-source', 'google_ads', '--accounts', 'all-active']);
+    const r = await cli(sb, [
+      'recipes',
+      'deploy',
+      ...W,
+      '--template',
+      'Nothing Like It',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    ]);
     expect(r.code).toBe(5);
     const all = r.stdout + r.stderr;
     expect(all.split('no template titled "Nothing Like It"').length - 1).toBe(1);
@@ -121,7 +164,18 @@ describe('each error printed once', () => {
   });
 
   it('with --quiet the steps are silent, so the error is printed once after them', async () => {
-    const r = await cli(sb, ['recipes', 'deploy', ...W, '-q', '--template', 'Nothing Like It', '--data-source', 'google_ads', '--accounts', 'all-active']);
+    const r = await cli(sb, [
+      'recipes',
+      'deploy',
+      ...W,
+      '-q',
+      '--template',
+      'Nothing Like It',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    ]);
     expect(r.code).toBe(5);
     expect((r.stdout + r.stderr).split('no template titled "Nothing Like It"').length - 1).toBe(1);
   });
@@ -132,10 +186,17 @@ describe('auth login names the service it uses', () => {
     const cfg = tempDir();
     try {
       const env = { EDP_CONFIG_DIR: cfg.dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
-      const ok = await cli(sb, ['auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin'], { env, stdin: 'sandbox\n' });
+      const ok = await cli(sb, ['auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin'], {
+        env,
+        stdin: 'sandbox\n',
+      });
       expect(ok.code).toBe(0);
       expect(ok.stderr).toContain(`Logging in to ${sb.url} as agency@sandbox.local`);
-      const down = await cli({ url: 'http://127.0.0.1:9' }, ['auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin'], { env, stdin: 'sandbox\n' });
+      const down = await cli(
+        { url: 'http://127.0.0.1:9' },
+        ['auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin'],
+        { env, stdin: 'sandbox\n' },
+      );
       expect(down.code).toBe(1);
       expect(down.stderr).toContain('Logging in to http://127.0.0.1:9 as agency@sandbox.local');
       expect(down.stderr).toMatch(/^error: /m);
@@ -163,7 +224,11 @@ describe('cancel and decline', () => {
     const j = await cli(sb, ['webhooks', 'delete', '1', ...W, '--json'], { tty: true, stdin: 'n\n' });
     expect(j.code).toBe(11);
     // the prompt leaves its cursor-show sequence on stderr before the document
-    expect(JSON.parse(j.stderr.slice(j.stderr.indexOf('{"error"'))).error).toMatchObject({ status: null, code: 'not_confirmed', message: 'not confirmed; nothing was changed' });
+    expect(JSON.parse(j.stderr.slice(j.stderr.indexOf('{"error"'))).error).toMatchObject({
+      status: null,
+      code: 'not_confirmed',
+      message: 'not confirmed; nothing was changed',
+    });
   });
 });
 

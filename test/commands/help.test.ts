@@ -43,19 +43,28 @@ describe('help', () => {
     expect(withoutExamples).toEqual([]);
     const otherLabel = verbs.filter((v) => /\nExample:/.test(v.help)).map((v) => v.path);
     expect(otherLabel).toEqual([]);
-    const withoutGlobals = verbs.filter((v) => !v.help.includes('Global Options:') || !v.help.includes('--workspace <id>') || !v.help.includes('--quiet')).map((v) => v.path);
+    const withoutGlobals = verbs
+      .filter(
+        (v) =>
+          !v.help.includes('Global Options:') || !v.help.includes('--workspace <id>') || !v.help.includes('--quiet'),
+      )
+      .map((v) => v.path);
     expect(withoutGlobals).toEqual([]);
     // each example names the command it is the example of
     const offTopic = verbs
       .filter((v) => {
-        const lines = v.help.split('\nExamples:\n')[1]!.split('\n\n')[0]!.split('\n').filter((l) => /^ {2}\S/.test(l));
+        const lines = v.help
+          .split('\nExamples:\n')[1]!
+          .split('\n\n')[0]!
+          .split('\n')
+          .filter((l) => /^ {2}\S/.test(l));
         return !lines.some((l) => l.includes(v.path.split(' ').pop()!) || l.includes(v.path));
       })
       .map((v) => v.path);
     expect(offTopic).toEqual([]);
   });
 
-  it('`edp help NOUN VERB` shows that verb\'s help on stdout with exit 0, piped and at a terminal', async () => {
+  it("`edp help NOUN VERB` shows that verb's help on stdout with exit 0, piped and at a terminal", async () => {
     for (const tty of [false, true]) {
       const r = await cli(undefined, ['help', 'recipes', 'deploy'], { tty });
       expect(r.code).toBe(0);

@@ -6,14 +6,26 @@ import { cli, sandbox } from '../helpers.js';
 describe('retry notes', () => {
   it('say why, how long, and which attempt; unknown codes as they are', () => {
     const base = { method: 'GET', path: '/api/v3/workspaces', nextAttempt: 2, maxAttempts: 4 };
-    expect(retryNoticeText({ ...base, cause: { kind: 'status', status: 503, code: 'service_unavailable' }, delayMs: 30_000 })).toBe(
-      'service busy (503); retrying in 30s, attempt 2 of 4 (GET /api/v3/workspaces)',
-    );
-    expect(retryNoticeText({ ...base, cause: { kind: 'status', status: 503, code: 'account_check_unavailable' }, delayMs: 1500 })).toContain('service busy (503, account_check_unavailable)');
+    expect(
+      retryNoticeText({
+        ...base,
+        cause: { kind: 'status', status: 503, code: 'service_unavailable' },
+        delayMs: 30_000,
+      }),
+    ).toBe('service busy (503); retrying in 30s, attempt 2 of 4 (GET /api/v3/workspaces)');
+    expect(
+      retryNoticeText({
+        ...base,
+        cause: { kind: 'status', status: 503, code: 'account_check_unavailable' },
+        delayMs: 1500,
+      }),
+    ).toContain('service busy (503, account_check_unavailable)');
     expect(retryNoticeText({ ...base, cause: { kind: 'network', code: 'ECONNRESET', sent: true }, delayMs: 250 })).toBe(
       'connection reset (ECONNRESET); retrying in 250ms, attempt 2 of 4 (GET /api/v3/workspaces)',
     );
-    expect(retryNoticeText({ ...base, cause: { kind: 'network', code: 'E_NEW_THING', sent: true }, delayMs: 0 })).toContain('network error (E_NEW_THING)');
+    expect(
+      retryNoticeText({ ...base, cause: { kind: 'network', code: 'E_NEW_THING', sent: true }, delayMs: 0 }),
+    ).toContain('network error (E_NEW_THING)');
     expect([delayText(0), delayText(1234), delayText(59_600)]).toEqual(['0ms', '1.2s', '60s']);
   });
 });
@@ -63,7 +75,7 @@ describe('connections dropped before the answer', () => {
 });
 
 describe('a note while a spinner draws', () => {
-  it('goes above the spinner\'s line, which is drawn again below it', async () => {
+  it("goes above the spinner's line, which is drawn again below it", async () => {
     const { PassThrough } = await import('node:stream');
     const { Output } = await import('../../src/output/output.js');
     const events: string[] = [];

@@ -37,7 +37,7 @@ async function loggedIn(dir: string): Promise<void> {
 }
 
 describe('ConfigStore writes', () => {
-  it('re-reads the file under the lock: a write from a stale snapshot keeps another process\'s logout', async () => {
+  it("re-reads the file under the lock: a write from a stale snapshot keeps another process's logout", async () => {
     const { dir } = tempDir();
     await loggedIn(dir);
     const running = store(dir);
@@ -139,7 +139,11 @@ describe('ConfigStore reads', () => {
     const { dir } = tempDir();
     writeFileSync(
       join(dir, 'config.json'),
-      JSON.stringify({ profiles: { default: { ...CHIEF, tokens: { '101': { token: 'old', issued_at: Date.now(), last_used_at: Date.now() } } } } }),
+      JSON.stringify({
+        profiles: {
+          default: { ...CHIEF, tokens: { '101': { token: 'old', issued_at: Date.now(), last_used_at: Date.now() } } },
+        },
+      }),
     );
     const { client, count } = issuer();
     const token = await auth(store(dir), { ...CHIEF, source: 'profile' }, Date.now).token('101', client);

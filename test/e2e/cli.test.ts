@@ -25,7 +25,28 @@ describe('edp, built: help, version and errors', () => {
   it('--help lists every command group and the exit codes', async () => {
     const r = await runEdp(['--help']);
     expect(r.code).toBe(0);
-    for (const group of ['auth', 'token', 'workspaces', 'agency-recipes', 'iframe-url', 'datasources', 'connections', 'accounts', 'links', 'extract-templates', 'extracts', 'destinations', 'tables', 'loads', 'recipes', 'webhooks', 'roles', 'api', 'sandbox', 'completion']) {
+    for (const group of [
+      'auth',
+      'token',
+      'workspaces',
+      'agency-recipes',
+      'iframe-url',
+      'datasources',
+      'connections',
+      'accounts',
+      'links',
+      'extract-templates',
+      'extracts',
+      'destinations',
+      'tables',
+      'loads',
+      'recipes',
+      'webhooks',
+      'roles',
+      'api',
+      'sandbox',
+      'completion',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
     }
     expect(r.stdout).toContain('Exit codes: 0 ok');
@@ -59,14 +80,21 @@ describe('edp, built: auth and token', () => {
     const own = tempDir('edp-e2e-auth-');
     try {
       const base = { EDP_BASE_URL: sb.url, EDP_CONFIG_DIR: own.dir };
-      const login = await runEdp(['auth', 'login', '--username', USERNAME, '--password-stdin'], { env: base, stdin: PASSWORD });
+      const login = await runEdp(['auth', 'login', '--username', USERNAME, '--password-stdin'], {
+        env: base,
+        stdin: PASSWORD,
+      });
       expect(login.code).toBe(0);
       expect(login.stderr).toContain(`as ${USERNAME}`);
       const token = await runEdp(['token', '-w', '102'], { env: base });
       expect(token.code).toBe(0);
       expect(sb.store.state.tokens[token.stdout.trim()]).toMatchObject({ workspace_id: 102 });
       const status = await runEdp(['auth', 'status', '--json'], { env: base });
-      expect(status.json()).toMatchObject({ username: USERNAME, credentials_source: 'profile', credentials_check: 'valid' });
+      expect(status.json()).toMatchObject({
+        username: USERNAME,
+        credentials_source: 'profile',
+        credentials_check: 'valid',
+      });
       expect((await runEdp(['auth', 'logout'], { env: base })).code).toBe(0);
       const after = await runEdp(['--json', 'workspaces', 'list'], { env: base });
       expect(after.code).toBe(3);
@@ -93,7 +121,9 @@ describe('edp, built: agency commands', () => {
   });
 
   it('iframe-url', async () => {
-    const r = await runEdp(['iframe-url', '-w', '101', '--type', 'datasource', '--name', 'google_ads', '--json'], { env: env() });
+    const r = await runEdp(['iframe-url', '-w', '101', '--type', 'datasource', '--name', 'google_ads', '--json'], {
+      env: env(),
+    });
     expect(r.code).toBe(0);
     expect(r.json().url).toContain(`${sb.url}/api/v3/iframe/?code=`);
   });
@@ -105,7 +135,11 @@ describe('edp, built: agency commands', () => {
   });
 
   it('completion prints a script per shell and refuses another (exit 2)', async () => {
-    const [bash, fish, tcsh] = await Promise.all([runEdp(['completion', 'bash']), runEdp(['completion', 'fish']), runEdp(['completion', 'tcsh'])]);
+    const [bash, fish, tcsh] = await Promise.all([
+      runEdp(['completion', 'bash']),
+      runEdp(['completion', 'fish']),
+      runEdp(['completion', 'tcsh']),
+    ]);
     expect(bash.code).toBe(0);
     expect(bash.stdout).toContain('complete -F _edp edp');
     expect(fish.stdout).toContain("complete -c edp -f -a '(__edp_complete)'");
@@ -119,14 +153,23 @@ describe('the package as shipped', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
     const shipped = tempDir('edp-e2e-shipped-');
     try {
-      for (const entry of [...pkg.files, 'package.json']) cpSync(join(ROOT, entry), join(shipped.dir, entry), { recursive: true });
+      for (const entry of [...pkg.files, 'package.json'])
+        cpSync(join(ROOT, entry), join(shipped.dir, entry), { recursive: true });
       const role = join(shipped.dir, 'role.yaml');
       writeFileSync(role, 'title: Shipped\npermissions: [WORKSPACE:VIEW]\n');
-      const child = spawn(process.execPath, [join(shipped.dir, 'bin/edp.js'), 'roles', 'create', '--file', role, '--json'], {
-        cwd: shipped.dir,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...operatorEnv(sb.url, join(shipped.dir, 'config')) } as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(shipped.dir, 'bin/edp.js'), 'roles', 'create', '--file', role, '--json'],
+        {
+          cwd: shipped.dir,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            ...operatorEnv(sb.url, join(shipped.dir, 'config')),
+          } as NodeJS.ProcessEnv,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
@@ -134,7 +177,10 @@ describe('the package as shipped', () => {
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(err).toBe('');
       expect(code).toBe(0);
-      expect(JSON.parse(out)).toMatchObject({ title: 'Shipped', permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }] });
+      expect(JSON.parse(out)).toMatchObject({
+        title: 'Shipped',
+        permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }],
+      });
     } finally {
       shipped.remove();
     }
@@ -158,7 +204,11 @@ describe('edp sandbox, built', () => {
       try {
         const r = await runEdp(['workspaces', 'list', '--json'], { env: operatorEnv(url, own.dir) });
         expect(r.code).toBe(0);
-        expect(r.json().map((w: { title: string }) => w.title)).toEqual(['Acme Retail', 'Globex Media', 'Initech Apps']);
+        expect(r.json().map((w: { title: string }) => w.title)).toEqual([
+          'Acme Retail',
+          'Globex Media',
+          'Initech Apps',
+        ]);
       } finally {
         own.remove();
       }

@@ -38,7 +38,8 @@ function edp(args: string[], configDir: string, stdin = ''): Promise<Run> {
   });
 }
 
-const login = (profile: string, dir: string) => edp(['--profile', profile, 'auth', 'login', '--username', USERNAME, '--password-stdin'], dir, PASSWORD);
+const login = (profile: string, dir: string) =>
+  edp(['--profile', profile, 'auth', 'login', '--username', USERNAME, '--password-stdin'], dir, PASSWORD);
 
 function profiles(dir: string): Record<string, { username?: string; password?: string }> {
   return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles ?? {};
@@ -71,7 +72,9 @@ describe('one config file, many processes', () => {
     expect((await login('default', dir)).code).toBe(0);
     const before = await chiefTokens();
     const workspaces = [101, 102, 103];
-    const tokenRuns = workspaces.flatMap((ws) => Array.from({ length: 6 }, () => edp(['-w', String(ws), 'token'], dir).then((r) => ({ ws, ...r }))));
+    const tokenRuns = workspaces.flatMap((ws) =>
+      Array.from({ length: 6 }, () => edp(['-w', String(ws), 'token'], dir).then((r) => ({ ws, ...r }))),
+    );
     const logins = [login('x', dir), login('y', dir)];
     const runs = await Promise.all(tokenRuns);
     for (const r of [...runs, ...(await Promise.all(logins))]) expect(r.code, r.stderr).toBe(0);

@@ -16,7 +16,10 @@ export const BIN = join(ROOT, 'bin/edp.js');
 /** Throws a clear error when dist/ has not been built; call it in beforeAll. */
 export function requireBuild(): void {
   for (const file of ['dist/cli.js', 'dist/sandbox.js']) {
-    if (!existsSync(join(ROOT, file))) throw new Error(`${file} is missing: the built-binary tests run dist/, so run \`npm run build\` first (\`npm test\` does)`);
+    if (!existsSync(join(ROOT, file)))
+      throw new Error(
+        `${file} is missing: the built-binary tests run dist/, so run \`npm run build\` first (\`npm test\` does)`,
+      );
   }
 }
 
@@ -40,7 +43,15 @@ export interface EdpRun {
   /** stdout parsed as JSON (lossless: large ids stay exact) */
   json<T = any>(): T;
   /** the last line of stderr parsed as the JSON error document of `--json` */
-  errorJson(): { error: { status: number | null; code: string | null; message: string; details: Record<string, unknown>; trace_id: string | null } };
+  errorJson(): {
+    error: {
+      status: number | null;
+      code: string | null;
+      message: string;
+      details: Record<string, unknown>;
+      trace_id: string | null;
+    };
+  };
 }
 
 function childEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
@@ -53,7 +64,11 @@ function childEnv(env: Record<string, string | undefined> = {}): Record<string, 
 /** Starts `edp argv…` and leaves it running (for `edp sandbox`, listeners); stdin stays open. */
 export function startEdp(argv: string[], opts: Omit<EdpRunOptions, 'stdin'> = {}): ChildProcessWithoutNullStreams {
   requireBuild();
-  return spawn(process.execPath, [BIN, ...argv], { env: childEnv(opts.env), cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [BIN, ...argv], {
+    env: childEnv(opts.env),
+    cwd: opts.cwd ?? ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 
 /** Runs `edp argv…` to its end and collects its output and exit code. */
@@ -85,6 +100,10 @@ export function runEdp(argv: string[], opts: EdpRunOptions = {}): Promise<EdpRun
  * The environment of a signed-in operator of the demo agency against `baseUrl`, with its own
  * config folder (one per test file keeps files parallel-safe).
  */
-export function operatorEnv(baseUrl: string, configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function operatorEnv(
+  baseUrl: string,
+  configDir: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return { EDP_BASE_URL: baseUrl, EDP_CONFIG_DIR: configDir, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, ...extra };
 }

@@ -17,7 +17,8 @@ beforeAll(async () => {
   requireBuild();
   sb = await sandbox();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-  for (const entry of [...pkg.files, 'package.json']) cpSync(join(ROOT, entry), join(shipped, entry), { recursive: true });
+  for (const entry of [...pkg.files, 'package.json'])
+    cpSync(join(ROOT, entry), join(shipped, entry), { recursive: true });
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'edp'), `#!/bin/sh\nexec "${process.execPath}" "${join(shipped, 'bin/edp.js')}" "$@"\n`);
   chmodSync(join(bin, 'edp'), 0o755);
@@ -30,7 +31,11 @@ afterAll(async () => {
 /** Runs a process without blocking: the sandbox answers from this process. */
 function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...operatorEnv(sb.url, join(work.dir, 'config')), PATH: `${bin}:${process.env.PATH}`, HOME: work.dir };
-  const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, cwd: work.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: env as NodeJS.ProcessEnv,
+    cwd: work.dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -55,7 +60,10 @@ describe('shipped edp', () => {
     const script = (await run('edp', ['completion', 'bash'])).stdout;
     writeFileSync(join(work.dir, 'edp.bash'), script);
     const complete = async (line: string) => {
-      const r = await run('bash', ['-c', `source ${join(work.dir, 'edp.bash')}; read -ra COMP_WORDS <<< "${line}"; [[ "${line}" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _edp; printf '%s\\n' "\${COMPREPLY[@]}"`]);
+      const r = await run('bash', [
+        '-c',
+        `source ${join(work.dir, 'edp.bash')}; read -ra COMP_WORDS <<< "${line}"; [[ "${line}" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _edp; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ]);
       expect(r.code, r.stderr).toBe(0);
       return r.stdout.split('\n').filter(Boolean);
     };

@@ -28,7 +28,10 @@ function file(name: string, text: string): string {
 function googleAds(ws: number): { connection: number; accounts: number[] } {
   const { connections, accounts } = sb.store.state;
   const connection = connections.find((c) => c.workspace_id === ws && c.datasource_name === 'google_ads')!.id;
-  return { connection, accounts: accounts.filter((a) => a.connection_id === connection && a.is_active).map((a) => a.id) };
+  return {
+    connection,
+    accounts: accounts.filter((a) => a.connection_id === connection && a.is_active).map((a) => a.id),
+  };
 }
 const recipe = (id: string) => sb.store.state.recipes.find((r) => r.id === id)!;
 
@@ -40,26 +43,71 @@ describe('edp recipes, built', () => {
   });
 
   it('create, then configure --file as JSON, then append with --file as YAML', async () => {
-    const created = await edp(['-w', '101', 'recipes', 'create', '--template', '4001', '--title', 'Built binary', '--json']);
+    const created = await edp([
+      '-w',
+      '101',
+      'recipes',
+      'create',
+      '--template',
+      '4001',
+      '--title',
+      'Built binary',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     // Recipe ids are beyond 2^53: read as text.
     const id = /"recipe_id": (\d+)/.exec(created.stdout)![1]!;
-    const { connection, accounts: [a, b] } = googleAds(101);
-    const json = file('configure.json', JSON.stringify({ data_sources: ['google_ads'], connections: [{ connection_id: connection, connection_data_source: 'google_ads', accounts: [{ id: a }] }] }));
+    const {
+      connection,
+      accounts: [a, b],
+    } = googleAds(101);
+    const json = file(
+      'configure.json',
+      JSON.stringify({
+        data_sources: ['google_ads'],
+        connections: [{ connection_id: connection, connection_data_source: 'google_ads', accounts: [{ id: a }] }],
+      }),
+    );
     const first = await edp(['-w', '101', 'recipes', 'configure', id, '--file', json]);
     expect(first.code).toBe(0);
     expect(recipe(id).connections[0]!.account_ids).toEqual([a]);
-    const yaml = file('configure.yaml', `data_sources: [google_ads]\nconnections:\n  - connection_id: ${connection}\n    connection_data_source: google_ads\n    accounts: [{id: ${a}}, {id: ${b}}]\nsync_from_date: 2024-01-01\n`);
+    const yaml = file(
+      'configure.yaml',
+      `data_sources: [google_ads]\nconnections:\n  - connection_id: ${connection}\n    connection_data_source: google_ads\n    accounts: [{id: ${a}}, {id: ${b}}]\nsync_from_date: 2024-01-01\n`,
+    );
     const second = await edp(['-w', '101', 'recipes', 'configure', id, '--file', yaml]);
     expect(second.code).toBe(0);
     expect(recipe(id)).toMatchObject({ sync_from_date: '2024-01-01', connections: [{ account_ids: [a, b] }] });
   });
 
   it.each([
-    ['JSON', 102, 'deploy.json', JSON.stringify({ template: 'Paid Media Performance', sources: [{ data_source: 'google_ads', accounts: 'all-active' }] })],
-    ['YAML', 103, 'deploy.yaml', 'template: Paid Media Performance\nsources:\n  - data_source: google_ads\n    accounts: all-active\n'],
+    [
+      'JSON',
+      102,
+      'deploy.json',
+      JSON.stringify({
+        template: 'Paid Media Performance',
+        sources: [{ data_source: 'google_ads', accounts: 'all-active' }],
+      }),
+    ],
+    [
+      'YAML',
+      103,
+      'deploy.yaml',
+      'template: Paid Media Performance\nsources:\n  - data_source: google_ads\n    accounts: all-active\n',
+    ],
   ])('deploy --file as %s builds the recipe', async (_kind, ws, name, text) => {
-    const r = await edp(['-w', String(ws), 'recipes', 'deploy', '--file', file(name, text), '--poll-interval', '10ms', '--json']);
+    const r = await edp([
+      '-w',
+      String(ws),
+      'recipes',
+      'deploy',
+      '--file',
+      file(name, text),
+      '--poll-interval',
+      '10ms',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json()).toEqual([expect.objectContaining({ workspace_id: ws, state: 'ready_to_work', error: null })]);
     const id = /"recipe_id": (\d+)/.exec(r.stdout)![1]!;
@@ -70,7 +118,17 @@ describe('edp recipes, built', () => {
 describe('edp webhooks, built', () => {
   it('create, then list without the secret', async () => {
     // A loopback address where nothing listens: no delivery leaves the machine.
-    const created = await edp(['-w', '101', 'webhooks', 'create', '--url', 'http://127.0.0.1:9/edp', '--events', 'recipe_activated', '--json']);
+    const created = await edp([
+      '-w',
+      '101',
+      'webhooks',
+      'create',
+      '--url',
+      'http://127.0.0.1:9/edp',
+      '--events',
+      'recipe_activated',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     expect(created.json()).toMatchObject({ status: 'unverified', event_types: ['recipe_activated'] });
     expect(created.json().secret).toMatch(/^[0-9a-f]{64}$/);
@@ -84,22 +142,64 @@ describe('edp roles, built', () => {
   const role = (title: string) => sb.store.state.roles?.find((r: { title: string }) => r.title === title);
 
   it.each([
-    ['JSON', 'role.json', JSON.stringify({ title: 'From JSON', description: 'json', permissions: ['WORKSPACE:VIEW', { layer: 'CONNECTION', permission: 'VIEW' }] }), 'update.yaml', 'description: then YAML\npermissions: [WORKSPACE:VIEW, CONNECTION:VIEW, EXTRACT:VIEW]\n'],
-    ['YAML', 'role.yaml', 'title: From YAML\ndescription: yaml\npermissions: [WORKSPACE:VIEW, {layer: CONNECTION, permission: VIEW}]\n', 'update.json', JSON.stringify({ description: 'then JSON', permissions: ['WORKSPACE:VIEW', 'CONNECTION:VIEW', 'EXTRACT:VIEW'] })],
-  ])('create --file as %s, then update --file in the other format (adding a permission: a removal needs --yes)', async (kind, createName, createText, updateName, updateText) => {
-    const created = await edp(['roles', 'create', '--file', file(createName, createText), '--json']);
-    expect(created.code).toBe(0);
-    expect(created.json()).toMatchObject({ title: `From ${kind}`, permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }, { layer: 'CONNECTION', permission: 'VIEW' }] });
-    const updated = await edp(['roles', 'update', String(created.json().id), '--file', file(updateName, updateText), '--json']);
-    expect(updated.code).toBe(0);
-    expect(updated.json()).toMatchObject({ title: `From ${kind}`, description: kind === 'JSON' ? 'then YAML' : 'then JSON' });
-    expect(updated.json().permissions).toEqual(expect.arrayContaining([{ layer: 'EXTRACT', permission: 'VIEW' }, { layer: 'CONNECTION', permission: 'VIEW' }]));
-    expect(role(`From ${kind}`)).toBeDefined();
-  });
+    [
+      'JSON',
+      'role.json',
+      JSON.stringify({
+        title: 'From JSON',
+        description: 'json',
+        permissions: ['WORKSPACE:VIEW', { layer: 'CONNECTION', permission: 'VIEW' }],
+      }),
+      'update.yaml',
+      'description: then YAML\npermissions: [WORKSPACE:VIEW, CONNECTION:VIEW, EXTRACT:VIEW]\n',
+    ],
+    [
+      'YAML',
+      'role.yaml',
+      'title: From YAML\ndescription: yaml\npermissions: [WORKSPACE:VIEW, {layer: CONNECTION, permission: VIEW}]\n',
+      'update.json',
+      JSON.stringify({ description: 'then JSON', permissions: ['WORKSPACE:VIEW', 'CONNECTION:VIEW', 'EXTRACT:VIEW'] }),
+    ],
+  ])(
+    'create --file as %s, then update --file in the other format (adding a permission: a removal needs --yes)',
+    async (kind, createName, createText, updateName, updateText) => {
+      const created = await edp(['roles', 'create', '--file', file(createName, createText), '--json']);
+      expect(created.code).toBe(0);
+      expect(created.json()).toMatchObject({
+        title: `From ${kind}`,
+        permissions: [
+          { layer: 'WORKSPACE', permission: 'VIEW' },
+          { layer: 'CONNECTION', permission: 'VIEW' },
+        ],
+      });
+      const updated = await edp([
+        'roles',
+        'update',
+        String(created.json().id),
+        '--file',
+        file(updateName, updateText),
+        '--json',
+      ]);
+      expect(updated.code).toBe(0);
+      expect(updated.json()).toMatchObject({
+        title: `From ${kind}`,
+        description: kind === 'JSON' ? 'then YAML' : 'then JSON',
+      });
+      expect(updated.json().permissions).toEqual(
+        expect.arrayContaining([
+          { layer: 'EXTRACT', permission: 'VIEW' },
+          { layer: 'CONNECTION', permission: 'VIEW' },
+        ]),
+      );
+      expect(role(`From ${kind}`)).toBeDefined();
+    },
+  );
 
   it('list', async () => {
     const r = await edp(['roles', 'list', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json().map((x: { title: string }) => x.title)).toEqual(expect.arrayContaining(['Workspace Admin', 'Media Buyer']));
+    expect(r.json().map((x: { title: string }) => x.title)).toEqual(
+      expect.arrayContaining(['Workspace Admin', 'Media Buyer']),
+    );
   });
 });

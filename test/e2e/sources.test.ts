@@ -43,11 +43,21 @@ describe('edp, built: sources', () => {
     const off = await edp(['accounts', 'disable', '--connection', '1001', '20004']);
     expect(off.code).toBe(0);
     const list = await edp(['accounts', 'list', '--connection', '1001', '--json']);
-    expect(list.json().find((a: { id: number }) => a.id === 20004)).toMatchObject({ enabled_for_embedded_extraction: false });
+    expect(list.json().find((a: { id: number }) => a.id === 20004)).toMatchObject({
+      enabled_for_embedded_extraction: false,
+    });
   });
 
   it('links: create one, then list', async () => {
-    const created = await edp(['links', 'create', '--data-source', 'google_ads', '--to', 'owner@client.example', '--json']);
+    const created = await edp([
+      'links',
+      'create',
+      '--data-source',
+      'google_ads',
+      '--to',
+      'owner@client.example',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     expect(created.json()).toEqual([expect.objectContaining({ email: 'owner@client.example', status: 'not_used' })]);
     const list = await edp(['links', 'list', '--data-source', 'google_ads', '--json']);
@@ -59,21 +69,45 @@ describe('edp, built: extraction', () => {
   it('extract-templates: list, and validate with --settings-file as YAML from stdin', async () => {
     const list = await edp(['extract-templates', 'list', '--data-source', 'google_ads', '--json']);
     expect(list.json().map((t: { id: number }) => t.id)).toEqual(expect.arrayContaining([301, 302]));
-    const bad = await edp(['extract-templates', 'validate', '301', '--accounts', '20001', '--settings-file', '-'], { stdin: 'colour: red\n' });
+    const bad = await edp(['extract-templates', 'validate', '301', '--accounts', '20001', '--settings-file', '-'], {
+      stdin: 'colour: red\n',
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('colour');
   });
 
   it.each([
-    ['JSON', 'settings.json', JSON.stringify({ fields: ['date', 'campaign_id', 'campaign_name', 'clicks'], sync_historical_data: '2024-02-01' })],
+    [
+      'JSON',
+      'settings.json',
+      JSON.stringify({
+        fields: ['date', 'campaign_id', 'campaign_name', 'clicks'],
+        sync_historical_data: '2024-02-01',
+      }),
+    ],
     ['YAML', 'settings.yaml', 'fields: [date, campaign_id, campaign_name, clicks]\nsync_historical_data: 2024-02-01\n'],
   ])('extracts create --settings-file as %s', async (_kind, name, text) => {
-    const r = await edp(['extracts', 'create', '--template', '301', '--account', '20002', '--settings-file', file(name, text), '--json']);
+    const r = await edp([
+      'extracts',
+      'create',
+      '--template',
+      '301',
+      '--account',
+      '20002',
+      '--settings-file',
+      file(name, text),
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const extract = r.json();
     expect(extract.sync_historical_data).toBe('2024-02-01');
-    expect(extract.fields.map((f: { name: string }) => f.name)).toEqual(['date', 'campaign_id', 'campaign_name', 'clicks']);
+    expect(extract.fields.map((f: { name: string }) => f.name)).toEqual([
+      'date',
+      'campaign_id',
+      'campaign_name',
+      'clicks',
+    ]);
   });
 
   it('extracts list', async () => {
@@ -83,14 +117,24 @@ describe('edp, built: extraction', () => {
   });
 
   it.each([
-    ['JSON', 'lake.json', JSON.stringify({ title: 'Lake from JSON', connection_params: { bucket: 'json-lake', file_format: 'parquet' } })],
+    [
+      'JSON',
+      'lake.json',
+      JSON.stringify({ title: 'Lake from JSON', connection_params: { bucket: 'json-lake', file_format: 'parquet' } }),
+    ],
     ['YAML', 'lake.yaml', 'title: Lake from YAML\nconnection_params:\n  bucket: yaml-lake\n  file_format: parquet\n'],
   ])('destinations connections create --file as %s', async (kind, name, text) => {
-    const r = await edp(['destinations', 'connections', 'create', '--destination', 's3', '--file', file(name, text), '--json'], {
-      env: { EDP_AWS_ACCESS_KEY_ID: 'AKIAE2E', EDP_AWS_SECRET_ACCESS_KEY: 'e2e-secret' },
-    });
+    const r = await edp(
+      ['destinations', 'connections', 'create', '--destination', 's3', '--file', file(name, text), '--json'],
+      {
+        env: { EDP_AWS_ACCESS_KEY_ID: 'AKIAE2E', EDP_AWS_SECRET_ACCESS_KEY: 'e2e-secret' },
+      },
+    );
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ title: `Lake from ${kind}`, connection_params: { bucket: `${kind.toLowerCase()}-lake`, file_format: 'parquet' } });
+    expect(r.json()).toMatchObject({
+      title: `Lake from ${kind}`,
+      connection_params: { bucket: `${kind.toLowerCase()}-lake`, file_format: 'parquet' },
+    });
   });
 
   it('destinations list', async () => {

@@ -21,7 +21,17 @@ const NOWHERE = { env: { EDP_BASE_URL: 'http://127.0.0.1:9' } };
 
 describe('--jq', () => {
   it('keeps a recipe id beyond 2^53 exact through the filter, and prints it bare', async () => {
-    const created = await cli(sb, ['recipes', 'create', ...W, '--template', '4001', '--title', 'Paid media', '--jq', '.recipe_id']);
+    const created = await cli(sb, [
+      'recipes',
+      'create',
+      ...W,
+      '--template',
+      '4001',
+      '--title',
+      'Paid media',
+      '--jq',
+      '.recipe_id',
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toBe('9007199254740993\n');
     const listed = await cli(sb, ['recipes', 'list', ...W, '--jq', '.[] | {id: .recipe_id, title}']);
@@ -40,7 +50,12 @@ describe('--jq', () => {
   it('filters each item of --ndjson', async () => {
     const r = await cli(sb, ['workspaces', 'list', '--ndjson', '--jq', '.id']);
     const json = await cli(sb, ['workspaces', 'list', '--json']);
-    expect(r.stdout).toBe(json.json().map((w: { id: number }) => `${w.id}\n`).join(''));
+    expect(r.stdout).toBe(
+      json
+        .json()
+        .map((w: { id: number }) => `${w.id}\n`)
+        .join(''),
+    );
   });
 
   it('refuses an expression that does not compile with exit 2, naming --jq, before any request', async () => {
@@ -64,7 +79,9 @@ describe('--jq', () => {
     const r = await cli(sb, ['workspaces', 'list', '--jq', '.foo']);
     expect(r.code).toBe(1);
     // --jq implies --json, so the error is the JSON error document too.
-    expect(r.errorJson().error.message).toMatch(/^--jq: the command ran, but its output could not be filtered: .*Cannot index array with string "foo"/);
+    expect(r.errorJson().error.message).toMatch(
+      /^--jq: the command ran, but its output could not be filtered: .*Cannot index array with string "foo"/,
+    );
     expect(process.exitCode ?? 0).toBe(0);
   });
 
@@ -94,8 +111,21 @@ describe('--jq on ids beyond 2^53', () => {
     resetRecipes(sb);
     sb.store.state.agency.flags.recipe_pipeline = true;
     const created: string[] = [];
-    for (const [template, title] of [['4001', 'First'], ['4003', 'Second']]) {
-      const r = await cli(sb, ['recipes', 'create', ...W, '--template', template!, '--title', title!, '--jq', '.recipe_id']);
+    for (const [template, title] of [
+      ['4001', 'First'],
+      ['4003', 'Second'],
+    ]) {
+      const r = await cli(sb, [
+        'recipes',
+        'create',
+        ...W,
+        '--template',
+        template!,
+        '--title',
+        title!,
+        '--jq',
+        '.recipe_id',
+      ]);
       expect(r.code, r.stderr).toBe(0);
       created.push(r.stdout.trim());
     }
@@ -105,7 +135,13 @@ describe('--jq on ids beyond 2^53', () => {
     expect(BigInt(first) > 2n ** 53n).toBe(true);
     const picked = await cli(sb, ['recipes', 'list', ...W, '--jq', `.[] | select(.recipe_id == ${second}) | .title`]);
     expect(picked.stdout).toBe('Second\n');
-    const text = await cli(sb, ['recipes', 'list', ...W, '--jq', '.[] | select(.title == "First") | .recipe_id | tostring']);
+    const text = await cli(sb, [
+      'recipes',
+      'list',
+      ...W,
+      '--jq',
+      '.[] | select(.title == "First") | .recipe_id | tostring',
+    ]);
     expect(text.stdout).toBe(`${first}\n`);
   });
 });

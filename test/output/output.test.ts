@@ -40,7 +40,12 @@ describe('list output', () => {
     const json = await cli(sb, ['workspaces', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toHaveLength(3);
     const nd = await cli(sb, ['workspaces', 'list', '--ndjson']);
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([101, 102, 103]);
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([101, 102, 103]);
   });
 
   it('keeps stdout for data: notes go to stderr, and --quiet silences them', async () => {
@@ -93,7 +98,10 @@ describe('service text cannot drive the terminal', () => {
     const table = await cli(sb, ['workspaces', 'list'], { tty: true, env: { NO_COLOR: '1' } });
     const piped = await cli(sb, ['workspaces', 'list']);
     const detail = await cli(sb, ['workspaces', 'get', String(id)], { tty: true, env: { NO_COLOR: '1' } });
-    const renamed = await cli(sb, ['workspaces', 'update', String(id), '--title', `${EVIL}\r\u009bX`], { tty: true, env: { NO_COLOR: '1' } });
+    const renamed = await cli(sb, ['workspaces', 'update', String(id), '--title', `${EVIL}\r\u009bX`], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
     for (const r of [table, piped, detail, renamed]) {
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toMatch(CONTROL);
@@ -103,7 +111,12 @@ describe('service text cannot drive the terminal', () => {
     const json = await cli(sb, ['workspaces', 'get', String(id), '--json']);
     expect(json.json().title).toBe(`${EVIL}\r\u009bX`);
     const nd = await cli(sb, ['workspaces', 'list', '--ndjson']);
-    expect(nd.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).title)).toContain(`${EVIL}\r\u009bX`);
+    expect(
+      nd.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).title),
+    ).toContain(`${EVIL}\r\u009bX`);
   });
 
   it('keeps its own colours on a colour terminal, and only those', async () => {

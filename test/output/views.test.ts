@@ -15,7 +15,10 @@ function outputFor(terminal: { columns: number } | undefined) {
   const stderr = new PassThrough();
   let text = '';
   stdout.on('data', (d) => (text += d));
-  const output = new Output({ stdin: new PassThrough(), stdout, stderr, env: { NO_COLOR: '1' } }, { json: false, ndjson: false, quiet: false, verbose: false, color: true });
+  const output = new Output(
+    { stdin: new PassThrough(), stdout, stderr, env: { NO_COLOR: '1' } },
+    { json: false, ndjson: false, quiet: false, verbose: false, color: true },
+  );
   return { output, text: () => text };
 }
 
@@ -27,12 +30,18 @@ describe('piped output: raw tab-separated values', () => {
   afterAll(() => sb.close());
 
   it('extract-templates get and tables get: field<TAB>value lines, nested values as compact JSON, no box drawing', async () => {
-    for (const argv of [['extract-templates', 'get', '302'], ['tables', 'get', '5001']]) {
+    for (const argv of [
+      ['extract-templates', 'get', '302'],
+      ['tables', 'get', '5001'],
+    ]) {
       const r = await cli(sb, [...argv, ...W]);
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(BOX);
       expect(r.stdout).not.toMatch(ESC);
-      const lines = r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t'));
+      const lines = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t'));
       for (const line of lines) expect(line, argv.join(' ')).toHaveLength(2);
       const fields = Object.fromEntries(lines);
       expect(fields.id).toBe(argv[2]);
@@ -64,16 +73,24 @@ describe('piped output: raw tab-separated values', () => {
     expect((await cli(sb, ['recipes', 'list', ...W], { tty: true })).stdout).toContain('ready_to_work (degraded)');
     const recipeId = /"recipe_id": (\d+)/.exec(created.stdout)![1]!;
     const detail = await cli(sb, ['recipes', 'get', recipeId, ...W]);
-    const pairs = detail.stdout.split('\n').filter(Boolean).map((l) => l.split('\t'));
+    const pairs = detail.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t'));
     for (const pair of pairs) expect(pair).toHaveLength(2);
     expect(pairs).toContainEqual(['recipe_id', recipeId]);
     expect(pairs).toContainEqual(['state', 'ready_to_work']);
     expect(pairs).toContainEqual(['degraded', 'true']);
-    expect((await cli(sb, ['recipes', 'get', recipeId, ...W], { tty: true, env: { NO_COLOR: '1' } })).stdout).toMatch(/State\s+ready_to_work \(degraded\)/);
+    expect((await cli(sb, ['recipes', 'get', recipeId, ...W], { tty: true, env: { NO_COLOR: '1' } })).stdout).toMatch(
+      /State\s+ready_to_work \(degraded\)/,
+    );
 
     expect((await cli(sb, ['extracts', 'pause', '40001', ...W])).code).toBe(0);
     const piped = await cli(sb, ['extracts', 'list', ...W]);
-    const row = piped.stdout.split('\n').find((l) => l.startsWith('40001\t'))!.split('\t');
+    const row = piped.stdout
+      .split('\n')
+      .find((l) => l.startsWith('40001\t'))!
+      .split('\t');
     expect(row[5]).toBe('false');
     expect(row[6]).not.toContain('paused');
     expect((await cli(sb, ['extracts', 'list', ...W], { tty: true })).stdout).toMatch(/paused \(manual\)/);
@@ -152,11 +169,15 @@ describe('pure parts', () => {
   it('did you mean: transpositions, typos and contained names, best first', () => {
     expect(editDistance('goolge_ads', 'google_ads')).toBe(1);
     expect(editDistance('Google_Ads', 'google_ads')).toBe(0);
-    expect(closest('google_adz', ['google_ads', 'facebook_ads', 'linkedin_ads', 'google_analytics_4'])).toEqual(['google_ads']);
+    expect(closest('google_adz', ['google_ads', 'facebook_ads', 'linkedin_ads', 'google_analytics_4'])).toEqual([
+      'google_ads',
+    ]);
     expect(closest('Paid Media', ['Paid Media Performance', 'Ad Spend Base'])).toEqual(['Paid Media Performance']);
     expect(closest('zzz', ['google_ads'])).toEqual([]);
     expect(didYouMean('s3x', ['s3'])).toBe('did you mean s3?');
-    expect(didYouMean('recipe_activate', ['recipe_activated', 'recipe_deactivated', 'load_completed'])).toBe('did you mean recipe_activated or recipe_deactivated?');
+    expect(didYouMean('recipe_activate', ['recipe_activated', 'recipe_deactivated', 'load_completed'])).toBe(
+      'did you mean recipe_activated or recipe_deactivated?',
+    );
     expect(didYouMean('nothing', ['google_ads'])).toBe('');
   });
 });

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeCheck } from './checks.js';
-import { allItems, call, canWrite, expectCodeEnvelope, expectStatus, idText, otherWorkspace, readWorkspace, tokenFor } from './target.js';
+import {
+  allItems,
+  call,
+  canWrite,
+  expectCodeEnvelope,
+  expectStatus,
+  idText,
+  otherWorkspace,
+  readWorkspace,
+  tokenFor,
+} from './target.js';
 
 interface Conn {
   id: string;
@@ -18,7 +28,12 @@ async function connectionsOf(token: string, limit: number, only?: string[]): Pro
   const names = only ?? (await allItems('/api/v3/datasources', { bearer: token })).map((ds) => ds.name as string);
   for (const name of names) {
     for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(name)}/connections`, { bearer: token })) {
-      out.push({ id: idText(c.id), datasource: name, accounts_number: c.accounts_number, enabled_for_extraction_accounts_number: c.enabled_for_extraction_accounts_number });
+      out.push({
+        id: idText(c.id),
+        datasource: name,
+        accounts_number: c.accounts_number,
+        enabled_for_extraction_accounts_number: c.enabled_for_extraction_accounts_number,
+      });
       if (out.length >= limit) return out;
     }
   }
@@ -50,14 +65,19 @@ describe('accounts', () => {
   afterAll(async () => {
     if (!canWrite) return;
     for (const r of restore.reverse()) {
-      await call('PATCH', `/api/v3/connections/${r.connection}/accounts/${r.id}`, { auth: { bearer: token }, json: { enabled_for_embedded_extraction: r.enabled } });
+      await call('PATCH', `/api/v3/connections/${r.connection}/accounts/${r.id}`, {
+        auth: { bearer: token },
+        json: { enabled_for_embedded_extraction: r.enabled },
+      });
     }
   });
 
   test('connection list items carry accounts_number and enabled_for_extraction_accounts_number matching the accounts (Connection)', async (ctx) => {
     if (!conn) return ctx.skip('no connection in the workspace');
     expect(conn.accounts_number).toBe(v3Accounts.length);
-    expect(conn.enabled_for_extraction_accounts_number).toBe(v3Accounts.filter((a) => a.enabled_for_embedded_extraction === true).length);
+    expect(conn.enabled_for_extraction_accounts_number).toBe(
+      v3Accounts.filter((a) => a.enabled_for_embedded_extraction === true).length,
+    );
   });
 
   test('v3 accounts carry the remote account_id, item, and currency as a string, empty when none (Account v3)', async (ctx) => {
@@ -78,7 +98,16 @@ describe('accounts', () => {
     for (const a of v31Accounts) {
       expect(a).not.toHaveProperty('item');
       expect(a).not.toHaveProperty('account_id');
-      for (const key of ['id', 'title', 'connection_id', 'datasource_name', 'is_active', 'enabled_for_embedded_extraction', 'currency', 'additional_params']) {
+      for (const key of [
+        'id',
+        'title',
+        'connection_id',
+        'datasource_name',
+        'is_active',
+        'enabled_for_embedded_extraction',
+        'currency',
+        'additional_params',
+      ]) {
         expect(a).toHaveProperty(key);
       }
       expect(a.currency === null || (typeof a.currency === 'string' && a.currency !== '')).toBe(true);
@@ -96,24 +125,35 @@ describe('accounts', () => {
     const sample = v31Accounts.find((a) => /[a-z]{3}/i.test(a.title));
     if (!sample) return ctx.skip('no account with a title to search');
     const word = /[a-z]{3,}/i.exec(sample.title)![0];
-    const term = word.slice(0, 3).toUpperCase() === word.slice(0, 3) ? word.slice(0, 3).toLowerCase() : word.slice(0, 3).toUpperCase();
-    const res = await call('GET', `/api/v3.1/connections/${conn!.id}/accounts/?search=${encodeURIComponent(term)}`, { auth: { bearer: token } });
+    const term =
+      word.slice(0, 3).toUpperCase() === word.slice(0, 3)
+        ? word.slice(0, 3).toLowerCase()
+        : word.slice(0, 3).toUpperCase();
+    const res = await call('GET', `/api/v3.1/connections/${conn!.id}/accounts/?search=${encodeURIComponent(term)}`, {
+      auth: { bearer: token },
+    });
     expectStatus(res, 200);
-    const expected = v31Accounts.filter((a) => a.title.toLowerCase().includes(term.toLowerCase()) || idText(a.id) === term).map((a) => idText(a.id));
+    const expected = v31Accounts
+      .filter((a) => a.title.toLowerCase().includes(term.toLowerCase()) || idText(a.id) === term)
+      .map((a) => idText(a.id));
     expect(res.body.results.map((a: { id: unknown }) => idText(a.id))).toEqual(expected.slice(0, 100));
   });
 
   test('v3.1 search of only digits also matches the account whose id equals it (v3.1 accounts rule 2)', async (ctx) => {
     const sample = v31Accounts.find((a) => !a.title.includes(idText(a.id)));
     if (!sample) return ctx.skip('no account whose title leaves out its id');
-    const res = await call('GET', `/api/v3.1/connections/${conn!.id}/accounts/?search=${idText(sample.id)}`, { auth: { bearer: token } });
+    const res = await call('GET', `/api/v3.1/connections/${conn!.id}/accounts/?search=${idText(sample.id)}`, {
+      auth: { bearer: token },
+    });
     expectStatus(res, 200);
     expect(res.body.results.map((a: { id: unknown }) => idText(a.id))).toContain(idText(sample.id));
   });
 
   test('v3.1 blank search means no filter (v3.1 accounts rule 2)', async (ctx) => {
     if (!conn) return ctx.skip('no connection in the workspace');
-    const res = await call('GET', `/api/v3.1/connections/${conn.id}/accounts/?search=%20%20`, { auth: { bearer: token } });
+    const res = await call('GET', `/api/v3.1/connections/${conn.id}/accounts/?search=%20%20`, {
+      auth: { bearer: token },
+    });
     expectStatus(res, 200);
     expect(res.body.count).toBe(v31Accounts.length);
   });
@@ -123,7 +163,9 @@ describe('accounts', () => {
     if (other === undefined) return ctx.skip('the agency has one workspace only');
     const otherToken = await tokenFor(other);
     const mine = new Map<string, string>();
-    for (const c of connections) for (const a of await allItems(`/api/v3/connections/${c.id}/accounts`, { bearer: token })) mine.set(String(a.account_id), idText(a.id));
+    for (const c of connections)
+      for (const a of await allItems(`/api/v3/connections/${c.id}/accounts`, { bearer: token }))
+        mine.set(String(a.account_id), idText(a.id));
     const shared: Array<[string, string, string]> = [];
     for (const c of await connectionsOf(otherToken, 8, [...new Set(connections.map((x) => x.datasource))])) {
       for (const a of await allItems(`/api/v3/connections/${c.id}/accounts`, { bearer: otherToken })) {
@@ -135,44 +177,72 @@ describe('accounts', () => {
     for (const [, here, there] of shared) expect(here).not.toBe(there);
   });
 
-  writeCheck('PATCH one account toggles enabled_for_embedded_extraction and the lists show it (Data sources table: PATCH accounts/{account_id})', async (ctx) => {
-    const account = v3Accounts.find((a) => a.is_active);
-    if (!account) return ctx.skip('no active account in the scratch workspace');
-    const id = idText(account.id);
-    const was = account.enabled_for_embedded_extraction as boolean;
-    restore.push({ connection: conn!.id, id, enabled: was });
-    const res = await call('PATCH', `/api/v3/connections/${conn!.id}/accounts/${id}`, { auth: { bearer: token }, json: { enabled_for_embedded_extraction: !was } });
-    expectStatus(res, 200);
-    expect(idText(res.body.id)).toBe(id);
-    expect(res.body.enabled_for_embedded_extraction).toBe(!was);
-    const list = await allItems(`/api/v3.1/connections/${conn!.id}/accounts/`, { bearer: token });
-    expect(list.find((a) => idText(a.id) === id).enabled_for_embedded_extraction).toBe(!was);
-    const back = await call('PATCH', `/api/v3/connections/${conn!.id}/accounts/${id}`, { auth: { bearer: token }, json: { enabled_for_embedded_extraction: was } });
-    expect(back.body.enabled_for_embedded_extraction).toBe(was);
-  });
+  writeCheck(
+    'PATCH one account toggles enabled_for_embedded_extraction and the lists show it (Data sources table: PATCH accounts/{account_id})',
+    async (ctx) => {
+      const account = v3Accounts.find((a) => a.is_active);
+      if (!account) return ctx.skip('no active account in the scratch workspace');
+      const id = idText(account.id);
+      const was = account.enabled_for_embedded_extraction as boolean;
+      restore.push({ connection: conn!.id, id, enabled: was });
+      const res = await call('PATCH', `/api/v3/connections/${conn!.id}/accounts/${id}`, {
+        auth: { bearer: token },
+        json: { enabled_for_embedded_extraction: !was },
+      });
+      expectStatus(res, 200);
+      expect(idText(res.body.id)).toBe(id);
+      expect(res.body.enabled_for_embedded_extraction).toBe(!was);
+      const list = await allItems(`/api/v3.1/connections/${conn!.id}/accounts/`, { bearer: token });
+      expect(list.find((a) => idText(a.id) === id).enabled_for_embedded_extraction).toBe(!was);
+      const back = await call('PATCH', `/api/v3/connections/${conn!.id}/accounts/${id}`, {
+        auth: { bearer: token },
+        json: { enabled_for_embedded_extraction: was },
+      });
+      expect(back.body.enabled_for_embedded_extraction).toBe(was);
+    },
+  );
 
-  writeCheck('PATCH the accounts of a connection with a list of {id, enabled_for_embedded_extraction} (Data sources table: PATCH accounts)', async (ctx) => {
-    const account = v3Accounts.filter((a) => a.is_active)[1] ?? v3Accounts.find((a) => a.is_active);
-    if (!account) return ctx.skip('no active account in the scratch workspace');
-    const id = idText(account.id);
-    const was = account.enabled_for_embedded_extraction as boolean;
-    restore.push({ connection: conn!.id, id, enabled: was });
-    const res = await call('PATCH', `/api/v3/connections/${conn!.id}/accounts`, { auth: { bearer: token }, json: [{ id: Number(id), enabled_for_embedded_extraction: !was }] });
-    expectStatus(res, 200);
-    const changed = Array.isArray(res.body) ? res.body[0] : res.body;
-    expect(changed.enabled_for_embedded_extraction).toBe(!was);
-    await call('PATCH', `/api/v3/connections/${conn!.id}/accounts/${id}`, { auth: { bearer: token }, json: { enabled_for_embedded_extraction: was } });
-  });
+  writeCheck(
+    'PATCH the accounts of a connection with a list of {id, enabled_for_embedded_extraction} (Data sources table: PATCH accounts)',
+    async (ctx) => {
+      const account = v3Accounts.filter((a) => a.is_active)[1] ?? v3Accounts.find((a) => a.is_active);
+      if (!account) return ctx.skip('no active account in the scratch workspace');
+      const id = idText(account.id);
+      const was = account.enabled_for_embedded_extraction as boolean;
+      restore.push({ connection: conn!.id, id, enabled: was });
+      const res = await call('PATCH', `/api/v3/connections/${conn!.id}/accounts`, {
+        auth: { bearer: token },
+        json: [{ id: Number(id), enabled_for_embedded_extraction: !was }],
+      });
+      expectStatus(res, 200);
+      const changed = Array.isArray(res.body) ? res.body[0] : res.body;
+      expect(changed.enabled_for_embedded_extraction).toBe(!was);
+      await call('PATCH', `/api/v3/connections/${conn!.id}/accounts/${id}`, {
+        auth: { bearer: token },
+        json: { enabled_for_embedded_extraction: was },
+      });
+    },
+  );
 
   writeCheck('PATCH an account that is not in the connection answers 404 (Data sources table)', async (ctx) => {
     if (!conn) return ctx.skip('no connection in the scratch workspace');
-    expectStatus(await call('PATCH', `/api/v3/connections/${conn.id}/accounts/2147483646`, { auth: { bearer: token }, json: { enabled_for_embedded_extraction: true } }), 404);
+    expectStatus(
+      await call('PATCH', `/api/v3/connections/${conn.id}/accounts/2147483646`, {
+        auth: { bearer: token },
+        json: { enabled_for_embedded_extraction: true },
+      }),
+      404,
+    );
   });
 
   test('the v3.1 accounts list of a connection of another workspace answers 404 not_found (v3.1 accounts rule 4)', async (ctx) => {
     if (!conn) return ctx.skip('no connection in the workspace');
     const other = await otherWorkspace(workspace);
     if (other === undefined) return ctx.skip('the agency has one workspace only');
-    expectCodeEnvelope(await call('GET', `/api/v3.1/connections/${conn.id}/accounts/`, { auth: { bearer: await tokenFor(other) } }), 404, 'not_found');
+    expectCodeEnvelope(
+      await call('GET', `/api/v3.1/connections/${conn.id}/accounts/`, { auth: { bearer: await tokenFor(other) } }),
+      404,
+      'not_found',
+    );
   });
 });

@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { unobservable } from './checks.js';
-import { call, expectCodeEnvelope, expectDetailEnvelope, expectStatus, idText, otherWorkspace, readWorkspace, target, tokenFor } from './target.js';
+import {
+  call,
+  expectCodeEnvelope,
+  expectDetailEnvelope,
+  expectStatus,
+  idText,
+  otherWorkspace,
+  readWorkspace,
+  target,
+  tokenFor,
+} from './target.js';
 
 /** Contract: Authentication (table and rules 1-7), Tokens table, Errors (authentication_failed). */
 describe('auth', () => {
@@ -28,7 +38,10 @@ describe('auth', () => {
   });
 
   test('POST /api/v3/token with invalid Basic credentials answers 401 (Authentication rule 2)', async () => {
-    const res = await call('POST', '/api/v3/token', { auth: { basicAs: [target.username, `${target.password}-wrong`] }, json: { workspace_id: workspace } });
+    const res = await call('POST', '/api/v3/token', {
+      auth: { basicAs: [target.username, `${target.password}-wrong`] },
+      json: { workspace_id: workspace },
+    });
     expectDetailEnvelope(res, 401);
   });
 
@@ -59,11 +72,19 @@ describe('auth', () => {
   });
 
   test('v3.1 recipes refuse Basic credentials with 401 authentication_failed (Automated recipes v3.1: all require Bearer or cookie)', async () => {
-    expectCodeEnvelope(await call('GET', '/api/v3.1/automated-recipes/', { auth: 'basic' }), 401, 'authentication_failed');
+    expectCodeEnvelope(
+      await call('GET', '/api/v3.1/automated-recipes/', { auth: 'basic' }),
+      401,
+      'authentication_failed',
+    );
   });
 
   test('the v3.1 accounts list with an invalid token answers 401 authentication_failed (Errors: Two shapes 1)', async () => {
-    expectCodeEnvelope(await call('GET', '/api/v3.1/connections/1/accounts/', { auth: { bearer: 'parity-invalid-token' } }), 401, 'authentication_failed');
+    expectCodeEnvelope(
+      await call('GET', '/api/v3.1/connections/1/accounts/', { auth: { bearer: 'parity-invalid-token' } }),
+      401,
+      'authentication_failed',
+    );
   });
 
   test('a cookie of an unknown session answers 401 authentication_failed (Errors: token missing, invalid, expired, or session expired)', async () => {
@@ -85,7 +106,9 @@ describe('auth', () => {
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: otherToken } });
     let connectionId: string | undefined;
     for (const ds of sources.body?.results ?? []) {
-      const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, { auth: { bearer: otherToken } });
+      const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, {
+        auth: { bearer: otherToken },
+      });
       const first = conns.body?.results?.[0];
       if (first) {
         connectionId = idText(first.id);
@@ -113,5 +136,8 @@ describe('auth', () => {
     'a cookie session plus X-IM-WORKSPACE-ID replaces Bearer (Authentication table)',
     'how a cookie session is created is not shown (Authentication rule 6): no client can get one',
   );
-  unobservable('a token expires 30 minutes after its last use (Authentication rule 2)', 'needs 30 idle minutes or a clock control');
+  unobservable(
+    'a token expires 30 minutes after its last use (Authentication rule 2)',
+    'needs 30 idle minutes or a clock control',
+  );
 });

@@ -13,7 +13,8 @@ export function writeCheck(name: string, fn: (ctx: TestContext) => Promise<void>
 export function localWriteCheck(name: string, fn: (ctx: TestContext) => Promise<void>): void {
   test(name, async (ctx) => {
     if (!canWrite) return ctx.skip(WRITE_SKIP);
-    if (!targetIsLocal) return ctx.skip('needs a local receiver reachable from the target: runs only against a local target');
+    if (!targetIsLocal)
+      return ctx.skip('needs a local receiver reachable from the target: runs only against a local target');
     await fn(ctx);
   });
 }

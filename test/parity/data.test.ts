@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { unobservable, writeCheck } from './checks.js';
-import { SYSTEM_FIELDS, allItems, baseUrl, call, expectStatus, idText, readWorkspace, tokenFor, type Answer } from './target.js';
+import {
+  SYSTEM_FIELDS,
+  allItems,
+  baseUrl,
+  call,
+  expectStatus,
+  idText,
+  readWorkspace,
+  tokenFor,
+  type Answer,
+} from './target.js';
 
 const FORMATS = ['string', 'float', 'integer', 'iso_8601_date', 'currency', 'percent', 'duration', 'url', 'image_url'];
 
@@ -44,7 +54,10 @@ describe('workspaces and data', () => {
   test('the iframe URL has the form {base_url}/api/v3/iframe/ with code, type and name (Tokens, workspaces, agency recipes, iframe)', async (ctx) => {
     const name = datasources[0]?.name;
     if (!name) return ctx.skip('no data source');
-    const res = await call('POST', '/api/v3/get_iframe_url', { auth: 'basic', json: { workspace_id: workspace, type: 'datasource', name } });
+    const res = await call('POST', '/api/v3/get_iframe_url', {
+      auth: 'basic',
+      json: { workspace_id: workspace, type: 'datasource', name },
+    });
     expectStatus(res, 200);
     const url = iframeUrl(res);
     expect(url, res.text).toBeDefined();
@@ -55,7 +68,11 @@ describe('workspaces and data', () => {
   });
 
   test('a forged Host header is not reflected into the iframe URL (iframe URL form {base_url}/api/v3/iframe/)', async (ctx) => {
-    const res = await call('POST', '/api/v3/get_iframe_url', { auth: 'basic', json: { workspace_id: workspace }, headers: { host: 'parity-forged.invalid' } });
+    const res = await call('POST', '/api/v3/get_iframe_url', {
+      auth: 'basic',
+      json: { workspace_id: workspace },
+      headers: { host: 'parity-forged.invalid' },
+    });
     if (res.status !== 200) return ctx.skip(`the target refuses a foreign Host header (${res.status})`);
     const url = iframeUrl(res);
     expect(url!.host).not.toBe('parity-forged.invalid');
@@ -82,25 +99,34 @@ describe('workspaces and data', () => {
     let seen = 0;
     for (const ds of datasources.slice(0, 4)) {
       const list = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/extract-templates`, auth());
-      const items = Array.isArray(list.body) ? list.body : list.body?.results ?? [];
+      const items = Array.isArray(list.body) ? list.body : (list.body?.results ?? []);
       for (const t of items.slice(0, 3)) {
-        const detail = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/extract-templates/${idText(t.id)}`, auth());
+        const detail = await call(
+          'GET',
+          `/api/v3/datasources/${encodeURIComponent(ds.name)}/extract-templates/${idText(t.id)}`,
+          auth(),
+        );
         if (detail.status !== 200) continue;
         seen++;
-        for (const f of detail.body.fields ?? []) if (SYSTEM_FIELDS.includes(f.name)) offenders.push(`${ds.name} template ${idText(t.id)}: ${f.name}`);
+        for (const f of detail.body.fields ?? [])
+          if (SYSTEM_FIELDS.includes(f.name)) offenders.push(`${ds.name} template ${idText(t.id)}: ${f.name}`);
       }
     }
     if (seen === 0) return ctx.skip('no extraction template to read');
     expect(offenders).toEqual([]);
   });
 
-  test('field objects carry name, a format from the contract\'s set, user_type and boolean is_dynamic (Field object)', async (ctx) => {
+  test("field objects carry name, a format from the contract's set, user_type and boolean is_dynamic (Field object)", async (ctx) => {
     const ds = datasources[0]?.name;
     if (!ds) return ctx.skip('no data source');
     const list = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds)}/extract-templates`, auth());
-    const items = Array.isArray(list.body) ? list.body : list.body?.results ?? [];
+    const items = Array.isArray(list.body) ? list.body : (list.body?.results ?? []);
     if (items.length === 0) return ctx.skip('no extraction template');
-    const detail = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds)}/extract-templates/${idText(items[0].id)}`, auth());
+    const detail = await call(
+      'GET',
+      `/api/v3/datasources/${encodeURIComponent(ds)}/extract-templates/${idText(items[0].id)}`,
+      auth(),
+    );
     expectStatus(detail, 200);
     expect(typeof detail.body.sql_name).toBe('string');
     for (const f of detail.body.fields) {
@@ -115,7 +141,7 @@ describe('workspaces and data', () => {
     const ds = datasources[0]?.name;
     if (!ds) return ctx.skip('no data source');
     const list = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds)}/extract-templates`, auth());
-    const items = Array.isArray(list.body) ? list.body : list.body?.results ?? [];
+    const items = Array.isArray(list.body) ? list.body : (list.body?.results ?? []);
     if (items.length === 0) return ctx.skip('no extraction template');
     const res = await call('GET', `/api/v3/extract-template/${idText(items[0].id)}/`, auth());
     expectStatus(res, 200);
@@ -129,16 +155,19 @@ describe('workspaces and data', () => {
     'needs the credentials of a user whose role lacks EXTRACT.CREATE; the agency chief has every permission',
   );
 
-  writeCheck('a load runs with date_from alone: date_from and date_to are each optional (Loads: PUT run)', async (ctx) => {
-    const loads = await allItems('/api/v3/loads', { bearer: token });
-    if (loads.length === 0) return ctx.skip('no load in the scratch workspace');
-    const id = idText(loads[0].id);
-    let res = await call('PUT', `/api/v3/loads/${id}/run`, { ...auth(), json: { date_from: '2024-01-01' } });
-    // A run already going is a state conflict, not a refusal of the body: wait for it once.
-    for (let i = 0; res.status === 409 && i < 20; i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      res = await call('PUT', `/api/v3/loads/${id}/run`, { ...auth(), json: { date_from: '2024-01-01' } });
-    }
-    expectStatus(res, 200, 202, 204);
-  });
+  writeCheck(
+    'a load runs with date_from alone: date_from and date_to are each optional (Loads: PUT run)',
+    async (ctx) => {
+      const loads = await allItems('/api/v3/loads', { bearer: token });
+      if (loads.length === 0) return ctx.skip('no load in the scratch workspace');
+      const id = idText(loads[0].id);
+      let res = await call('PUT', `/api/v3/loads/${id}/run`, { ...auth(), json: { date_from: '2024-01-01' } });
+      // A run already going is a state conflict, not a refusal of the body: wait for it once.
+      for (let i = 0; res.status === 409 && i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        res = await call('PUT', `/api/v3/loads/${id}/run`, { ...auth(), json: { date_from: '2024-01-01' } });
+      }
+      expectStatus(res, 200, 202, 204);
+    },
+  );
 });

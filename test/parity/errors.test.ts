@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { call, expectCodeEnvelope, expectDetailEnvelope, expectStatus, readWorkspace, tokenFor, type Answer } from './target.js';
+import {
+  call,
+  expectCodeEnvelope,
+  expectDetailEnvelope,
+  expectStatus,
+  readWorkspace,
+  tokenFor,
+  type Answer,
+} from './target.js';
 
 /** Contract, Errors: the two shapes, status meaning, codes any operation can return, validation errors. */
 describe('errors', () => {
@@ -18,9 +26,18 @@ describe('errors', () => {
       ['GET /api/v3.1/automated-recipes (301)', await call('GET', '/api/v3.1/automated-recipes', { auth: bearer() })],
       ['POST /api/v3/token {} (400)', await call('POST', '/api/v3/token', { auth: 'basic', json: {} })],
       ['GET /api/v3/workspaces (401)', await call('GET', '/api/v3/workspaces')],
-      ['GET /api/v3.1/automated-recipes/1/ (404)', await call('GET', '/api/v3.1/automated-recipes/1/', { auth: bearer() })],
-      ['DELETE /api/v3.1/automated-recipe-templates/ (405)', await call('DELETE', '/api/v3.1/automated-recipe-templates/', { auth: bearer() })],
-      ['POST text/plain (415)', await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), raw: 'x', contentType: 'text/plain' })],
+      [
+        'GET /api/v3.1/automated-recipes/1/ (404)',
+        await call('GET', '/api/v3.1/automated-recipes/1/', { auth: bearer() }),
+      ],
+      [
+        'DELETE /api/v3.1/automated-recipe-templates/ (405)',
+        await call('DELETE', '/api/v3.1/automated-recipe-templates/', { auth: bearer() }),
+      ],
+      [
+        'POST text/plain (415)',
+        await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), raw: 'x', contentType: 'text/plain' }),
+      ],
       ['GET /api/v3/roles/permissions (200)', await call('GET', '/api/v3/roles/permissions', { auth: 'basic' })],
     ];
     const missing = answers.filter(([, res]) => !res.header('x-im-trace-id')).map(([what]) => what);
@@ -44,11 +61,19 @@ describe('errors', () => {
   });
 
   test('a template that does not exist answers 404 not_found in v3.1 (Errors: not_found)', async () => {
-    expectCodeEnvelope(await call('GET', '/api/v3.1/automated-recipe-templates/2147483646/', { auth: bearer() }), 404, 'not_found');
+    expectCodeEnvelope(
+      await call('GET', '/api/v3.1/automated-recipe-templates/2147483646/', { auth: bearer() }),
+      404,
+      'not_found',
+    );
   });
 
   test('an unknown path under the recipes prefix answers 404 not_found in the code envelope (Errors: not_found)', async () => {
-    expectCodeEnvelope(await call('GET', '/api/v3.1/automated-recipes/1/parity-unknown/', { auth: bearer() }), 404, 'not_found');
+    expectCodeEnvelope(
+      await call('GET', '/api/v3.1/automated-recipes/1/parity-unknown/', { auth: bearer() }),
+      404,
+      'not_found',
+    );
   });
 
   test('a recipe that does not exist answers 404 {detail} in v3 (Errors: Two shapes 2)', async () => {
@@ -69,7 +94,11 @@ describe('errors', () => {
   });
 
   test('a text/plain body answers 415 bad_request (Errors: bad_request is the catch-all, for example 415)', async () => {
-    const res = await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), raw: 'template_id=1', contentType: 'text/plain' });
+    const res = await call('POST', '/api/v3.1/automated-recipes/', {
+      auth: bearer(),
+      raw: 'template_id=1',
+      contentType: 'text/plain',
+    });
     expectCodeEnvelope(res, 415, 'bad_request');
     expect(res.body.details).toEqual({});
   });
@@ -78,28 +107,39 @@ describe('errors', () => {
     const res = await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), json: {} });
     expectCodeEnvelope(res, 400, 'validation_error');
     const fields = res.body.details.fields as Array<{ field: string; code: string; message: string }>;
-    expect(fields).toEqual(expect.arrayContaining([
-      expect.objectContaining({ field: 'template_id', code: 'required' }),
-      expect.objectContaining({ field: 'title', code: 'required' }),
-    ]));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'template_id', code: 'required' }),
+        expect.objectContaining({ field: 'title', code: 'required' }),
+      ]),
+    );
     for (const f of fields) expect(typeof f.message).toBe('string');
   });
 
   test('a field of the wrong type answers 400 validation_error with field code invalid, not required (Validation errors)', async () => {
-    const res = await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), json: { template_id: 'not-a-number', title: 'Parity check' } });
+    const res = await call('POST', '/api/v3.1/automated-recipes/', {
+      auth: bearer(),
+      json: { template_id: 'not-a-number', title: 'Parity check' },
+    });
     expectCodeEnvelope(res, 400, 'validation_error');
     expect(res.body.details.fields).toEqual([expect.objectContaining({ field: 'template_id', code: 'invalid' })]);
   });
 
   test('a title beyond 255 characters answers 400 validation_error naming title (Validation errors, Limits)', async () => {
     // template_id is wrong too, so that nothing can be created whatever the service does with the title.
-    const res = await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), json: { template_id: 'x', title: 't'.repeat(256) } });
+    const res = await call('POST', '/api/v3.1/automated-recipes/', {
+      auth: bearer(),
+      json: { template_id: 'x', title: 't'.repeat(256) },
+    });
     expectCodeEnvelope(res, 400, 'validation_error');
     expect(res.body.details.fields.map((f: { field: string }) => f.field)).toContain('title');
   });
 
   test('a template the agency does not have answers 400 template_not_found with {template_id} (Codes of specific operations)', async () => {
-    const res = await call('POST', '/api/v3.1/automated-recipes/', { auth: bearer(), json: { template_id: 2147483646, title: 'Parity check' } });
+    const res = await call('POST', '/api/v3.1/automated-recipes/', {
+      auth: bearer(),
+      json: { template_id: 2147483646, title: 'Parity check' },
+    });
     expectCodeEnvelope(res, 400, 'template_not_found');
     expect(Number(res.body.details.template_id)).toBe(2147483646);
   });
@@ -108,11 +148,20 @@ describe('errors', () => {
     const res = await call('GET', '/api/v3.1/automated-recipes/?state=Ready%20to%20work', { auth: bearer() });
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
     expect(res.body.details.parameter).toBe('state');
-    expect([...res.body.details.allowed_values].sort()).toEqual(['building_dependencies', 'extracting_data', 'failed', 'ready_to_work']);
+    expect([...res.body.details.allowed_values].sort()).toEqual([
+      'building_dependencies',
+      'extracting_data',
+      'failed',
+      'ready_to_work',
+    ]);
   });
 
   test('a blank template search answers 400 invalid_query_parameter (Automated recipes v3.1: blank value is rejected)', async () => {
-    expectCodeEnvelope(await call('GET', '/api/v3.1/automated-recipe-templates/?search=%20', { auth: bearer() }), 400, 'invalid_query_parameter');
+    expectCodeEnvelope(
+      await call('GET', '/api/v3.1/automated-recipe-templates/?search=%20', { auth: bearer() }),
+      400,
+      'invalid_query_parameter',
+    );
   });
 
   test('operations outside the recipe group answer {detail} (Errors: Two shapes 2)', async () => {
@@ -125,6 +174,10 @@ describe('errors', () => {
   });
 
   test('the v3.1 accounts list of an unknown connection answers 404 not_found (v3.1 accounts rule 4, Errors: Two shapes 1)', async () => {
-    expectCodeEnvelope(await call('GET', '/api/v3.1/connections/2147483646/accounts/', { auth: bearer() }), 404, 'not_found');
+    expectCodeEnvelope(
+      await call('GET', '/api/v3.1/connections/2147483646/accounts/', { auth: bearer() }),
+      404,
+      'not_found',
+    );
   });
 });

@@ -32,13 +32,19 @@ describe('external auth links', () => {
     const res = await call('GET', linksPath(), { auth: { bearer: token } });
     expectStatus(res, 200);
     expect(typeof res.body.count).toBe('number');
-    for (const link of res.body.results) expect(['not_used', 'used', 'expired', 'revoked_manually']).toContain(link.status);
-    const times = res.body.results.map((l: { created_at?: string }) => l.created_at).filter(Boolean).map((t: string) => Date.parse(t));
+    for (const link of res.body.results)
+      expect(['not_used', 'used', 'expired', 'revoked_manually']).toContain(link.status);
+    const times = res.body.results
+      .map((l: { created_at?: string }) => l.created_at)
+      .filter(Boolean)
+      .map((t: string) => Date.parse(t));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
   test('an unknown data source gives an empty links list (Data sources table)', async () => {
-    const res = await call('GET', '/api/v3/datasources/parity_unknown_source/external-auth-links', { auth: { bearer: token } });
+    const res = await call('GET', '/api/v3/datasources/parity_unknown_source/external-auth-links', {
+      auth: { bearer: token },
+    });
     expectStatus(res, 200);
     expect(res.body.count).toBe(0);
     expect(res.body.results).toEqual([]);
@@ -57,8 +63,11 @@ describe('external auth links', () => {
   writeCheck('create answers 201 with one not_used link per address (ExternalAuthLinksCreateRequest)', async (ctx) => {
     if (!datasource) return ctx.skip('no data source');
     const emails = [`parity-${stamp}-a@example.com`, `parity-${stamp}-b@example.com`];
-    const res = await call('POST', linksPath(), { auth: { bearer: token }, json: { to_emails: emails, send_email: false } });
-    const links = Array.isArray(res.body) ? res.body : res.body?.results ?? res.body?.links;
+    const res = await call('POST', linksPath(), {
+      auth: { bearer: token },
+      json: { to_emails: emails, send_email: false },
+    });
+    const links = Array.isArray(res.body) ? res.body : (res.body?.results ?? res.body?.links);
     if (Array.isArray(links)) created.push(...links.map((l: { id: unknown }) => idText(l.id)));
     expectStatus(res, 201);
     expect(links).toHaveLength(2);
@@ -67,34 +76,53 @@ describe('external auth links', () => {
     expect(list.body.results.map((l: { id: unknown }) => idText(l.id)).sort()).toEqual(created.slice(-2).sort());
   });
 
-  writeCheck('revoke answers 200 revoked_manually, and again 200 with the same revocation data (External authentication link status)', async (ctx) => {
-    if (!datasource) return ctx.skip('no data source');
-    const res = await call('POST', linksPath(), { auth: { bearer: token }, json: { to_emails: [`parity-${stamp}-c@example.com`], send_email: false } });
-    const links = Array.isArray(res.body) ? res.body : res.body?.results ?? res.body?.links;
-    expectStatus(res, 201);
-    const id = idText(links[0].id);
-    created.push(id);
-    const first = await call('POST', `${linksPath()}/${id}/revoke`, { auth: { bearer: token } });
-    expectStatus(first, 200);
-    expect(first.body.status).toBe('revoked_manually');
-    const again = await call('POST', `${linksPath()}/${id}/revoke`, { auth: { bearer: token } });
-    expectStatus(again, 200);
-    expect(again.body).toEqual(first.body);
-  });
+  writeCheck(
+    'revoke answers 200 revoked_manually, and again 200 with the same revocation data (External authentication link status)',
+    async (ctx) => {
+      if (!datasource) return ctx.skip('no data source');
+      const res = await call('POST', linksPath(), {
+        auth: { bearer: token },
+        json: { to_emails: [`parity-${stamp}-c@example.com`], send_email: false },
+      });
+      const links = Array.isArray(res.body) ? res.body : (res.body?.results ?? res.body?.links);
+      expectStatus(res, 201);
+      const id = idText(links[0].id);
+      created.push(id);
+      const first = await call('POST', `${linksPath()}/${id}/revoke`, { auth: { bearer: token } });
+      expectStatus(first, 200);
+      expect(first.body.status).toBe('revoked_manually');
+      const again = await call('POST', `${linksPath()}/${id}/revoke`, { auth: { bearer: token } });
+      expectStatus(again, 200);
+      expect(again.body).toEqual(first.body);
+    },
+  );
 
-  writeCheck('requested_by that is not an active agency user answers 400 and creates no link (Versioning 9)', async (ctx) => {
-    if (!datasource) return ctx.skip('no data source');
-    const before = (await call('GET', linksPath(), { auth: { bearer: token } })).body.count;
-    const res = await call('POST', linksPath(), {
-      auth: { bearer: token },
-      json: { to_emails: [`parity-${stamp}-d@example.com`], send_email: false, requested_by: `parity-nobody-${stamp}@example.com` },
-    });
-    const links = Array.isArray(res.body) ? res.body : [];
-    created.push(...links.map((l: { id: unknown }) => idText(l.id)));
-    expectStatus(res, 400);
-    expect((await call('GET', linksPath(), { auth: { bearer: token } })).body.count).toBe(before);
-  });
+  writeCheck(
+    'requested_by that is not an active agency user answers 400 and creates no link (Versioning 9)',
+    async (ctx) => {
+      if (!datasource) return ctx.skip('no data source');
+      const before = (await call('GET', linksPath(), { auth: { bearer: token } })).body.count;
+      const res = await call('POST', linksPath(), {
+        auth: { bearer: token },
+        json: {
+          to_emails: [`parity-${stamp}-d@example.com`],
+          send_email: false,
+          requested_by: `parity-nobody-${stamp}@example.com`,
+        },
+      });
+      const links = Array.isArray(res.body) ? res.body : [];
+      created.push(...links.map((l: { id: unknown }) => idText(l.id)));
+      expectStatus(res, 400);
+      expect((await call('GET', linksPath(), { auth: { bearer: token } })).body.count).toBe(before);
+    },
+  );
 
-  unobservable('revoking a used or expired link answers 400 (External authentication link status)', 'needs an external user to use a link, or 14 days');
-  unobservable('create answers 403 when the agency feature flag is off (Authentication rule 5)', 'needs an agency with the flag off');
+  unobservable(
+    'revoking a used or expired link answers 400 (External authentication link status)',
+    'needs an external user to use a link, or 14 days',
+  );
+  unobservable(
+    'create answers 403 when the agency feature flag is off (Authentication rule 5)',
+    'needs an agency with the flag off',
+  );
 });

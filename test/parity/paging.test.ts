@@ -1,5 +1,14 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { baseUrl, call, expectCodeEnvelope, expectStatus, idText, readWorkspace, relative, tokenFor } from './target.js';
+import {
+  baseUrl,
+  call,
+  expectCodeEnvelope,
+  expectStatus,
+  idText,
+  readWorkspace,
+  relative,
+  tokenFor,
+} from './target.js';
 
 /** Contract: Paginated list envelope, Limits, v3.1 accounts rule 3, v3-vs-v3.1 table. */
 describe('paging', () => {
@@ -14,8 +23,12 @@ describe('paging', () => {
     // The first page of data sources is enough to find one; a real agency can see hundreds.
     for (const ds of sources.body?.results ?? []) {
       const name = ds.name ?? ds.datasource_name;
-      const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(name)}/connections`, { auth: { bearer: token } });
-      const found = (conns.body?.results ?? []).find((c: { accounts_number?: number }) => Number(c.accounts_number) >= 3);
+      const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(name)}/connections`, {
+        auth: { bearer: token },
+      });
+      const found = (conns.body?.results ?? []).find(
+        (c: { accounts_number?: number }) => Number(c.accounts_number) >= 3,
+      );
       if (found) {
         connectionId = idText(found.id);
         accountCount = Number(found.accounts_number);
@@ -46,7 +59,9 @@ describe('paging', () => {
     expect(second.body.previous.startsWith(baseUrl)).toBe(true);
     const back = await call('GET', relative(second.body.previous), { auth: { bearer: token } });
     expect(back.body.results).toEqual(first.body.results);
-    const names = new Set([...first.body.results, ...second.body.results].map((r: { event_name: string }) => r.event_name));
+    const names = new Set(
+      [...first.body.results, ...second.body.results].map((r: { event_name: string }) => r.event_name),
+    );
     expect(names.size).toBe(80);
     const last = await call('GET', relative(second.body.next), { auth: { bearer: token } });
     expect(last.body.next).toBeNull();
@@ -55,7 +70,9 @@ describe('paging', () => {
 
   test('v3.1 accounts: items sorted by id, next and previous are full v3.1 URLs or null (v3.1 accounts list)', async (ctx) => {
     if (!connectionId) return ctx.skip('no connection with three accounts in the workspace');
-    const first = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page_size=2`, { auth: { bearer: token } });
+    const first = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page_size=2`, {
+      auth: { bearer: token },
+    });
     expectStatus(first, 200);
     expect(first.body.count).toBe(accountCount);
     expect(first.body.previous).toBeNull();
@@ -76,7 +93,9 @@ describe('paging', () => {
 
   test('v3.1 accounts: page_size above 100 answers 400 invalid_query_parameter (v3.1 accounts rule 3)', async (ctx) => {
     if (!connectionId) return ctx.skip('no connection in the workspace');
-    const res = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page_size=101`, { auth: { bearer: token } });
+    const res = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page_size=101`, {
+      auth: { bearer: token },
+    });
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
     expect(res.body.details.parameter).toBe('page_size');
     expect(res.body.details.allowed_values).toEqual([]);
@@ -84,13 +103,19 @@ describe('paging', () => {
 
   test('v3.1 accounts: page_size below 1 answers 400 invalid_query_parameter (v3.1 accounts rule 3)', async (ctx) => {
     if (!connectionId) return ctx.skip('no connection in the workspace');
-    const res = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page_size=0`, { auth: { bearer: token } });
+    const res = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page_size=0`, {
+      auth: { bearer: token },
+    });
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
   });
 
   test('v3.1 accounts: a page past the end answers 400 invalid_query_parameter (v3.1 accounts rule 3)', async (ctx) => {
     if (!connectionId) return ctx.skip('no connection in the workspace');
-    const res = await call('GET', `/api/v3.1/connections/${connectionId}/accounts/?page=${accountCount + 1}&page_size=1`, { auth: { bearer: token } });
+    const res = await call(
+      'GET',
+      `/api/v3.1/connections/${connectionId}/accounts/?page=${accountCount + 1}&page_size=1`,
+      { auth: { bearer: token } },
+    );
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
     expect(res.body.details.parameter).toBe('page');
   });
@@ -101,8 +126,11 @@ describe('paging', () => {
   });
 
   test('v3.1 recipes: a page past the end answers 400 invalid_query_parameter (Limits, Versioning 3)', async () => {
-    const count = (await call('GET', '/api/v3.1/automated-recipes/?page_size=100', { auth: { bearer: token } })).body.count;
-    const res = await call('GET', `/api/v3.1/automated-recipes/?page=${Math.floor(count / 100) + 2}&page_size=100`, { auth: { bearer: token } });
+    const count = (await call('GET', '/api/v3.1/automated-recipes/?page_size=100', { auth: { bearer: token } })).body
+      .count;
+    const res = await call('GET', `/api/v3.1/automated-recipes/?page=${Math.floor(count / 100) + 2}&page_size=100`, {
+      auth: { bearer: token },
+    });
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
   });
 
@@ -113,21 +141,31 @@ describe('paging', () => {
   });
 
   test('v3 recipes: a page past the end answers 404 (v3-vs-v3.1 table)', async () => {
-    const count = (await call('GET', '/api/v3/automated-recipes/?page_size=100', { auth: { bearer: token } })).body.count;
-    const res = await call('GET', `/api/v3/automated-recipes/?page=${Math.floor(count / 100) + 2}&page_size=100`, { auth: { bearer: token } });
+    const count = (await call('GET', '/api/v3/automated-recipes/?page_size=100', { auth: { bearer: token } })).body
+      .count;
+    const res = await call('GET', `/api/v3/automated-recipes/?page=${Math.floor(count / 100) + 2}&page_size=100`, {
+      auth: { bearer: token },
+    });
     expectStatus(res, 404);
   });
 
   test('external authentication links: page_size up to 1000 is accepted (Limits)', async () => {
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: token } });
     const name = sources.body.results[0]?.name ?? 'google_ads';
-    const res = await call('GET', `/api/v3/datasources/${encodeURIComponent(name)}/external-auth-links?page_size=1000`, { auth: { bearer: token } });
+    const res = await call(
+      'GET',
+      `/api/v3/datasources/${encodeURIComponent(name)}/external-auth-links?page_size=1000`,
+      { auth: { bearer: token } },
+    );
     expectStatus(res, 200);
     expect(Array.isArray(res.body.results)).toBe(true);
   });
 
   test('a forged Host header is not reflected into next links (next is a URL of the service)', async (ctx) => {
-    const res = await call('GET', '/api/v3/webhook_event_types/?page_size=10', { auth: { bearer: token }, headers: { host: 'parity-forged.invalid' } });
+    const res = await call('GET', '/api/v3/webhook_event_types/?page_size=10', {
+      auth: { bearer: token },
+      headers: { host: 'parity-forged.invalid' },
+    });
     if (res.status !== 200) return ctx.skip(`the target refuses a foreign Host header (${res.status})`);
     expect(res.body.next).not.toContain('parity-forged.invalid');
     expect(res.body.next.startsWith(baseUrl)).toBe(true);

@@ -17,7 +17,9 @@ export default class ParityReporter implements Reporter {
   }
 
   onInit(): void {
-    this.target = process.env.EDP_BASE_URL ? `${process.env.EDP_BASE_URL} (${process.env.EDP_PARITY_WORKSPACE ? `scratch workspace ${process.env.EDP_PARITY_WORKSPACE}` : 'read-only'})` : 'a fresh sandbox';
+    this.target = process.env.EDP_BASE_URL
+      ? `${process.env.EDP_BASE_URL} (${process.env.EDP_PARITY_WORKSPACE ? `scratch workspace ${process.env.EDP_PARITY_WORKSPACE}` : 'read-only'})`
+      : 'a fresh sandbox';
     this.write(`Parity checks against ${this.target}`);
   }
 
@@ -53,7 +55,10 @@ export default class ParityReporter implements Reporter {
   }
 
   private detail(error: { message?: string; diff?: string }): void {
-    const text = `${error.message ?? String(error)}${error.diff ? `\n${error.diff}` : ''}`.replace(/\u001b\[[0-9;]*m/g, '');
+    const text = `${error.message ?? String(error)}${error.diff ? `\n${error.diff}` : ''}`.replace(
+      /\u001b\[[0-9;]*m/g,
+      '',
+    );
     for (const line of text.split('\n').slice(0, 12)) this.write(`        ${line}`);
   }
 

@@ -19,7 +19,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (!username || !password) {
       throw new Error('EDP_BASE_URL is set: set EDP_USERNAME and EDP_PASSWORD to the agency chief credentials too.');
     }
-    project.provide('parity', { baseUrl: baseUrl.replace(/\/+$/, ''), username, password, scratchWorkspace: scratch ?? null, target: 'service' });
+    project.provide('parity', {
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      username,
+      password,
+      scratchWorkspace: scratch ?? null,
+      target: 'service',
+    });
     return async () => {};
   }
 

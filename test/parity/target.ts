@@ -87,7 +87,10 @@ export async function call(method: string, path: string, opts: CallOptions = {})
 }
 
 function stringify(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (v instanceof LosslessNumber ? `\u0000${v.value}` : v)).replace(/"\\u0000(\d+)"/g, '$1');
+  return JSON.stringify(value, (_k, v: unknown) => (v instanceof LosslessNumber ? `\u0000${v.value}` : v)).replace(
+    /"\\u0000(\d+)"/g,
+    '$1',
+  );
 }
 
 /** The text of an identifier as sent (number, big number or string). */
@@ -97,7 +100,9 @@ export const idText = (v: unknown): string => (v instanceof LosslessNumber ? v.v
 export async function tokenFor(workspaceId: number): Promise<string> {
   const res = await call('POST', '/api/v3/token', { auth: 'basic', json: { workspace_id: workspaceId } });
   if (res.status !== 200 || typeof res.body?.token !== 'string') {
-    throw new Error(`POST /api/v3/token for workspace ${workspaceId} answered ${res.status}: ${res.text.slice(0, 300)}`);
+    throw new Error(
+      `POST /api/v3/token for workspace ${workspaceId} answered ${res.status}: ${res.text.slice(0, 300)}`,
+    );
   }
   return res.body.token;
 }
@@ -159,7 +164,8 @@ export function expectCodeEnvelope(res: Answer, status: number, code: string): v
   if (!b || typeof b !== 'object') throw new Error(`expected a JSON {code, message, details} body, got ${where}`);
   if (b.code !== code) throw new Error(`expected code "${code}", got ${where}`);
   if (typeof b.message !== 'string') throw new Error(`expected a string message, got ${where}`);
-  if (!b.details || typeof b.details !== 'object' || Array.isArray(b.details)) throw new Error(`expected details to be an object, got ${where}`);
+  if (!b.details || typeof b.details !== 'object' || Array.isArray(b.details))
+    throw new Error(`expected details to be an object, got ${where}`);
 }
 
 /** Checks the `{detail}` envelope of every other operation (one page spells it `details`). */
@@ -167,8 +173,10 @@ export function expectDetailEnvelope(res: Answer, status: number): void {
   const where = `${res.status} ${res.text.slice(0, 400)}`;
   if (res.status !== status) throw new Error(`expected status ${status}, got ${where}`);
   const b = res.body;
-  if (!b || typeof b !== 'object' || (!('detail' in b) && !('details' in b))) throw new Error(`expected a JSON {detail} body, got ${where}`);
-  if ('code' in b && 'message' in b && !('detail' in b)) throw new Error(`expected the {detail} envelope, not {code, message, details}: ${where}`);
+  if (!b || typeof b !== 'object' || (!('detail' in b) && !('details' in b)))
+    throw new Error(`expected a JSON {detail} body, got ${where}`);
+  if ('code' in b && 'message' in b && !('detail' in b))
+    throw new Error(`expected the {detail} envelope, not {code, message, details}: ${where}`);
 }
 
 /** Fails with the answer in the message when the status is not the expected one. */

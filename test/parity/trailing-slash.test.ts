@@ -49,7 +49,9 @@ describe('trailing slash', () => {
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: token } });
     let connection: unknown;
     for (const ds of sources.body.results) {
-      connection = (await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, { auth: { bearer: token } })).body?.results?.[0]?.id;
+      connection = (
+        await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, { auth: { bearer: token } })
+      ).body?.results?.[0]?.id;
       if (connection !== undefined) break;
     }
     await expect301('GET', `/api/v3.1/connections/${String(connection ?? 1)}/accounts`);

@@ -39,7 +39,16 @@ function startReceiver(): Promise<{ server: Server; url: string; received: Recei
       res.writeHead(200).end();
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/parity-hook`, received, echo })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/parity-hook`,
+        received,
+        echo,
+      }),
+    ),
+  );
 }
 
 async function waitFor<T>(probe: () => T | undefined, seconds: number): Promise<T | undefined> {
@@ -74,7 +83,7 @@ describe('webhooks', () => {
     return res;
   };
 
-  test('the event types list holds exactly the contract\'s 90 subscribable types, as event_name (Webhook endpoints table, Events)', async () => {
+  test("the event types list holds exactly the contract's 90 subscribable types, as event_name (Webhook endpoints table, Events)", async () => {
     const items = await allItems('/api/v3/webhook_event_types/', { bearer: token });
     const names = items.map((i) => i.event_name).sort();
     expect(names).toEqual(Object.values(CONTRACT_EVENT_TYPES).flat().sort());
@@ -94,15 +103,18 @@ describe('webhooks', () => {
     expectStatus(await call('POST', '/api/v3/webhook_endpoints/2147483646/regenerate_secret/', auth()), 404);
   });
 
-  writeCheck('create answers the endpoint as unverified with id and secret (Webhook endpoints table, Webhook endpoint status)', async () => {
-    const res = await create('https://parity.invalid/hook', ['load_completed', 'recipe_activated']);
-    expectStatus(res, 200, 201);
-    expect(res.header('x-im-trace-id'), 'x-im-trace-id on the create answer (Errors)').toBeTruthy();
-    expect(res.body.status).toBe('unverified');
-    expect(typeof res.body.secret).toBe('string');
-    expect(res.body.secret.length).toBeGreaterThan(0);
-    expect([...res.body.event_types].sort()).toEqual(['load_completed', 'recipe_activated']);
-  });
+  writeCheck(
+    'create answers the endpoint as unverified with id and secret (Webhook endpoints table, Webhook endpoint status)',
+    async () => {
+      const res = await create('https://parity.invalid/hook', ['load_completed', 'recipe_activated']);
+      expectStatus(res, 200, 201);
+      expect(res.header('x-im-trace-id'), 'x-im-trace-id on the create answer (Errors)').toBeTruthy();
+      expect(res.body.status).toBe('unverified');
+      expect(typeof res.body.secret).toBe('string');
+      expect(res.body.secret.length).toBeGreaterThan(0);
+      expect([...res.body.event_types].sort()).toEqual(['load_completed', 'recipe_activated']);
+    },
+  );
 
   writeCheck('the secret is returned at creation and on rotation only, not on read (Webhook endpoint)', async () => {
     const res = await create('https://parity.invalid/hook-read', ['load_completed']);
@@ -113,7 +125,10 @@ describe('webhooks', () => {
 
   writeCheck('PATCH changes event_types (Webhook endpoints table)', async () => {
     const res = await create('https://parity.invalid/hook-patch', ['load_completed']);
-    const patched = await call('PATCH', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, { ...auth(), json: { event_types: ['load_started'] } });
+    const patched = await call('PATCH', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, {
+      ...auth(),
+      json: { event_types: ['load_started'] },
+    });
     expectStatus(patched, 200);
     expect(patched.body.event_types).toEqual(['load_started']);
   });
@@ -124,7 +139,9 @@ describe('webhooks', () => {
     expectStatus(rotated, 200);
     expect(typeof rotated.body.secret).toBe('string');
     expect(rotated.body.secret).not.toBe(res.body.secret);
-    expect((await call('GET', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, auth())).body.status).toBe('unverified');
+    expect((await call('GET', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, auth())).body.status).toBe(
+      'unverified',
+    );
   });
 
   writeCheck('DELETE removes the endpoint: a read then answers 404 (Webhook endpoints table)', async () => {
@@ -136,75 +153,100 @@ describe('webhooks', () => {
     expectStatus(await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth()), 404);
   });
 
-  localWriteCheck('verify sends a GET with the verify token and challenge; echoing the challenge makes the endpoint active (Events rule 6)', async () => {
-    const res = await create(receiver!.url, ['load_completed']);
-    const id = idText(res.body.id);
-    const before = receiver!.received.length;
-    await call('POST', `/api/v3/webhook_endpoints/${id}/verify/`, auth());
-    const get = receiver!.received.slice(before).find((r) => r.method === 'GET');
-    expect(get, 'the receiver got no verification GET').toBeDefined();
-    expect(headerBySuffix(get!.headers, 'verify-token')).toBeTruthy();
-    expect(headerBySuffix(get!.headers, 'challenge')).toBeTruthy();
-    expect((await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth())).body.status).toBe('active');
-    // Rotating the secret of an active endpoint makes it unverified again (Webhook endpoint status).
-    await call('POST', `/api/v3/webhook_endpoints/${id}/regenerate_secret/`, auth());
-    expect((await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth())).body.status).toBe('unverified');
-  });
+  localWriteCheck(
+    'verify sends a GET with the verify token and challenge; echoing the challenge makes the endpoint active (Events rule 6)',
+    async () => {
+      const res = await create(receiver!.url, ['load_completed']);
+      const id = idText(res.body.id);
+      const before = receiver!.received.length;
+      await call('POST', `/api/v3/webhook_endpoints/${id}/verify/`, auth());
+      const get = receiver!.received.slice(before).find((r) => r.method === 'GET');
+      expect(get, 'the receiver got no verification GET').toBeDefined();
+      expect(headerBySuffix(get!.headers, 'verify-token')).toBeTruthy();
+      expect(headerBySuffix(get!.headers, 'challenge')).toBeTruthy();
+      expect((await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth())).body.status).toBe('active');
+      // Rotating the secret of an active endpoint makes it unverified again (Webhook endpoint status).
+      await call('POST', `/api/v3/webhook_endpoints/${id}/regenerate_secret/`, auth());
+      expect((await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth())).body.status).toBe('unverified');
+    },
+  );
 
-  localWriteCheck('a receiver that does not echo the challenge leaves the endpoint unverified (Events rule 6)', async () => {
-    const res = await create(receiver!.url, ['load_completed']);
-    receiver!.echo.on = false;
-    try {
-      await call('POST', `/api/v3/webhook_endpoints/${idText(res.body.id)}/verify/`, auth());
-    } finally {
-      receiver!.echo.on = true;
-    }
-    expect((await call('GET', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, auth())).body.status).toBe('unverified');
-  });
-
-  localWriteCheck('an active endpoint receives a signed POST {id, type, timestamp, data} with string data values (Events: Delivery, rules 1 and 4)', async (ctx) => {
-    // Changing an account's extraction flag is the operation at hand whose event type is an active one.
-    let connection: string | undefined;
-    let account: any;
-    const sources = await allItems('/api/v3/datasources', { bearer: token });
-    for (const ds of [...sources].reverse()) {
-      for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, { bearer: token })) {
-        account = (await allItems(`/api/v3/connections/${idText(c.id)}/accounts`, { bearer: token })).find((a) => a.is_active);
-        if (account) {
-          connection = idText(c.id);
-          break;
-        }
+  localWriteCheck(
+    'a receiver that does not echo the challenge leaves the endpoint unverified (Events rule 6)',
+    async () => {
+      const res = await create(receiver!.url, ['load_completed']);
+      receiver!.echo.on = false;
+      try {
+        await call('POST', `/api/v3/webhook_endpoints/${idText(res.body.id)}/verify/`, auth());
+      } finally {
+        receiver!.echo.on = true;
       }
-      if (account) break;
-    }
-    if (!account) return ctx.skip('no active account in the scratch workspace');
-    const made = await create(receiver!.url, ['enabled_for_embedded_extraction_changed']);
-    const id = idText(made.body.id);
-    await call('POST', `/api/v3/webhook_endpoints/${id}/verify/`, auth());
-    expect((await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth())).body.status).toBe('active');
-    const before = receiver!.received.length;
-    const path = `/api/v3/connections/${connection}/accounts/${idText(account.id)}`;
-    const was = account.enabled_for_embedded_extraction as boolean;
-    try {
-      expectStatus(await call('PATCH', path, { ...auth(), json: { enabled_for_embedded_extraction: !was } }), 200);
-      const post = await waitFor(() => receiver!.received.slice(before).find((r) => r.method === 'POST'), 20);
-      if (!post) return ctx.skip('no delivery within 20 s (typical latency is minutes: Events rule 2)');
-      const event = JSON.parse(post.body);
-      expect(Object.keys(event).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
-      expect(event.type).toBe('enabled_for_embedded_extraction_changed');
-      expect(event.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
-      for (const [key, value] of Object.entries(event.data)) expect(typeof value, `data.${key}`).toBe('string');
-      for (const key of ['datasource_account_id', 'datasource_remote_account_id', 'datasource_connection_id', 'product_domain_event_class']) expect(event.data).toHaveProperty(key);
-      const signature = headerBySuffix(post.headers, 'signature') ?? '';
-      const mac = (encoding: 'hex' | 'base64') => createHmac('sha256', made.body.secret).update(post.body).digest(encoding);
-      expect([mac('hex'), mac('base64')]).toContain(signature);
-      expect(headerBySuffix(post.headers, 'idempotency-key')).toBeTruthy();
-    } finally {
-      await call('PATCH', path, { ...auth(), json: { enabled_for_embedded_extraction: was } });
-    }
-  });
+      expect((await call('GET', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, auth())).body.status).toBe(
+        'unverified',
+      );
+    },
+  );
+
+  localWriteCheck(
+    'an active endpoint receives a signed POST {id, type, timestamp, data} with string data values (Events: Delivery, rules 1 and 4)',
+    async (ctx) => {
+      // Changing an account's extraction flag is the operation at hand whose event type is an active one.
+      let connection: string | undefined;
+      let account: any;
+      const sources = await allItems('/api/v3/datasources', { bearer: token });
+      for (const ds of [...sources].reverse()) {
+        for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, {
+          bearer: token,
+        })) {
+          account = (await allItems(`/api/v3/connections/${idText(c.id)}/accounts`, { bearer: token })).find(
+            (a) => a.is_active,
+          );
+          if (account) {
+            connection = idText(c.id);
+            break;
+          }
+        }
+        if (account) break;
+      }
+      if (!account) return ctx.skip('no active account in the scratch workspace');
+      const made = await create(receiver!.url, ['enabled_for_embedded_extraction_changed']);
+      const id = idText(made.body.id);
+      await call('POST', `/api/v3/webhook_endpoints/${id}/verify/`, auth());
+      expect((await call('GET', `/api/v3/webhook_endpoints/${id}/`, auth())).body.status).toBe('active');
+      const before = receiver!.received.length;
+      const path = `/api/v3/connections/${connection}/accounts/${idText(account.id)}`;
+      const was = account.enabled_for_embedded_extraction as boolean;
+      try {
+        expectStatus(await call('PATCH', path, { ...auth(), json: { enabled_for_embedded_extraction: !was } }), 200);
+        const post = await waitFor(() => receiver!.received.slice(before).find((r) => r.method === 'POST'), 20);
+        if (!post) return ctx.skip('no delivery within 20 s (typical latency is minutes: Events rule 2)');
+        const event = JSON.parse(post.body);
+        expect(Object.keys(event).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
+        expect(event.type).toBe('enabled_for_embedded_extraction_changed');
+        expect(event.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+        for (const [key, value] of Object.entries(event.data)) expect(typeof value, `data.${key}`).toBe('string');
+        for (const key of [
+          'datasource_account_id',
+          'datasource_remote_account_id',
+          'datasource_connection_id',
+          'product_domain_event_class',
+        ])
+          expect(event.data).toHaveProperty(key);
+        const signature = headerBySuffix(post.headers, 'signature') ?? '';
+        const mac = (encoding: 'hex' | 'base64') =>
+          createHmac('sha256', made.body.secret).update(post.body).digest(encoding);
+        expect([mac('hex'), mac('base64')]).toContain(signature);
+        expect(headerBySuffix(post.headers, 'idempotency-key')).toBeTruthy();
+      } finally {
+        await call('PATCH', path, { ...auth(), json: { enabled_for_embedded_extraction: was } });
+      }
+    },
+  );
 
   if (!targetIsLocal) {
-    unobservable('deliveries to a local receiver (Events: Delivery)', 'the target cannot reach a receiver on this machine');
+    unobservable(
+      'deliveries to a local receiver (Events: Delivery)',
+      'the target cannot reach a receiver on this machine',
+    );
   }
 });

@@ -23,7 +23,10 @@ describe('recipe metadata', () => {
       for (const version of ['v3.1', 'v3']) {
         const detail = await http(sb, 'GET', `/api/${version}/automated-recipe-templates/${t.id}/`, { token });
         const names = (detail.body.output_columns ?? []).map((c: { name: string }) => c.name);
-        expect(names.filter((n: string) => SYSTEM_FIELDS.includes(n)), `template ${t.id} (${version})`).toEqual([]);
+        expect(
+          names.filter((n: string) => SYSTEM_FIELDS.includes(n)),
+          `template ${t.id} (${version})`,
+        ).toEqual([]);
       }
     }
   });
@@ -41,12 +44,18 @@ describe('validation codes', () => {
   });
 
   it('a wrong value stays `invalid`', async () => {
-    const r = await http(sb, 'POST', '/api/v3.1/automated-recipes/', { token, body: { template_id: 'x', title: 'Paid media' } });
+    const r = await http(sb, 'POST', '/api/v3.1/automated-recipes/', {
+      token,
+      body: { template_id: 'x', title: 'Paid media' },
+    });
     expect(r.body.details.fields).toEqual([expect.objectContaining({ field: 'template_id', code: 'invalid' })]);
   });
 
   it('a missing connection_id or account id in a configuration is `required`', async () => {
-    const created = await http(sb, 'POST', '/api/v3.1/automated-recipes/', { token, body: { template_id: 4002, title: 'Spend' } });
+    const created = await http(sb, 'POST', '/api/v3.1/automated-recipes/', {
+      token,
+      body: { template_id: 4002, title: 'Spend' },
+    });
     expect(created.status).toBe(201);
     const r = await http(sb, 'PUT', `/api/v3.1/automated-recipes/${created.body.recipe_id}/`, {
       token,
@@ -91,11 +100,23 @@ describe('errors before routing', () => {
 });
 
 /** A request with a forged Host header (fetch always sends the real one). */
-function withHost(method: string, path: string, host: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any }> {
+function withHost(
+  method: string,
+  path: string,
+  host: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
-      { host: '127.0.0.1', port: sb.port, method, path, headers: { ...headers, host, ...(text ? { 'content-type': 'application/json' } : {}) } },
+      {
+        host: '127.0.0.1',
+        port: sb.port,
+        method,
+        path,
+        headers: { ...headers, host, ...(text ? { 'content-type': 'application/json' } : {}) },
+      },
       (res) => {
         let data = '';
         res.on('data', (d) => (data += d));
@@ -109,7 +130,9 @@ function withHost(method: string, path: string, host: string, headers: Record<st
 
 describe('absolute URLs come from the sandbox, not the Host header', () => {
   it('next links of a list', async () => {
-    const r = await withHost('GET', '/api/v3.1/connections/1001/accounts/?page_size=2', 'evil.example', { authorization: `Bearer ${token}` });
+    const r = await withHost('GET', '/api/v3.1/connections/1001/accounts/?page_size=2', 'evil.example', {
+      authorization: `Bearer ${token}`,
+    });
     expect(r.status).toBe(200);
     expect(r.body.next).toBe(`${sb.url}/api/v3.1/connections/1001/accounts/?page_size=2&page=2`);
   });
@@ -127,7 +150,13 @@ describe('absolute URLs come from the sandbox, not the Host header', () => {
 
   it('the iframe URL', async () => {
     const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
-    const r = await withHost('POST', '/api/v3/get_iframe_url', 'evil.example:8443', { authorization: basic }, { workspace_id: 101 });
+    const r = await withHost(
+      'POST',
+      '/api/v3/get_iframe_url',
+      'evil.example:8443',
+      { authorization: basic },
+      { workspace_id: 101 },
+    );
     expect(r.status).toBe(200);
     expect(r.body.url.startsWith(`${sb.url}/api/v3/iframe/?code=`)).toBe(true);
   });
@@ -136,12 +165,17 @@ describe('absolute URLs come from the sandbox, not the Host header', () => {
 describe('workspaces equipped by the control', () => {
   it('accept a merge update of their S3 connection, as the demo workspaces do', async () => {
     const ws = await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'Fleet one' } });
-    expect((await http(sb, 'POST', '/_sandbox/recipes/equip-workspace', { body: { workspace_id: ws.body.id } })).status).toBe(200);
+    expect(
+      (await http(sb, 'POST', '/_sandbox/recipes/equip-workspace', { body: { workspace_id: ws.body.id } })).status,
+    ).toBe(200);
     for (const wsId of [101, ws.body.id]) {
       const t = await tokenFor(sb, wsId);
       const list = await http(sb, 'GET', '/api/v3/destinations/s3/connections', { token: t });
       const dc = list.body.results[0];
-      const r = await http(sb, 'PUT', `/api/v3/destinations/s3/connections/${dc.id}`, { token: t, body: { connection_params: { region: 'eu-west-1' } } });
+      const r = await http(sb, 'PUT', `/api/v3/destinations/s3/connections/${dc.id}`, {
+        token: t,
+        body: { connection_params: { region: 'eu-west-1' } },
+      });
       expect([wsId, r.status]).toEqual([wsId, 200]);
       expect(r.body.connection_params.region).toBe('eu-west-1');
     }
@@ -150,7 +184,10 @@ describe('workspaces equipped by the control', () => {
 
 describe('destination that hosts recipes but cannot report tables', () => {
   it('answers the extraction check with 501 destination_check_unsupported, every time (v3.1 and v3)', async () => {
-    const created = await http(sb, 'POST', '/api/v3.1/automated-recipes/', { token, body: { template_id: 4001, title: 'Paid media' } });
+    const created = await http(sb, 'POST', '/api/v3.1/automated-recipes/', {
+      token,
+      body: { template_id: 4001, title: 'Paid media' },
+    });
     expect(created.status).toBe(201);
     const id = created.body.recipe_id;
     const knob = await http(sb, 'PATCH', '/_sandbox/destinations/s3', { body: { reports_tables: false } });
@@ -170,7 +207,9 @@ describe('destination that hosts recipes but cannot report tables', () => {
   });
 
   it('refuses an unknown destination or a value that is not a boolean', async () => {
-    expect((await http(sb, 'PATCH', '/_sandbox/destinations/nowhere', { body: { reports_tables: false } })).status).toBe(404);
+    expect(
+      (await http(sb, 'PATCH', '/_sandbox/destinations/nowhere', { body: { reports_tables: false } })).status,
+    ).toBe(404);
     expect((await http(sb, 'PATCH', '/_sandbox/destinations/s3', { body: { reports_tables: 'no' } })).status).toBe(400);
   });
 });

@@ -6,11 +6,14 @@ import { cli, http, sandbox } from '../helpers.js';
 /** A request with a Host header of our choosing (fetch does not let one set it). */
 function rawGet(sb: Sandbox, path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: sb.port, path, method: 'GET', headers, setHost: false }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: sb.port, path, method: 'GET', headers, setHost: false },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -24,19 +27,38 @@ describe('sandbox controls on loopback', () => {
   afterAll(() => sb.close());
 
   it('answer requests addressed to a loopback name, with any port', async () => {
-    for (const host of [`127.0.0.1:${sb.port}`, `localhost:${sb.port}`, 'localhost', `[::1]:${sb.port}`, 'LOCALHOST:80']) {
+    for (const host of [
+      `127.0.0.1:${sb.port}`,
+      `localhost:${sb.port}`,
+      'localhost',
+      `[::1]:${sb.port}`,
+      'LOCALHOST:80',
+    ]) {
       expect((await rawGet(sb, '/_sandbox/health', { host })).status, host).toBe(200);
     }
   });
 
   it('refuse any other Host with 403 in the {detail} envelope (a DNS-rebound page cannot read the state)', async () => {
-    for (const host of [`attacker.example:${sb.port}`, 'attacker.example', `localhost.attacker.example:${sb.port}`, `192.168.1.20:${sb.port}`]) {
+    for (const host of [
+      `attacker.example:${sb.port}`,
+      'attacker.example',
+      `localhost.attacker.example:${sb.port}`,
+      `192.168.1.20:${sb.port}`,
+    ]) {
       const r = await rawGet(sb, '/_sandbox/state', { host });
       expect(r.status, host).toBe(403);
       expect(r.body).toEqual({ detail: expect.stringContaining('localhost, 127.0.0.1 or [::1]') });
     }
     // Every control, including those the areas add, unknown ones, and percent-encoded spellings.
-    for (const path of ['/_sandbox/events', '/_sandbox/exports', '/_sandbox/webhook-deliveries', '/_sandbox/nothing-here', '/%5Fsandbox/state', '/%5fsandbox/health', '/_sandbox/%73tate']) {
+    for (const path of [
+      '/_sandbox/events',
+      '/_sandbox/exports',
+      '/_sandbox/webhook-deliveries',
+      '/_sandbox/nothing-here',
+      '/%5Fsandbox/state',
+      '/%5fsandbox/health',
+      '/_sandbox/%73tate',
+    ]) {
       expect((await rawGet(sb, path, { host: 'attacker.example' })).status, path).toBe(403);
     }
   });
@@ -67,9 +89,13 @@ describe('sandbox controls with a control token', () => {
     const none = await http(sb, 'GET', '/_sandbox/state');
     expect(none.status).toBe(403);
     expect(none.body.detail).toMatch(/x-sandbox-token/i);
-    expect((await http(sb, 'GET', '/_sandbox/state', { headers: { 'x-sandbox-token': `${TOKEN}x` } })).status).toBe(403);
+    expect((await http(sb, 'GET', '/_sandbox/state', { headers: { 'x-sandbox-token': `${TOKEN}x` } })).status).toBe(
+      403,
+    );
     expect((await http(sb, 'GET', '/_sandbox/health', { headers: { 'x-sandbox-token': TOKEN } })).status).toBe(200);
-    expect((await rawGet(sb, '/_sandbox/health', { host: 'sandbox.internal:4010', 'x-sandbox-token': TOKEN })).status).toBe(200);
+    expect(
+      (await rawGet(sb, '/_sandbox/health', { host: 'sandbox.internal:4010', 'x-sandbox-token': TOKEN })).status,
+    ).toBe(200);
   });
 });
 
@@ -94,7 +120,9 @@ describe('sandbox listening beyond loopback', () => {
     const token = /^Control token: (\S+)$/m.exec(r.stdout)?.[1];
     expect(token).toMatch(/^[\w-]{32}$/);
     expect(r.stdout.split(token!).length).toBe(2);
-    expect(r.stderr).toMatch(/listens on 0\.0\.0\.0: anyone who can reach this machine over the network can use it with the demo credentials \(agency@sandbox\.local \/ sandbox\)/);
+    expect(r.stderr).toMatch(
+      /listens on 0\.0\.0\.0: anyone who can reach this machine over the network can use it with the demo credentials \(agency@sandbox\.local \/ sandbox\)/,
+    );
     expect(r.stderr).toContain('X-Sandbox-Token');
   });
 
@@ -106,14 +134,20 @@ describe('sandbox listening beyond loopback', () => {
   });
 
   it('takes the token from --control-token or EDP_SANDBOX_TOKEN, and refuses a short one (exit 2)', async () => {
-    const given = await cli(undefined, ['sandbox', '--host', '0.0.0.0', '--port', '0', '--control-token', 'a-long-enough-control-token'], { signal: AbortSignal.abort() });
+    const given = await cli(
+      undefined,
+      ['sandbox', '--host', '0.0.0.0', '--port', '0', '--control-token', 'a-long-enough-control-token'],
+      { signal: AbortSignal.abort() },
+    );
     expect(given.code).toBe(0);
     expect(given.stdout).not.toContain('a-long-enough-control-token');
     // Refused before start (an aborted run would exit 130 instead).
     const short = await cli(undefined, ['sandbox', '--port', '0', '--control-token', 'short']);
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('--control-token must be at least 16 printable characters');
-    const env = await cli(undefined, ['sandbox', '--port', '0'], { env: { EDP_SANDBOX_TOKEN: 'bad token with spaces' } });
+    const env = await cli(undefined, ['sandbox', '--port', '0'], {
+      env: { EDP_SANDBOX_TOKEN: 'bad token with spaces' },
+    });
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('EDP_SANDBOX_TOKEN');
   });

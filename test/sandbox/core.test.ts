@@ -48,9 +48,13 @@ describe('sandbox: authentication', () => {
 
   it('accepts a cookie session with X-IM-WORKSPACE-ID', async () => {
     const { body } = await http(sb, 'POST', '/_sandbox/sessions', { body: { username: 'agency@sandbox.local' } });
-    const ok = await http(sb, 'GET', '/api/v3/workspaces/102/dashboards', { headers: { cookie: `dts_session_id=${body.session_id}`, 'x-im-workspace-id': '102' } });
+    const ok = await http(sb, 'GET', '/api/v3/workspaces/102/dashboards', {
+      headers: { cookie: `dts_session_id=${body.session_id}`, 'x-im-workspace-id': '102' },
+    });
     expect(ok.status).toBe(200);
-    const noWs = await http(sb, 'GET', '/api/v3/workspaces/102/dashboards', { headers: { cookie: `dts_session_id=${body.session_id}` } });
+    const noWs = await http(sb, 'GET', '/api/v3/workspaces/102/dashboards', {
+      headers: { cookie: `dts_session_id=${body.session_id}` },
+    });
     expect(noWs.status).toBe(401);
   });
 });
@@ -75,11 +79,25 @@ describe('sandbox: workspaces, agency recipes, dashboards, iframe', () => {
     const created = await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'New one' } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(Number), title: 'New one' });
-    expect((await http(sb, 'PUT', `/api/v3/workspaces/${created.body.id}`, { basic: true, body: { title: '' } })).status).toBe(400);
-    expect((await http(sb, 'PUT', `/api/v3/workspaces/${created.body.id}`, { basic: true, body: { title: 'x'.repeat(256) } })).status).toBe(400);
-    const renamed = await http(sb, 'PUT', `/api/v3/workspaces/${created.body.id}`, { basic: true, body: { title: 'Renamed' } });
+    expect(
+      (await http(sb, 'PUT', `/api/v3/workspaces/${created.body.id}`, { basic: true, body: { title: '' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await http(sb, 'PUT', `/api/v3/workspaces/${created.body.id}`, {
+          basic: true,
+          body: { title: 'x'.repeat(256) },
+        })
+      ).status,
+    ).toBe(400);
+    const renamed = await http(sb, 'PUT', `/api/v3/workspaces/${created.body.id}`, {
+      basic: true,
+      body: { title: 'Renamed' },
+    });
     expect(renamed.body.title).toBe('Renamed');
-    expect(sb.store.state.events.some((e) => e.type === 'workspace_created' && e.workspace_id === created.body.id)).toBe(true);
+    expect(
+      sb.store.state.events.some((e) => e.type === 'workspace_created' && e.workspace_id === created.body.id),
+    ).toBe(true);
   });
 
   it('answers malformed JSON with 400 and an unsupported method with 405', async () => {
@@ -92,10 +110,18 @@ describe('sandbox: workspaces, agency recipes, dashboards, iframe', () => {
   });
 
   it('enables an agency recipe (204, no trailing slash); 404 unknown recipe or workspace; 403 when the pipeline is off', async () => {
-    expect((await http(sb, 'POST', '/api/v3/workspaces/101/recipes', { basic: true, body: { recipe_id: 501 } })).status).toBe(204);
-    expect((await http(sb, 'POST', '/api/v3/workspaces/101/recipes', { basic: true, body: { recipe_id: 999 } })).status).toBe(404);
-    expect((await http(sb, 'POST', '/api/v3/workspaces/999/recipes', { basic: true, body: { recipe_id: 501 } })).status).toBe(404);
-    expect((await http(sb, 'POST', '/api/v3/workspaces/101/recipes/', { basic: true, body: { recipe_id: 501 } })).status).toBe(404);
+    expect(
+      (await http(sb, 'POST', '/api/v3/workspaces/101/recipes', { basic: true, body: { recipe_id: 501 } })).status,
+    ).toBe(204);
+    expect(
+      (await http(sb, 'POST', '/api/v3/workspaces/101/recipes', { basic: true, body: { recipe_id: 999 } })).status,
+    ).toBe(404);
+    expect(
+      (await http(sb, 'POST', '/api/v3/workspaces/999/recipes', { basic: true, body: { recipe_id: 501 } })).status,
+    ).toBe(404);
+    expect(
+      (await http(sb, 'POST', '/api/v3/workspaces/101/recipes/', { basic: true, body: { recipe_id: 501 } })).status,
+    ).toBe(404);
     await http(sb, 'PATCH', '/_sandbox/agency', { body: { recipe_pipeline: false } });
     const off = await http(sb, 'POST', '/api/v3/workspaces/101/recipes', { basic: true, body: { recipe_id: 502 } });
     await http(sb, 'PATCH', '/_sandbox/agency', { body: { recipe_pipeline: true } });
@@ -122,9 +148,22 @@ describe('sandbox: workspaces, agency recipes, dashboards, iframe', () => {
     const u = new URL(r.body.url);
     expect(`${u.origin}${u.pathname}`).toBe(`${sb.url}/api/v3/iframe/`);
     expect([...u.searchParams.keys()]).toEqual(['code', 'type', 'name']);
-    expect(sb.store.state.iframe_sessions[u.searchParams.get('code')!]!.options).toEqual({ show_accounts: false, show_accounts_only_on_auth: true });
-    expect((await http(sb, 'POST', '/api/v3/get_iframe_url', { basic: true, body: { workspace_id: 101, type: 'x' } })).status).toBe(400);
-    expect((await http(sb, 'POST', '/api/v3/get_iframe_url?show_accounts=maybe', { basic: true, body: { workspace_id: 101 } })).status).toBe(400);
+    expect(sb.store.state.iframe_sessions[u.searchParams.get('code')!]!.options).toEqual({
+      show_accounts: false,
+      show_accounts_only_on_auth: true,
+    });
+    expect(
+      (await http(sb, 'POST', '/api/v3/get_iframe_url', { basic: true, body: { workspace_id: 101, type: 'x' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await http(sb, 'POST', '/api/v3/get_iframe_url?show_accounts=maybe', {
+          basic: true,
+          body: { workspace_id: 101 },
+        })
+      ).status,
+    ).toBe(400);
     expect((await http(sb, 'POST', '/api/v3/get_iframe_url', { body: { workspace_id: 101 } })).status).toBe(401);
   });
 });
@@ -193,9 +232,15 @@ describe('sandbox: validation errors', () => {
   it('tells a missing field (required) from a wrong one (invalid), with field paths', async () => {
     const { parseBody } = await import('../../src/sandbox/http.js');
     const { z } = await import('zod');
-    const schema = z.object({ title: z.string().min(1).max(5), connections: z.array(z.object({ accounts: z.array(z.object({ id: z.number() })).min(1) })) });
+    const schema = z.object({
+      title: z.string().min(1).max(5),
+      connections: z.array(z.object({ accounts: z.array(z.object({ id: z.number() })).min(1) })),
+    });
     try {
-      parseBody(schema, { title: 'much too long', connections: [{ accounts: [{ id: 1 }, { id: 'x' }] }, { accounts: [] }, 'bare'] });
+      parseBody(schema, {
+        title: 'much too long',
+        connections: [{ accounts: [{ id: 1 }, { id: 'x' }] }, { accounts: [] }, 'bare'],
+      });
       expect.unreachable();
     } catch (err: any) {
       expect(err.code).toBe('validation_error');
@@ -209,7 +254,10 @@ describe('sandbox: validation errors', () => {
     try {
       parseBody(schema, {});
     } catch (err: any) {
-      expect(err.details.fields.map((f: any) => `${f.field}:${f.code}`)).toEqual(['title:required', 'connections:required']);
+      expect(err.details.fields.map((f: any) => `${f.field}:${f.code}`)).toEqual([
+        'title:required',
+        'connections:required',
+      ]);
     }
   });
 });

@@ -12,13 +12,19 @@ const dir = tempDir('edp-crash-');
 const cliFile = join(dir.dir, 'edp.mjs');
 beforeAll(async () => {
   await build({
-    stdin: { contents: "import { run } from './src/cli.ts'; run();", resolveDir: resolve(import.meta.dirname, '../..'), loader: 'ts' },
+    stdin: {
+      contents: "import { run } from './src/cli.ts'; run();",
+      resolveDir: resolve(import.meta.dirname, '../..'),
+      loader: 'ts',
+    },
     outfile: cliFile,
     bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    banner: { js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);",
+    },
     define: { __EDP_VERSION__: '"0.0.0-test"' },
     logLevel: 'error',
   });
@@ -29,8 +35,12 @@ afterAll(() => {
   dir.remove();
 });
 
-async function startSandbox(stateFile: string): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [cliFile, 'sandbox', '--port', '0', '--state', stateFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startSandbox(
+  stateFile: string,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, [cliFile, 'sandbox', '--port', '0', '--state', stateFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const exited = once(child, 'exit');
   let out = '';
@@ -94,7 +104,9 @@ describe('edp sandbox --state after kill -9', () => {
     const second = await startSandbox(stateFile);
     try {
       const list = await fetch(`${second.url}/api/v3/workspaces?page_size=1000`, { headers: { authorization: basic } });
-      const titles = (parseJson(await list.text()) as { results: Array<{ title: string }> }).results.map((w) => w.title);
+      const titles = (parseJson(await list.text()) as { results: Array<{ title: string }> }).results.map(
+        (w) => w.title,
+      );
       expect(acknowledged.filter((a) => !titles.includes(a.title))).toEqual([]);
       for (const { token } of acknowledged) {
         const used = await fetch(`${second.url}/api/v3/extracts`, { headers: { authorization: `Bearer ${token}` } });

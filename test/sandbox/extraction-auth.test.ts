@@ -51,6 +51,9 @@ it.each(OPERATIONS)('%s %s needs a workspace token (401 with {detail})', async (
   expect(none.status).toBe(401);
   expect(typeof none.body.detail).toBe('string');
   expect(none.headers.get('x-im-trace-id')).toBeTruthy();
-  const basic = await http(sb, method, path, { basic: true, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+  const basic = await http(sb, method, path, {
+    basic: true,
+    ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+  });
   expect(basic.status).toBe(401);
 });

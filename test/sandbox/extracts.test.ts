@@ -20,12 +20,13 @@ async function createExtract(body: Record<string, unknown>) {
 }
 
 describe('extracts (HTTP)', () => {
-  it('lists the demo extracts with the contract\'s fields', async () => {
+  it("lists the demo extracts with the contract's fields", async () => {
     const r = await call('GET', '/api/v3/extracts');
     expect(r.status).toBe(200);
     expect(r.body.count).toBeGreaterThan(0);
     const e = r.body.results[0];
-    for (const key of ['sync_historical_data', 'account_entity_id', 'account_embedded_id']) expect(e).toHaveProperty(key);
+    for (const key of ['sync_historical_data', 'account_entity_id', 'account_embedded_id'])
+      expect(e).toHaveProperty(key);
     expect(e.template.is_wide_template).toBe(false);
     expect(e.fields[0]).toHaveProperty('format');
   });
@@ -35,7 +36,9 @@ describe('extracts (HTTP)', () => {
     const g = d.connection('google_ads').id;
     const all = (await call('GET', '/api/v3/extracts')).body.count;
     expect((await call('GET', `/api/v3/extracts?connection_id=${g}`)).body.count).toBe(all);
-    expect((await call('GET', `/api/v3/extracts?connection_id=${g},${d.connection('facebook_ads').id}`)).body.count).toBe(all);
+    expect(
+      (await call('GET', `/api/v3/extracts?connection_id=${g},${d.connection('facebook_ads').id}`)).body.count,
+    ).toBe(all);
     expect((await call('GET', '/api/v3/extracts?datasource_name=facebook_ads')).body.count).toBe(0);
     expect((await call('GET', '/api/v3/extracts?datasource_name=facebook_ads,google_ads')).body.count).toBe(all);
     expect((await call('GET', `/api/v3/extracts?data_table_id=${d.table.id}`)).body.count).toBe(all);
@@ -46,12 +49,26 @@ describe('extracts (HTTP)', () => {
   it('creates at /api/v3.1/extracts/ (with slash), runs in the background and delivers rows', async () => {
     const d = demo(sb);
     const account = d.accounts('facebook_ads')[1]!;
-    const e = await createExtract({ template_id: d.template('facebook_ads', false).id, account_embedded_id: account.id, template_settings: { sync_historical_data: '2020-01-01' } });
-    expect(e).toMatchObject({ account_entity_id: account.id, account_embedded_id: account.id, sync_historical_data: '2020-01-01', status: 'running' });
+    const e = await createExtract({
+      template_id: d.template('facebook_ads', false).id,
+      account_embedded_id: account.id,
+      template_settings: { sync_historical_data: '2020-01-01' },
+    });
+    expect(e).toMatchObject({
+      account_entity_id: account.id,
+      account_embedded_id: account.id,
+      sync_historical_data: '2020-01-01',
+      status: 'running',
+    });
     expect(e.template.is_wide_template).toBe(false);
     await until(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed');
     expect(sb.store.state.data_table_rows[String(e.data_table_id)]!.length).toBeGreaterThan(6);
-    for (const type of ['extraction_created', 'regular_download_started', 'historical_download_started', 'extraction_completed']) {
+    for (const type of [
+      'extraction_created',
+      'regular_download_started',
+      'historical_download_started',
+      'extraction_completed',
+    ]) {
       expect(eventsOf(type).some((ev) => ev.data.dts_order_params_id === String(e.id))).toBe(true);
     }
     const ev = eventsOf('extraction_created').find((x) => x.data.dts_order_params_id === String(e.id))!;
@@ -64,12 +81,33 @@ describe('extracts (HTTP)', () => {
     const template = d.template('google_analytics_4', false);
     const account = d.accounts('google_analytics_4')[0]!;
     const now = sb.store.clock.iso();
-    const table = { id: sb.store.nextId('data_table'), workspace_id: 101, title: template.title, sql_name: template.sql_name, datasource_name: template.datasource_name, created_at: now };
+    const table = {
+      id: sb.store.nextId('data_table'),
+      workspace_id: 101,
+      title: template.title,
+      sql_name: template.sql_name,
+      datasource_name: template.datasource_name,
+      created_at: now,
+    };
     sb.store.state.data_tables.push(table);
     const extract = {
-      id: sb.store.nextId('extract'), workspace_id: 101, connection_id: account.connection_id, datasource_name: 'google_analytics_4', account_entity_id: account.id,
-      account_embedded_id: account.id, template_id: template.id, data_table_id: table.id, title: 'Built by a recipe', is_paused: false, pause_reason: null,
-      status: 'new', delivered: false, last_run_at: null, sync_historical_data: '2000-01-01', created_at: now, updated_at: now,
+      id: sb.store.nextId('extract'),
+      workspace_id: 101,
+      connection_id: account.connection_id,
+      datasource_name: 'google_analytics_4',
+      account_entity_id: account.id,
+      account_embedded_id: account.id,
+      template_id: template.id,
+      data_table_id: table.id,
+      title: 'Built by a recipe',
+      is_paused: false,
+      pause_reason: null,
+      status: 'new',
+      delivered: false,
+      last_run_at: null,
+      sync_historical_data: '2000-01-01',
+      created_at: now,
+      updated_at: now,
     };
     sb.store.state.extracts.push(extract);
     sb.store.runExtract(extract);
@@ -78,10 +116,17 @@ describe('extracts (HTTP)', () => {
     expect(e).toMatchObject({ status: 'completed', schedule: 'daily', template: { is_wide_template: false } });
     expect(e.template_settings.fields).toEqual(template.fields.map((f) => f.name));
     const t = (await call('GET', `/api/v3/data-tables/${table.id}`)).body;
-    expect(t.fields.map((f: any) => f.name)).toEqual([...template.fields.map((f) => f.name), 'account_id', 'account_name', '__insert_date']);
+    expect(t.fields.map((f: any) => f.name)).toEqual([
+      ...template.fields.map((f) => f.name),
+      'account_id',
+      'account_name',
+      '__insert_date',
+    ]);
     // 60 days of history plus today, two rows a day
     expect(t.rows_count).toBeGreaterThan(100);
-    expect(eventsOf('historical_download_started').some((ev) => ev.data.dts_order_params_id === String(extract.id))).toBe(true);
+    expect(
+      eventsOf('historical_download_started').some((ev) => ev.data.dts_order_params_id === String(extract.id)),
+    ).toBe(true);
   });
 
   it('answers 301 on the slashless v3.1 path and keeps the {detail} envelope for its errors', async () => {
@@ -94,12 +139,57 @@ describe('extracts (HTTP)', () => {
 
   it.each([
     ['a missing account', (d: any) => ({ template_id: d.template('google_ads', false).id }), 'account_embedded_id'],
-    ['an account of another data source', (d: any) => ({ template_id: d.template('google_ads', false).id, account_embedded_id: d.accounts('facebook_ads')[0].id }), 'facebook_ads'],
-    ['an inactive account', (d: any) => ({ template_id: d.template('google_ads', false).id, account_embedded_id: d.accounts('google_ads').at(-1).id }), 'inactive'],
-    ['another workspace\'s account', (d: any) => ({ template_id: d.template('google_ads', false).id, account_embedded_id: demo(sb, 102).accounts('google_ads')[0]!.id }), 'account_embedded_id'],
-    ['a table of another template', (d: any) => ({ template_id: d.template('google_ads', true).id, account_embedded_id: d.accounts('google_ads')[0].id, data_table_id: d.table.id }), 'data_table_id'],
-    ['unknown fields', (d: any) => ({ template_id: d.template('google_ads', false).id, account_embedded_id: d.accounts('google_ads')[0].id, template_settings: { fields: ['nope'] } }), 'nope'],
-    ['a future history date', (d: any) => ({ template_id: d.template('google_ads', false).id, account_embedded_id: d.accounts('google_ads')[0].id, template_settings: { sync_historical_data: '2999-01-01' } }), 'future'],
+    [
+      'an account of another data source',
+      (d: any) => ({
+        template_id: d.template('google_ads', false).id,
+        account_embedded_id: d.accounts('facebook_ads')[0].id,
+      }),
+      'facebook_ads',
+    ],
+    [
+      'an inactive account',
+      (d: any) => ({
+        template_id: d.template('google_ads', false).id,
+        account_embedded_id: d.accounts('google_ads').at(-1).id,
+      }),
+      'inactive',
+    ],
+    [
+      "another workspace's account",
+      (d: any) => ({
+        template_id: d.template('google_ads', false).id,
+        account_embedded_id: demo(sb, 102).accounts('google_ads')[0]!.id,
+      }),
+      'account_embedded_id',
+    ],
+    [
+      'a table of another template',
+      (d: any) => ({
+        template_id: d.template('google_ads', true).id,
+        account_embedded_id: d.accounts('google_ads')[0].id,
+        data_table_id: d.table.id,
+      }),
+      'data_table_id',
+    ],
+    [
+      'unknown fields',
+      (d: any) => ({
+        template_id: d.template('google_ads', false).id,
+        account_embedded_id: d.accounts('google_ads')[0].id,
+        template_settings: { fields: ['nope'] },
+      }),
+      'nope',
+    ],
+    [
+      'a future history date',
+      (d: any) => ({
+        template_id: d.template('google_ads', false).id,
+        account_embedded_id: d.accounts('google_ads')[0].id,
+        template_settings: { sync_historical_data: '2999-01-01' },
+      }),
+      'future',
+    ],
   ])('refuses %s with 400 and creates nothing', async (_name, body, mention) => {
     const before = sb.store.state.extracts.length;
     const r = await call('POST', '/api/v3.1/extracts/', body(demo(sb)));
@@ -108,19 +198,34 @@ describe('extracts (HTTP)', () => {
     expect(sb.store.state.extracts.length).toBe(before);
   });
 
-  it('gets, puts and patches; 404 for another workspace\'s extract', async () => {
+  it("gets, puts and patches; 404 for another workspace's extract", async () => {
     const d = demo(sb);
-    const e = await createExtract({ template_id: d.template('google_ads', true).id, account_embedded_id: d.accounts('google_ads')[1]!.id, template_settings: { fields: ['date', 'spend'] } });
-    const put = await call('PUT', `/api/v3/extracts/${e.id}`, { title: 'Wide spend', schedule: 'hourly', template_settings: { fields: ['date', 'ad_name', 'spend'], dynamic_fields: ['custom_conversion_lead'] } });
+    const e = await createExtract({
+      template_id: d.template('google_ads', true).id,
+      account_embedded_id: d.accounts('google_ads')[1]!.id,
+      template_settings: { fields: ['date', 'spend'] },
+    });
+    const put = await call('PUT', `/api/v3/extracts/${e.id}`, {
+      title: 'Wide spend',
+      schedule: 'hourly',
+      template_settings: { fields: ['date', 'ad_name', 'spend'], dynamic_fields: ['custom_conversion_lead'] },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ title: 'Wide spend', schedule: 'hourly' });
     expect(put.body.fields.map((f: any) => f.name)).toEqual(['date', 'ad_name', 'spend', 'custom_conversion_lead']);
     expect((await call('PUT', `/api/v3/extracts/${e.id}`, { title: 'x' })).status).toBe(400);
-    const patch = await call('PATCH', `/api/v3/extracts/${e.id}`, { template_settings: { additional_params: { attribution: '28d' } } });
-    expect(patch.body.template_settings).toMatchObject({ fields: ['date', 'ad_name', 'spend'], additional_params: { attribution: '28d' } });
+    const patch = await call('PATCH', `/api/v3/extracts/${e.id}`, {
+      template_settings: { additional_params: { attribution: '28d' } },
+    });
+    expect(patch.body.template_settings).toMatchObject({
+      fields: ['date', 'ad_name', 'spend'],
+      additional_params: { attribution: '28d' },
+    });
     expect(eventsOf('fields_changed').some((ev) => ev.data.dts_order_params_id === String(e.id))).toBe(true);
     expect(eventsOf('additional_params_changed').some((ev) => ev.data.dts_order_params_id === String(e.id))).toBe(true);
-    expect((await call('PATCH', `/api/v3/extracts/${e.id}`, { template_settings: { fields: ['nope'] } })).status).toBe(400);
+    expect((await call('PATCH', `/api/v3/extracts/${e.id}`, { template_settings: { fields: ['nope'] } })).status).toBe(
+      400,
+    );
     const foreign = sb.store.state.extracts.find((x) => x.workspace_id === 102)!;
     expect((await call('GET', `/api/v3/extracts/${foreign.id}`)).status).toBe(404);
     expect((await call('GET', '/api/v3/extracts/999999')).status).toBe(404);
@@ -128,7 +233,10 @@ describe('extracts (HTTP)', () => {
 
   it('pauses (never delivering), refuses to run while paused (409), unpauses and runs', async () => {
     const d = demo(sb);
-    const e = await createExtract({ template_id: d.template('linkedin_ads', false).id, account_embedded_id: d.accounts('linkedin_ads')[0]!.id });
+    const e = await createExtract({
+      template_id: d.template('linkedin_ads', false).id,
+      account_embedded_id: d.accounts('linkedin_ads')[0]!.id,
+    });
     const paused = await call('POST', `/api/v3/extracts/${e.id}/pause`);
     expect(paused.body).toMatchObject({ is_paused: true, pause_reason: 'manual' });
     expect((await call('POST', `/api/v3/extracts/${e.id}/pause`)).status).toBe(200);
@@ -158,9 +266,14 @@ describe('extracts (HTTP)', () => {
 
   it('migrates to a wide template: new extract, original paused, its rows kept', async () => {
     const d = demo(sb);
-    const source = sb.store.state.extracts.find((x) => x.workspace_id === 101 && x.data_table_id === d.table.id && !x.is_paused)!;
+    const source = sb.store.state.extracts.find(
+      (x) => x.workspace_id === 101 && x.data_table_id === d.table.id && !x.is_paused,
+    )!;
     const rowsBefore = sb.store.state.data_table_rows[String(d.table.id)]!.length;
-    const r = await call('POST', '/api/v3/extracts/migrate-wide', { migrated_from_extraction_id: source.id, template_settings: { additional_params: { level: 'ad' } } });
+    const r = await call('POST', '/api/v3/extracts/migrate-wide', {
+      migrated_from_extraction_id: source.id,
+      template_settings: { additional_params: { level: 'ad' } },
+    });
     expect(r.status).toBe(201);
     expect(r.body.template.is_wide_template).toBe(true);
     expect(r.body.migrated_from_id).toBe(source.id);
@@ -171,15 +284,30 @@ describe('extracts (HTTP)', () => {
     expect(original).toMatchObject({ is_paused: true, pause_reason: 'migrated', migrated_to_id: r.body.id });
     expect(sb.store.state.data_table_rows[String(d.table.id)]!.length).toBe(rowsBefore);
     expect((await call('GET', `/api/v3/data-tables/${d.table.id}`)).status).toBe(200);
-    const again = await call('POST', '/api/v3/extracts/migrate-wide', { migrated_from_extraction_id: source.id, template_settings: {} });
+    const again = await call('POST', '/api/v3/extracts/migrate-wide', {
+      migrated_from_extraction_id: source.id,
+      template_settings: {},
+    });
     expect(again.status).toBe(409);
     expect((await call('POST', `/api/v3/extracts/${source.id}/unpause`)).status).toBe(409);
   });
 
   it.each([
     ['a missing template_settings', () => ({ migrated_from_extraction_id: 1 }), 'template_settings'],
-    ['an unknown extract', () => ({ migrated_from_extraction_id: 999999, template_settings: {} }), 'migrated_from_extraction_id'],
-    ['a wide extract', () => ({ migrated_from_extraction_id: sb.store.state.extracts.find((x) => x.workspace_id === 101 && x.migrated_from_id)!.id, template_settings: {} }), 'wide'],
+    [
+      'an unknown extract',
+      () => ({ migrated_from_extraction_id: 999999, template_settings: {} }),
+      'migrated_from_extraction_id',
+    ],
+    [
+      'a wide extract',
+      () => ({
+        migrated_from_extraction_id: sb.store.state.extracts.find((x) => x.workspace_id === 101 && x.migrated_from_id)!
+          .id,
+        template_settings: {},
+      }),
+      'wide',
+    ],
   ])('refuses migrate-wide with %s (400)', async (_name, body, mention) => {
     const r = await call('POST', '/api/v3/extracts/migrate-wide', body());
     expect(r.status).toBe(400);

@@ -21,8 +21,11 @@ describe('request journal', () => {
     const token = await tokenFor(sb, 102);
     const list = await http(sb, 'GET', '/api/v3.1/automated-recipes/?state=nope', { token });
     const anonymous = await http(sb, 'GET', '/api/v3/workspaces');
-    const session = (await http(sb, 'POST', '/_sandbox/sessions', { body: { username: 'agency@sandbox.local' } })).body.session_id;
-    await http(sb, 'GET', '/api/v3/extracts', { headers: { cookie: `dts_session_id=${session}`, 'x-im-workspace-id': '103' } });
+    const session = (await http(sb, 'POST', '/_sandbox/sessions', { body: { username: 'agency@sandbox.local' } })).body
+      .session_id;
+    await http(sb, 'GET', '/api/v3/extracts', {
+      headers: { cookie: `dts_session_id=${session}`, 'x-im-workspace-id': '103' },
+    });
 
     const entries = await journal();
     expect(entries.map((e) => [e.method, e.path, e.status, e.auth, e.workspace_id])).toEqual([
@@ -64,8 +67,21 @@ describe('RequestJournal', () => {
   it('is a bounded ring: the oldest entries go first', () => {
     const j = new RequestJournal(3);
     for (let i = 1; i <= 5; i++) {
-      j.record({ time: '', method: 'GET', path: `/api/v3/${i}`, query: '', status: 200, auth: 'none', workspace_id: null, trace_id: null });
+      j.record({
+        time: '',
+        method: 'GET',
+        path: `/api/v3/${i}`,
+        query: '',
+        status: 200,
+        auth: 'none',
+        workspace_id: null,
+        trace_id: null,
+      });
     }
-    expect(j.list().map((e) => [e.seq, e.path])).toEqual([[3, '/api/v3/3'], [4, '/api/v3/4'], [5, '/api/v3/5']]);
+    expect(j.list().map((e) => [e.seq, e.path])).toEqual([
+      [3, '/api/v3/3'],
+      [4, '/api/v3/4'],
+      [5, '/api/v3/5'],
+    ]);
   });
 });

@@ -22,7 +22,13 @@ describe('body limits (unit)', () => {
     } catch (err: any) {
       expect(err.code).toBe('validation_error');
       // The body is level 1; the value at level 33 has a path of 32 steps: x, [0], then 30 `a`.
-      expect(err.details.fields).toEqual([{ field: `x[0].${pathOf(MAX_BODY_DEPTH - 2)}`, code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` }]);
+      expect(err.details.fields).toEqual([
+        {
+          field: `x[0].${pathOf(MAX_BODY_DEPTH - 2)}`,
+          code: 'max_depth',
+          message: `Nested more than ${MAX_BODY_DEPTH} levels deep.`,
+        },
+      ]);
     }
   });
 
@@ -32,7 +38,9 @@ describe('body limits (unit)', () => {
       checkBodyLimits({ title: 'x', settings: { filters: many } });
       expect.unreachable();
     } catch (err: any) {
-      expect(err.details.fields).toEqual([{ field: 'settings.filters', code: 'max_size', message: expect.any(String) }]);
+      expect(err.details.fields).toEqual([
+        { field: 'settings.filters', code: 'max_size', message: expect.any(String) },
+      ]);
     }
     const half = Array.from({ length: MAX_BODY_VALUES / 2 }, () => 0);
     try {
@@ -66,34 +74,60 @@ describe('body limits (HTTP)', () => {
     });
     expect(r.status).toBe(400);
     const field = `template_settings.custom_filters[0].${pathOf(MAX_BODY_DEPTH - 3)}`;
-    expect(r.body).toEqual({ detail: 'The request body is invalid.', [field]: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`] });
+    expect(r.body).toEqual({
+      detail: 'The request body is invalid.',
+      [field]: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`],
+    });
     // Nothing was stored; the next change saves as usual.
-    const ok = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, { token, body: { template_settings: { custom_filters: [{ field: 'x', eq: 1 }] } } });
+    const ok = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, {
+      token,
+      body: { template_settings: { custom_filters: [{ field: 'x', eq: 1 }] } },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.template_settings.custom_filters).toEqual([{ field: 'x', eq: 1 }]);
   });
 
   it('answers the v3.1 recipe operations with validation_error in {code, message, details}', async () => {
-    const r = await http(sb, 'POST', '/api/v3.1/automated-recipes/', { token, rawBody: `{"template_id": 4001, "settings": ${nestedText(40)}}` });
+    const r = await http(sb, 'POST', '/api/v3.1/automated-recipes/', {
+      token,
+      rawBody: `{"template_id": 4001, "settings": ${nestedText(40)}}`,
+    });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       code: 'validation_error',
       message: 'The request body is invalid.',
-      details: { fields: [{ field: `settings.${pathOf(MAX_BODY_DEPTH - 1)}`, code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` }] },
+      details: {
+        fields: [
+          {
+            field: `settings.${pathOf(MAX_BODY_DEPTH - 1)}`,
+            code: 'max_depth',
+            message: `Nested more than ${MAX_BODY_DEPTH} levels deep.`,
+          },
+        ],
+      },
     });
   });
 
   it('refuses a field holding too many values', async () => {
     const values = Array.from({ length: MAX_BODY_VALUES }, (_, i) => i).join(',');
-    const r = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, { token, rawBody: `{"template_settings": {"custom_filters": [${values}]}}` });
+    const r = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, {
+      token,
+      rawBody: `{"template_settings": {"custom_filters": [${values}]}}`,
+    });
     expect(r.status).toBe(400);
     expect(r.body['template_settings.custom_filters']).toEqual([`Holds more than ${MAX_BODY_VALUES} values.`]);
   });
 
   it('refuses a body too deep for the parser as too deep, not as malformed', async () => {
     // A long integer sends the text through the lossless parser, which recurses.
-    const r = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, { token, rawBody: nestedText(200_000, '12345678901234567890') });
+    const r = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, {
+      token,
+      rawBody: nestedText(200_000, '12345678901234567890'),
+    });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ detail: 'The request body is invalid.', non_field_errors: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`] });
+    expect(r.body).toEqual({
+      detail: 'The request body is invalid.',
+      non_field_errors: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`],
+    });
   });
 });

@@ -10,8 +10,10 @@ async function call(method: string, path: string, ws = 101, body?: unknown) {
   if (!tokens.has(ws)) tokens.set(ws, await tokenFor(sb, ws));
   return http(sb, method, path, { token: tokens.get(ws)!, ...(body !== undefined ? { body } : {}) });
 }
-const create = (body: unknown, ws = 101, ds = 'google_ads') => call('POST', `/api/v3/datasources/${ds}/external-auth-links`, ws, body);
-const revoke = (id: number, ws = 101, ds = 'google_ads') => call('POST', `/api/v3/datasources/${ds}/external-auth-links/${id}/revoke`, ws);
+const create = (body: unknown, ws = 101, ds = 'google_ads') =>
+  call('POST', `/api/v3/datasources/${ds}/external-auth-links`, ws, body);
+const revoke = (id: number, ws = 101, ds = 'google_ads') =>
+  call('POST', `/api/v3/datasources/${ds}/external-auth-links/${id}/revoke`, ws);
 const linkCount = () => sb.store.state.external_auth_links.length;
 /** Moving the clock days ahead expires tokens too: forget them. */
 async function advance(seconds: number) {
@@ -28,10 +30,18 @@ describe('creating links', () => {
   it('creates one link per address (201), not used, expiring in 14 days', async () => {
     const r = await create({ to_emails: ['a@example.com', 'b@example.com', 'A@example.com'], send_email: false });
     expect(r.status).toBe(201);
-    expect(r.body.map((l: any) => [l.email, l.status])).toEqual([['a@example.com', 'not_used'], ['b@example.com', 'not_used']]);
+    expect(r.body.map((l: any) => [l.email, l.status])).toEqual([
+      ['a@example.com', 'not_used'],
+      ['b@example.com', 'not_used'],
+    ]);
     const l = r.body[0];
     expect(Date.parse(l.expires_at) - Date.parse(l.created_at)).toBe(14 * DAY * 1000);
-    expect(l).toMatchObject({ datasource_name: 'google_ads', send_email: false, requested_by: null, inviter_title: 'Sandbox Data Hub' });
+    expect(l).toMatchObject({
+      datasource_name: 'google_ads',
+      send_email: false,
+      requested_by: null,
+      inviter_title: 'Sandbox Data Hub',
+    });
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/connect\/[0-9a-f]+$/);
   });
 
@@ -40,20 +50,29 @@ describe('creating links', () => {
     await create({ to_emails: ['quiet@example.com'], send_email: false });
     expect(sb.store.state.outbox.length).toBe(before);
     await create({ to_emails: ['mailed@example.com'], send_email: true });
-    expect(sb.store.state.outbox.slice(before)).toEqual([expect.objectContaining({ to: 'mailed@example.com', kind: 'invitation' })]);
+    expect(sb.store.state.outbox.slice(before)).toEqual([
+      expect.objectContaining({ to: 'mailed@example.com', kind: 'invitation' }),
+    ]);
   });
 
   it('requested_by: a workspace member is named on the link and gets a confirmation', async () => {
     const r = await create({ to_emails: ['c@example.com'], send_email: true, requested_by: 'analyst@sandbox.local' });
     expect(r.status).toBe(201);
     expect(r.body[0]).toMatchObject({ requested_by: 'analyst@sandbox.local', inviter_title: 'Blake Analyst' });
-    expect(sb.store.state.outbox.at(-1)).toMatchObject({ to: 'analyst@sandbox.local', kind: 'confirmation', link_ids: [r.body[0].id] });
+    expect(sb.store.state.outbox.at(-1)).toMatchObject({
+      to: 'analyst@sandbox.local',
+      kind: 'confirmation',
+      link_ids: [r.body[0].id],
+    });
     const page = await fetch(r.body[0].url).then((res) => res.text());
     expect(page).toContain('Blake Analyst asks you to connect Google Ads');
   });
 
   it('requested_by: the agency owner qualifies in any workspace', async () => {
-    const r = await create({ to_emails: ['d@example.com'], send_email: false, requested_by: 'agency@sandbox.local' }, 102);
+    const r = await create(
+      { to_emails: ['d@example.com'], send_email: false, requested_by: 'agency@sandbox.local' },
+      102,
+    );
     expect(r.status).toBe(201);
   });
 
@@ -63,7 +82,10 @@ describe('creating links', () => {
     ['an unknown address', 'nobody@example.com', 101],
   ])('requested_by: %s gives 400 and creates nothing', async (_what, requestedBy, ws) => {
     const before = linkCount();
-    const r = await create({ to_emails: ['e@example.com', 'f@example.com'], send_email: false, requested_by: requestedBy }, ws);
+    const r = await create(
+      { to_emails: ['e@example.com', 'f@example.com'], send_email: false, requested_by: requestedBy },
+      ws,
+    );
     expect(r.status).toBe(400);
     expect(r.body.requested_by).toEqual([expect.stringMatching(/active agency user/)]);
     expect(linkCount()).toBe(before);
@@ -87,7 +109,9 @@ describe('creating links', () => {
   });
 
   it('401 without a token', async () => {
-    const r = await http(sb, 'POST', '/api/v3/datasources/google_ads/external-auth-links', { body: { to_emails: ['g@example.com'], send_email: false } });
+    const r = await http(sb, 'POST', '/api/v3/datasources/google_ads/external-auth-links', {
+      body: { to_emails: ['g@example.com'], send_email: false },
+    });
     expect(r.status).toBe(401);
   });
 
@@ -176,13 +200,18 @@ describe('link states', () => {
     expect((await revoke(link.id, 101, 'facebook_ads')).status).toBe(404);
     expect((await revoke(link.id, 101, 'nope')).status).toBe(404);
     expect((await revoke(link.id, 102)).status).toBe(404);
-    expect((await http(sb, 'POST', `/api/v3/datasources/google_ads/external-auth-links/${link.id}/revoke`)).status).toBe(401);
+    expect(
+      (await http(sb, 'POST', `/api/v3/datasources/google_ads/external-auth-links/${link.id}/revoke`)).status,
+    ).toBe(401);
   });
 
   it('not_used -> expired after 14 days; revoking an expired link is 400', async () => {
     const [link] = (await create({ to_emails: ['x@example.com'], send_email: false })).body;
     await advance(14 * DAY - 10);
-    const find = async () => (await call('GET', '/api/v3/datasources/google_ads/external-auth-links')).body.results.find((l: any) => l.id === link.id);
+    const find = async () =>
+      (await call('GET', '/api/v3/datasources/google_ads/external-auth-links')).body.results.find(
+        (l: any) => l.id === link.id,
+      );
     expect((await find()).status).toBe('not_used');
     await advance(10);
     expect((await find()).status).toBe('expired');

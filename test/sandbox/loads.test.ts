@@ -28,14 +28,24 @@ describe('loads (HTTP)', () => {
     expect((await call('GET', '/api/v3/loads')).body.count).toBe(1);
     const load = await newLoad();
     expect(load).toMatchObject({ status: 'active', schedule: 'daily', last_run: null });
-    expect(sb.store.state.events.some((e) => e.type === 'load_created' && e.shape === 'Load' && e.data.load_id === String(load.id))).toBe(true);
+    expect(
+      sb.store.state.events.some(
+        (e) => e.type === 'load_created' && e.shape === 'Load' && e.data.load_id === String(load.id),
+      ),
+    ).toBe(true);
   });
 
   it('refuses a table or destination connection outside the workspace (400)', async () => {
     const other = demo(sb, 102);
     const d = demo(sb);
-    expect((await call('POST', '/api/v3/loads', { data_table_id: other.table.id, destination_connection_id: d.s3.id })).status).toBe(400);
-    expect((await call('POST', '/api/v3/loads', { data_table_id: d.table.id, destination_connection_id: other.s3.id })).status).toBe(400);
+    expect(
+      (await call('POST', '/api/v3/loads', { data_table_id: other.table.id, destination_connection_id: d.s3.id }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/api/v3/loads', { data_table_id: d.table.id, destination_connection_id: other.s3.id }))
+        .status,
+    ).toBe(400);
     expect((await call('POST', '/api/v3/loads', { data_table_id: d.table.id })).status).toBe(400);
   });
 
@@ -60,7 +70,9 @@ describe('loads (HTTP)', () => {
   it('delivers only the selected fields of the table', async () => {
     const d = demo(sb, 102);
     const call102 = bearer(sb, 102);
-    await call102('PUT', `/api/v3/data-tables/${d.table.id}`, { selected_fields: ['date', 'campaign_id', 'campaign_name', 'clicks'] });
+    await call102('PUT', `/api/v3/data-tables/${d.table.id}`, {
+      selected_fields: ['date', 'campaign_id', 'campaign_name', 'clicks'],
+    });
     const load = (await call102('GET', '/api/v3/loads')).body.results[0];
     await call102('PUT', `/api/v3/loads/${load.id}/run`);
     await until(async () => (await call102('GET', `/api/v3/loads/${load.id}`)).body.last_run?.status === 'completed');
@@ -104,7 +116,12 @@ describe('loads (HTTP)', () => {
 
   it('puts the full load and deletes it (then 404)', async () => {
     const load = await newLoad();
-    const r = await call('PUT', `/api/v3/loads/${load.id}`, { title: 'Nightly', data_table_id: load.data_table_id, destination_connection_id: load.destination_connection_id, schedule: 'weekly' });
+    const r = await call('PUT', `/api/v3/loads/${load.id}`, {
+      title: 'Nightly',
+      data_table_id: load.data_table_id,
+      destination_connection_id: load.destination_connection_id,
+      schedule: 'weekly',
+    });
     expect(r.body).toMatchObject({ title: 'Nightly', schedule: 'weekly' });
     expect((await call('PUT', `/api/v3/loads/${load.id}`, { title: 'x' })).status).toBe(400);
     expect((await call('DELETE', `/api/v3/loads/${load.id}`)).status).toBe(204);
@@ -119,7 +136,9 @@ describe('loads (HTTP)', () => {
     const r = await call('PUT', `/api/v3/loads/${load.id}/run`);
     expect(r.status).toBe(409);
     expect(r.body.detail).toContain('not active');
-    await call('PUT', `/api/v3/destinations/s3/connections/${s3.id}`, { connection_params: { bucket: 'edp-sandbox-101' } });
+    await call('PUT', `/api/v3/destinations/s3/connections/${s3.id}`, {
+      connection_params: { bucket: 'edp-sandbox-101' },
+    });
   });
 });
 

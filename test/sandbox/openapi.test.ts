@@ -34,14 +34,17 @@ function registeredRoutes(): string[] {
 /** Paths compared with parameters blanked: fastify's tree shows `:id|:extract_id` where routes name one segment differently. */
 const fromFastify = (path: string) => path.replace(/:[A-Za-z_]+(?:\|:[A-Za-z_]+)*/g, '{}');
 const fromOpenApi = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
-const bodySchema = (path: string, method: string) => z.fromJSONSchema(doc.paths[path][method].requestBody.content['application/json'].schema);
+const bodySchema = (path: string, method: string) =>
+  z.fromJSONSchema(doc.paths[path][method].requestBody.content['application/json'].schema);
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and lists exactly the /api/ routes the sandbox serves, both versions', () => {
     expect(doc.openapi).toBe('3.1.0');
     const api = registeredRoutes().filter((r) => r.split(' ')[1]!.startsWith('/api/'));
     expect(api.length).toBeGreaterThan(60);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${fromOpenApi(path)}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${fromOpenApi(path)}`),
+    );
     expect(documented.sort()).toEqual(
       api
         .map((r) => {
@@ -61,8 +64,16 @@ describe('OpenAPI document', () => {
     const state = list.parameters.find((p: any) => p.name === 'state');
     expect(state).toMatchObject({ in: 'query', required: false });
     expect(state.schema.enum).toEqual(['extracting_data', 'building_dependencies', 'ready_to_work', 'failed']);
-    const accounts = doc.paths['/api/v3.1/connections/{connection_id}/accounts/'].get.parameters.map((p: any) => [p.name, p.in]);
-    expect(accounts).toEqual([['connection_id', 'path'], ['search', 'query'], ['page', 'query'], ['page_size', 'query']]);
+    const accounts = doc.paths['/api/v3.1/connections/{connection_id}/accounts/'].get.parameters.map((p: any) => [
+      p.name,
+      p.in,
+    ]);
+    expect(accounts).toEqual([
+      ['connection_id', 'path'],
+      ['search', 'query'],
+      ['page', 'query'],
+      ['page_size', 'query'],
+    ]);
   });
 
   it('names the error envelope each operation answers with, and Retry-After on 503', () => {
@@ -89,7 +100,12 @@ describe('OpenAPI document', () => {
 
   it.each([
     ['/api/v3.1/automated-recipes/', 'post', { template_id: 4001, title: 'Paid media' }, { title: 'Paid media' }],
-    ['/api/v3/webhook_endpoints/', 'post', { url: 'https://example.com/hook', event_types: ['load_completed'] }, { event_types: ['load_completed'] }],
+    [
+      '/api/v3/webhook_endpoints/',
+      'post',
+      { url: 'https://example.com/hook', event_types: ['load_completed'] },
+      { event_types: ['load_completed'] },
+    ],
     ['/api/v3/workspaces', 'post', { title: 'Documented' }, { title: 7 }],
   ])('the body schema of %s agrees with the sandbox', async (path, method, good, bad) => {
     const schema = bodySchema(path, method);
@@ -107,8 +123,13 @@ describe('OpenAPI document', () => {
     expect(run.required ?? []).toEqual([]);
     expect(Object.keys(run.properties)).toEqual(['date_from', 'date_to']);
     const configure = bodySchema('/api/v3.1/automated-recipes/{id}/', 'put');
-    const body = { data_sources: ['google_ads'], connections: [{ connection_id: 1001, connection_data_source: 'google_ads', accounts: [{ id: 20001 }] }] };
+    const body = {
+      data_sources: ['google_ads'],
+      connections: [{ connection_id: 1001, connection_data_source: 'google_ads', accounts: [{ id: 20001 }] }],
+    };
     expect(configure.safeParse(body).success).toBe(true);
-    expect(configure.safeParse({ ...body, connections: [{ ...body.connections[0], accounts: [] }] }).success).toBe(false);
+    expect(configure.safeParse({ ...body, connections: [{ ...body.connections[0], accounts: [] }] }).success).toBe(
+      false,
+    );
   });
 });

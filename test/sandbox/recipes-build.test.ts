@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { control, http, sandbox, tokenFor } from '../helpers.js';
-import { V3, V31, builtRecipe, configuration, configure, createRecipe, demo, resetRecipes, waitBuilt } from '../fixtures/recipes.js';
+import {
+  V3,
+  V31,
+  builtRecipe,
+  configuration,
+  configure,
+  createRecipe,
+  demo,
+  resetRecipes,
+  waitBuilt,
+} from '../fixtures/recipes.js';
 
 let sb: Sandbox;
 let token: string;
@@ -50,9 +60,18 @@ describe('sandbox: build (v3.1)', () => {
     expect([...seen][0]).toBe('extracting_data');
     expect(recipe.state).toBe('ready_to_work');
     expect(recipe).toMatchObject({ degraded: false, error: null, not_delivered_reasons: [] });
-    expect(recipe.sources).toEqual([{ data_source: 'google_ads', status: 'delivered', not_delivered_count: 0, not_delivered: [], error: null }]);
+    expect(recipe.sources).toEqual([
+      { data_source: 'google_ads', status: 'delivered', not_delivered_count: 0, not_delivered: [], error: null },
+    ]);
     const events = sb.store.state.events.map((e) => e.type);
-    expect(events).toEqual(expect.arrayContaining(['transformation_started', 'transformation_completed', 'recipe_activated', 'extraction_created']));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'transformation_started',
+        'transformation_completed',
+        'recipe_activated',
+        'extraction_created',
+      ]),
+    );
     const activated = sb.store.state.events.find((e) => e.type === 'recipe_activated')!;
     expect(activated.shape).toBe('Recipe');
     expect(Object.values(activated.data).every((v) => typeof v === 'string')).toBe(true);
@@ -65,7 +84,11 @@ describe('sandbox: build (v3.1)', () => {
     expect(recipe.state).toBe('ready_to_work');
     expect(recipe.degraded).toBe(true);
     expect(recipe.not_delivered_reasons).toEqual(['timed_out']);
-    expect(recipe.sources[0]).toMatchObject({ status: 'partial', not_delivered_count: 1, not_delivered: [{ extraction_id: expect.any(Number), account_id: b, reason: 'timed_out' }] });
+    expect(recipe.sources[0]).toMatchObject({
+      status: 'partial',
+      not_delivered_count: 1,
+      not_delivered: [{ extraction_id: expect.any(Number), account_id: b, reason: 'timed_out' }],
+    });
   });
 
   it('does not wait for an account disabled since configuration', async () => {
@@ -77,7 +100,9 @@ describe('sandbox: build (v3.1)', () => {
     try {
       await http(sb, 'POST', `${V31}${id}/build/`, { token });
       const recipe = await waitBuilt(sb, token, id);
-      expect(recipe.sources[0].not_delivered).toEqual([expect.objectContaining({ account_id: b, reason: 'account_disabled' })]);
+      expect(recipe.sources[0].not_delivered).toEqual([
+        expect.objectContaining({ account_id: b, reason: 'account_disabled' }),
+      ]);
     } finally {
       account.is_active = true;
     }
@@ -85,10 +110,22 @@ describe('sandbox: build (v3.1)', () => {
 
   it('caps not_delivered at 100 entries per source and counts them all', async () => {
     const bulk = sb.store.state.connections.find((c) => c.title.includes('bulk'))!;
-    const ids = sb.store.state.accounts.filter((a) => a.connection_id === bulk.id).slice(0, 130).map((a) => a.id);
-    await Promise.all(ids.slice(1).map((account_id) => control(sb, 'PATCH', '/recipes/extraction-behavior', { account_id, behavior: 'fails' })));
+    const ids = sb.store.state.accounts
+      .filter((a) => a.connection_id === bulk.id)
+      .slice(0, 130)
+      .map((a) => a.id);
+    await Promise.all(
+      ids
+        .slice(1)
+        .map((account_id) => control(sb, 'PATCH', '/recipes/extraction-behavior', { account_id, behavior: 'fails' })),
+    );
     const id = await createRecipe(sb, token, 4001);
-    await configure(sb, token, id, { data_sources: ['google_ads'], connections: [{ connection_id: bulk.id, connection_data_source: 'google_ads', accounts: ids.map((x) => ({ id: x })) }] });
+    await configure(sb, token, id, {
+      data_sources: ['google_ads'],
+      connections: [
+        { connection_id: bulk.id, connection_data_source: 'google_ads', accounts: ids.map((x) => ({ id: x })) },
+      ],
+    });
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
     const recipe = await waitBuilt(sb, token, id);
     expect(recipe.state).toBe('ready_to_work');
@@ -104,7 +141,12 @@ describe('sandbox: build (v3.1)', () => {
     expect(recipe.degraded).toBe(true);
     const fb = recipe.sources.find((x: any) => x.data_source === 'facebook_ads');
     expect(fb.status).toBe('failed');
-    expect(fb.error).toMatchObject({ code: 'no_data_delivered', stage: 'extraction', data_source: 'facebook_ads', details: {} });
+    expect(fb.error).toMatchObject({
+      code: 'no_data_delivered',
+      stage: 'extraction',
+      data_source: 'facebook_ads',
+      details: {},
+    });
     expect(recipe.sources.find((x: any) => x.data_source === 'google_ads').error).toBeNull();
   });
 
@@ -112,14 +154,25 @@ describe('sandbox: build (v3.1)', () => {
     await behave({ datasource_name: 'facebook_ads', behavior: 'fails' });
     const { recipe } = await builtRecipe(sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
     expect(recipe.state).toBe('failed');
-    expect(recipe.error).toMatchObject({ code: 'no_data_delivered', stage: 'extraction', data_source: 'facebook_ads', details: {}, occurred_at: expect.any(String) });
+    expect(recipe.error).toMatchObject({
+      code: 'no_data_delivered',
+      stage: 'extraction',
+      data_source: 'facebook_ads',
+      details: {},
+      occurred_at: expect.any(String),
+    });
   });
 
   it('progressive: every source failed is all_sources_failed', async () => {
     await behave({ datasource_name: 'facebook_ads', behavior: 'fails' });
     await behave({ datasource_name: 'google_ads', behavior: 'fails' });
     const { recipe } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all', facebook_ads: 'all' });
-    expect(recipe.error).toMatchObject({ code: 'all_sources_failed', stage: 'extraction', data_source: null, details: {} });
+    expect(recipe.error).toMatchObject({
+      code: 'all_sources_failed',
+      stage: 'extraction',
+      data_source: null,
+      details: {},
+    });
   });
 
   it('nothing delivered in time is no_data_delivered', async () => {
@@ -130,21 +183,37 @@ describe('sandbox: build (v3.1)', () => {
     expect(recipe.not_delivered_reasons).toEqual(['timed_out']);
   });
 
-  it('fails when none delivered for one of the template\'s extraction templates; reused extractions with nothing running are not waited for', async () => {
+  it("fails when none delivered for one of the template's extraction templates; reused extractions with nothing running are not waited for", async () => {
     const ga = demo(sb, 101, 'google_analytics_4');
     const custom = sb.store.state.extract_templates.find((t) => t.sql_name === 'google_analytics_4_custom_report')!;
     const now = new Date().toISOString();
     for (const accountId of ga.accounts) {
       sb.store.state.extracts.push({
-        id: sb.store.nextId('extract'), workspace_id: 101, connection_id: ga.connection, datasource_name: 'google_analytics_4',
-        account_entity_id: accountId, account_embedded_id: accountId, template_id: custom.id, data_table_id: 1, title: 'old', is_paused: false,
-        pause_reason: null, status: 'new', delivered: false, last_run_at: null, sync_historical_data: null, created_at: now, updated_at: now,
+        id: sb.store.nextId('extract'),
+        workspace_id: 101,
+        connection_id: ga.connection,
+        datasource_name: 'google_analytics_4',
+        account_entity_id: accountId,
+        account_embedded_id: accountId,
+        template_id: custom.id,
+        data_table_id: 1,
+        title: 'old',
+        is_paused: false,
+        pause_reason: null,
+        status: 'new',
+        delivered: false,
+        last_run_at: null,
+        sync_historical_data: null,
+        created_at: now,
+        updated_at: now,
       } as any);
     }
     const { recipe } = await builtRecipe(sb, token, 101, 4003, { google_analytics_4: 'all' });
     expect(recipe.state).toBe('failed');
     expect(recipe.error.code).toBe('no_data_delivered');
-    expect(recipe.sources[0].not_delivered.map((n: any) => n.reason)).toEqual(Array(ga.accounts.length).fill('not_running'));
+    expect(recipe.sources[0].not_delivered.map((n: any) => n.reason)).toEqual(
+      Array(ga.accounts.length).fill('not_running'),
+    );
   });
 
   it('a forced SQL failure carries stage and details with every key', async () => {
@@ -154,7 +223,11 @@ describe('sandbox: build (v3.1)', () => {
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
     const recipe = await waitBuilt(sb, token, id);
     expect(recipe.error).toEqual({
-      code: 'sql_type_mismatch', message: expect.any(String), stage: 'transformation_build', data_source: null, occurred_at: expect.any(String),
+      code: 'sql_type_mismatch',
+      message: expect.any(String),
+      stage: 'transformation_build',
+      data_source: null,
+      occurred_at: expect.any(String),
       details: { column: 'spend', source_type: 'text', target_type: 'numeric', mixed_types: ['text', 'numeric'] },
     });
     // one-shot: the next build succeeds and clears the error
@@ -167,12 +240,17 @@ describe('sandbox: build (v3.1)', () => {
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
-    const claim = await http(sb, 'POST', '/_sandbox/recipes/view-claims', { body: { workspace_id: 101, view_name: 'paid_media_performance' } });
+    const claim = await http(sb, 'POST', '/_sandbox/recipes/view-claims', {
+      body: { workspace_id: 101, view_name: 'paid_media_performance' },
+    });
     const during = await waitBuilt(sb, token, id);
     expect(during.error).toMatchObject({ code: 'view_name_taken', stage: 'final_build', details: {} });
     const refused = await http(sb, 'POST', `${V31}${id}/build/`, { token });
     expect(refused.status).toBe(409);
-    expect(refused.body.details).toEqual({ view_name: 'paid_media_performance', conflicting_recipe_ids: [expect.anything()] });
+    expect(refused.body.details).toEqual({
+      view_name: 'paid_media_performance',
+      conflicting_recipe_ids: [expect.anything()],
+    });
     expect(String(refused.body.details.conflicting_recipe_ids[0])).toBe(claim.body.recipe_id);
   });
 
@@ -187,7 +265,14 @@ describe('sandbox: build (v3.1)', () => {
       await new Promise((r) => setTimeout(r, 20));
       check = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
     }
-    expect(check.body.tables).toEqual([{ data_source: 'google_ads', table: 'google_ads_campaign_performance', table_exists: true, extraction_ids: recipe.sources[0].not_delivered.map((n: any) => n.extraction_id) }]);
+    expect(check.body.tables).toEqual([
+      {
+        data_source: 'google_ads',
+        table: 'google_ads_campaign_performance',
+        table_exists: true,
+        extraction_ids: recipe.sources[0].not_delivered.map((n: any) => n.extraction_id),
+      },
+    ]);
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
     expect(await waitBuilt(sb, token, id)).toMatchObject({ state: 'ready_to_work', degraded: false });
   });
@@ -264,7 +349,11 @@ describe('sandbox: extraction check (v3.1)', () => {
       await http(sb, 'PATCH', '/_sandbox/destinations/s3', { body: { reports_tables: true } });
       await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { destination_unavailable: 1 } });
       const down = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
-      expect([down.status, down.body.code, down.headers.get('retry-after')]).toEqual([503, 'destination_unavailable', '0']);
+      expect([down.status, down.body.code, down.headers.get('retry-after')]).toEqual([
+        503,
+        'destination_unavailable',
+        '0',
+      ]);
     } finally {
       dc.status = 'active';
       dc.destination_name = 's3';
@@ -294,7 +383,10 @@ describe('sandbox: delete (v3.1)', () => {
     // deleting the base breaks the summary built on it
     expect((await http(sb, 'DELETE', `${V31}${base.recipe_id}/`, { token })).status).toBe(204);
     const broken = await http(sb, 'GET', `${V31}${id}/`, { token });
-    expect(broken.body).toMatchObject({ state: 'failed', error: { code: 'sql_object_not_found', details: { missing_column: null } } });
+    expect(broken.body).toMatchObject({
+      state: 'failed',
+      error: { code: 'sql_object_not_found', details: { missing_column: null } },
+    });
     // rebuilding recreates the base; deleting the summary deletes it too
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
     await waitBuilt(sb, token, id);
@@ -357,7 +449,10 @@ describe('sandbox: v3 differences', () => {
     expect(resetup.body.status).toEqual(expect.any(String));
     await waitBuilt(sb, token, id);
     const check = await http(sb, 'GET', `${V3}${id}/extractions/`, { token });
-    expect(check.body).toEqual({ ready: true, sources: [expect.objectContaining({ data_source: 'google_ads', table_exists: true })] });
+    expect(check.body).toEqual({
+      ready: true,
+      sources: [expect.objectContaining({ data_source: 'google_ads', table_exists: true })],
+    });
   });
 
   it('answers 410 on every v3 path once v3 is switched off; v3.1 goes on serving the same recipes', async () => {
@@ -380,7 +475,10 @@ describe('sandbox: v3 differences', () => {
     const list = await http(sb, 'GET', V3, { token });
     expect(list.body.results[0].recipe_id).toBe(a);
     expect(list.body.results[0]).not.toHaveProperty('datatable_id');
-    expect((await http(sb, 'GET', `${V3}?state=ready_to_work`, { token })).body).toMatchObject({ count: 0, results: [] });
+    expect((await http(sb, 'GET', `${V3}?state=ready_to_work`, { token })).body).toMatchObject({
+      count: 0,
+      results: [],
+    });
     expect((await http(sb, 'GET', `${V3}?state=failed`, { token })).status).toBe(200);
     const capped = await http(sb, 'GET', `${V3}?page_size=1000`, { token });
     expect(capped.status).toBe(200);

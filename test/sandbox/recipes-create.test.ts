@@ -20,13 +20,22 @@ describe('sandbox: recipe templates', () => {
     const all = await http(sb, 'GET', '/api/v3.1/automated-recipe-templates/', { token });
     expect(all.status).toBe(200);
     const first = all.body.results[0];
-    expect(first).toMatchObject({ id: 4001, origin: 'improvado', categories: ['Paid media'], build_mode: 'progressive' });
+    expect(first).toMatchObject({
+      id: 4001,
+      origin: 'improvado',
+      categories: ['Paid media'],
+      build_mode: 'progressive',
+    });
     expect(new Set(all.body.results.map((t: any) => t.build_mode))).toEqual(new Set(['progressive', 'atomic']));
     const found = await http(sb, 'GET', '/api/v3.1/automated-recipe-templates/?search=FUNNEL', { token });
     expect(found.body.results.map((t: any) => t.id)).toEqual([4003]);
     const blank = await http(sb, 'GET', '/api/v3.1/automated-recipe-templates/?search=%20', { token });
     expect(blank.status).toBe(400);
-    expect(blank.body).toEqual({ code: 'invalid_query_parameter', message: expect.any(String), details: { parameter: 'search', allowed_values: [] } });
+    expect(blank.body).toEqual({
+      code: 'invalid_query_parameter',
+      message: expect.any(String),
+      details: { parameter: 'search', allowed_values: [] },
+    });
   });
 
   it('v3.1 detail has output_columns as a list, empty when none; unknown id is 404 not_found', async () => {
@@ -43,7 +52,9 @@ describe('sandbox: recipe templates', () => {
   it('v3 detail has level, nested children, dependencies_count and null output_columns', async () => {
     const t = await http(sb, 'GET', '/api/v3/automated-recipe-templates/4004/', { token });
     expect(t.body).toMatchObject({ id: 4004, level: 2, dependencies_count: 1 });
-    expect(t.body.children).toEqual([expect.objectContaining({ id: 4005, level: 1, children: [], dependencies_count: 0 })]);
+    expect(t.body.children).toEqual([
+      expect.objectContaining({ id: 4005, level: 1, children: [], dependencies_count: 0 }),
+    ]);
     const none = await http(sb, 'GET', '/api/v3/automated-recipe-templates/4003/', { token });
     expect(none.body.output_columns).toBeNull();
     expect(none.body).not.toHaveProperty('origin');
@@ -76,8 +87,17 @@ describe('sandbox: create (v3.1)', () => {
     expect(r.text).toMatch(/"recipe_id":9007199254740\d{3}/);
     expect(BigInt(String(r.body.recipe_id))).toBeGreaterThan(2n ** 53n);
     expect(r.body).toMatchObject({
-      template_id: 4001, title: 'Paid media', state: null, error: null, last_build_at: null, degraded: false,
-      not_delivered_reasons: [], sources: [], data_sources: [], connections: [], sync_from_date: null,
+      template_id: 4001,
+      title: 'Paid media',
+      state: null,
+      error: null,
+      last_build_at: null,
+      degraded: false,
+      not_delivered_reasons: [],
+      sources: [],
+      data_sources: [],
+      connections: [],
+      sync_from_date: null,
     });
     const table = sb.store.state.data_tables.find((d) => d.id === r.body.datatable_id)!;
     expect(table.sql_name).toBe('paid_media_performance');
@@ -102,7 +122,10 @@ describe('sandbox: create (v3.1)', () => {
     const raced = await http(sb, 'POST', V31, { token, body: { template_id: 4001, title: 'again' } });
     expect(raced.body.details.existing_recipe_ids).toEqual([]);
     // Equal names in another workspace are normal.
-    const other = await http(sb, 'POST', V31, { token: await tokenFor(sb, 102), body: { template_id: 4001, title: 'x' } });
+    const other = await http(sb, 'POST', V31, {
+      token: await tokenFor(sb, 102),
+      body: { template_id: 4001, title: 'x' },
+    });
     expect(other.status).toBe(201);
   });
 
@@ -154,7 +177,10 @@ describe('sandbox: create (v3.1)', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('validation_error');
     expect(r.body.details.fields).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: 'template_id' }), expect.objectContaining({ field: 'title', code: 'max_length' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'template_id' }),
+        expect.objectContaining({ field: 'title', code: 'max_length' }),
+      ]),
     );
     const bad = await http(sb, 'POST', V31, { token, rawBody: '{nope' });
     expect(bad.status).toBe(400);
@@ -175,9 +201,15 @@ describe('sandbox: list and detail (v3.1)', () => {
     expect(ready.body.results).toEqual([]);
     const unknown = await http(sb, 'GET', `${V31}?state=Ready%20to%20work`, { token });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.details).toEqual({ parameter: 'state', allowed_values: ['extracting_data', 'building_dependencies', 'ready_to_work', 'failed'] });
+    expect(unknown.body.details).toEqual({
+      parameter: 'state',
+      allowed_values: ['extracting_data', 'building_dependencies', 'ready_to_work', 'failed'],
+    });
     const badTemplate = await http(sb, 'GET', `${V31}?template_id=abc`, { token });
-    expect(badTemplate.body).toMatchObject({ code: 'invalid_query_parameter', details: { parameter: 'template_id', allowed_values: [] } });
+    expect(badTemplate.body).toMatchObject({
+      code: 'invalid_query_parameter',
+      details: { parameter: 'template_id', allowed_values: [] },
+    });
   });
 
   it('paging: page_size above 100 or a page past the end is 400 invalid_query_parameter', async () => {
@@ -194,7 +226,7 @@ describe('sandbox: list and detail (v3.1)', () => {
     expect(past.body.details.parameter).toBe('page');
   });
 
-  it('another workspace\'s recipe is 404 (v3.1) and 403 (v3); an unknown id is 404', async () => {
+  it("another workspace's recipe is 404 (v3.1) and 403 (v3); an unknown id is 404", async () => {
     const id = await createRecipe(sb, token, 4001);
     const other = await tokenFor(sb, 102);
     const v31 = await http(sb, 'GET', `${V31}${id}/`, { token: other });

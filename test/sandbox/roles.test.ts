@@ -17,7 +17,9 @@ const byTitle = async (title: string) => (await roles()).find((r) => r.title ===
 describe('roles: access', () => {
   it('needs Basic credentials (401)', async () => {
     expect((await http(sb, 'GET', '/api/v3/roles/')).status).toBe(401);
-    expect((await http(sb, 'GET', '/api/v3/roles/permissions', { basic: ['agency@sandbox.local', 'wrong'] })).status).toBe(401);
+    expect(
+      (await http(sb, 'GET', '/api/v3/roles/permissions', { basic: ['agency@sandbox.local', 'wrong'] })).status,
+    ).toBe(401);
   });
 
   it('is for the agency chief only (403)', async () => {
@@ -31,8 +33,16 @@ describe('roles: access', () => {
 
   it('needs the agency flag can_use_embedded_api (403)', async () => {
     await http(sb, 'PATCH', '/_sandbox/agency', { body: { can_use_embedded_api: false } });
-    for (const [method, path] of [['GET', '/api/v3/roles/'], ['GET', '/api/v3/roles/permissions'], ['POST', '/api/v3/roles/'], ['DELETE', '/api/v3/roles/1']] as const) {
-      const res = await http(sb, method, path, { basic: true, body: method === 'POST' ? { title: 'X', permissions: [] } : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/v3/roles/'],
+      ['GET', '/api/v3/roles/permissions'],
+      ['POST', '/api/v3/roles/'],
+      ['DELETE', '/api/v3/roles/1'],
+    ] as const) {
+      const res = await http(sb, method, path, {
+        basic: true,
+        body: method === 'POST' ? { title: 'X', permissions: [] } : undefined,
+      });
       expect(res.status).toBe(403);
       expect(res.body.detail).toContain('embedded API');
     }
@@ -43,12 +53,22 @@ describe('roles: catalog and list', () => {
   it('serves the ordered permission catalog, every entry with title and description', async () => {
     const res = await http(sb, 'GET', '/api/v3/roles/permissions', { basic: true });
     expect(res.status).toBe(200);
-    expect(res.body.map((l: any) => l.layer)).toEqual(['WORKSPACE', 'CONNECTION', 'EXTRACT', 'DATA_TABLE', 'DESTINATION', 'LOAD', 'RECIPE']);
+    expect(res.body.map((l: any) => l.layer)).toEqual([
+      'WORKSPACE',
+      'CONNECTION',
+      'EXTRACT',
+      'DATA_TABLE',
+      'DESTINATION',
+      'LOAD',
+      'RECIPE',
+    ]);
     for (const layer of res.body) {
       expect(layer.title && layer.description).toBeTruthy();
       for (const p of layer.permissions) expect(p.permission && p.title && p.description).toBeTruthy();
     }
-    expect(res.body.find((l: any) => l.layer === 'EXTRACT').permissions.map((p: any) => p.permission)).toContain('CREATE');
+    expect(res.body.find((l: any) => l.layer === 'EXTRACT').permissions.map((p: any) => p.permission)).toContain(
+      'CREATE',
+    );
   });
 
   it('lists system (non-internal) and custom roles with user_count', async () => {
@@ -72,7 +92,7 @@ describe('roles: catalog and list', () => {
     expect((await http(sb, 'GET', '/api/v3/roles/9999', { basic: true })).status).toBe(404);
   });
 
-  it('lists a role\'s users with their workspace assignment, 404 when missing', async () => {
+  it("lists a role's users with their workspace assignment, 404 when missing", async () => {
     const viewer = await byTitle('Viewer');
     const res = await http(sb, 'GET', `/api/v3/roles/${viewer.id}/users`, { basic: true });
     expect(res.status).toBe(200);
@@ -83,7 +103,7 @@ describe('roles: catalog and list', () => {
     expect((await http(sb, 'GET', '/api/v3/roles/9999/users', { basic: true })).status).toBe(404);
   });
 
-  it('keeps the contract\'s slashes: /roles/ with one, /roles/{id} and /roles/permissions without', async () => {
+  it("keeps the contract's slashes: /roles/ with one, /roles/{id} and /roles/permissions without", async () => {
     expect((await http(sb, 'GET', '/api/v3/roles', { basic: true })).status).toBe(301);
     expect((await http(sb, 'GET', '/api/v3/roles/1/', { basic: true })).status).toBe(404);
     expect((await http(sb, 'GET', '/api/v3/roles/permissions/', { basic: true })).status).toBe(404);
@@ -94,7 +114,14 @@ describe('roles: writes', () => {
   it('creates a custom role (201) with permission pairs from the catalog', async () => {
     const res = await http(sb, 'POST', '/api/v3/roles/', {
       basic: true,
-      body: { title: 'Analyst', description: 'reads data', permissions: [{ layer: 'DATA_TABLE', permission: 'VIEW' }, { layer: 'LOAD', permission: 'RUN' }] },
+      body: {
+        title: 'Analyst',
+        description: 'reads data',
+        permissions: [
+          { layer: 'DATA_TABLE', permission: 'VIEW' },
+          { layer: 'LOAD', permission: 'RUN' },
+        ],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Analyst', description: 'reads data', is_system: false, user_count: 0 });
@@ -108,7 +135,13 @@ describe('roles: writes', () => {
     expect(empty.body.title).toBeTruthy();
     const bad = await http(sb, 'POST', '/api/v3/roles/', {
       basic: true,
-      body: { title: 'Bad', permissions: [{ layer: 'EXTRACT', permission: 'FLY' }, { layer: 'MOON', permission: 'VIEW' }] },
+      body: {
+        title: 'Bad',
+        permissions: [
+          { layer: 'EXTRACT', permission: 'FLY' },
+          { layer: 'MOON', permission: 'VIEW' },
+        ],
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.body['permissions[0].permission'][0]).toContain('FLY');
@@ -125,24 +158,51 @@ describe('roles: writes', () => {
   });
 
   it('patches a custom role: title, description, permissions; 400 and 409 as on create', async () => {
-    const created = (await http(sb, 'POST', '/api/v3/roles/', { basic: true, body: { title: 'Temp', permissions: [] } })).body;
+    const created = (
+      await http(sb, 'POST', '/api/v3/roles/', { basic: true, body: { title: 'Temp', permissions: [] } })
+    ).body;
     const res = await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, {
       basic: true,
       body: { title: 'Temp 2', permissions: [{ layer: 'RECIPE', permission: 'BUILD' }] },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ title: 'Temp 2', description: '', permissions: [{ layer: 'RECIPE', permission: 'BUILD' }] });
-    expect((await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, { basic: true, body: { title: '' } })).status).toBe(400);
-    expect((await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, { basic: true, body: { permissions: [{ layer: 'X', permission: 'Y' }] } })).status).toBe(400);
-    expect((await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, { basic: true, body: { title: 'Editor' } })).status).toBe(409);
+    expect(res.body).toMatchObject({
+      title: 'Temp 2',
+      description: '',
+      permissions: [{ layer: 'RECIPE', permission: 'BUILD' }],
+    });
+    expect((await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, { basic: true, body: { title: '' } })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, {
+          basic: true,
+          body: { permissions: [{ layer: 'X', permission: 'Y' }] },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, { basic: true, body: { title: 'Editor' } })).status,
+    ).toBe(409);
     // its own title is not a conflict
-    expect((await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, { basic: true, body: { title: 'Temp 2', description: 'd' } })).status).toBe(200);
+    expect(
+      (
+        await http(sb, 'PATCH', `/api/v3/roles/${created.id}`, {
+          basic: true,
+          body: { title: 'Temp 2', description: 'd' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await http(sb, 'PATCH', '/api/v3/roles/9999', { basic: true, body: { title: 'Z' } })).status).toBe(404);
   });
 
   it('refuses to change or delete a system role (403)', async () => {
     const editor = await byTitle('Editor');
-    const patch = await http(sb, 'PATCH', `/api/v3/roles/${editor.id}`, { basic: true, body: { description: 'mine now' } });
+    const patch = await http(sb, 'PATCH', `/api/v3/roles/${editor.id}`, {
+      basic: true,
+      body: { description: 'mine now' },
+    });
     expect(patch.status).toBe(403);
     expect(patch.body.detail).toContain('system role');
     expect((await http(sb, 'DELETE', `/api/v3/roles/${editor.id}`, { basic: true })).status).toBe(403);
@@ -159,9 +219,13 @@ describe('roles: writes', () => {
     expect((await http(sb, 'GET', `/api/v3/roles/${buyer.id}`, { basic: true })).status).toBe(404);
     expect((await byTitle('Viewer')).user_count).toBe(viewerBefore.user_count + 1);
     const users = (await http(sb, 'GET', `/api/v3/roles/${viewerBefore.id}/users`, { basic: true })).body.results;
-    expect(users.find((u: any) => u.email === 'analyst@sandbox.local').workspaces).toEqual([{ id: 101, title: 'Acme Retail' }]);
+    expect(users.find((u: any) => u.email === 'analyst@sandbox.local').workspaces).toEqual([
+      { id: 101, title: 'Acme Retail' },
+    ]);
     const emitted = (await http(sb, 'GET', '/_sandbox/events')).body.slice(events);
-    expect(emitted.map((e: any) => [e.type, e.workspace_id, e.shape])).toEqual([['user_workspace_role_changed', 101, 'Workspace']]);
+    expect(emitted.map((e: any) => [e.type, e.workspace_id, e.shape])).toEqual([
+      ['user_workspace_role_changed', 101, 'Workspace'],
+    ]);
     expect((await http(sb, 'DELETE', `/api/v3/roles/${buyer.id}`, { basic: true })).status).toBe(404);
   });
 });

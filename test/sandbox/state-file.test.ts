@@ -46,7 +46,9 @@ describe('sandbox --state: what is saved', () => {
     writeFileSync(file, old);
     const second = await sandbox({ stateFile: file });
     try {
-      const again = await http(second, 'GET', `/api/v3/extracts/${extractId}`, { token: await tokenFor(second, second.store.state.extracts[0]!.workspace_id) });
+      const again = await http(second, 'GET', `/api/v3/extracts/${extractId}`, {
+        token: await tokenFor(second, second.store.state.extracts[0]!.workspace_id),
+      });
       expect(again.text).toContain(`"custom_filters":[{"field":"campaign_id","in":[${BIG}]}]`);
     } finally {
       await second.close();
@@ -57,7 +59,10 @@ describe('sandbox --state: what is saved', () => {
     const file = stateFile();
     const sb = await sandbox({ stateFile: file });
     try {
-      const created = await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'On disk before the answer' } });
+      const created = await http(sb, 'POST', '/api/v3/workspaces', {
+        basic: true,
+        body: { title: 'On disk before the answer' },
+      });
       expect(created.status).toBe(201);
       const saved = JSON.parse(readFileSync(file, 'utf8'));
       expect(saved.workspaces.map((w: { title: string }) => w.title)).toContain('On disk before the answer');
@@ -71,7 +76,9 @@ describe('sandbox --state: what is saved', () => {
     const sb = await sandbox({ stateFile: file });
     try {
       const titles = Array.from({ length: 20 }, (_, i) => `Concurrent ${i}`);
-      const answers = await Promise.all(titles.map((title) => http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title } })));
+      const answers = await Promise.all(
+        titles.map((title) => http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title } })),
+      );
       expect(answers.map((a) => a.status)).toEqual(titles.map(() => 201));
       const saved = JSON.parse(readFileSync(file, 'utf8')).workspaces.map((w: { title: string }) => w.title);
       for (const title of titles) expect(saved).toContain(title);
@@ -132,7 +139,10 @@ describe('sandbox --state: what is saved', () => {
       const failed = await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'Not saved' } });
       expect(failed.status).toBe(500);
       expect(failed.body).toEqual({ detail: expect.stringContaining('could not be saved') });
-      const failedAgain = await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'Not saved either' } });
+      const failedAgain = await http(sb, 'POST', '/api/v3/workspaces', {
+        basic: true,
+        body: { title: 'Not saved either' },
+      });
       expect(failedAgain.status).toBe(500);
       // A lasting failure is reported once, with the file named.
       expect(warnings).toHaveLength(1);

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 describe('data tables (HTTP)', () => {
-  it('lists the workspace\'s tables only', async () => {
+  it("lists the workspace's tables only", async () => {
     const r = await call('GET', '/api/v3/data-tables');
     expect(r.status).toBe(200);
     expect(r.body.results.map((t: any) => t.title)).toContain('Google Ads campaigns');
@@ -32,14 +32,18 @@ describe('data tables (HTTP)', () => {
 
   it('PUT selected_fields: unlisted fields deselected, unknown names ignored', async () => {
     const t = demo(sb).table;
-    const r = await call('PUT', `/api/v3/data-tables/${t.id}`, { selected_fields: ['date', 'campaign_id', 'campaign_name', 'spend', 'no_such_field'] });
+    const r = await call('PUT', `/api/v3/data-tables/${t.id}`, {
+      selected_fields: ['date', 'campaign_id', 'campaign_name', 'spend', 'no_such_field'],
+    });
     expect(r.status).toBe(200);
     expect(r.body.selected_fields).toEqual(['date', 'campaign_id', 'campaign_name', 'spend']);
     expect(r.body.fields.find((f: any) => f.name === 'clicks').is_selected).toBe(false);
     expect(r.body.fields.find((f: any) => f.name === 'account_id').is_selected).toBe(true);
     const got = await call('GET', `/api/v3/data-tables/${t.id}`);
     expect(got.body).toEqual(r.body);
-    expect(sb.store.state.events.some((e) => e.type === 'table_meta_set' && e.data.datatable_id === String(t.id))).toBe(true);
+    expect(sb.store.state.events.some((e) => e.type === 'table_meta_set' && e.data.datatable_id === String(t.id))).toBe(
+      true,
+    );
   });
 
   it('refuses to deselect a dimension (400) and changes nothing', async () => {

@@ -67,7 +67,12 @@ describe('webhook endpoints', () => {
     expect(ep.secret).toMatch(/^[0-9a-f]{64}$/);
     const got = await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 });
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ id: ep.id, url: 'https://hooks.example.com/a', event_types: ['workspace_created', 'load_completed'], status: 'unverified' });
+    expect(got.body).toMatchObject({
+      id: ep.id,
+      url: 'https://hooks.example.com/a',
+      event_types: ['workspace_created', 'load_completed'],
+      status: 'unverified',
+    });
     expect(got.body.secret).toBeUndefined();
     const list = await http(sb, 'GET', '/api/v3/webhook_endpoints/', { token: t101 });
     expect(list.body.results.map((e: any) => e.id)).toContain(ep.id);
@@ -87,7 +92,11 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses a missing url, a non-http url and an empty subscription (400)', async () => {
-    for (const body of [{ event_types: ['load_completed'] }, { url: 'ftp://x.example.com', event_types: ['load_completed'] }, { url: 'https://x.example.com', event_types: [] }]) {
+    for (const body of [
+      { event_types: ['load_completed'] },
+      { url: 'ftp://x.example.com', event_types: ['load_completed'] },
+      { url: 'https://x.example.com', event_types: [] },
+    ]) {
       const res = await http(sb, 'POST', '/api/v3/webhook_endpoints/', { token: t101, body });
       expect(res.status).toBe(400);
     }
@@ -95,28 +104,56 @@ describe('webhook endpoints', () => {
 
   it('needs a token for every operation (401)', async () => {
     expect((await http(sb, 'GET', '/api/v3/webhook_endpoints/')).status).toBe(401);
-    expect((await http(sb, 'POST', '/api/v3/webhook_endpoints/', { body: { url: 'https://x.example.com', event_types: ['load_completed'] } })).status).toBe(401);
+    expect(
+      (
+        await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
+          body: { url: 'https://x.example.com', event_types: ['load_completed'] },
+        })
+      ).status,
+    ).toBe(401);
     expect((await http(sb, 'POST', '/api/v3/webhook_endpoints/1/regenerate_secret/')).status).toBe(401);
   });
 
   it('changes event_types with PATCH and refuses other keys', async () => {
     const ep = await createEndpoint(t101, 'https://hooks.example.com/c', ['load_completed']);
-    const res = await http(sb, 'PATCH', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101, body: { event_types: ['load_started', 'load_completed'] } });
+    const res = await http(sb, 'PATCH', `/api/v3/webhook_endpoints/${ep.id}/`, {
+      token: t101,
+      body: { event_types: ['load_started', 'load_completed'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.event_types).toEqual(['load_started', 'load_completed']);
-    const url = await http(sb, 'PATCH', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101, body: { event_types: ['load_started'], url: 'https://evil.example.com' } });
+    const url = await http(sb, 'PATCH', `/api/v3/webhook_endpoints/${ep.id}/`, {
+      token: t101,
+      body: { event_types: ['load_started'], url: 'https://evil.example.com' },
+    });
     expect(url.status).toBe(400);
-    const bad = await http(sb, 'PATCH', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101, body: { event_types: ['nope'] } });
+    const bad = await http(sb, 'PATCH', `/api/v3/webhook_endpoints/${ep.id}/`, {
+      token: t101,
+      body: { event_types: ['nope'] },
+    });
     expect(bad.status).toBe(400);
-    expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 })).body.event_types).toEqual(['load_started', 'load_completed']);
+    expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 })).body.event_types).toEqual([
+      'load_started',
+      'load_completed',
+    ]);
   });
 
-  it('answers 404 for a missing endpoint and for another workspace\'s', async () => {
+  it("answers 404 for a missing endpoint and for another workspace's", async () => {
     const ep = await createEndpoint(t101, 'https://hooks.example.com/d', ['load_completed']);
-    for (const [method, suffix] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', 'verify/'], ['POST', 'regenerate_secret/']] as const) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', 'verify/'],
+      ['POST', 'regenerate_secret/'],
+    ] as const) {
       const body = method === 'PATCH' ? { event_types: ['load_completed'] } : undefined;
-      expect((await http(sb, method, `/api/v3/webhook_endpoints/999/${suffix}`, { token: t101, body })).status).toBe(404);
-      expect((await http(sb, method, `/api/v3/webhook_endpoints/${ep.id}/${suffix}`, { token: t102, body })).status).toBe(404);
+      expect((await http(sb, method, `/api/v3/webhook_endpoints/999/${suffix}`, { token: t101, body })).status).toBe(
+        404,
+      );
+      expect(
+        (await http(sb, method, `/api/v3/webhook_endpoints/${ep.id}/${suffix}`, { token: t102, body })).status,
+      ).toBe(404);
     }
   });
 
@@ -146,7 +183,9 @@ describe('verification', () => {
       expect(get.method).toBe('GET');
       expect(get.headers['x-service-verify-token']).toMatch(/.+/);
       expect(get.headers['x-service-challenge']).toMatch(/.+/);
-      expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 })).body.status).toBe('active');
+      expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 })).body.status).toBe(
+        'active',
+      );
     } finally {
       await r.close();
     }
@@ -156,12 +195,18 @@ describe('verification', () => {
     const wrongBody = await receiver(() => ({ status: 200, body: 'hello' }));
     const wrongStatus = await receiver((req) => ({ status: 201, body: String(req.headers['x-service-challenge']) }));
     try {
-      for (const [url, why] of [[wrongBody.url, 'not the challenge'], [wrongStatus.url, 'answered 201'], ['http://127.0.0.1:1/hook', 'could not be reached']] as const) {
+      for (const [url, why] of [
+        [wrongBody.url, 'not the challenge'],
+        [wrongStatus.url, 'answered 201'],
+        ['http://127.0.0.1:1/hook', 'could not be reached'],
+      ] as const) {
         const ep = await createEndpoint(t101, url, ['load_completed']);
         const res = await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.id}/verify/`, { token: t101 });
         expect(res.status).toBe(400);
         expect(res.body.detail).toContain(why);
-        expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 })).body.status).toBe('unverified');
+        expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token: t101 })).body.status).toBe(
+          'unverified',
+        );
       }
     } finally {
       await wrongBody.close();
@@ -193,7 +238,11 @@ describe('secret rotation', () => {
     try {
       const ep = await activeEndpoint(t102, r.url, ['connection_deleted']);
       await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { retry_delays: [0.3, 0.3, 0.3, 0.3] } });
-      sb.store.emit('connection_deleted', 102, 'Connection', { datasource_connection_id: '1', datasource_name: 'google_ads', datasource_connection_title: 'x' });
+      sb.store.emit('connection_deleted', 102, 'Connection', {
+        datasource_connection_id: '1',
+        datasource_name: 'google_ads',
+        datasource_connection_title: 'x',
+      });
       await eventually(() => (r.posts().length === 1 ? true : undefined));
       await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.id}/regenerate_secret/`, { token: t102 });
       const log = await eventually(async () => {
@@ -218,7 +267,10 @@ describe('deliveries', () => {
       const ep = await activeEndpoint(t101, subscribed.url, ['workspace_created']);
       await createEndpoint(t101, unverified.url, ['workspace_created']);
       await activeEndpoint(t101, other.url, ['load_completed']);
-      const created = await http(sb, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'Hooked Workspace' } });
+      const created = await http(sb, 'POST', '/api/v3/workspaces', {
+        basic: true,
+        body: { title: 'Hooked Workspace' },
+      });
       expect(created.status).toBe(201);
       const post = await eventually(() => subscribed.posts()[0]);
       const event = JSON.parse(post.body);
@@ -242,7 +294,7 @@ describe('deliveries', () => {
     }
   });
 
-  it('delivers a workspace\'s events only to that workspace\'s endpoints', async () => {
+  it("delivers a workspace's events only to that workspace's endpoints", async () => {
     const mine = await receiver();
     const theirs = await receiver();
     try {
@@ -261,20 +313,39 @@ describe('deliveries', () => {
     const r = await receiver();
     try {
       await activeEndpoint(t103, r.url, ['account_enabled', 'recipe_activated', 'invite_accepted']);
-      sb.store.emit('account_enabled', 103, 'Account', { datasource_account_id: '20001', datasource_remote_account_id: '123-456-7801' });
+      sb.store.emit('account_enabled', 103, 'Account', {
+        datasource_account_id: '20001',
+        datasource_remote_account_id: '123-456-7801',
+      });
       sb.store.emit('recipe_activated', 103, 'Recipe', { recipe_event_view_name: 'paid_media' });
-      sb.store.emit('invite_accepted', 103, 'AgencyInvite', { invitee_user_email: 'new@example.com', agency_invite_accepted_date: null });
+      sb.store.emit('invite_accepted', 103, 'AgencyInvite', {
+        invitee_user_email: 'new@example.com',
+        agency_invite_accepted_date: null,
+      });
       await eventually(() => (r.posts().length === 3 ? true : undefined));
       const byType = Object.fromEntries(r.posts().map((p) => [JSON.parse(p.body).type, JSON.parse(p.body).data]));
       const account = byType.account_enabled;
       expect(Object.keys(account).sort()).toEqual(
-        [...SHARED_KEYS, 'datasource_account_id', 'datasource_remote_account_id', 'datasource_remote_account_name', 'datasource_connection_id', 'datasource_connection_title', 'agency_title', 'workspace_title'].sort(),
+        [
+          ...SHARED_KEYS,
+          'datasource_account_id',
+          'datasource_remote_account_id',
+          'datasource_remote_account_name',
+          'datasource_connection_id',
+          'datasource_connection_title',
+          'agency_title',
+          'workspace_title',
+        ].sort(),
       );
       expect(account.datasource_remote_account_name).toBe('');
       expect(account.workspace_title).toBe('Initech Apps');
       const recipe = byType.recipe_activated;
       expect(Object.keys(recipe).some((k) => k.startsWith('product_domain_event'))).toBe(false);
-      expect(recipe).toMatchObject({ recipe_event_view_name: 'paid_media', recipe_event_error_message: '', is_action_log: '' });
+      expect(recipe).toMatchObject({
+        recipe_event_view_name: 'paid_media',
+        recipe_event_error_message: '',
+        is_action_log: '',
+      });
       expect(Object.keys(recipe)).toHaveLength(10);
       expect(byType.invite_accepted.agency_invite_accepted_date).toBeNull();
       expect(byType.invite_accepted.invitee_user_email).toBe('new@example.com');
@@ -299,7 +370,9 @@ describe('deliveries', () => {
   });
 
   it('retries a failed delivery with the same body, signature and idempotency key', async () => {
-    const r = await receiver((req, i) => (req.method === 'GET' ? undefined : i <= 1 ? { status: 503 } : { status: 204 }));
+    const r = await receiver((req, i) =>
+      req.method === 'GET' ? undefined : i <= 1 ? { status: 503 } : { status: 204 },
+    );
     try {
       const ep = await activeEndpoint(t102, r.url, ['extraction_completed']);
       sb.store.emit('extraction_completed', 102, 'Extraction', { order_id: '77' });
@@ -307,7 +380,10 @@ describe('deliveries', () => {
         const d = await deliveries(ep.id);
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
-      expect(log.map((d) => [d.attempt, d.outcome, d.status_code])).toEqual([[1, 'failed', 503], [2, 'delivered', 204]]);
+      expect(log.map((d) => [d.attempt, d.outcome, d.status_code])).toEqual([
+        [1, 'failed', 503],
+        [2, 'delivered', 204],
+      ]);
       const [first, second] = r.posts();
       expect(second!.body).toBe(first!.body);
       expect(second!.headers['x-service-signature']).toBe(first!.headers['x-service-signature']);
@@ -365,7 +441,12 @@ describe('as the vendor documents deliveries', () => {
       const knobs = await http(fresh, 'PATCH', '/_sandbox/webhooks', { body: {} });
       expect(knobs.body.retry_delays).toEqual([0, 2, 5, 10]);
       const token = await tokenFor(fresh, 101);
-      const ep = (await http(fresh, 'POST', '/api/v3/webhook_endpoints/', { token, body: { url: r.url, event_types: ['load_started'] } })).body;
+      const ep = (
+        await http(fresh, 'POST', '/api/v3/webhook_endpoints/', {
+          token,
+          body: { url: r.url, event_types: ['load_started'] },
+        })
+      ).body;
       expect((await http(fresh, 'POST', `/api/v3/webhook_endpoints/${ep.id}/verify/`, { token })).status).toBe(200);
       fresh.store.emit('load_started', 101, 'Load', {});
       // The first two attempts are 0 s apart; the second schedules the third 2 s later.
@@ -373,7 +454,10 @@ describe('as the vendor documents deliveries', () => {
         const d = (await http(fresh, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${ep.id}`)).body as any[];
         return d.length >= 2 ? d : undefined;
       });
-      expect(log.map((d) => [d.attempt, d.retry_in_s])).toEqual([[1, 0], [2, 2]]);
+      expect(log.map((d) => [d.attempt, d.retry_in_s])).toEqual([
+        [1, 0],
+        [2, 2],
+      ]);
     } finally {
       await r.close();
       await fresh.close();
@@ -401,7 +485,9 @@ describe('as the vendor documents deliveries', () => {
       await eventually(() => (r.posts().length >= 1 ? true : undefined));
       const three = JSON.parse(r.posts()[0]!.body);
       expect(three.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
-      expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { timestamp_digits: 6 } })).body.timestamp_digits).toBe(6);
+      expect(
+        (await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { timestamp_digits: 6 } })).body.timestamp_digits,
+      ).toBe(6);
       try {
         sb.store.emit('load_completed', 103, 'Load', {});
         await eventually(() => (r.posts().length >= 2 ? true : undefined));

@@ -5,7 +5,8 @@ import { parseJson, stringifyJson, idText } from '../../src/util/json.js';
 describe('input validation', () => {
   it('keeps ids as their digits, whatever their size', () => {
     expect(parseId('9007199254740993', 'id')).toBe('9007199254740993');
-    for (const bad of ['abc', '-1', '0', '1.5', '', '012']) expect(() => parseId(bad, 'recipe id')).toThrow(/recipe id/);
+    for (const bad of ['abc', '-1', '0', '1.5', '', '012'])
+      expect(() => parseId(bad, 'recipe id')).toThrow(/recipe id/);
   });
 
   it('parses durations', () => {
@@ -41,7 +42,12 @@ describe('lossless JSON', () => {
 describe('JSON fast and lossless paths', () => {
   it('parses ordinary text natively and long integers losslessly, wherever they stand', () => {
     expect(parseJson('{"a":1,"b":[1.5,"x"]}')).toEqual({ a: 1, b: [1.5, 'x'] });
-    for (const text of ['9007199254740993', '[9007199254740993]', '{"a": 9007199254740993}', '{"a":[1, -9007199254740993]}']) {
+    for (const text of [
+      '9007199254740993',
+      '[9007199254740993]',
+      '{"a": 9007199254740993}',
+      '{"a":[1, -9007199254740993]}',
+    ]) {
       expect(stringifyJson(parseJson(text))).toBe(text.replace(/\s/g, ''));
     }
   });
@@ -52,6 +58,8 @@ describe('JSON fast and lossless paths', () => {
   });
 
   it('writes bigint and LosslessNumber bare, also indented, and leaves look-alike strings alone', () => {
-    expect(stringifyJson({ a: 18446744073709551617n, b: '\u0000#12' }, 2)).toBe('{\n  "a": 18446744073709551617,\n  "b": "\\u0000#12"\n}');
+    expect(stringifyJson({ a: 18446744073709551617n, b: '\u0000#12' }, 2)).toBe(
+      '{\n  "a": 18446744073709551617,\n  "b": "\\u0000#12"\n}',
+    );
   });
 });

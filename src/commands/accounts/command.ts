@@ -10,7 +10,13 @@ const list = () =>
     .option('--active', 'only active accounts (the only ones a recipe accepts)')
     .option('--remote', 'add the remote account_id (from the v3 list), stable across workspaces')
     .option('--limit <n>', 'stop after n accounts')
-    .addHelpText('after', examples(['edp accounts list -w 101 --connection 1001 --active', 'edp accounts list -w 101 --connection 1001 --search brand --remote --json']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp accounts list -w 101 --connection 1001 --active',
+        'edp accounts list -w 101 --connection 1001 --search brand --remote --json',
+      ]),
+    );
 /** `enable` and `disable` take the same arguments. */
 const extraction = (verb: 'enable' | 'disable') =>
   new Command(verb)

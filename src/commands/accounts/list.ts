@@ -15,7 +15,10 @@ const columns: Array<Column<ListedAccount>> = [
   { header: 'CURRENCY', value: (a) => a.currency },
 ];
 
-async function* onlyActive<T extends { is_active: boolean }>(items: AsyncIterable<T>, limit: number | undefined): AsyncGenerator<T> {
+async function* onlyActive<T extends { is_active: boolean }>(
+  items: AsyncIterable<T>,
+  limit: number | undefined,
+): AsyncGenerator<T> {
   if (limit !== undefined && limit <= 0) return;
   let n = 0;
   for await (const item of items) {
@@ -25,7 +28,10 @@ async function* onlyActive<T extends { is_active: boolean }>(items: AsyncIterabl
   }
 }
 
-async function* withRemoteIds(items: AsyncIterable<AccountV31>, remoteOf: (a: AccountV31) => string | undefined): AsyncGenerator<ListedAccount> {
+async function* withRemoteIds(
+  items: AsyncIterable<AccountV31>,
+  remoteOf: (a: AccountV31) => string | undefined,
+): AsyncGenerator<ListedAccount> {
   for await (const item of items) yield { ...item, account_id: remoteOf(item) ?? null };
 }
 
@@ -50,5 +56,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
     items = withRemoteIds(items, remoteIdLookup(v3));
     shown = [...columns, { header: 'REMOTE ACCOUNT_ID', value: (a) => a.account_id }];
   }
-  await ctx.output.list(items, shown, { empty: `No ${opts.active ? 'active ' : ''}accounts${search ? ` matching "${search}"` : ''} in connection ${connectionId}.` });
+  await ctx.output.list(items, shown, {
+    empty: `No ${opts.active ? 'active ' : ''}accounts${search ? ` matching "${search}"` : ''} in connection ${connectionId}.`,
+  });
 }

@@ -54,13 +54,17 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
       throw new UsageError(`--input: ${opts.input} is not valid JSON (${(err as Error).message})`);
     }
     if (fields.length > 0) {
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('-f/-F fields need the --input body to be a JSON object');
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new UsageError('-f/-F fields need the --input body to be a JSON object');
       body = { ...(body as object), ...Object.fromEntries(fields) };
     }
   } else if (method !== 'GET' && fields.length > 0) {
     body = Object.fromEntries(fields);
   }
-  const query: Query | undefined = method === 'GET' && fields.length > 0 ? (Object.fromEntries(fields.map(([k, v]) => [k, v === null ? 'null' : String(v)])) as Query) : undefined;
+  const query: Query | undefined =
+    method === 'GET' && fields.length > 0
+      ? (Object.fromEntries(fields.map(([k, v]) => [k, v === null ? 'null' : String(v)])) as Query)
+      : undefined;
   const auth: AuthKind = opts.basic ? 'basic' : opts.bearer ? 'bearer' : defaultAuthFor(target);
   const workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.workspace();
 

@@ -6,8 +6,16 @@ const api = (cmd: Command) =>
   cmd
     .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
     .argument('<path>', 'path under the service address, e.g. /api/v3/workspaces')
-    .option('-f, --field <key=value>', 'string field: a query parameter for GET, a body field otherwise (repeatable)', collectRepeatable)
-    .option('-F, --typed-field <key=value>', 'like -f, but numbers, true, false and null are sent as JSON values (repeatable)', collectRepeatable)
+    .option(
+      '-f, --field <key=value>',
+      'string field: a query parameter for GET, a body field otherwise (repeatable)',
+      collectRepeatable,
+    )
+    .option(
+      '-F, --typed-field <key=value>',
+      'like -f, but numbers, true, false and null are sent as JSON values (repeatable)',
+      collectRepeatable,
+    )
     .option('--input <file>', 'request body from a JSON file ("-" for standard input)')
     .option('--paginate', 'GET every page of a paginated list and print all items')
     .option('--basic', 'use agency Basic credentials (the default for agency paths)')

@@ -16,14 +16,20 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const file = await readFleetFile(opts.file, ctx.io.stdin);
   const concurrency = fleetConcurrency(ctx);
   const wait = waitOptionsOf(ctx, opts);
-  if (!opts.yes && !ctx.interactive) throw new UsageError('apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)');
+  if (!opts.yes && !ctx.interactive)
+    throw new UsageError(
+      'apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)',
+    );
   const api = await ctx.api();
   const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
   for (const l of planLines(plan)) ctx.output.info(l);
   const totals = planTotals(plan);
   if (totals.changes === 0) {
     // Nothing to send; what cannot be done is still one row each.
-    const rows = [...plan.workspaces.flatMap((w) => blockedRows(w.workspace_id, w.blocked)), ...blockedRows(null, plan.agency.blocked)];
+    const rows = [
+      ...plan.workspaces.flatMap((w) => blockedRows(w.workspace_id, w.blocked)),
+      ...blockedRows(null, plan.agency.blocked),
+    ];
     if (ctx.output.machine) ctx.output.json(rows);
     else if (rows.length > 0) await ctx.output.list(rows, columns);
     const failures = planFailures(plan);
@@ -32,21 +38,40 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   }
   if (!opts.yes) {
     const { confirm } = await ctx.prompts();
-    const ok = await confirm({ message: `Apply ${totals.changes} change(s)${opts.prune ? ', deletions included' : ''}?`, default: false }, ctx.promptContext());
+    const ok = await confirm(
+      { message: `Apply ${totals.changes} change(s)${opts.prune ? ', deletions included' : ''}?`, default: false },
+      ctx.promptContext(),
+    );
     if (!ok) throw new NotConfirmedError();
   }
   const c = ctx.output.err;
-  const reporter = (ws: string, name: string): StepReporter => async (n) => {
-    const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}] ${name}`)} ${mark} ${n}/${STEPS} ${t}`);
-    return { update: () => undefined, succeed: (t) => line(c.green('✓'), t), warn: (t) => line(c.yellow('!'), t), fail: (t) => line(c.red('✗'), t) };
-  };
-  const rows = await applyFleet(api, file, plan, { concurrency, verify: !!opts.verify, wait, reporter, progress: (t) => ctx.output.info(t) });
+  const reporter =
+    (ws: string, name: string): StepReporter =>
+    async (n) => {
+      const line = (mark: string, t: string) =>
+        ctx.output.info(`${c.dim(`[${ws}] ${name}`)} ${mark} ${n}/${STEPS} ${t}`);
+      return {
+        update: () => undefined,
+        succeed: (t) => line(c.green('✓'), t),
+        warn: (t) => line(c.yellow('!'), t),
+        fail: (t) => line(c.red('✗'), t),
+      };
+    };
+  const rows = await applyFleet(api, file, plan, {
+    concurrency,
+    verify: !!opts.verify,
+    wait,
+    reporter,
+    progress: (t) => ctx.output.info(t),
+  });
   if (ctx.output.machine) ctx.output.json(rows);
   else {
     await ctx.output.list(rows, columns);
     // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
     for (const r of rows.filter((x) => x.secret)) {
-      ctx.output.line(`secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`);
+      ctx.output.line(
+        `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`,
+      );
     }
   }
   // Each failure is in its row above.

@@ -6,18 +6,27 @@ import { DEFAULT_WAIT_TIMEOUT } from '../shared/poll.js';
 
 const apply = (cmd: Command) =>
   cmd
-    .description('make the workspaces match a fleet file: shows the plan, asks, then creates, appends, builds and updates (safe to re-run)')
+    .description(
+      'make the workspaces match a fleet file: shows the plan, asks, then creates, appends, builds and updates (safe to re-run)',
+    )
     .requiredOption('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('-y, --yes', 'do not ask (needed when not at a terminal)')
     .option('--concurrency <n>', `workspaces changed at once (${FLEET_CONCURRENCY_HELP})`)
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')
     .option('--wait-timeout <duration>', `stop waiting for a build after this long (default ${DEFAULT_WAIT_TIMEOUT})`)
-    .option('--poll-interval <duration>', 'first pause between reads of a build; it grows by half each time, up to 15 s (default 2s; env EDP_POLL_INTERVAL)')
+    .option(
+      '--poll-interval <duration>',
+      'first pause between reads of a build; it grows by half each time, up to 15 s (default 2s; env EDP_POLL_INTERVAL)',
+    )
     .addHelpText(
       'after',
       examples(
-        ['edp apply -f fleet.yaml', 'edp apply -f fleet.yaml --yes --concurrency 8 --json', 'edp apply -f fleet.yaml --yes --prune'],
+        [
+          'edp apply -f fleet.yaml',
+          'edp apply -f fleet.yaml --yes --concurrency 8 --json',
+          'edp apply -f fleet.yaml --yes --prune',
+        ],
         'Recipes follow `recipes deploy`: an existing recipe is adopted, accounts are only appended, a running\nbuild is joined. Nothing is deleted without --prune.',
       ),
     );

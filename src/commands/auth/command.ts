@@ -7,13 +7,25 @@ const login = () =>
     .description('store Basic credentials in the profile after checking them with the service')
     .option('--username <email>', 'agency user name')
     .option('--password-stdin', 'read the password from standard input')
-    .addHelpText('after', examples(['edp auth login', 'printf %s "$PASS" | edp auth login --username ops@agency.example --password-stdin --base-url https://api.example.com']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp auth login',
+        'printf %s "$PASS" | edp auth login --username ops@agency.example --password-stdin --base-url https://api.example.com',
+      ]),
+    );
 const status = () =>
   new Command('status')
     .description('show the profile, service address, user and cached tokens (never a secret)')
     .option('--offline', 'do not check the credentials with the service')
-    .option('--all', 'list every profile: name, user, service address, default workspace (read from the file; nothing is sent)')
-    .addHelpText('after', examples(['edp auth status', 'edp auth status --offline --profile ci', 'edp auth status --json']));
+    .option(
+      '--all',
+      'list every profile: name, user, service address, default workspace (read from the file; nothing is sent)',
+    )
+    .addHelpText(
+      'after',
+      examples(['edp auth status', 'edp auth status --offline --profile ci', 'edp auth status --json']),
+    );
 const logout = () =>
   new Command('logout')
     .description("remove the profile's stored credentials and cached tokens")

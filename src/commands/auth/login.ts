@@ -26,7 +26,10 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
     }
     const { input, password: secret } = await ctx.prompts();
     const pc = ctx.promptContext();
-    username ??= await input({ message: 'Agency user name (e-mail):', validate: (v) => v.trim() !== '' || 'required' }, pc);
+    username ??= await input(
+      { message: 'Agency user name (e-mail):', validate: (v) => v.trim() !== '' || 'required' },
+      pc,
+    );
     password ??= await secret({ message: 'Password:', mask: '*', validate: (v) => v !== '' || 'required' }, pc);
   }
   username = parseEmail(username, '--username');
@@ -36,15 +39,25 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
   ctx.useCredentials({ username, password, source: 'login' });
   const api = await ctx.api();
   // Which service is asked, and why it is that one: a new operator's first question.
-  ctx.output.info(`Logging in to ${baseUrl} as ${username}${baseUrlSource === 'default' ? ' (the default address; --base-url or EDP_BASE_URL sets another)' : ''}`);
+  ctx.output.info(
+    `Logging in to ${baseUrl} as ${username}${baseUrlSource === 'default' ? ' (the default address; --base-url or EDP_BASE_URL sets another)' : ''}`,
+  );
   try {
-    await api.client.request({ method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' });
+    await api.client.request({
+      method: 'GET',
+      path: '/api/v3/workspaces',
+      query: { page: 1, page_size: 1 },
+      auth: 'basic',
+    });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       throw new AuthRequiredError(`the service at ${baseUrl} refused these credentials (401); nothing was saved`);
     }
     if (err instanceof NetworkError) {
-      throw withHint(err, `no service answered at ${baseUrl}; pass --base-url URL or set EDP_BASE_URL to the service's address (nothing was saved)`);
+      throw withHint(
+        err,
+        `no service answered at ${baseUrl}; pass --base-url URL or set EDP_BASE_URL to the service's address (nothing was saved)`,
+      );
     }
     throw err;
   }

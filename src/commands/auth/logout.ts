@@ -13,5 +13,9 @@ export async function runLogout(_opts: LogoutOptions, ctx: Context): Promise<voi
     }
     delete config.profiles![ctx.profileName];
   });
-  ctx.output.success(had ? `Removed the credentials and tokens of profile "${ctx.profileName}"` : `Profile "${ctx.profileName}" held no credentials`);
+  ctx.output.success(
+    had
+      ? `Removed the credentials and tokens of profile "${ctx.profileName}"`
+      : `Profile "${ctx.profileName}" held no credentials`,
+  );
 }

@@ -99,11 +99,15 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   }
   const results = Object.values(checks);
   const check: Check =
-    results.length === 0 ? 'not checked'
-    : results.includes('rejected') ? 'rejected'
-    : results.includes('unreachable') ? 'unreachable'
-    : results.every((r) => r === 'valid') ? 'valid'
-    : 'not checked';
+    results.length === 0
+      ? 'not checked'
+      : results.includes('rejected')
+        ? 'rejected'
+        : results.includes('unreachable')
+          ? 'unreachable'
+          : results.every((r) => r === 'valid')
+            ? 'valid'
+            : 'not checked';
 
   const tokens = (await api.auth.cachedTokens()).map((t) => ({
     workspace_id: t.workspace_id,
@@ -135,14 +139,25 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       ['check', kinds.length > 1 ? kinds.map((k) => `${k} ${checks[k]}`).join(', ') : check],
       ['workspace', status.workspace ?? '(none)'],
       ['config file', status.config_file],
-      ['cached tokens', tokens.length === 0 ? '(none)' : tokens.map((t) => `workspace ${t.workspace_id} ${t.expired ? 'expired' : `until ${t.expires_at}`}`).join('; ')],
+      [
+        'cached tokens',
+        tokens.length === 0
+          ? '(none)'
+          : tokens
+              .map((t) => `workspace ${t.workspace_id} ${t.expired ? 'expired' : `until ${t.expires_at}`}`)
+              .join('; '),
+      ],
     ]);
   }
-  if (kinds.length === 0) throw new AuthRequiredError('not logged in: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
+  if (kinds.length === 0)
+    throw new AuthRequiredError('not logged in: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
   if (kinds.includes('basic') && !(creds.username && creds.password)) {
     throw new AuthRequiredError(`incomplete Basic credentials from ${source}: set both the user name and the password`);
   }
   const rejected = kinds.filter((k) => checks[k] === 'rejected');
-  if (rejected.length > 0) throw new AuthRequiredError(`the service refused the credentials in use (${rejected.join(', ')}; 401), from ${source}`);
+  if (rejected.length > 0)
+    throw new AuthRequiredError(
+      `the service refused the credentials in use (${rejected.join(', ')}; 401), from ${source}`,
+    );
   if (problems.length > 0) throw problems[0];
 }

@@ -150,7 +150,7 @@ function optionValueKind(o: Option): ValueKind {
 function argumentValueKind(cmd: Command, index: number): ValueKind {
   const args = cmd.registeredArguments;
   const arg = args[Math.min(index, args.length - 1)];
-  if (!arg || index >= args.length && !arg.variadic) return undefined;
+  if (!arg || (index >= args.length && !arg.variadic)) return undefined;
   if (arg.argChoices && arg.argChoices.length > 0) return { choices: arg.argChoices };
   const description = arg.description.toLowerCase();
   if (/^(automated )?recipe id/.test(description)) return { dynamic: 'recipes' };
@@ -158,19 +158,24 @@ function argumentValueKind(cmd: Command, index: number): ValueKind {
   if (arg.name() === 'key' && cmd.parent?.name() === 'config') {
     return { choices: ['workspace', 'base_url', 'concurrency', 'poll_interval'] };
   }
-  if (arg.name() === 'file' || arg.name() === 'path' && cmd.name() !== 'api') return { files: true };
+  if (arg.name() === 'file' || (arg.name() === 'path' && cmd.name() !== 'api')) return { files: true };
   return undefined;
 }
 
 /** The static part: everything the command tree says. Dynamic kinds are returned for the caller to look up. */
-export function completeStatic(program: Command, words: string[]): { completion: Completion; dynamic?: Dynamic; flags: Record<string, string> } {
+export function completeStatic(
+  program: Command,
+  words: string[],
+): { completion: Completion; dynamic?: Dynamic; flags: Record<string, string> } {
   const current = words[words.length - 1] ?? '';
   const parsed = parse(program, words.length === 0 ? [''] : words);
   const { command, flags } = parsed;
   const answer = (kind: ValueKind): { completion: Completion; dynamic?: Dynamic; flags: Record<string, string> } => {
-    if (kind && 'choices' in kind) return { completion: { candidates: kind.choices.map((value) => ({ value })), files: false }, flags };
+    if (kind && 'choices' in kind)
+      return { completion: { candidates: kind.choices.map((value) => ({ value })), files: false }, flags };
     if (kind && 'files' in kind) return { completion: { candidates: [], files: true }, flags };
-    if (kind && 'dynamic' in kind) return { completion: { candidates: [], files: false }, dynamic: kind.dynamic, flags };
+    if (kind && 'dynamic' in kind)
+      return { completion: { candidates: [], files: false }, dynamic: kind.dynamic, flags };
     return { completion: { candidates: [], files: false }, flags };
   };
   if (parsed.valueOf) return answer(optionValueKind(parsed.valueOf));
@@ -190,14 +195,22 @@ export function completeStatic(program: Command, words: string[]): { completion:
   if (parsed.positionals === 0 && !parsed.afterDoubleDash) {
     const subs = command.commands.filter((c) => !isHidden(c) && c.name() !== 'help');
     if (subs.length > 0) {
-      return { completion: { candidates: subs.map((c) => ({ value: c.name(), description: c.description() })), files: false }, flags };
+      return {
+        completion: { candidates: subs.map((c) => ({ value: c.name(), description: c.description() })), files: false },
+        flags,
+      };
     }
   }
   return answer(argumentValueKind(command, parsed.positionals));
 }
 
 /** Values from the service for `kind`; the caller bounds the time and swallows failures. */
-async function lookUp(kind: Dynamic, flags: Record<string, string>, env: IO['env'], signal: AbortSignal): Promise<Candidate[]> {
+async function lookUp(
+  kind: Dynamic,
+  flags: Record<string, string>,
+  env: IO['env'],
+  signal: AbortSignal,
+): Promise<Candidate[]> {
   const [{ Context }, { idText }] = await Promise.all([import('../../context.js'), import('../../util/json.js')]);
   const silent = new Writable({ write: (_c, _e, done) => done() });
   const io: IO = { stdin: process.stdin, stdout: silent, stderr: silent, env };
@@ -207,15 +220,20 @@ async function lookUp(kind: Dynamic, flags: Record<string, string>, env: IO['env
     const out: Candidate[] = [];
     if (kind === 'workspaces') {
       const { listWorkspaces } = await import('../../api/workspaces.js');
-      for await (const w of listWorkspaces(api, { limit: 500 })) out.push({ value: idText(w.id), description: w.title });
+      for await (const w of listWorkspaces(api, { limit: 500 }))
+        out.push({ value: idText(w.id), description: w.title });
     } else if (kind === 'datasources') {
       const { listDataSources } = await import('../../api/datasources.js');
-      for await (const d of listDataSources(api, ctx.requireWorkspace(), { limit: 500 })) out.push({ value: d.name, description: d.title });
+      for await (const d of listDataSources(api, ctx.requireWorkspace(), { limit: 500 }))
+        out.push({ value: d.name, description: d.title });
     } else {
       const { listRecipes } = await import('../../api/recipes.js');
       for await (const r of listRecipes(api, ctx.requireWorkspace(), {}, { limit: 500 })) {
         const recipe = r as { recipe_id?: unknown; id?: unknown; title?: unknown };
-        out.push({ value: idText(recipe.recipe_id ?? recipe.id), description: typeof recipe.title === 'string' ? recipe.title : undefined });
+        out.push({
+          value: idText(recipe.recipe_id ?? recipe.id),
+          description: typeof recipe.title === 'string' ? recipe.title : undefined,
+        });
       }
     }
     return out;
@@ -231,7 +249,12 @@ function clean(text: string): string {
 }
 
 /** The whole answer, static and dynamic, for `words`. */
-export async function complete(program: Command, words: string[], env: IO['env'], timeoutMs = DYNAMIC_TIMEOUT_MS): Promise<Completion> {
+export async function complete(
+  program: Command,
+  words: string[],
+  env: IO['env'],
+  timeoutMs = DYNAMIC_TIMEOUT_MS,
+): Promise<Completion> {
   const { completion, dynamic, flags } = completeStatic(program, words);
   if (!dynamic) return completion;
   const controller = new AbortController();

@@ -41,7 +41,11 @@ export function register(config: Command, app: App): void {
         '  base_url       --base-url, EDP_BASE_URL               the service address (default http://127.0.0.1:4010)\n' +
         '  concurrency    --concurrency, EDP_CONCURRENCY         workspaces fleet commands work on at once, 1 to 50 or auto (default auto: one per workspace, at most 16)\n' +
         '  poll_interval  --poll-interval, EDP_POLL_INTERVAL     first pause between reads while waiting (default 2s)\n' +
-        examples(['edp config set workspace 101', 'edp --profile staging config set base_url https://edp.staging.example.com', 'edp config list']),
+        examples([
+          'edp config set workspace 101',
+          'edp --profile staging config set base_url https://edp.staging.example.com',
+          'edp config list',
+        ]),
     )
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(set(), () => import('./set.js').then((m) => m.runSet)))

@@ -13,5 +13,8 @@ export async function runUnset(opts: UnsetOptions, ctx: Context): Promise<void> 
     return Object.keys(next).length === 0 ? undefined : next;
   });
   if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, key, removed: had });
-  else ctx.output.success(had ? `Removed ${key} from profile "${ctx.profileName}"` : `Profile "${ctx.profileName}" had no ${key}`);
+  else
+    ctx.output.success(
+      had ? `Removed ${key} from profile "${ctx.profileName}"` : `Profile "${ctx.profileName}" had no ${key}`,
+    );
 }

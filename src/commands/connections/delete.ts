@@ -18,7 +18,12 @@ export async function runDelete(opts: DeleteOptions, ctx: Context): Promise<void
     `Delete connection ${connectionId} in workspace ${ws}? Its accounts become inactive and its extractions pause.`,
   );
   const api = await ctx.api();
-  await (datasource === undefined ? deleteConnection(api, ws, connectionId) : suggestingDataSource(api, ws, datasource, () => deleteConnection(api, ws, connectionId, datasource)));
+  await (datasource === undefined
+    ? deleteConnection(api, ws, connectionId)
+    : suggestingDataSource(api, ws, datasource, () => deleteConnection(api, ws, connectionId, datasource)));
   if (ctx.output.machine) ctx.output.json({ connection_id: jsonInteger(connectionId), deleted: true });
-  else ctx.output.success(`Deleted connection ${connectionId}: its accounts are now inactive and its extractions are paused`);
+  else
+    ctx.output.success(
+      `Deleted connection ${connectionId}: its accounts are now inactive and its extractions are paused`,
+    );
 }

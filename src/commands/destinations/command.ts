@@ -3,7 +3,9 @@ import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
 
 /** S3 and other destination parameters, for connections create and update. */
-function withDestinationParams<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+function withDestinationParams<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--connection-option <option>', 'S3: aws_credentials (default), bucket_policy or role_chaining')
     .option('--bucket <name>', 'S3 bucket')
@@ -11,10 +13,16 @@ function withDestinationParams<A extends unknown[], O extends OptionValues, G ex
     .option('--path-prefix <prefix>', 'S3 key prefix')
     .option('--filename <template>', 'file name template, e.g. {{table_name}}/{{date}}_{{chunk_id}}.parquet')
     .option('--file-format <format>', 'csv or parquet')
-    .option('--max-file-size-mb <n>', 'split files into chunks of at most n MB (45..100000; needs {{chunk_id}} and parquet); "none" clears it')
+    .option(
+      '--max-file-size-mb <n>',
+      'split files into chunks of at most n MB (45..100000; needs {{chunk_id}} and parquet); "none" clears it',
+    )
     .option('--assume-role-arn <arn>', 'S3 role_chaining: the role the service assumes')
     .option('--aws-access-key-id <id>', 'S3 aws_credentials: access key id (env EDP_AWS_ACCESS_KEY_ID)')
-    .option('--secret-stdin', 'read the secret (S3: the secret access key) from stdin; or set EDP_AWS_SECRET_ACCESS_KEY (S3) / EDP_DESTINATION_SECRET')
+    .option(
+      '--secret-stdin',
+      'read the secret (S3: the secret access key) from stdin; or set EDP_AWS_SECRET_ACCESS_KEY (S3) / EDP_DESTINATION_SECRET',
+    )
     .option('--param <key=value>', 'any other connection parameter (repeatable)', collectRepeatable)
     .option('--file <file>', 'connection parameters as JSON or YAML ("-" for stdin); flags override it');
 }
@@ -86,7 +94,13 @@ export function register(destinations: Command, app: App): void {
     .description('connections to a destination (S3 parameters as flags or --file; secrets from stdin or env)')
     .addCommand(app.verb(connectionsList(), () => import('./connections-list.js').then((m) => m.runConnectionsList)))
     .addCommand(app.verb(connectionsGet(), () => import('./connections-get.js').then((m) => m.runConnectionsGet)))
-    .addCommand(app.verb(connectionsCreate(), () => import('./connections-create.js').then((m) => m.runConnectionsCreate)))
-    .addCommand(app.verb(connectionsUpdate(), () => import('./connections-update.js').then((m) => m.runConnectionsUpdate)))
-    .addCommand(app.verb(connectionsRecheck(), () => import('./connections-recheck.js').then((m) => m.runConnectionsRecheck)));
+    .addCommand(
+      app.verb(connectionsCreate(), () => import('./connections-create.js').then((m) => m.runConnectionsCreate)),
+    )
+    .addCommand(
+      app.verb(connectionsUpdate(), () => import('./connections-update.js').then((m) => m.runConnectionsUpdate)),
+    )
+    .addCommand(
+      app.verb(connectionsRecheck(), () => import('./connections-recheck.js').then((m) => m.runConnectionsRecheck)),
+    );
 }

@@ -15,6 +15,7 @@ export async function runConnectionsCreate(opts: ConnectionsCreateOptions, ctx: 
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const c = await createDestinationConnection(api, ws, destination, title, params);
-  if (!ctx.output.machine) ctx.output.success(`Created ${destination} connection ${idText(c.id)} (status ${String(c.status)})`);
+  if (!ctx.output.machine)
+    ctx.output.success(`Created ${destination} connection ${idText(c.id)} (status ${String(c.status)})`);
   await showConnection(ctx, destination, c);
 }

@@ -13,7 +13,10 @@ export async function runConnectionsRecheck(opts: ConnectionsRecheckOptions, ctx
   const c = await recheckDestinationConnection(api, ws, destination, connectionId);
   if (!ctx.output.machine) {
     if (c.status === 'active') ctx.output.success(`${destination} connection ${connectionId} is active`);
-    else ctx.output.warn(`${destination} connection ${connectionId} is ${String(c.status)}${c.error_text ? `: ${c.error_text}` : ''}`);
+    else
+      ctx.output.warn(
+        `${destination} connection ${connectionId} is ${String(c.status)}${c.error_text ? `: ${c.error_text}` : ''}`,
+      );
   }
   await showConnection(ctx, destination, c);
 }

@@ -1,4 +1,9 @@
-import { getDestinationConnection, putDestinationConnection, renameDestinationConnection, type DestinationConnection } from '../../api/destinations.js';
+import {
+  getDestinationConnection,
+  putDestinationConnection,
+  renameDestinationConnection,
+  type DestinationConnection,
+} from '../../api/destinations.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseId } from '../../util/validate.js';
@@ -20,7 +25,8 @@ export async function runConnectionsUpdate(opts: ConnectionsUpdateOptions, ctx: 
   const title = titleText === undefined ? undefined : checkTitle(titleText, '--title');
   checkNames(destination, params);
   const hasParams = Object.keys(params).length > 0;
-  if (!hasParams && title === undefined) throw new UsageError('nothing to update: pass --title, parameter flags, --param, --file or --secret-stdin');
+  if (!hasParams && title === undefined)
+    throw new UsageError('nothing to update: pass --title, parameter flags, --param, --file or --secret-stdin');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   let c: DestinationConnection;
@@ -33,6 +39,9 @@ export async function runConnectionsUpdate(opts: ConnectionsUpdateOptions, ctx: 
   } else {
     c = await renameDestinationConnection(api, ws, destination, connectionId, title!);
   }
-  if (!ctx.output.machine) ctx.output.success(`Updated ${destination} connection ${connectionId}${hasParams ? ` and re-checked it: status ${String(c.status)}` : ''}`);
+  if (!ctx.output.machine)
+    ctx.output.success(
+      `Updated ${destination} connection ${connectionId}${hasParams ? ` and re-checked it: status ${String(c.status)}` : ''}`,
+    );
   await showConnection(ctx, destination, c);
 }

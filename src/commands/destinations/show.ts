@@ -6,7 +6,9 @@ const MASK = '********';
 
 /** Key/value lines for a person, with any secret masked (the service should not return them, but might). */
 export function connectionRows(destination: string, c: DestinationConnection): Array<[string, unknown]> {
-  const params = Object.entries(c.connection_params ?? {}).map(([k, v]) => [`connection_params.${k}`, isSecretName(destination, k) ? MASK : v] as [string, unknown]);
+  const params = Object.entries(c.connection_params ?? {}).map(
+    ([k, v]) => [`connection_params.${k}`, isSecretName(destination, k) ? MASK : v] as [string, unknown],
+  );
   return [
     ['id', c.id],
     ['title', c.title],

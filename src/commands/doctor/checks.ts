@@ -34,7 +34,9 @@ export async function checkCredentials(api: Service): Promise<Finding | undefine
   } catch (err) {
     if (err instanceof ApiError && err.status !== 401) throw err;
     return {
-      workspace_id: null, check: 'credentials', code: err instanceof ApiError ? 'authentication_failed' : 'no_credentials',
+      workspace_id: null,
+      check: 'credentials',
+      code: err instanceof ApiError ? 'authentication_failed' : 'no_credentials',
       message: `the agency credentials were refused or are missing (${describe(err)})`,
       fix: 'edp auth login   (or set EDP_USERNAME and EDP_PASSWORD)',
     };
@@ -48,17 +50,27 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
   try {
     await api.auth.token(ws, api.client);
   } catch (err) {
-    add({ check: 'token', code: 'token_refused', message: `no token for workspace ${ws} (${describe(err)})`, fix: 'edp workspaces list   (check the workspace id and that these credentials may use it)' });
+    add({
+      check: 'token',
+      code: 'token_refused',
+      message: `no token for workspace ${ws} (${describe(err)})`,
+      fix: 'edp workspaces list   (check the workspace id and that these credentials may use it)',
+    });
     return findings;
   }
-  const [recipes, endpoints] = await Promise.all([collect(listRecipes(api, ws)), collect(listWebhookEndpoints(api, ws))]);
+  const [recipes, endpoints] = await Promise.all([
+    collect(listRecipes(api, ws)),
+    collect(listWebhookEndpoints(api, ws)),
+  ]);
   await checkDestination(api, ws, recipes, add);
   await checkRecipeAccounts(api, ws, recipes, add);
   for (const e of endpoints) {
     const id = idText(e.id);
     if (e.status === 'unverified') {
       add({
-        check: 'webhooks', code: 'webhook_unverified', endpoint_id: e.id,
+        check: 'webhooks',
+        code: 'webhook_unverified',
+        endpoint_id: e.id,
         message: `webhook endpoint ${id} (${e.url ?? '?'}) is unverified and receives no event (contract, Events rule 1)`,
         fix: `edp webhooks verify ${id} -w ${ws}   (once the receiver answers the challenge; edp webhooks listen does)`,
       });
@@ -67,9 +79,14 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
     if (silent.length > 0) {
       const keep = (e.event_types ?? []).filter((t) => !SILENT_EVENT_TYPES.has(t));
       add({
-        check: 'webhooks', code: 'silent_event_subscription', endpoint_id: e.id,
+        check: 'webhooks',
+        code: 'silent_event_subscription',
+        endpoint_id: e.id,
         message: `webhook endpoint ${id} waits on event type(s) that produced no events in a 30-day production sample: ${silent.join(', ')}`,
-        fix: keep.length > 0 ? `edp webhooks update ${id} -w ${ws} --events ${keep.join(',')}   (and do not wait on the silent types)` : `subscribe endpoint ${id} to active event types: edp webhooks update ${id} -w ${ws} --events …   (edp webhooks event-types lists them)`,
+        fix:
+          keep.length > 0
+            ? `edp webhooks update ${id} -w ${ws} --events ${keep.join(',')}   (and do not wait on the silent types)`
+            : `subscribe endpoint ${id} to active event types: edp webhooks update ${id} -w ${ws} --events …   (edp webhooks event-types lists them)`,
       });
     }
   }
@@ -81,12 +98,24 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
  * the recipe extraction check does (409 no_active_destination, destination_not_supported), so
  * it is asked when the workspace has a recipe.
  */
-async function checkDestination(api: Service, ws: string, recipes: Recipe[], add: (f: Omit<Finding, 'workspace_id'>) => void): Promise<void> {
+async function checkDestination(
+  api: Service,
+  ws: string,
+  recipes: Recipe[],
+  add: (f: Omit<Finding, 'workspace_id'>) => void,
+): Promise<void> {
   const destinations = await collect(listDestinations(api, ws));
-  const connections = (await Promise.all(destinations.map((d) => collect(listDestinationConnections(api, ws, d.name))))).flat();
+  const connections = (
+    await Promise.all(destinations.map((d) => collect(listDestinationConnections(api, ws, d.name))))
+  ).flat();
   const fixNone = `edp destinations connections create --destination s3 --title … --bucket … -w ${ws}   (or re-check an existing one: edp destinations connections recheck ID --destination NAME -w ${ws})`;
   if (!connections.some((c) => c.status === 'active')) {
-    add({ check: 'destination', code: 'no_active_destination', message: `workspace ${ws} has no active destination; recipes cannot be created, deleted or checked`, fix: fixNone });
+    add({
+      check: 'destination',
+      code: 'no_active_destination',
+      message: `workspace ${ws} has no active destination; recipes cannot be created, deleted or checked`,
+      fix: fixNone,
+    });
     return;
   }
   const probe = recipes[0];
@@ -95,9 +124,22 @@ async function checkDestination(api: Service, ws: string, recipes: Recipe[], add
     await checkExtractions(api, ws, idText(probe.recipe_id));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'no_active_destination') add({ check: 'destination', code: err.code, message: `workspace ${ws} has no active destination (${describe(err)})`, fix: fixNone, trace_id: err.traceId ?? null });
+    if (err.code === 'no_active_destination')
+      add({
+        check: 'destination',
+        code: err.code,
+        message: `workspace ${ws} has no active destination (${describe(err)})`,
+        fix: fixNone,
+        trace_id: err.traceId ?? null,
+      });
     else if (err.code === 'destination_not_supported') {
-      add({ check: 'destination', code: err.code, message: `the workspace's active destination cannot host recipes (${describe(err)})`, fix: `edp destinations connections create --destination s3 --title … --bucket … -w ${ws}   (a destination that hosts recipes)`, trace_id: err.traceId ?? null });
+      add({
+        check: 'destination',
+        code: err.code,
+        message: `the workspace's active destination cannot host recipes (${describe(err)})`,
+        fix: `edp destinations connections create --destination s3 --title … --bucket … -w ${ws}   (a destination that hosts recipes)`,
+        trace_id: err.traceId ?? null,
+      });
     } else if (err.code !== 'destination_check_unsupported' && err.code !== 'destination_unavailable') throw err;
   }
 }
@@ -107,7 +149,12 @@ async function checkDestination(api: Service, ws: string, recipes: Recipe[], add
  * not know. The latter are old v3 keys that configuration rejects; such a recipe is not to be
  * deleted and redeployed, support is contacted with its id and a trace id (Versioning rule 4).
  */
-async function checkRecipeAccounts(api: Service, ws: string, recipes: Recipe[], add: (f: Omit<Finding, 'workspace_id'>) => void): Promise<void> {
+async function checkRecipeAccounts(
+  api: Service,
+  ws: string,
+  recipes: Recipe[],
+  add: (f: Omit<Finding, 'workspace_id'>) => void,
+): Promise<void> {
   const lists = new Map<string, Promise<AccountV31[] | 'gone'>>();
   const accountsOf = (connectionId: string) => {
     let read = lists.get(connectionId);
@@ -139,23 +186,35 @@ async function checkRecipeAccounts(api: Service, ws: string, recipes: Recipe[], 
     }
     if (unknown.length > 0) {
       // The trace id of a read of this recipe, for support.
-      const read = await api.client.request({ method: 'GET', path: recipePaths('v3.1').recipe(id), auth: 'bearer', workspaceId: ws });
+      const read = await api.client.request({
+        method: 'GET',
+        path: recipePaths('v3.1').recipe(id),
+        auth: 'bearer',
+        workspaceId: ws,
+      });
       add({
-        check: 'recipes', code: 'legacy_account_keys', recipe_id: r.recipe_id, trace_id: read.traceId ?? null,
+        check: 'recipes',
+        code: 'legacy_account_keys',
+        recipe_id: r.recipe_id,
+        trace_id: read.traceId ?? null,
         message: `recipe ${id} is configured with account key(s) the v3.1 accounts list does not know: ${unknown.join(', ')} (old v3 keys, contract Versioning rule 4); do not delete and redeploy it`,
         fix: `contact support with recipe id ${id} and trace id ${read.traceId ?? '(see edp recipes get --verbose)'}`,
       });
     }
     if (gone.length > 0) {
       add({
-        check: 'recipes', code: 'connection_deleted', recipe_id: r.recipe_id,
+        check: 'recipes',
+        code: 'connection_deleted',
+        recipe_id: r.recipe_id,
         message: `recipe ${id} uses deleted connection(s) ${gone.join(', ')}; their accounts are inactive and deliver nothing`,
         fix: `reconnect: edp iframe-url -w ${ws} --type datasource --name ${(r.connections ?? []).find((c) => gone.some((g) => g.startsWith(`${idText(c.connection_id)} `)))?.connection_data_source ?? '…'}, then edp recipes deploy -w ${ws} …`,
       });
     }
     if (inactive.length > 0) {
       add({
-        check: 'recipes', code: 'inactive_accounts', recipe_id: r.recipe_id,
+        check: 'recipes',
+        code: 'inactive_accounts',
+        recipe_id: r.recipe_id,
         message: `recipe ${id} has account(s) that went inactive: ${inactive.join(', ')}; builds leave their rows out`,
         fix: `reconnect the data source (edp iframe-url -w ${ws} --type datasource), then edp recipes build ${id} -w ${ws}`,
       });

@@ -5,10 +5,18 @@ import { examples } from '../shared/help.js';
 
 const doctor = (cmd: Command) =>
   cmd
-    .description('check workspaces: credentials and token, destination, recipe accounts, webhook endpoints; each finding names its fix')
+    .description(
+      'check workspaces: credentials and token, destination, recipe accounts, webhook endpoints; each finding names its fix',
+    )
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
     .option('--concurrency <n>', `workspaces checked at once (${FLEET_CONCURRENCY_HELP})`)
-    .addHelpText('after', examples(['edp doctor --all-workspaces', 'edp doctor -w 101 --json'], 'Exit 1 when something needs action, 0 otherwise.'));
+    .addHelpText(
+      'after',
+      examples(
+        ['edp doctor --all-workspaces', 'edp doctor -w 101 --json'],
+        'Exit 1 when something needs action, 0 otherwise.',
+      ),
+    );
 
 export type DoctorOptions = OptionsOf<ReturnType<typeof doctor>>;
 

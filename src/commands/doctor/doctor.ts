@@ -24,10 +24,21 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
     const results = await pool(workspaces, concurrency(workspaces.length), async (ws) => {
       try {
         const f = await checkWorkspace(api, ws);
-        ctx.output.info(`${f.length === 0 ? ctx.output.err.green('✓') : ctx.output.err.yellow('!')} workspace ${ws}: ${f.length === 0 ? 'nothing needs action' : `${f.length} finding(s)`}`);
+        ctx.output.info(
+          `${f.length === 0 ? ctx.output.err.green('✓') : ctx.output.err.yellow('!')} workspace ${ws}: ${f.length === 0 ? 'nothing needs action' : `${f.length} finding(s)`}`,
+        );
         return f;
       } catch (err) {
-        return [{ workspace_id: Number(ws), check: 'token', code: 'check_failed', message: `could not be checked: ${errorLines(err).join(' ')}`, fix: `edp doctor -w ${ws} --verbose   (see which request failed)`, trace_id: (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null } satisfies Finding];
+        return [
+          {
+            workspace_id: Number(ws),
+            check: 'token',
+            code: 'check_failed',
+            message: `could not be checked: ${errorLines(err).join(' ')}`,
+            fix: `edp doctor -w ${ws} --verbose   (see which request failed)`,
+            trace_id: (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null,
+          } satisfies Finding,
+        ];
       }
     });
     findings.push(...results.flat());
@@ -36,10 +47,13 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
   else if (findings.length === 0) ctx.output.line('No finding: nothing needs action.');
   else {
     for (const f of findings) {
-      ctx.output.line(`${f.workspace_id === null ? 'agency' : `workspace ${idText(f.workspace_id)}`}: ${f.check}: ${f.code}: ${f.message}`);
+      ctx.output.line(
+        `${f.workspace_id === null ? 'agency' : `workspace ${idText(f.workspace_id)}`}: ${f.check}: ${f.code}: ${f.message}`,
+      );
       ctx.output.line(`  fix: ${f.fix}`);
     }
   }
   // The findings are printed above.
-  if (findings.length > 0) throw new ExitError('failure', `${findings.length} finding(s) need action`, { silent: true });
+  if (findings.length > 0)
+    throw new ExitError('failure', `${findings.length} finding(s) need action`, { silent: true });
 }

@@ -26,11 +26,16 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
   if (ctx.flags.json) text = `${stringifyJson(doc, 2)}\n`;
   else {
     const yaml = await import('yaml');
-    const stringify = 'stringify' in yaml && typeof yaml.stringify === 'function' ? yaml.stringify : (yaml as unknown as { default: typeof import('yaml') }).default.stringify;
+    const stringify =
+      'stringify' in yaml && typeof yaml.stringify === 'function'
+        ? yaml.stringify
+        : (yaml as unknown as { default: typeof import('yaml') }).default.stringify;
     text = stringify(doc, { lineWidth: 0 });
   }
   if (opts.output !== undefined) {
     writeFileSync(opts.output, text);
-    ctx.output.success(`wrote ${opts.output}: ${fleet.recipes.length} recipe entr${fleet.recipes.length === 1 ? 'y' : 'ies'}, ${fleet.webhooks.length} webhook entr${fleet.webhooks.length === 1 ? 'y' : 'ies'}, ${fleet.roles.length} role(s)`);
+    ctx.output.success(
+      `wrote ${opts.output}: ${fleet.recipes.length} recipe entr${fleet.recipes.length === 1 ? 'y' : 'ies'}, ${fleet.webhooks.length} webhook entr${fleet.webhooks.length === 1 ? 'y' : 'ies'}, ${fleet.roles.length} role(s)`,
+    );
   } else ctx.output.write(text);
 }

@@ -15,7 +15,10 @@ const get = () =>
     .description('show a template with its sql_name and fields')
     .option('--data-source <name>', 'data source of the template (looked up when omitted)')
     .option('--compact', 'only the compact form: id, data source, is_wide_template')
-    .addHelpText('after', examples(['edp extract-templates get 302 -w 101', 'edp extract-templates get 302 --compact -w 101 --json']));
+    .addHelpText(
+      'after',
+      examples(['edp extract-templates get 302 -w 101', 'edp extract-templates get 302 --compact -w 101 --json']),
+    );
 const create = () =>
   new Command('create')
     .description('create an agency template from a global parent (needs the EXTRACT.CREATE permission)')
@@ -27,7 +30,9 @@ const create = () =>
     .option('--dynamic-fields <names>', 'dynamic fields of the connection to add (wide parents only)')
     .addHelpText(
       'after',
-      examples(['edp extract-templates create --data-source google_ads --parent 302 --title "Ads by landing page" --connection 1001 --fields date,landing_page,spend -w 101']),
+      examples([
+        'edp extract-templates create --data-source google_ads --parent 302 --title "Ads by landing page" --connection 1001 --fields date,landing_page,spend -w 101',
+      ]),
     );
 const validate = () =>
   withTemplateSettings(
@@ -35,7 +40,10 @@ const validate = () =>
       .argument('<id>', 'template id')
       .description('check a template with accounts of one connection and optional settings')
       .requiredOption('--accounts <ids>', 'embedded account ids (the `id` of the accounts list), comma-separated'),
-  ).addHelpText('after', examples(['edp extract-templates validate 302 --accounts 20001,20003 --fields date,ad_name,spend -w 101']));
+  ).addHelpText(
+    'after',
+    examples(['edp extract-templates validate 302 --accounts 20001,20003 --fields date,ad_name,spend -w 101']),
+  );
 const preview = () =>
   withTemplateSettings(
     new Command('preview')
@@ -51,7 +59,12 @@ const settingOptions = () =>
     .requiredOption('--accounts <ids>', 'remote account ids, comma-separated')
     .option('--search <text>', 'only options whose title contains this')
     .option('--limit <n>', 'stop after n accounts')
-    .addHelpText('after', examples(['edp extract-templates setting-options --data-source google_ads --connection 1001 --accounts 123-456-7801 -w 101']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp extract-templates setting-options --data-source google_ads --connection 1001 --accounts 123-456-7801 -w 101',
+      ]),
+    );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 export type GetOptions = OptionsOf<ReturnType<typeof get>>;

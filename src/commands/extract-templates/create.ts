@@ -19,14 +19,22 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const parentId = parseId(opts.parent, '--parent');
   const connectionId = opts.connection === undefined ? undefined : parseId(opts.connection, '--connection');
   const fields = opts.fields === undefined ? undefined : parseNames(opts.fields, '--fields');
-  const dynamicFields = opts.dynamicFields === undefined ? undefined : parseNames(opts.dynamicFields, '--dynamic-fields');
+  const dynamicFields =
+    opts.dynamicFields === undefined ? undefined : parseNames(opts.dynamicFields, '--dynamic-fields');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const parent = await getCompactTemplate(api, ws, parentId);
-  if (parent.datasource_name !== ds) throw new UsageError(`--parent ${parentId} is a ${parent.datasource_name} template, not ${ds}`);
+  if (parent.datasource_name !== ds)
+    throw new UsageError(`--parent ${parentId} is a ${parent.datasource_name} template, not ${ds}`);
   if (parent.is_wide_template) {
-    if (!connectionId) throw new UsageError(`--parent ${parentId} is a wide template: pass --connection ID (its dynamic schema validates the fields)`);
-    if (!fields) throw new UsageError(`--parent ${parentId} is a wide template: pass --fields with the dimensions and metrics to keep`);
+    if (!connectionId)
+      throw new UsageError(
+        `--parent ${parentId} is a wide template: pass --connection ID (its dynamic schema validates the fields)`,
+      );
+    if (!fields)
+      throw new UsageError(
+        `--parent ${parentId} is a wide template: pass --fields with the dimensions and metrics to keep`,
+      );
   } else if (dynamicFields) {
     throw new UsageError(`--dynamic-fields needs a wide parent; template ${parentId} is not wide`);
   }

@@ -13,5 +13,8 @@ export async function runValidate(opts: ValidateOptions, ctx: Context): Promise<
   const api = await ctx.api();
   const result = await validateTemplate(api, ws, templateId, accounts, settings);
   if (ctx.output.machine) ctx.output.json(result);
-  else ctx.output.success(`Template ${templateId} is valid for accounts ${accounts.join(', ')}${result.connection_id !== undefined ? ` (connection ${idText(result.connection_id)})` : ''}`);
+  else
+    ctx.output.success(
+      `Template ${templateId} is valid for accounts ${accounts.join(', ')}${result.connection_id !== undefined ? ` (connection ${idText(result.connection_id)})` : ''}`,
+    );
 }

@@ -11,7 +11,13 @@ const list = () =>
     .option('--data-source <names>', 'only these data sources, comma-separated')
     .option('--table <ids>', 'only these data tables, comma-separated')
     .option('--limit <n>', 'stop after n extracts')
-    .addHelpText('after', examples(['edp extracts list -w 101', 'edp extracts list --data-source google_ads,facebook_ads --table 5001 -w 101']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp extracts list -w 101',
+        'edp extracts list --data-source google_ads,facebook_ads --table 5001 -w 101',
+      ]),
+    );
 const get = () =>
   new Command('get')
     .argument('<id>', 'extract id')
@@ -26,7 +32,10 @@ const create = () =>
       .option('--table <id>', 'data table to deliver into (default: a new table)')
       .option('--title <title>', 'extract title')
       .option('--schedule <schedule>', 'hourly, daily (default), weekly or manual'),
-  ).addHelpText('after', examples(['edp extracts create --template 301 --account 20001 --sync-historical-data 2024-01-01 -w 101']));
+  ).addHelpText(
+    'after',
+    examples(['edp extracts create --template 301 --account 20001 --sync-historical-data 2024-01-01 -w 101']),
+  );
 const update = () =>
   withTemplateSettings(
     new Command('update')
@@ -34,9 +43,15 @@ const update = () =>
       .description('change an extract; only what the flags name changes')
       .option('--title <title>', 'extract title')
       .option('--schedule <schedule>', 'hourly, daily, weekly or manual'),
-  ).addHelpText('after', examples(['edp extracts update 40001 --schedule hourly --fields date,campaign_id,campaign_name,spend -w 101']));
+  ).addHelpText(
+    'after',
+    examples(['edp extracts update 40001 --schedule hourly --fields date,campaign_id,campaign_name,spend -w 101']),
+  );
 const run = () =>
-  withWaitFlags(new Command('run').argument('<id>', 'extract id').description('start a run now')).addHelpText('after', examples(['edp extracts run 40001 --wait -w 101']));
+  withWaitFlags(new Command('run').argument('<id>', 'extract id').description('start a run now')).addHelpText(
+    'after',
+    examples(['edp extracts run 40001 --wait -w 101']),
+  );
 const pause = () =>
   new Command('pause')
     .argument('<id>', 'extract id')
@@ -53,7 +68,10 @@ const migrateWide = () =>
       .argument('<id>', 'extract id to migrate')
       .description('replace an extract with one on a wide template; the original is paused, its data stays queryable')
       .option('--template <id>', "wide template to use (default: the data source's global wide template)"),
-  ).addHelpText('after', examples(['edp extracts migrate-wide 40001 --fields date,campaign_name,ad_name,spend -w 101']));
+  ).addHelpText(
+    'after',
+    examples(['edp extracts migrate-wide 40001 --fields date,campaign_name,ad_name,spend -w 101']),
+  );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 export type GetOptions = OptionsOf<ReturnType<typeof get>>;

@@ -18,6 +18,9 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const e = await createExtract(api, ws, { templateId, accountId, dataTableId, title, schedule, settings });
-  if (!ctx.output.machine) ctx.output.success(`Created extract ${idText(e.id)} into data table ${idText(e.data_table_id)}; its first run has started`);
+  if (!ctx.output.machine)
+    ctx.output.success(
+      `Created extract ${idText(e.id)} into data table ${idText(e.data_table_id)}; its first run has started`,
+    );
   await showExtract(ctx, e);
 }

@@ -13,17 +13,26 @@ const columns = [
   { header: 'TABLE', value: (e: Extract) => e.data_table_id },
   { header: 'WIDE', value: (e: Extract) => e.template?.is_wide_template },
   // status and pause reason are open sets: shown as the service sends them
-  { header: 'STATUS', value: (e: Extract) => (e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : e.status), raw: (e: Extract) => e.status },
+  {
+    header: 'STATUS',
+    value: (e: Extract) => (e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : e.status),
+    raw: (e: Extract) => e.status,
+  },
 ];
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const filters = {
     connectionIds: opts.connection === undefined ? undefined : parseIdList(opts.connection, '--connection'),
-    datasourceNames: opts.dataSource === undefined ? undefined : parseNames(opts.dataSource, '--data-source').map((n) => parseName(n, '--data-source')),
+    datasourceNames:
+      opts.dataSource === undefined
+        ? undefined
+        : parseNames(opts.dataSource, '--data-source').map((n) => parseName(n, '--data-source')),
     dataTableIds: opts.table === undefined ? undefined : parseIdList(opts.table, '--table'),
   };
   const limit = limitOf(opts.limit);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
-  await ctx.output.list(listExtracts(api, ws, filters, { limit }), columns, { empty: `No extracts in workspace ${ws}.` });
+  await ctx.output.list(listExtracts(api, ws, filters, { limit }), columns, {
+    empty: `No extracts in workspace ${ws}.`,
+  });
 }

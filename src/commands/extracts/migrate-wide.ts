@@ -18,7 +18,9 @@ export async function runMigrateWide(opts: MigrateWideOptions, ctx: Context): Pr
   const api = await ctx.api();
   const e = await migrateWide(api, ws, extractId, settings, templateId);
   if (!ctx.output.machine) {
-    ctx.output.success(`Migrated extract ${extractId} to wide extract ${idText(e.id)} (data table ${idText(e.data_table_id)}); the original is paused and its data stays queryable`);
+    ctx.output.success(
+      `Migrated extract ${extractId} to wide extract ${idText(e.id)} (data table ${idText(e.data_table_id)}); the original is paused and its data stays queryable`,
+    );
   }
   await showExtract(ctx, e);
 }

@@ -9,5 +9,10 @@ export async function setPaused(ctx: Context, id: string, paused: boolean): Prom
   const api = await ctx.api();
   const e = await setExtractPaused(api, ws, extractId, paused);
   if (ctx.output.machine) ctx.output.json(e);
-  else ctx.output.success(paused ? `Extract ${extractId} is paused; it delivers nothing until unpaused` : `Extract ${extractId} is unpaused and running`);
+  else
+    ctx.output.success(
+      paused
+        ? `Extract ${extractId} is paused; it delivers nothing until unpaused`
+        : `Extract ${extractId} is unpaused and running`,
+    );
 }

@@ -14,14 +14,27 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
   const started = await runExtract(api, ws, extractId);
   if (!wait) {
     if (ctx.output.machine) ctx.output.json(started);
-    else ctx.output.success(`Extract ${extractId} is running; follow it with \`edp extracts get ${extractId}\` or pass --wait`);
+    else
+      ctx.output.success(
+        `Extract ${extractId} is running; follow it with \`edp extracts get ${extractId}\` or pass --wait`,
+      );
     return;
   }
-  const e = await waitForRun(ctx, `extract ${extractId}`, wait, () => getExtract(api, ws, extractId), (x) => x.status !== 'running');
+  const e = await waitForRun(
+    ctx,
+    `extract ${extractId}`,
+    wait,
+    () => getExtract(api, ws, extractId),
+    (x) => x.status !== 'running',
+  );
   if (ctx.output.machine) ctx.output.json(e);
   if (e.status === 'completed') {
-    if (!ctx.output.machine) ctx.output.success(`Extract ${extractId} completed; its rows are in data table ${idText(e.data_table_id)}`);
+    if (!ctx.output.machine)
+      ctx.output.success(`Extract ${extractId} completed; its rows are in data table ${idText(e.data_table_id)}`);
     return;
   }
-  throw new ExitError('failure', `extract ${extractId} run ended ${e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : `with status ${String(e.status)}`}`);
+  throw new ExitError(
+    'failure',
+    `extract ${extractId} run ended ${e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : `with status ${String(e.status)}`}`,
+  );
 }

@@ -13,7 +13,10 @@ export async function showExtract(ctx: Context, e: Extract): Promise<void> {
     ['account (embedded id)', e.account_embedded_id],
     ['account entity id', e.account_entity_id],
     ['data table', e.data_table_id],
-    ['template', `${idText(e.template?.id)}${e.template?.title ? ` ${e.template.title}` : ''}${e.template?.is_wide_template ? ' (wide)' : ''}`],
+    [
+      'template',
+      `${idText(e.template?.id)}${e.template?.title ? ` ${e.template.title}` : ''}${e.template?.is_wide_template ? ' (wide)' : ''}`,
+    ],
     ['status', e.status],
     ['paused', e.is_paused ? `yes (${e.pause_reason ?? 'unknown'})` : 'no'],
     ['schedule', e.schedule],

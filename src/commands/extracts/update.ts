@@ -15,7 +15,9 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
   const schedule = scheduleOf(opts.schedule);
   const settings = await settingsFrom(ctx, opts);
   if (title === undefined && schedule === undefined && settings === undefined) {
-    throw new UsageError('nothing to update: pass --title, --schedule, --fields, --dynamic-fields, --additional-params, --custom-filters, --sync-historical-data or --settings-file');
+    throw new UsageError(
+      'nothing to update: pass --title, --schedule, --fields, --dynamic-fields, --additional-params, --custom-filters, --sync-historical-data or --settings-file',
+    );
   }
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();

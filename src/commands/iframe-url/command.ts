@@ -4,10 +4,15 @@ import { examples } from '../shared/help.js';
 
 const iframeUrl = (cmd: Command) =>
   cmd
-    .description('get an embeddable iframe URL for connecting a data source or destination (agency credentials, -w workspace)')
+    .description(
+      'get an embeddable iframe URL for connecting a data source or destination (agency credentials, -w workspace)',
+    )
     .option('--type <type>', 'datasource or destination')
     .option('--name <name>', 'string id of the data source or destination')
-    .option('--show-account-selection', 'two-step flow: authorize, then pick accounts (adds show_account_selection=True)')
+    .option(
+      '--show-account-selection',
+      'two-step flow: authorize, then pick accounts (adds show_account_selection=True)',
+    )
     .option('--use-default-auth', 'hide the authentication-method chooser (adds use_default_auth=True)')
     .option('--show-connectors-list', 'show the list of connectors')
     .option('--no-show-connectors-list', 'hide the list of connectors')
@@ -16,7 +21,10 @@ const iframeUrl = (cmd: Command) =>
     .option('--show-accounts', 'show accounts')
     .option('--no-show-accounts', 'hide accounts')
     .option('--show-accounts-only-on-auth', 'show accounts only on authorization (needs --no-show-accounts)')
-    .addHelpText('after', examples(['edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection']));
+    .addHelpText(
+      'after',
+      examples(['edp iframe-url -w 101 --type datasource --name google_ads --show-account-selection']),
+    );
 
 export type IframeUrlOptions = OptionsOf<ReturnType<typeof iframeUrl>>;
 

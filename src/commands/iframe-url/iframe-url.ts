@@ -6,7 +6,8 @@ import type { IframeUrlOptions } from './command.js';
 
 export async function runIframeUrl(opts: IframeUrlOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();
-  const type = opts.type === undefined ? undefined : parseChoice(opts.type, ['datasource', 'destination'] as const, '--type');
+  const type =
+    opts.type === undefined ? undefined : parseChoice(opts.type, ['datasource', 'destination'] as const, '--type');
   if (opts.name !== undefined && opts.name.trim() === '') throw new UsageError('--name must not be empty');
   // Contract: show_accounts_only_on_auth works only when show_accounts is false.
   if (opts.showAccountsOnlyOnAuth && opts.showAccounts !== false) {
@@ -22,9 +23,13 @@ export async function runIframeUrl(opts: IframeUrlOptions, ctx: Context): Promis
     showAccounts: opts.showAccounts,
     showAccountsOnlyOnAuth: opts.showAccountsOnlyOnAuth,
   });
-  const raw = typeof res.url === 'string' ? res.url : Object.values(res).find((v) => typeof v === 'string' && /^https?:/.test(v));
+  const raw =
+    typeof res.url === 'string' ? res.url : Object.values(res).find((v) => typeof v === 'string' && /^https?:/.test(v));
   if (typeof raw !== 'string') throw new Error('the answer carried no URL');
-  const url = decorateIframeUrl(raw, { showAccountSelection: !!opts.showAccountSelection, useDefaultAuth: !!opts.useDefaultAuth });
+  const url = decorateIframeUrl(raw, {
+    showAccountSelection: !!opts.showAccountSelection,
+    useDefaultAuth: !!opts.useDefaultAuth,
+  });
   if (ctx.output.machine) ctx.output.json({ ...res, url });
   else ctx.output.line(url);
 }

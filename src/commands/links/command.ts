@@ -8,8 +8,16 @@ const create = () =>
     .requiredOption('--data-source <name>', 'data source name')
     .requiredOption('--to <emails>', 'recipient e-mail addresses, comma-separated or repeated', collectRepeatable)
     .option('--send-email', 'the service e-mails the links (otherwise deliver the URLs yourself)')
-    .option('--requested-by <email>', 'active agency user named on the link page (a workspace member or the agency owner); gets a confirmation')
-    .addHelpText('after', examples(['edp links create -w 101 --data-source google_ads --to ana@client.com,bo@client.com --send-email --requested-by analyst@agency.com']));
+    .option(
+      '--requested-by <email>',
+      'active agency user named on the link page (a workspace member or the agency owner); gets a confirmation',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'edp links create -w 101 --data-source google_ads --to ana@client.com,bo@client.com --send-email --requested-by analyst@agency.com',
+      ]),
+    );
 const list = () =>
   new Command('list')
     .description('list the links of a data source, newest first')

@@ -14,7 +14,9 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const requestedBy = opts.requestedBy === undefined ? undefined : parseEmail(opts.requestedBy, '--requested-by');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
-  const links = await suggestingDataSource(api, ws, datasource, () => createLinks(api, ws, datasource, { to_emails: to, send_email: !!opts.sendEmail, requested_by: requestedBy }));
+  const links = await suggestingDataSource(api, ws, datasource, () =>
+    createLinks(api, ws, datasource, { to_emails: to, send_email: !!opts.sendEmail, requested_by: requestedBy }),
+  );
   if (!ctx.output.machine) {
     const n = links.length;
     ctx.output.success(`Created ${n} ${datasource} link${n === 1 ? '' : 's'} (valid 14 days, single use)`);

@@ -10,7 +10,12 @@ export async function runRevoke(opts: RevokeOptions, ctx: Context): Promise<void
   const linkId = parseId(opts.args[0], 'link id');
   const datasource = parseName(opts.dataSource, '--data-source');
   const ws = ctx.requireWorkspace();
-  await confirmOrRequireYes(ctx, opts.yes, `revoking link ${linkId}`, `Revoke link ${linkId} (${datasource}) in workspace ${ws}? Its recipient can no longer connect with it.`);
+  await confirmOrRequireYes(
+    ctx,
+    opts.yes,
+    `revoking link ${linkId}`,
+    `Revoke link ${linkId} (${datasource}) in workspace ${ws}? Its recipient can no longer connect with it.`,
+  );
   const api = await ctx.api();
   const link = await suggestingDataSource(api, ws, datasource, () => revokeLink(api, ws, datasource, linkId));
   if (ctx.output.machine) ctx.output.json(link);

@@ -6,8 +6,11 @@ export const statusColumn: Column<ExternalAuthLink> = {
   header: 'STATUS',
   value: (l) => l.status,
   style: (t, l, c) =>
-    l.status === 'not_used' ? c.green(t)
-    : l.status === 'used' ? c.cyan(t)
-    : l.status === 'expired' || l.status === 'revoked_manually' ? c.dim(t)
-    : t,
+    l.status === 'not_used'
+      ? c.green(t)
+      : l.status === 'used'
+        ? c.cyan(t)
+        : l.status === 'expired' || l.status === 'revoked_manually'
+          ? c.dim(t)
+          : t,
 };

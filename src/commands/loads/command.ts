@@ -20,7 +20,10 @@ const create = () =>
     .requiredOption('--destination-connection <id>', 'destination connection id')
     .option('--title <title>', 'load title')
     .option('--schedule <schedule>', 'hourly, daily (default), weekly or manual')
-    .addHelpText('after', examples(['edp loads create --table 5001 --destination-connection 7001 --schedule daily -w 101']));
+    .addHelpText(
+      'after',
+      examples(['edp loads create --table 5001 --destination-connection 7001 --schedule daily -w 101']),
+    );
 const update = () =>
   new Command('update')
     .argument('<id>', 'load id')

@@ -9,7 +9,10 @@ const columns = [
   { header: 'ID', value: (l: Load) => l.id },
   { header: 'TITLE', value: (l: Load) => l.title },
   { header: 'TABLE', value: (l: Load) => l.data_table_id },
-  { header: 'DESTINATION', value: (l: Load) => `${String(l.destination_name ?? '')} ${idText(l.destination_connection_id)}`.trim() },
+  {
+    header: 'DESTINATION',
+    value: (l: Load) => `${String(l.destination_name ?? '')} ${idText(l.destination_connection_id)}`.trim(),
+  },
   { header: 'SCHEDULE', value: (l: Load) => l.schedule },
   { header: 'STATUS', value: (l: Load) => l.status },
   { header: 'LAST RUN', value: lastRunText, raw: (l: Load) => l.last_run },

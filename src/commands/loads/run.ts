@@ -10,7 +10,8 @@ import { showLoad } from './show.js';
 /** `--from`/`--to` run that range instead of the schedule window; both or neither. */
 function rangeOf(opts: RunOptions): { from: string; to: string } | undefined {
   if (opts.from === undefined && opts.to === undefined) return undefined;
-  if (opts.from === undefined || opts.to === undefined) throw new UsageError('--from and --to go together: pass both to run a range, or neither for the schedule window');
+  if (opts.from === undefined || opts.to === undefined)
+    throw new UsageError('--from and --to go together: pass both to run a range, or neither for the schedule window');
   const from = parseDate(opts.from, '--from');
   const to = parseDate(opts.to, '--to');
   if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
@@ -27,12 +28,24 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
   const runId = started.last_run?.id;
   if (!wait) {
     if (ctx.output.machine) ctx.output.json(started);
-    else ctx.output.success(`Load ${loadId} started run ${idText(runId)}${range ? ` for ${range.from}..${range.to}` : ''}; follow it with \`edp loads get ${loadId}\` or pass --wait`);
+    else
+      ctx.output.success(
+        `Load ${loadId} started run ${idText(runId)}${range ? ` for ${range.from}..${range.to}` : ''}; follow it with \`edp loads get ${loadId}\` or pass --wait`,
+      );
     return;
   }
-  const l = await waitForRun(ctx, `load ${loadId}`, wait, () => getLoad(api, ws, loadId), (x) => !(x.last_run && idText(x.last_run.id) === idText(runId) && x.last_run.status === 'running'));
+  const l = await waitForRun(
+    ctx,
+    `load ${loadId}`,
+    wait,
+    () => getLoad(api, ws, loadId),
+    (x) => !(x.last_run && idText(x.last_run.id) === idText(runId) && x.last_run.status === 'running'),
+  );
   if (ctx.output.machine) ctx.output.json(l);
   else await showLoad(ctx, l);
   if (l.last_run?.status === 'completed') return;
-  throw new ExitError('failure', `load ${loadId} run ${idText(runId)} ended ${String(l.last_run?.status ?? 'unknown')}${l.last_run?.error ? `: ${l.last_run.error}` : ''}`);
+  throw new ExitError(
+    'failure',
+    `load ${loadId} run ${idText(runId)} ended ${String(l.last_run?.status ?? 'unknown')}${l.last_run?.error ? `: ${l.last_run.error}` : ''}`,
+  );
 }

@@ -18,7 +18,10 @@ export async function showLoad(ctx: Context, l: Load): Promise<void> {
     ['id', l.id],
     ['title', l.title],
     ['data table', l.data_table_id],
-    ['destination connection', `${idText(l.destination_connection_id)}${l.destination_name ? ` (${String(l.destination_name)})` : ''}`],
+    [
+      'destination connection',
+      `${idText(l.destination_connection_id)}${l.destination_name ? ` (${String(l.destination_name)})` : ''}`,
+    ],
     ['schedule', l.schedule],
     ['status', l.status],
     ['last run', lastRunText(l)],

@@ -13,7 +13,10 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
   const loadId = parseId(opts.args[0], 'load id');
   const title = opts.title === undefined ? undefined : checkTitle(opts.title);
   const tableId = opts.table === undefined ? undefined : parseId(opts.table, '--table');
-  const dcId = opts.destinationConnection === undefined ? undefined : parseId(opts.destinationConnection, '--destination-connection');
+  const dcId =
+    opts.destinationConnection === undefined
+      ? undefined
+      : parseId(opts.destinationConnection, '--destination-connection');
   const schedule = scheduleOf(opts.schedule);
   if ([title, tableId, dcId, schedule].every((v) => v === undefined)) {
     throw new UsageError('nothing to update: pass --title, --table, --destination-connection or --schedule');

@@ -5,15 +5,24 @@ import { examples } from '../shared/help.js';
 
 const plan = (cmd: Command) =>
   cmd
-    .description('show what `apply` would change to make the workspaces match a fleet file, and what cannot be done; sends no write')
+    .description(
+      'show what `apply` would change to make the workspaces match a fleet file, and what cannot be done; sends no write',
+    )
     .requiredOption('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('--detailed-exitcode', 'exit 0 when nothing is to be done, 10 when changes are pending')
-    .option('--prune', 'also plan deleting webhook endpoints and custom roles the file does not name (as apply --prune)')
+    .option(
+      '--prune',
+      'also plan deleting webhook endpoints and custom roles the file does not name (as apply --prune)',
+    )
     .option('--concurrency <n>', `workspaces read at once (${FLEET_CONCURRENCY_HELP})`)
     .addHelpText(
       'after',
       examples(
-        ['edp plan -f fleet.yaml', 'edp plan -f fleet.yaml --json', 'edp plan -f fleet.yaml --detailed-exitcode; echo $?   # 0 in step, 10 changes pending'],
+        [
+          'edp plan -f fleet.yaml',
+          'edp plan -f fleet.yaml --json',
+          'edp plan -f fleet.yaml --detailed-exitcode; echo $?   # 0 in step, 10 changes pending',
+        ],
         'Blocked items (a removal the append-only recipe configuration refuses, an account that does not resolve,\na template that cannot be deployed) make the exit code 6, 5 or 2.',
       ),
     );

@@ -17,5 +17,6 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   // Each failure is in the plan printed above.
   const failures = planFailures(plan);
   if (failures.length > 0) throw new ManyFailures(failures);
-  if (opts.detailedExitcode && planTotals(plan).changes > 0) throw new ExitError('changesPending', 'changes are pending', { silent: true });
+  if (opts.detailedExitcode && planTotals(plan).changes > 0)
+    throw new ExitError('changesPending', 'changes are pending', { silent: true });
 }

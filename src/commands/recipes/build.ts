@@ -12,7 +12,12 @@ type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
  * build and resetup: 202 means the build started, not finished (contract, Rules 5). With --wait
  * the recipe is polled to its end; the exit code then tells the outcome (0, 7, 8 or 9).
  */
-export async function startBuild(ctx: Context, opts: BuildOptions, verb: 'build' | 'resetup', call: Start): Promise<void> {
+export async function startBuild(
+  ctx: Context,
+  opts: BuildOptions,
+  verb: 'build' | 'resetup',
+  call: Start,
+): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
   const wait = opts.wait ? waitOptionsOf(ctx, opts) : undefined;
@@ -21,7 +26,9 @@ export async function startBuild(ctx: Context, opts: BuildOptions, verb: 'build'
   if (!wait) {
     if (ctx.output.machine) ctx.output.json(started);
     else {
-      ctx.output.success(`${verb === 'build' ? 'Build' : 'Resetup'} of recipe ${recipeId} started; follow it with \`edp recipes poll ${recipeId}\``);
+      ctx.output.success(
+        `${verb === 'build' ? 'Build' : 'Resetup'} of recipe ${recipeId} started; follow it with \`edp recipes poll ${recipeId}\``,
+      );
       showRecipe(ctx.output, started);
     }
     return;

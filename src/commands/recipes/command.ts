@@ -4,14 +4,20 @@ import { examples } from '../shared/help.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
 function withWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.option('--wait', 'poll until the build ends; the exit code tells how (0 ready, 7 failed, 8 timed out, 9 degraded)');
+  return cmd.option(
+    '--wait',
+    'poll until the build ends; the exit code tells how (0 ready, 7 failed, 8 timed out, 9 degraded)',
+  );
 }
 
 /** How a build is waited for: deadline, first pause, and whether degraded fails. */
 function withBuildWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
     .option('--wait-timeout <duration>', 'stop waiting after this long (exit 8)', '30m')
-    .option('--poll-interval <duration>', 'first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)')
+    .option(
+      '--poll-interval <duration>',
+      'first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)',
+    )
     .option('--fail-on-degraded', 'exit 9 when the build is ready but left some data out');
 }
 
@@ -31,7 +37,10 @@ const template = () =>
 const list = () =>
   new Command('list')
     .description("list the workspace's recipes")
-    .option('--state <state>', 'only recipes in this state: extracting_data, building_dependencies, ready_to_work, failed')
+    .option(
+      '--state <state>',
+      'only recipes in this state: extracting_data, building_dependencies, ready_to_work, failed',
+    )
     .option('--template <id>', 'only recipes of this template')
     .option('--limit <n>', 'stop after n recipes')
     .addHelpText('after', examples(['edp recipes list -w 101 --state failed']));
@@ -46,7 +55,10 @@ const create = () =>
   new Command('create')
     .description('create an empty recipe from a template (configure it next)')
     .requiredOption('--template <id>', 'template id')
-    .requiredOption('--title <title>', 'recipe title (names it in the UI only; the output table is named after the template)')
+    .requiredOption(
+      '--title <title>',
+      'recipe title (names it in the UI only; the output table is named after the template)',
+    )
     .addHelpText('after', examples(['edp recipes create -w 101 --template 4001 --title "Paid media"']));
 
 const configure = () =>
@@ -56,7 +68,11 @@ const configure = () =>
     .option('--file <file>', 'the complete configuration as JSON or YAML (- for stdin); removals are refused')
     .option('--data-source <name>', 'data source to add, e.g. google_ads')
     .option('--connection <id>', "connection of the data source (default: the workspace's only one)")
-    .option('--accounts <list>', 'accounts to add: ids, titles, remote:ID, or all-active (comma-separated or repeated)', collectRepeatable)
+    .option(
+      '--accounts <list>',
+      'accounts to add: ids, titles, remote:ID, or all-active (comma-separated or repeated)',
+      collectRepeatable,
+    )
     .option('--sync-from <date>', 'history start, YYYY-MM-DD')
     .addHelpText(
       'after',
@@ -70,30 +86,50 @@ const configure = () =>
     );
 
 const build = () =>
-  withBuildWait(withWait(new Command('build').argument('<id>', 'recipe id').description('start a build (202: started, not finished)'))).addHelpText(
-    'after',
-    examples(['edp recipes build 9007199254740993 -w 101 --wait --fail-on-degraded']),
-  );
+  withBuildWait(
+    withWait(
+      new Command('build').argument('<id>', 'recipe id').description('start a build (202: started, not finished)'),
+    ),
+  ).addHelpText('after', examples(['edp recipes build 9007199254740993 -w 101 --wait --fail-on-degraded']));
 
 const resetup = () =>
   withBuildWait(
-    withWait(new Command('resetup').argument('<id>', 'recipe id').description("recreate the recipe's steps from its current template, keep the configuration, and build")),
+    withWait(
+      new Command('resetup')
+        .argument('<id>', 'recipe id')
+        .description("recreate the recipe's steps from its current template, keep the configuration, and build"),
+    ),
   ).addHelpText('after', examples(['edp recipes resetup 9007199254740993 -w 101 --wait']));
 
 const poll = () =>
   withBuildWait(
-    new Command('poll').argument('<id>', 'recipe id').description('wait for a build to end (exit 0 ready, 7 failed, 8 timed out, 9 degraded with --fail-on-degraded)'),
+    new Command('poll')
+      .argument('<id>', 'recipe id')
+      .description('wait for a build to end (exit 0 ready, 7 failed, 8 timed out, 9 degraded with --fail-on-degraded)'),
   ).addHelpText('after', examples(['edp recipes poll 9007199254740993 -w 101 --wait-timeout 10m']));
 
 const status = () =>
   new Command('status')
     .description('one row per workspace and recipe: state, degraded, not delivered, last build, error code')
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
-    .option('--watch', 'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)')
+    .option(
+      '--watch',
+      'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)',
+    )
     .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', '30m')
-    .option('--poll-interval <duration>', 'with --watch: first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)')
+    .option(
+      '--poll-interval <duration>',
+      'with --watch: first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)',
+    )
     .option('--concurrency <n>', 'workspaces read at once (default: auto, one per workspace, at most 16)')
-    .addHelpText('after', examples(['edp recipes status --all-workspaces', 'edp recipes status -w 101,102 --watch', 'edp recipes status --all-workspaces --json']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp recipes status --all-workspaces',
+        'edp recipes status -w 101,102 --watch',
+        'edp recipes status --all-workspaces --json',
+      ]),
+    );
 
 const extractions = () =>
   new Command('extractions')
@@ -111,16 +147,28 @@ const del = () =>
 const deploy = () =>
   withBuildWait(
     new Command('deploy')
-      .description('deploy a recipe into one or many workspaces: token, template, create or adopt, accounts, configure, build, and a rebuild once missing data arrives')
+      .description(
+        'deploy a recipe into one or many workspaces: token, template, create or adopt, accounts, configure, build, and a rebuild once missing data arrives',
+      )
       .option('--template <id|title>', 'template id or exact title')
       .option('--title <title>', "recipe title (default: the template's)")
       .option('--data-source <name>', 'data source, e.g. google_ads')
       .option('--connection <id>', "connection (one workspace only; default: the workspace's only one)")
-      .option('--accounts <list>', 'ids, titles, remote:ID, or all-active (comma-separated or repeated)', collectRepeatable)
+      .option(
+        '--accounts <list>',
+        'ids, titles, remote:ID, or all-active (comma-separated or repeated)',
+        collectRepeatable,
+      )
       .option('--sync-from <date>', 'history start, YYYY-MM-DD')
       .option('--all-workspaces', 'every workspace of the agency (or -w 1,2,3 for some)')
-      .option('--concurrency <n>', 'workspaces deployed at once, at most 50 (default: auto, one per workspace, at most 16; env EDP_CONCURRENCY, `edp config set concurrency`)')
-      .option('--file <spec>', 'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency')
+      .option(
+        '--concurrency <n>',
+        'workspaces deployed at once, at most 50 (default: auto, one per workspace, at most 16; env EDP_CONCURRENCY, `edp config set concurrency`)',
+      )
+      .option(
+        '--file <spec>',
+        'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency',
+      )
       .option('--dry-run', 'print the requests it would send; send no write')
       .option('--rebuild', 'build even when the recipe is built and nothing was added'),
   ).addHelpText(

@@ -1,4 +1,10 @@
-import { configureRecipe, getRecipe, type Recipe, type RecipeConfiguration, type RecipeConnection } from '../../api/recipes.js';
+import {
+  configureRecipe,
+  getRecipe,
+  type Recipe,
+  type RecipeConfiguration,
+  type RecipeConnection,
+} from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import { ApiError, ExitError, UsageError } from '../../errors.js';
 import { isTransient } from '../shared/poll.js';
@@ -38,7 +44,9 @@ export function mergeConfiguration(current: Recipe, additions: Addition[], syncF
       changed = true;
     }
     if (add.connectionId === undefined) continue;
-    let conn = connections.find((c) => pairKey(c.connection_id, c.connection_data_source) === pairKey(add.connectionId, add.dataSource));
+    let conn = connections.find(
+      (c) => pairKey(c.connection_id, c.connection_data_source) === pairKey(add.connectionId, add.dataSource),
+    );
     if (!conn) {
       conn = { connection_id: jsonInteger(add.connectionId), connection_data_source: add.dataSource, accounts: [] };
       connections.push(conn);
@@ -61,7 +69,11 @@ export function mergeConfiguration(current: Recipe, additions: Addition[], syncF
 }
 
 /** The 409 codes of a configuration that leaves out something the recipe has (contract, codes of configure). */
-export const REMOVAL_CONFLICT_CODES = new Set(['data_source_removal_not_allowed', 'connection_removal_not_allowed', 'account_removal_not_allowed']);
+export const REMOVAL_CONFLICT_CODES = new Set([
+  'data_source_removal_not_allowed',
+  'connection_removal_not_allowed',
+  'account_removal_not_allowed',
+]);
 
 /** Attempts of one configure whose merge was overtaken by another writer. */
 export const CONFIGURE_ATTEMPTS = 5;
@@ -95,7 +107,11 @@ export async function appendConfiguration(
     const merged = mergeConfiguration(recipe, additions, syncFrom);
     if (!merged.changed) return { recipe, changed: attempt > 1, addedAccounts: 0 };
     try {
-      return { recipe: await configureRecipe(api, ws, id, merged.config), changed: true, addedAccounts: merged.addedAccounts };
+      return {
+        recipe: await configureRecipe(api, ws, id, merged.config),
+        changed: true,
+        addedAccounts: merged.addedAccounts,
+      };
     } catch (err) {
       const overtaken = err instanceof ApiError && err.status === 409 && REMOVAL_CONFLICT_CODES.has(err.code ?? '');
       if (!(overtaken || (opts.retryTransient && isTransient(err))) || attempt >= CONFIGURE_ATTEMPTS) throw err;
@@ -111,15 +127,26 @@ export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): v
     throw new ExitError('conflict', `${code}: ${message} (refused locally; nothing was sent)`);
   };
   const removedSources = (current.data_sources ?? []).filter((ds) => !desired.data_sources.includes(ds));
-  if (removedSources.length > 0) refuse('data_source_removal_not_allowed', `Data sources cannot be removed (${removedSources.join(', ')}); only new ones may be added.`);
+  if (removedSources.length > 0)
+    refuse(
+      'data_source_removal_not_allowed',
+      `Data sources cannot be removed (${removedSources.join(', ')}); only new ones may be added.`,
+    );
   const wanted = new Map(desired.connections.map((c) => [pairKey(c.connection_id, c.connection_data_source), c]));
-  const removedConnections = (current.connections ?? []).filter((c) => !wanted.has(pairKey(c.connection_id, c.connection_data_source)));
+  const removedConnections = (current.connections ?? []).filter(
+    (c) => !wanted.has(pairKey(c.connection_id, c.connection_data_source)),
+  );
   if (removedConnections.length > 0) {
-    refuse('connection_removal_not_allowed', `Connections cannot be removed; only new ones may be added: ${removedConnections.map((c) => `${idText(c.connection_id)} (${c.connection_data_source})`).join(', ')}.`);
+    refuse(
+      'connection_removal_not_allowed',
+      `Connections cannot be removed; only new ones may be added: ${removedConnections.map((c) => `${idText(c.connection_id)} (${c.connection_data_source})`).join(', ')}.`,
+    );
   }
   const removedAccounts = (current.connections ?? [])
     .map((c) => {
-      const keep = new Set(wanted.get(pairKey(c.connection_id, c.connection_data_source))!.accounts.map((a) => idText(a.id)));
+      const keep = new Set(
+        wanted.get(pairKey(c.connection_id, c.connection_data_source))!.accounts.map((a) => idText(a.id)),
+      );
       return { c, missing: c.accounts.map((a) => idText(a.id)).filter((id) => !keep.has(id)) };
     })
     .filter((x) => x.missing.length > 0);
@@ -135,7 +162,11 @@ export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): v
 export function additionsOf(desired: RecipeConfiguration): Addition[] {
   return [
     ...desired.data_sources.map((dataSource) => ({ dataSource, accountIds: [] })),
-    ...desired.connections.map((c) => ({ dataSource: c.connection_data_source, connectionId: idText(c.connection_id), accountIds: c.accounts.map((a) => idText(a.id)) })),
+    ...desired.connections.map((c) => ({
+      dataSource: c.connection_data_source,
+      connectionId: idText(c.connection_id),
+      accountIds: c.accounts.map((a) => idText(a.id)),
+    })),
   ];
 }
 
@@ -143,7 +174,9 @@ export function additionsOf(desired: RecipeConfiguration): Addition[] {
 
 /** `a,b` and repeated flags as one list of trimmed, non-empty items. */
 export function splitList(value: string | string[] | undefined): string[] {
-  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(','));
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) =>
+    String(v).split(','),
+  );
   return parts.map((s) => s.trim()).filter(Boolean);
 }
 
@@ -156,10 +189,15 @@ export function configurationOf(c: ConfigurationDocument, flag: string): RecipeC
   const seen = new Set<string>();
   c.connections.forEach((x, i) => {
     if (!c.data_sources.includes(x.connection_data_source)) {
-      problems.push(`  connections[${i}].connection_data_source: "${x.connection_data_source}" is not in data_sources (connection_data_source_not_selected)`);
+      problems.push(
+        `  connections[${i}].connection_data_source: "${x.connection_data_source}" is not in data_sources (connection_data_source_not_selected)`,
+      );
     }
     const key = pairKey(x.connection_id, x.connection_data_source);
-    if (seen.has(key)) problems.push(`  connections[${i}]: connection ${x.connection_id} (${x.connection_data_source}) is listed twice (duplicate_connection)`);
+    if (seen.has(key))
+      problems.push(
+        `  connections[${i}]: connection ${x.connection_id} (${x.connection_data_source}) is listed twice (duplicate_connection)`,
+      );
     seen.add(key);
     const ids = x.accounts.map((a) => a.id);
     ids.forEach((id, j) => {
@@ -169,7 +207,11 @@ export function configurationOf(c: ConfigurationDocument, flag: string): RecipeC
   if (problems.length > 0) throw new UsageError(`${flag} is not a valid recipe configuration:\n${problems.join('\n')}`);
   return {
     data_sources: c.data_sources,
-    connections: c.connections.map((x) => ({ connection_id: x.connection_id, connection_data_source: x.connection_data_source, accounts: x.accounts.map((a) => ({ id: a.id })) })),
+    connections: c.connections.map((x) => ({
+      connection_id: x.connection_id,
+      connection_data_source: x.connection_data_source,
+      accounts: x.accounts.map((a) => ({ id: a.id })),
+    })),
     ...(c.sync_from_date !== undefined && c.sync_from_date !== null ? { sync_from_date: c.sync_from_date } : {}),
   };
 }

@@ -4,7 +4,14 @@ import { UsageError } from '../../errors.js';
 import { readValidDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
 import type { ConfigureOptions } from './command.js';
-import { additionsOf, appendConfiguration, configurationOf, refuseRemovals, splitList, type Addition } from './configuration.js';
+import {
+  additionsOf,
+  appendConfiguration,
+  configurationOf,
+  refuseRemovals,
+  splitList,
+  type Addition,
+} from './configuration.js';
 import { resolveSource } from './resolve.js';
 import { showRecipe } from './view.js';
 
@@ -18,12 +25,25 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
   const flagged = opts.dataSource !== undefined || opts.connection !== undefined || opts.accounts !== undefined;
-  if (opts.file !== undefined && flagged) throw new UsageError('pass either --file or --data-source/--connection/--accounts, not both');
-  if (opts.file === undefined && !flagged) throw new UsageError('nothing to configure: pass --file FILE, or --data-source DS --accounts A,B (and --connection ID)');
+  if (opts.file !== undefined && flagged)
+    throw new UsageError('pass either --file or --data-source/--connection/--accounts, not both');
+  if (opts.file === undefined && !flagged)
+    throw new UsageError(
+      'nothing to configure: pass --file FILE, or --data-source DS --accounts A,B (and --connection ID)',
+    );
   const syncFrom = opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from');
   const desired =
     opts.file !== undefined
-      ? configurationOf(await readValidDocument(opts.file, ctx.io.stdin, '--file', 'recipe configuration', async () => (await import('./schema.js')).configurationFile), '--file')
+      ? configurationOf(
+          await readValidDocument(
+            opts.file,
+            ctx.io.stdin,
+            '--file',
+            'recipe configuration',
+            async () => (await import('./schema.js')).configurationFile,
+          ),
+          '--file',
+        )
       : undefined;
   let selectors: string[] = [];
   let connectionId: string | undefined;
@@ -32,7 +52,8 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
     if (!opts.dataSource) throw new UsageError('--data-source is required with --accounts');
     dataSource = opts.dataSource;
     selectors = splitList(opts.accounts);
-    if (selectors.length === 0) throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
+    if (selectors.length === 0)
+      throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
     connectionId = opts.connection === undefined ? undefined : parseId(opts.connection, '--connection');
   }
 
@@ -44,17 +65,36 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
     additions = additionsOf(desired);
   } else {
     const source = await resolveSource(api, ws, dataSource, selectors, connectionId);
-    additions = [{ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) }];
+    additions = [
+      {
+        dataSource: source.dataSource,
+        connectionId: source.connectionId,
+        accountIds: source.accounts.map((a) => a.id),
+      },
+    ];
   }
-  const result = await appendConfiguration(api, ws, recipeId, current, additions, syncFrom ?? desired?.sync_from_date ?? undefined, {
-    onConflict: () => ctx.output.info(`Recipe ${recipeId} changed while it was being configured; reading it again and appending again.`),
-  });
+  const result = await appendConfiguration(
+    api,
+    ws,
+    recipeId,
+    current,
+    additions,
+    syncFrom ?? desired?.sync_from_date ?? undefined,
+    {
+      onConflict: () =>
+        ctx.output.info(
+          `Recipe ${recipeId} changed while it was being configured; reading it again and appending again.`,
+        ),
+    },
+  );
   if (ctx.output.machine) ctx.output.json(result.recipe);
   else if (!result.changed) {
     ctx.output.info(`Recipe ${recipeId} already has this configuration; nothing sent.`);
     showRecipe(ctx.output, result.recipe);
   } else {
-    ctx.output.success(`Configured recipe ${recipeId}: ${result.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``);
+    ctx.output.success(
+      `Configured recipe ${recipeId}: ${result.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``,
+    );
     showRecipe(ctx.output, result.recipe);
   }
 }

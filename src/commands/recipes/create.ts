@@ -14,7 +14,9 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const recipe = await createRecipe(api, ws, { templateId, title });
   if (ctx.output.machine) ctx.output.json(recipe);
   else {
-    ctx.output.success(`Created recipe ${idText(recipe.recipe_id)}; configure it next with \`edp recipes configure ${idText(recipe.recipe_id)}\``);
+    ctx.output.success(
+      `Created recipe ${idText(recipe.recipe_id)}; configure it next with \`edp recipes configure ${idText(recipe.recipe_id)}\``,
+    );
     showRecipe(ctx.output, recipe);
   }
 }

@@ -9,7 +9,12 @@ import type { DeleteOptions } from './command.js';
 export async function runDelete(opts: DeleteOptions, ctx: Context): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
-  await confirmOrRequireYes(ctx, opts.yes, `deleting recipe ${recipeId}`, `Delete recipe ${recipeId}, its output table and the intermediate recipes it is built on?`);
+  await confirmOrRequireYes(
+    ctx,
+    opts.yes,
+    `deleting recipe ${recipeId}`,
+    `Delete recipe ${recipeId}, its output table and the intermediate recipes it is built on?`,
+  );
   const api = await ctx.api();
   await deleteRecipe(api, ws, recipeId);
   if (ctx.output.machine) ctx.output.json({ recipe_id: jsonInteger(recipeId), deleted: true });

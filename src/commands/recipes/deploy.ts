@@ -12,7 +12,14 @@ import { DEFAULT_WAIT_TIMEOUT } from '../shared/poll.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './not-delivered.js';
 import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './deploy/prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './deploy/spec.js';
-import { STEPS, deployToWorkspace, planWorkspace, resolveTemplate, type DeployOutcome, type StepReporter } from './deploy/steps.js';
+import {
+  STEPS,
+  deployToWorkspace,
+  planWorkspace,
+  resolveTemplate,
+  type DeployOutcome,
+  type StepReporter,
+} from './deploy/steps.js';
 import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
 
@@ -65,8 +72,10 @@ export function sharedRead<T>(read: (ws: string) => Promise<T>): (ws: string) =>
 /** The flags besides the inputs that the equivalent command repeats: those that differ from their defaults. */
 function extraFlags(opts: DeployOptions): string[] {
   const out: string[] = [];
-  if (opts.waitTimeout !== undefined && opts.waitTimeout !== DEFAULT_WAIT_TIMEOUT) out.push('--wait-timeout', opts.waitTimeout);
-  if (opts.pollInterval !== undefined && opts.pollInterval !== DEFAULT_POLL_INTERVAL) out.push('--poll-interval', opts.pollInterval);
+  if (opts.waitTimeout !== undefined && opts.waitTimeout !== DEFAULT_WAIT_TIMEOUT)
+    out.push('--wait-timeout', opts.waitTimeout);
+  if (opts.pollInterval !== undefined && opts.pollInterval !== DEFAULT_POLL_INTERVAL)
+    out.push('--poll-interval', opts.pollInterval);
   if (opts.failOnDegraded) out.push('--fail-on-degraded');
   if (opts.rebuild) out.push('--rebuild');
   if (opts.dryRun) out.push('--dry-run');
@@ -77,8 +86,10 @@ function extraFlags(opts: DeployOptions): string[] {
 function outcomeFailure(ws: string, outcome: DeployOutcome, failOnDegraded: boolean): unknown {
   if (outcome.error) return outcome.error;
   const r = outcome.recipe;
-  if (r?.state === 'failed') return new ExitError('buildFailed', `workspace ${ws}: the build of recipe ${idText(r.recipe_id)} failed`);
-  if (r?.state === 'ready_to_work' && r.degraded && failOnDegraded) return new ExitError('degraded', `workspace ${ws}: recipe ${idText(r.recipe_id)} is degraded`);
+  if (r?.state === 'failed')
+    return new ExitError('buildFailed', `workspace ${ws}: the build of recipe ${idText(r.recipe_id)} failed`);
+  if (r?.state === 'ready_to_work' && r.degraded && failOnDegraded)
+    return new ExitError('degraded', `workspace ${ws}: recipe ${idText(r.recipe_id)} is degraded`);
   return undefined;
 }
 
@@ -141,7 +152,9 @@ class FleetBoard {
   private draw(): void {
     if (!this.spinner) return;
     const under = [...this.current].map(([ws, b]) => `[${ws}] ${b.text} ${elapsedText(Date.now() - b.since)}`);
-    this.spinner.update(`${this.done}/${this.total} workspaces done${under.length > 0 ? `; ${under.join(' · ')}` : ''}`);
+    this.spinner.update(
+      `${this.done}/${this.total} workspaces done${under.length > 0 ? `; ${under.join(' · ')}` : ''}`,
+    );
   }
 
   stop(): void {
@@ -217,7 +230,8 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   const spec = await specFromOptions(ctx, opts);
   const wait = waitOptionsOf(ctx, opts);
   const missing = missingInputs(spec);
-  if (missing.length > 0 && !ctx.interactive) throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);
+  if (missing.length > 0 && !ctx.interactive)
+    throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);
   const api = await ctx.api();
   if (missing.length > 0) {
     const answers = await promptMissing(ctx, api, spec, { fromFile: opts.file !== undefined });
@@ -237,10 +251,14 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   if (workspaces.length === 0) throw new UsageError('no workspace to deploy to');
   const fleet = workspaces.length > 1;
   if (fleet && spec.sources.some((s) => s.connection !== undefined)) {
-    throw new UsageError('connection ids belong to one workspace; for several workspaces leave out --connection (each workspace\'s connection is found) ');
+    throw new UsageError(
+      "connection ids belong to one workspace; for several workspaces leave out --connection (each workspace's connection is found) ",
+    );
   }
   if (fleet && spec.sources.some((s) => s.accounts.some((a) => /^\d+$/.test(a)))) {
-    ctx.output.warn('internal account ids differ between workspaces; name accounts by remote:ID to deploy the same accounts everywhere');
+    ctx.output.warn(
+      'internal account ids differ between workspaces; name accounts by remote:ID to deploy the same accounts everywhere',
+    );
   }
 
   const templateFor = sharedRead((ws) => resolveTemplate(api, ws, spec.template!));
@@ -255,18 +273,28 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
     });
     let failed = 0;
     if (ctx.output.machine) {
-      ctx.output.json(plans.map((p) => ('error' in p ? { workspace_id: jsonInteger(p.workspace_id), ...errorJson(p.error) } : { ...p, workspace_id: jsonInteger(p.workspace_id) })));
+      ctx.output.json(
+        plans.map((p) =>
+          'error' in p
+            ? { workspace_id: jsonInteger(p.workspace_id), ...errorJson(p.error) }
+            : { ...p, workspace_id: jsonInteger(p.workspace_id) },
+        ),
+      );
     }
     for (const p of plans) {
       if ('error' in p) {
         failed++;
-        if (!ctx.output.machine) ctx.output.line(`workspace ${p.workspace_id}: cannot plan: ${errorLines(p.error).join('\n  ')}`);
+        if (!ctx.output.machine)
+          ctx.output.line(`workspace ${p.workspace_id}: cannot plan: ${errorLines(p.error).join('\n  ')}`);
         continue;
       }
       if (ctx.output.machine) continue;
-      ctx.output.line(`workspace ${p.workspace_id}: ${p.recipe_id === null ? 'new recipe' : `adopts recipe ${idText(p.recipe_id)}`} from template ${idText(p.template_id)}`);
+      ctx.output.line(
+        `workspace ${p.workspace_id}: ${p.recipe_id === null ? 'new recipe' : `adopts recipe ${idText(p.recipe_id)}`} from template ${idText(p.template_id)}`,
+      );
       if (p.requests.length === 0) ctx.output.line('  nothing to send: configured and built');
-      for (const r of p.requests) ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
+      for (const r of p.requests)
+        ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
     }
     ctx.output.info('Dry run: no write was sent.');
     if (failed > 0) throw new ExitError('failure', `${failed} workspace(s) could not be planned`, { silent: true });
@@ -278,7 +306,14 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   let outcomes: DeployOutcome[];
   try {
     outcomes = await pool(workspaces, spec.concurrency ?? fleetSized(workspaces.length), async (ws) => {
-      const outcome = await deployToWorkspace(api, ws, spec, templateFor, { wait, rebuild: !!opts.rebuild }, reporterFor(ctx, ws, fleet, board));
+      const outcome = await deployToWorkspace(
+        api,
+        ws,
+        spec,
+        templateFor,
+        { wait, rebuild: !!opts.rebuild },
+        reporterFor(ctx, ws, fleet, board),
+      );
       board?.finish(ws);
       return outcome;
     });
@@ -290,7 +325,9 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
     for (const [i, o] of outcomes.entries()) {
       if (o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null) continue;
       const id = idText(o.recipe.recipe_id);
-      ctx.output.warn(`workspace ${workspaces[i]}: stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, workspaces[i]!)}\``);
+      ctx.output.warn(
+        `workspace ${workspaces[i]}: stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, workspaces[i]!)}\``,
+      );
     }
     throw ctx.signal.reason ?? new Error('interrupted');
   }
@@ -303,20 +340,31 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
       { header: 'WORKSPACE', value: (l) => idText(l.row.workspace_id) },
       { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
       { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
-      { header: 'STATE', value: (l) => (l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false })), raw: (l) => l.row.state, style: (t, _l, c) => styleState(t, c) },
+      {
+        header: 'STATE',
+        value: (l) =>
+          l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false }),
+        raw: (l) => l.row.state,
+        style: (t, _l, c) => styleState(t, c),
+      },
       { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
       { header: 'RESULT', value: (l) => l.result },
     ];
     await ctx.output.list(lines, columns);
     await explainNotDelivered(ctx, api, workspaces, outcomes);
   }
-  const failures = outcomes.map((o, i) => outcomeFailure(workspaces[i]!, o, failOnDegraded)).filter((f) => f !== undefined);
+  const failures = outcomes
+    .map((o, i) => outcomeFailure(workspaces[i]!, o, failOnDegraded))
+    .filter((f) => f !== undefined);
   if (failures.length === 0) return;
   const failed = failures.length;
-  ctx.output.warn(`${failed} of ${workspaces.length} workspace(s) did not end ready${failOnDegraded ? ' and complete' : ''}`);
+  ctx.output.warn(
+    `${failed} of ${workspaces.length} workspace(s) did not end ready${failOnDegraded ? ' and complete' : ''}`,
+  );
   // Each error was printed once, at the step that failed; with --quiet steps are silent, so here.
   for (const [i, o] of outcomes.entries()) {
-    if (o.error && !ctx.output.machine && ctx.output.flags.quiet) ctx.output.warn(`workspace ${workspaces[i]}: ${errorLines(o.error).join('\n  ')}`);
+    if (o.error && !ctx.output.machine && ctx.output.flags.quiet)
+      ctx.output.warn(`workspace ${workspaces[i]}: ${errorLines(o.error).join('\n  ')}`);
   }
   // One failure keeps its own code (7, 8, 9, 5, …); mixed failures are 1.
   throw new ManyFailures(failures);
@@ -326,17 +374,26 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
  * After the summary: for each workspace whose build left accounts out, name them (title and
  * remote id), say what each reason means and what to run next. Names are read only here.
  */
-async function explainNotDelivered(ctx: Context, api: Service, workspaces: string[], outcomes: DeployOutcome[]): Promise<void> {
+async function explainNotDelivered(
+  ctx: Context,
+  api: Service,
+  workspaces: string[],
+  outcomes: DeployOutcome[],
+): Promise<void> {
   for (const [i, o] of outcomes.entries()) {
     const r = o.recipe;
     if (!r || !hasNotDelivered(r)) continue;
     const ws = workspaces[i]!;
     const names = await accountNamesFor(api, ws, r);
-    ctx.output.warn(`workspace ${ws}: recipe ${idText(r.recipe_id)} was built without some accounts (${(r.not_delivered_reasons ?? []).join(', ') || 'reasons not given'})`);
+    ctx.output.warn(
+      `workspace ${ws}: recipe ${idText(r.recipe_id)} was built without some accounts (${(r.not_delivered_reasons ?? []).join(', ') || 'reasons not given'})`,
+    );
     for (const s of r.sources ?? []) {
       const lines = sourceEntryLines(r, s, names, ws);
       if (lines.length === 0) continue;
-      ctx.output.info(`  ${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`);
+      ctx.output.info(
+        `  ${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`,
+      );
       for (const line of lines) ctx.output.info(`  ${line}`);
     }
     ctx.output.info(`  ${rebuildLine(r, ws)}`);

@@ -20,8 +20,15 @@ export async function runExtractions(opts: ExtractionsOptions, ctx: Context): Pr
       [
         { header: 'DATA SOURCE', value: (t: Record<string, unknown>) => t.data_source },
         { header: 'TABLE', value: (t) => t.table },
-        { header: 'EXISTS', value: (t) => t.table_exists, style: (text, _t, c) => (text === 'yes' ? c.green(text) : c.yellow(text)) },
-        { header: 'EXTRACTIONS', value: (t) => (Array.isArray(t.extraction_ids) ? t.extraction_ids.map(idText).join(', ') : '') },
+        {
+          header: 'EXISTS',
+          value: (t) => t.table_exists,
+          style: (text, _t, c) => (text === 'yes' ? c.green(text) : c.yellow(text)),
+        },
+        {
+          header: 'EXTRACTIONS',
+          value: (t) => (Array.isArray(t.extraction_ids) ? t.extraction_ids.map(idText).join(', ') : ''),
+        },
       ],
       tables,
     );

@@ -11,5 +11,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const state = opts.state === undefined ? undefined : parseChoice(opts.state, RECIPE_STATES, '--state');
   const templateId = opts.template === undefined ? undefined : parseId(opts.template, '--template');
   const api = await ctx.api();
-  await ctx.output.list(listRecipes(api, ws, { state, templateId }, { limit }), recipeColumns, { empty: 'No recipes in this workspace.' });
+  await ctx.output.list(listRecipes(api, ws, { state, templateId }, { limit }), recipeColumns, {
+    empty: 'No recipes in this workspace.',
+  });
 }

@@ -25,7 +25,8 @@ export interface EntryPlace {
 export const NOT_DELIVERED_REASONS: Record<string, ReasonHelp> = {
   timed_out: {
     meaning: 'its extraction was still running when the build stopped waiting; its rows come with a later build',
-    next: (p) => `edp extracts get ${p.extractionId} -w ${p.ws}   # once its run completed: edp recipes build ${p.recipeId} -w ${p.ws} --wait`,
+    next: (p) =>
+      `edp extracts get ${p.extractionId} -w ${p.ws}   # once its run completed: edp recipes build ${p.recipeId} -w ${p.ws} --wait`,
   },
   extraction_failed: {
     meaning: 'its extraction failed',
@@ -33,7 +34,10 @@ export const NOT_DELIVERED_REASONS: Record<string, ReasonHelp> = {
   },
   account_disabled: {
     meaning: 'the account is inactive or not enabled for extraction',
-    next: (p) => (p.connectionId ? `edp accounts enable --connection ${p.connectionId} ${p.accountId} -w ${p.ws}` : `edp accounts list --connection CONNECTION --search ${p.accountId} -w ${p.ws}`),
+    next: (p) =>
+      p.connectionId
+        ? `edp accounts enable --connection ${p.connectionId} ${p.accountId} -w ${p.ws}`
+        : `edp accounts list --connection CONNECTION --search ${p.accountId} -w ${p.ws}`,
   },
   connection_deleted: {
     meaning: 'its connection was deleted; connect the data source again and configure the new connection',
@@ -106,15 +110,17 @@ export async function accountNamesFor(api: Service, ws: string, r: Recipe): Prom
         // names are a help, not a condition
       }
       await Promise.all(
-        [...ids].filter((id) => !names.get(id)?.title && /^\d+$/.test(id)).map(async (id) => {
-          try {
-            const found = await collect(listAccounts(api, ws, conn, { search: id }, { limit: 100 }));
-            const a = found.find((x) => idText(x.id) === id);
-            if (a) names.set(id, { ...names.get(id), title: a.title });
-          } catch {
-            // as above
-          }
-        }),
+        [...ids]
+          .filter((id) => !names.get(id)?.title && /^\d+$/.test(id))
+          .map(async (id) => {
+            try {
+              const found = await collect(listAccounts(api, ws, conn, { search: id }, { limit: 100 }));
+              const a = found.find((x) => idText(x.id) === id);
+              if (a) names.set(id, { ...names.get(id), title: a.title });
+            } catch {
+              // as above
+            }
+          }),
       );
     }),
   );
@@ -137,12 +143,25 @@ export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames,
   for (const n of shown) {
     const accountId = idText(n.account_id);
     const name = names.get(accountId);
-    const who = name ? [name.title ? `"${name.title}"` : undefined, name.remote ? `remote id ${name.remote}` : undefined].filter(Boolean).join(', ') : '';
+    const who = name
+      ? [name.title ? `"${name.title}"` : undefined, name.remote ? `remote id ${name.remote}` : undefined]
+          .filter(Boolean)
+          .join(', ')
+      : '';
     out.push(`  extraction ${idText(n.extraction_id)}, account ${accountId}: ${n.reason}${who ? `  ${who}` : ''}`);
     const help = NOT_DELIVERED_REASONS[n.reason];
-    const place: EntryPlace = { recipeId, ws: ws ?? '', extractionId: idText(n.extraction_id), accountId, connectionId: connectionOf(r, s.data_source), dataSource: s.data_source };
+    const place: EntryPlace = {
+      recipeId,
+      ws: ws ?? '',
+      extractionId: idText(n.extraction_id),
+      accountId,
+      connectionId: connectionOf(r, s.data_source),
+      dataSource: s.data_source,
+    };
     const next = ws ? (help ? help.next(place) : `edp extracts get ${place.extractionId} -w ${ws}`) : undefined;
-    out.push(`    ${help ? help.meaning : 'a reason this version of edp does not know'}${next ? `; next: ${next}` : ''}`);
+    out.push(
+      `    ${help ? help.meaning : 'a reason this version of edp does not know'}${next ? `; next: ${next}` : ''}`,
+    );
   }
   if (count > shown.length) out.push(`  and ${count - shown.length} more`);
   return out;

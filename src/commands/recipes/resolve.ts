@@ -17,11 +17,23 @@ export interface ResolvedSource {
  * id, the workspace's only connection of the data source is taken; among several, the one
  * where every selector resolves.
  */
-export async function resolveSource(api: Service, ws: string, dataSource: string, selectors: string[], connectionId?: string): Promise<ResolvedSource> {
-  if (connectionId) return { dataSource, connectionId, accounts: await resolveAccounts(api, ws, connectionId, selectors) };
+export async function resolveSource(
+  api: Service,
+  ws: string,
+  dataSource: string,
+  selectors: string[],
+  connectionId?: string,
+): Promise<ResolvedSource> {
+  if (connectionId)
+    return { dataSource, connectionId, accounts: await resolveAccounts(api, ws, connectionId, selectors) };
   const connections = (await collect(listConnections(api, ws, dataSource))).map((c) => idText(c.id));
   if (connections.length === 0) throw new ExitError('notFound', `workspace ${ws} has no ${dataSource} connection`);
-  if (connections.length === 1) return { dataSource, connectionId: connections[0]!, accounts: await resolveAccounts(api, ws, connections[0]!, selectors) };
+  if (connections.length === 1)
+    return {
+      dataSource,
+      connectionId: connections[0]!,
+      accounts: await resolveAccounts(api, ws, connections[0]!, selectors),
+    };
   const fits: ResolvedSource[] = [];
   for (const id of connections) {
     try {

@@ -6,12 +6,21 @@ import { idText, LosslessNumber } from '../../util/json.js';
 /** An id in a file: a positive integer of any size, or its digits as a string. Becomes its digits. */
 export const idField = z
   .custom<number | bigint | LosslessNumber | string>(
-    (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'bigint' && v > 0n) || ((v instanceof LosslessNumber || typeof v === 'string') && /^[1-9]\d*$/.test(String(v))),
+    (v) =>
+      (typeof v === 'number' && Number.isInteger(v) && v > 0) ||
+      (typeof v === 'bigint' && v > 0n) ||
+      ((v instanceof LosslessNumber || typeof v === 'string') && /^[1-9]\d*$/.test(String(v))),
     { error: 'must be a positive integer id' },
   )
   .transform((v) => idText(v));
 
-export const dateField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD' }).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: 'must be a date that exists' });
+export const dateField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD' })
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    { error: 'must be a date that exists' },
+  );
 
 /** `recipes configure --file`: the complete configuration the API takes. */
 export const configurationFile = z.object({

@@ -47,8 +47,18 @@ const columns: Array<Column<StatusRow>> = [
   { header: 'WORKSPACE', value: (r) => idText(r.workspace_id) },
   { header: 'RECIPE', value: (r) => idText(r.recipe_id) },
   { header: 'TITLE', value: (r) => r.title ?? '' },
-  { header: 'STATE', value: (r) => (r.state === null ? 'never built' : stateText({ state: r.state, degraded: r.degraded })), style: (t, _r, c) => styleState(t, c) },
-  { header: 'NOT DELIVERED', value: (r) => (r.not_delivered_count > 0 || r.not_delivered_reasons.length > 0 ? `${r.not_delivered_count} ${r.not_delivered_reasons.join(', ')}`.trim() : '') },
+  {
+    header: 'STATE',
+    value: (r) => (r.state === null ? 'never built' : stateText({ state: r.state, degraded: r.degraded })),
+    style: (t, _r, c) => styleState(t, c),
+  },
+  {
+    header: 'NOT DELIVERED',
+    value: (r) =>
+      r.not_delivered_count > 0 || r.not_delivered_reasons.length > 0
+        ? `${r.not_delivered_count} ${r.not_delivered_reasons.join(', ')}`.trim()
+        : '',
+  },
   { header: 'LAST BUILD', value: (r) => r.last_build_at ?? '' },
   { header: 'ERROR', value: (r) => r.error_code ?? '' },
 ];
@@ -58,7 +68,11 @@ interface Snapshot {
   errors: Array<{ ws: string; err: unknown }>;
 }
 
-async function readAll(api: Service, workspaces: string[], concurrency: (workspaces: number) => number): Promise<Snapshot> {
+async function readAll(
+  api: Service,
+  workspaces: string[],
+  concurrency: (workspaces: number) => number,
+): Promise<Snapshot> {
   const per = await pool(workspaces, concurrency(workspaces.length), async (ws) => {
     try {
       return { ws, rows: (await collect(listRecipes(api, ws))).map((r) => rowOf(ws, r)), err: undefined };
@@ -66,7 +80,10 @@ async function readAll(api: Service, workspaces: string[], concurrency: (workspa
       return { ws, rows: [] as StatusRow[], err };
     }
   });
-  return { rows: per.flatMap((p) => p.rows), errors: per.filter((p) => p.err !== undefined).map((p) => ({ ws: p.ws, err: p.err })) };
+  return {
+    rows: per.flatMap((p) => p.rows),
+    errors: per.filter((p) => p.err !== undefined).map((p) => ({ ws: p.ws, err: p.err })),
+  };
 }
 
 const keyOf = (r: StatusRow) => `${idText(r.workspace_id)}/${idText(r.recipe_id)}`;
@@ -108,14 +125,26 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       snap = read;
       if (changed.length === 0) return snap;
       if (redraw) await show(snap);
-      else for (const r of changed) (ctx.output.machine ? (t: string) => ctx.output.info(t) : (t: string) => ctx.output.line(t))(`workspace ${idText(r.workspace_id)} recipe ${idText(r.recipe_id)}: ${describeRow(r)}`);
+      else
+        for (const r of changed)
+          (ctx.output.machine ? (t: string) => ctx.output.info(t) : (t: string) => ctx.output.line(t))(
+            `workspace ${idText(r.workspace_id)} recipe ${idText(r.recipe_id)}: ${describeRow(r)}`,
+          );
       return snap;
     };
     // The same schedule as every --wait (shared/poll): pauses grow by half, up to 15 s.
-    await pollUntil(next, (s) => building(s.rows).length === 0, wait, () => {
-      if (ctx.output.machine) ctx.output.json(snap.rows);
-      return new ExitError('waitTimeout', `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`);
-    });
+    await pollUntil(
+      next,
+      (s) => building(s.rows).length === 0,
+      wait,
+      () => {
+        if (ctx.output.machine) ctx.output.json(snap.rows);
+        return new ExitError(
+          'waitTimeout',
+          `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`,
+        );
+      },
+    );
   }
   if (ctx.output.machine) ctx.output.json(snap.rows);
   for (const e of snap.errors) ctx.output.warn(`workspace ${e.ws}: ${errorLines(e.err).join('\n  ')}`);

@@ -11,5 +11,7 @@ export async function runTemplates(opts: TemplatesOptions, ctx: Context): Promis
   // The service rejects a blank search (contract, v3.1 templates list).
   if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search must not be blank');
   const api = await ctx.api();
-  await ctx.output.list(listTemplates(api, ws, { search: opts.search }, { limit }), templateColumns, { empty: 'No templates match.' });
+  await ctx.output.list(listTemplates(api, ws, { search: opts.search }, { limit }), templateColumns, {
+    empty: 'No templates match.',
+  });
 }

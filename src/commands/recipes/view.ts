@@ -61,7 +61,9 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
       for (const s of r.sources ?? []) {
         const lines = sourceEntryLines(r, s, explain.names, explain.ws);
         if (lines.length === 0) continue;
-        output.info(`${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`);
+        output.info(
+          `${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`,
+        );
         for (const line of lines) output.info(line);
       }
       output.info(rebuildLine(r, explain.ws));
@@ -78,14 +80,19 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
     ['Data sources', (r.data_sources ?? []).join(', ') || '(not configured)'],
   ];
   for (const conn of r.connections ?? []) {
-    pairs.push([`  ${conn.connection_data_source}`, `connection ${idText(conn.connection_id)}: ${conn.accounts.length} account(s): ${conn.accounts.map((a) => idText(a.id)).join(', ')}`]);
+    pairs.push([
+      `  ${conn.connection_data_source}`,
+      `connection ${idText(conn.connection_id)}: ${conn.accounts.length} account(s): ${conn.accounts.map((a) => idText(a.id)).join(', ')}`,
+    ]);
   }
   if (r.sync_from_date) pairs.push(['Sync from', r.sync_from_date]);
   if (r.error) {
     pairs.push(['Error', c.red(errorText(r.error))]);
-    if (r.error.details && Object.keys(r.error.details).length > 0) pairs.push(['  details', stringifyJson(r.error.details)]);
+    if (r.error.details && Object.keys(r.error.details).length > 0)
+      pairs.push(['  details', stringifyJson(r.error.details)]);
   }
-  if (r.not_delivered_reasons && r.not_delivered_reasons.length > 0) pairs.push(['Not delivered', r.not_delivered_reasons.join(', ')]);
+  if (r.not_delivered_reasons && r.not_delivered_reasons.length > 0)
+    pairs.push(['Not delivered', r.not_delivered_reasons.join(', ')]);
   rows(output, pairs);
   const sources = r.sources ?? [];
   if (sources.length === 0) return;
@@ -93,7 +100,9 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
   for (const s of sources) {
     const count = s.not_delivered_count ?? s.not_delivered?.length ?? 0;
     const status = s.status === 'failed' ? c.red(s.status) : count > 0 ? c.yellow(s.status) : s.status;
-    output.line(`${c.bold(s.data_source)}  ${status}${count > 0 ? `, ${count} not delivered` : ''}${s.error ? `  ${errorText(s.error)}` : ''}`);
+    output.line(
+      `${c.bold(s.data_source)}  ${status}${count > 0 ? `, ${count} not delivered` : ''}${s.error ? `  ${errorText(s.error)}` : ''}`,
+    );
     for (const line of sourceEntryLines(r, s, explain?.names ?? new Map(), explain?.ws)) output.line(line);
   }
   if (explain?.ws && hasNotDelivered(r)) {
@@ -113,6 +122,11 @@ export function showTemplate(output: Output, t: RecipeTemplate): void {
   ];
   if (t.description) pairs.push(['Description', t.description]);
   const columns = t.output_columns ?? [];
-  pairs.push(['Output columns', columns.length === 0 ? '(none listed)' : columns.map((col) => (col.type ? `${col.name} ${col.type}` : col.name)).join(', ')]);
+  pairs.push([
+    'Output columns',
+    columns.length === 0
+      ? '(none listed)'
+      : columns.map((col) => (col.type ? `${col.name} ${col.type}` : col.name)).join(', '),
+  ]);
   rows(output, pairs);
 }

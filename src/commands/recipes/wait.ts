@@ -29,7 +29,12 @@ export function pollCommand(id: string, ws: string): string {
 }
 
 export class WaitTimeoutError extends ExitError {
-  constructor(readonly recipe: Recipe | undefined, id: string, timeoutMs: number, ws: string) {
+  constructor(
+    readonly recipe: Recipe | undefined,
+    id: string,
+    timeoutMs: number,
+    ws: string,
+  ) {
     super(
       'waitTimeout',
       `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; the build goes on at the service; keep waiting with \`${pollCommand(id, ws)}\``,
@@ -56,7 +61,11 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
 }
 
 /** What a person needs to act on accounts a build left out: their names, read only when there are some. */
-export async function explainOf(api: Service, ws: string, recipe: Recipe): Promise<{ names: AccountNames; ws: string }> {
+export async function explainOf(
+  api: Service,
+  ws: string,
+  recipe: Recipe,
+): Promise<{ names: AccountNames; ws: string }> {
   return { names: hasNotDelivered(recipe) ? await accountNamesFor(api, ws, recipe) : new Map(), ws };
 }
 
@@ -64,20 +73,40 @@ export async function explainOf(api: Service, ws: string, recipe: Recipe): Promi
  * Shows the final recipe and ends the command by its outcome: exit 7 when the build failed,
  * 9 when it is degraded and `--fail-on-degraded` was given.
  */
-export async function reportBuildEnd(ctx: Context, recipe: Recipe, opts: { failOnDegraded: boolean; api: Service; ws: string }): Promise<void> {
+export async function reportBuildEnd(
+  ctx: Context,
+  recipe: Recipe,
+  opts: { failOnDegraded: boolean; api: Service; ws: string },
+): Promise<void> {
   if (ctx.output.machine) ctx.output.json(recipe);
   else showRecipe(ctx.output, recipe, await explainOf(opts.api, opts.ws, recipe));
   const id = idText(recipe.recipe_id);
-  if (recipe.state === 'failed') throw new ExitError('buildFailed', `the build of recipe ${id} failed: ${errorText(recipe.error) || 'no error given'}`);
+  if (recipe.state === 'failed')
+    throw new ExitError(
+      'buildFailed',
+      `the build of recipe ${id} failed: ${errorText(recipe.error) || 'no error given'}`,
+    );
   if (recipe.state === 'ready_to_work' && recipe.degraded && opts.failOnDegraded) {
-    throw new ExitError('degraded', `recipe ${id} is ready but degraded (${(recipe.not_delivered_reasons ?? []).join(', ') || 'some data not delivered'}) and --fail-on-degraded was given`);
+    throw new ExitError(
+      'degraded',
+      `recipe ${id} is ready but degraded (${(recipe.not_delivered_reasons ?? []).join(', ') || 'some data not delivered'}) and --fail-on-degraded was given`,
+    );
   }
 }
 
-export async function waitWithSpinner(ctx: Context, api: Service, ws: string, id: string, opts: Omit<WaitOptions, 'onState'>): Promise<Recipe> {
+export async function waitWithSpinner(
+  ctx: Context,
+  api: Service,
+  ws: string,
+  id: string,
+  opts: Omit<WaitOptions, 'onState'>,
+): Promise<Recipe> {
   const spinner = await ctx.output.spinner(`Waiting for recipe ${id} to build`);
   try {
-    const recipe = await waitForBuild(api, ws, id, { ...opts, onState: (r) => spinner.update(`Recipe ${id}: ${stateText(r)}`) });
+    const recipe = await waitForBuild(api, ws, id, {
+      ...opts,
+      onState: (r) => spinner.update(`Recipe ${id}: ${stateText(r)}`),
+    });
     const text = `Recipe ${id}: ${stateText(recipe)}`;
     if (recipe.state === 'failed') spinner.fail(text);
     else if (recipe.degraded) spinner.warn(text);

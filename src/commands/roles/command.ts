@@ -6,7 +6,11 @@ import { examples } from '../shared/help.js';
 const withRoleFlags = <A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) =>
   cmd
     .option('--description <text>', 'what the role is for')
-    .option('--permission <LAYER:PERM>', "a permission from the catalog, repeatable: the complete set (update: replaces the role's)", collectRepeatable)
+    .option(
+      '--permission <LAYER:PERM>',
+      "a permission from the catalog, repeatable: the complete set (update: replaces the role's)",
+      collectRepeatable,
+    )
     .option('--file <file>', 'JSON or YAML with title, description, permissions; flags win over it');
 
 const list = () =>
@@ -24,7 +28,10 @@ const create = () =>
     new Command('create')
       .description('create a custom role; permissions are checked against the catalog first')
       .option('--title <title>', 'unique in the agency'),
-  ).addHelpText('after', examples(['edp roles create --title "Report Reader" --permission DATA_TABLE:VIEW --permission RECIPE:VIEW']));
+  ).addHelpText(
+    'after',
+    examples(['edp roles create --title "Report Reader" --permission DATA_TABLE:VIEW --permission RECIPE:VIEW']),
+  );
 const update = () =>
   withRoleFlags(
     new Command('update')
@@ -32,12 +39,20 @@ const update = () =>
       .description("change a custom role's title, description or permissions (system roles are read-only)")
       .option('--title <title>', 'new title, unique in the agency')
       .option('--add-permission <LAYER:PERM>', 'add a permission, keeping the others (repeatable)', collectRepeatable)
-      .option('--remove-permission <LAYER:PERM>', 'remove a permission, keeping the others (repeatable)', collectRepeatable)
+      .option(
+        '--remove-permission <LAYER:PERM>',
+        'remove a permission, keeping the others (repeatable)',
+        collectRepeatable,
+      )
       .option('-y, --yes', 'with --permission: replace the set without asking, even when it removes permissions'),
   ).addHelpText(
     'after',
     examples(
-      ['edp roles update 5 --add-permission EXTRACT:RUN', 'edp roles update 5 --add-permission LOAD:RUN --remove-permission LOAD:EDIT', 'edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN --yes'],
+      [
+        'edp roles update 5 --add-permission EXTRACT:RUN',
+        'edp roles update 5 --add-permission LOAD:RUN --remove-permission LOAD:EDIT',
+        'edp roles update 5 --permission EXTRACT:VIEW --permission LOAD:RUN --yes',
+      ],
       '--permission gives the complete set: what it does not name is removed (shown first; asks on a terminal, --yes elsewhere).',
     ),
   );

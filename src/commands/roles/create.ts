@@ -9,7 +9,11 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const input = await roleInput(opts, ctx.io.stdin);
   if (input.title === undefined) throw new UsageError('a role needs a title: pass --title T (or title in --file)');
   const api = await ctx.api();
-  const body: RoleWrite = { title: input.title, description: input.description, permissions: await checkAgainstCatalog(api, input.permissions ?? []) };
+  const body: RoleWrite = {
+    title: input.title,
+    description: input.description,
+    permissions: await checkAgainstCatalog(api, input.permissions ?? []),
+  };
   const role = await createRole(api, body);
   if (!ctx.output.machine) ctx.output.success(`Created role ${idText(role.id)} "${role.title}"`);
   await showRole(ctx, role);

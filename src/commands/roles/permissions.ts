@@ -14,7 +14,9 @@ export async function runPermissions(_opts: PermissionsOptions, ctx: Context): P
     return;
   }
   type Row = { layer: CatalogLayer; permission: CatalogLayer['permissions'][number] };
-  const rows: Row[] = catalog.flatMap((layer) => (layer.permissions ?? []).map((permission) => ({ layer, permission })));
+  const rows: Row[] = catalog.flatMap((layer) =>
+    (layer.permissions ?? []).map((permission) => ({ layer, permission })),
+  );
   await ctx.output.list(
     rows,
     [

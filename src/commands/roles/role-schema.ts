@@ -13,7 +13,14 @@ const permission = z.unknown().transform((p, ctx): PermissionPair => {
     ctx.addIssue({ code: 'custom', message: notAPermission(p) });
     return z.NEVER;
   }
-  if (p && typeof p === 'object' && 'layer' in p && 'permission' in p && typeof p.layer === 'string' && typeof p.permission === 'string') {
+  if (
+    p &&
+    typeof p === 'object' &&
+    'layer' in p &&
+    'permission' in p &&
+    typeof p.layer === 'string' &&
+    typeof p.permission === 'string'
+  ) {
     return { layer: p.layer, permission: p.permission };
   }
   ctx.addIssue({ code: 'custom', message: 'must be {layer, permission} or "LAYER:PERMISSION"' });

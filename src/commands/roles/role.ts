@@ -36,7 +36,11 @@ export async function roleInput(opts: RoleFlags, stdin: Readable): Promise<RoleI
   let input: RoleInput = {};
   if (opts.file !== undefined) {
     const { readValidDocument } = await import('../../util/document.js');
-    input = { ...(await readValidDocument(opts.file, stdin, '--file', 'role', () => import('./role-schema.js').then((m) => m.roleSchema))) };
+    input = {
+      ...(await readValidDocument(opts.file, stdin, '--file', 'role', () =>
+        import('./role-schema.js').then((m) => m.roleSchema),
+      )),
+    };
   }
   if (opts.title !== undefined) input.title = opts.title;
   if (opts.description !== undefined) input.description = opts.description;
@@ -55,20 +59,28 @@ export async function checkAgainstCatalog(api: Service, pairs: PermissionPair[])
   const problems: string[] = [];
   const out: PermissionPair[] = [];
   for (const pair of pairs) {
-    const layer = catalog.find((l) => l.layer === pair.layer) ?? catalog.find((l) => l.layer.toLowerCase() === pair.layer.toLowerCase());
+    const layer =
+      catalog.find((l) => l.layer === pair.layer) ??
+      catalog.find((l) => l.layer.toLowerCase() === pair.layer.toLowerCase());
     if (!layer) {
       problems.push(`${pairText(pair)}: no layer ${pair.layer} (layers: ${catalog.map((l) => l.layer).join(', ')})`);
       continue;
     }
     const perms = layer.permissions ?? [];
-    const perm = perms.find((p) => p.permission === pair.permission) ?? perms.find((p) => p.permission.toLowerCase() === pair.permission.toLowerCase());
+    const perm =
+      perms.find((p) => p.permission === pair.permission) ??
+      perms.find((p) => p.permission.toLowerCase() === pair.permission.toLowerCase());
     if (!perm) {
-      problems.push(`${pairText(pair)}: layer ${layer.layer} has no permission ${pair.permission} (it has: ${perms.map((p) => p.permission).join(', ')})`);
+      problems.push(
+        `${pairText(pair)}: layer ${layer.layer} has no permission ${pair.permission} (it has: ${perms.map((p) => p.permission).join(', ')})`,
+      );
       continue;
     }
-    if (!out.some((p) => p.layer === layer.layer && p.permission === perm.permission)) out.push({ layer: layer.layer, permission: perm.permission });
+    if (!out.some((p) => p.layer === layer.layer && p.permission === perm.permission))
+      out.push({ layer: layer.layer, permission: perm.permission });
   }
-  if (problems.length > 0) throw new UsageError(`--permission: not in the permission catalog:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0)
+    throw new UsageError(`--permission: not in the permission catalog:\n  ${problems.join('\n  ')}`);
   return out;
 }
 

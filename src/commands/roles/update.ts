@@ -6,16 +6,23 @@ import type { UpdateOptions } from './command.js';
 import { pairText, parsePermission } from './permission.js';
 import { checkAgainstCatalog, roleInput, showRole } from './role.js';
 
-const samePair = (a: PermissionPair, b: PermissionPair) => a.layer.toLowerCase() === b.layer.toLowerCase() && a.permission.toLowerCase() === b.permission.toLowerCase();
+const samePair = (a: PermissionPair, b: PermissionPair) =>
+  a.layer.toLowerCase() === b.layer.toLowerCase() && a.permission.toLowerCase() === b.permission.toLowerCase();
 
 /**
  * The role's permissions after `--add-permission` and `--remove-permission`: read, merged, and
  * sent whole (the PATCH takes the complete set; a concurrent change between the read and the
  * write is overwritten, as with any read-modify-write of this API).
  */
-function mergePermissions(ctx: Context, current: PermissionPair[], add: PermissionPair[], remove: PermissionPair[]): PermissionPair[] {
+function mergePermissions(
+  ctx: Context,
+  current: PermissionPair[],
+  add: PermissionPair[],
+  remove: PermissionPair[],
+): PermissionPair[] {
   const notHeld = remove.filter((r) => !current.some((c) => samePair(c, r)));
-  if (notHeld.length > 0) ctx.output.warn(`the role does not have ${notHeld.map(pairText).join(', ')}; nothing to remove there`);
+  if (notHeld.length > 0)
+    ctx.output.warn(`the role does not have ${notHeld.map(pairText).join(', ')}; nothing to remove there`);
   const kept = current.filter((c) => !remove.some((r) => samePair(c, r)));
   for (const a of add) if (!kept.some((k) => samePair(k, a))) kept.push(a);
   return kept;
@@ -25,7 +32,12 @@ function mergePermissions(ctx: Context, current: PermissionPair[], add: Permissi
  * Replacing the whole set removes what it does not name: shown first, and confirmed at a
  * terminal; elsewhere `--yes` is required (cli-design: never prompt without a terminal).
  */
-async function confirmRemoval(ctx: Context, roleId: string, removed: PermissionPair[], yes: boolean | undefined): Promise<void> {
+async function confirmRemoval(
+  ctx: Context,
+  roleId: string,
+  removed: PermissionPair[],
+  yes: boolean | undefined,
+): Promise<void> {
   if (removed.length === 0 || yes) return;
   const list = removed.map(pairText).join(', ');
   if (!ctx.interactive) {
@@ -46,12 +58,17 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
   const remove = (opts.removePermission ?? []).map((p) => parsePermission(p, '--remove-permission'));
   const editing = add.length > 0 || remove.length > 0;
   if (editing && input.permissions !== undefined) {
-    throw new UsageError('--permission (or permissions in --file) gives the whole set; --add-permission and --remove-permission change the current one: use one or the other');
+    throw new UsageError(
+      '--permission (or permissions in --file) gives the whole set; --add-permission and --remove-permission change the current one: use one or the other',
+    );
   }
   const clash = add.filter((a) => remove.some((r) => samePair(a, r)));
-  if (clash.length > 0) throw new UsageError(`--add-permission and --remove-permission both name ${clash.map(pairText).join(', ')}`);
+  if (clash.length > 0)
+    throw new UsageError(`--add-permission and --remove-permission both name ${clash.map(pairText).join(', ')}`);
   if (input.title === undefined && input.description === undefined && input.permissions === undefined && !editing) {
-    throw new UsageError('nothing to change: pass --title, --description, --add-permission, --remove-permission, --permission or --file');
+    throw new UsageError(
+      'nothing to change: pass --title, --description, --add-permission, --remove-permission, --permission or --file',
+    );
   }
   const api = await ctx.api();
   const body: RoleWrite = { ...input };
@@ -63,7 +80,13 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
     const role = await getRole(api, roleId);
     const current = role.permissions ?? [];
     // A system role is refused by the service (403) whatever the set: nothing to confirm.
-    if (role.is_system !== true) await confirmRemoval(ctx, roleId, current.filter((c) => !wanted.some((w) => samePair(c, w))), opts.yes);
+    if (role.is_system !== true)
+      await confirmRemoval(
+        ctx,
+        roleId,
+        current.filter((c) => !wanted.some((w) => samePair(c, w))),
+        opts.yes,
+      );
     body.permissions = wanted;
   }
   const role = await updateRole(api, roleId, body);

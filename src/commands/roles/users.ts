@@ -11,7 +11,10 @@ const columns: Array<Column<RoleUser>> = [
   { header: 'EMAIL', value: (u) => u.email },
   { header: 'NAME', value: (u) => [u.first_name, u.last_name].filter(Boolean).join(' ') },
   { header: 'ACTIVE', value: (u) => u.is_active },
-  { header: 'WORKSPACES', value: (u) => (u.workspaces ?? []).map((w) => (w.title ? `${idText(w.id)} ${w.title}` : idText(w.id))).join(', ') },
+  {
+    header: 'WORKSPACES',
+    value: (u) => (u.workspaces ?? []).map((w) => (w.title ? `${idText(w.id)} ${w.title}` : idText(w.id))).join(', '),
+  },
 ];
 
 export async function runUsers(opts: UsersOptions, ctx: Context): Promise<void> {

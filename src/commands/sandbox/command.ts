@@ -6,8 +6,15 @@ const sandbox = (cmd: Command) =>
   cmd
     .description('run a local emulator of the whole service (in memory; --state FILE to keep it)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'address to listen on (other than loopback: reachable from the network, controls need a token)', '127.0.0.1')
-    .option('--control-token <token>', 'token the /_sandbox/ controls require in X-Sandbox-Token (env EDP_SANDBOX_TOKEN; generated when --host is not loopback)')
+    .option(
+      '--host <host>',
+      'address to listen on (other than loopback: reachable from the network, controls need a token)',
+      '127.0.0.1',
+    )
+    .option(
+      '--control-token <token>',
+      'token the /_sandbox/ controls require in X-Sandbox-Token (env EDP_SANDBOX_TOKEN; generated when --host is not loopback)',
+    )
     .option('--seed <n>', 'seed for demo data and fault injection', '1')
     .option('--username <email>', 'agency chief user name', 'agency@sandbox.local')
     .option('--password <password>', 'agency chief password', 'sandbox')

@@ -5,7 +5,8 @@ import type { SandboxOptions } from './command.js';
 
 function rate(value: string, flag: string): number {
   const n = Number(value);
-  if (!/^\d*\.?\d+$/.test(value) || n < 0 || n > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got "${value}"`);
+  if (!/^\d*\.?\d+$/.test(value) || n < 0 || n > 1)
+    throw new UsageError(`${flag} must be a number from 0 to 1, got "${value}"`);
   return n;
 }
 
@@ -18,7 +19,8 @@ function seconds(value: string, flag: string): number {
 /** A control token chosen by the user: long enough not to be guessed, sendable in a header. */
 function controlToken(value: string | undefined, source: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[\x21-\x7e]{16,}$/.test(value)) throw new UsageError(`${source} must be at least 16 printable characters without spaces`);
+  if (!/^[\x21-\x7e]{16,}$/.test(value))
+    throw new UsageError(`${source} must be at least 16 printable characters without spaces`);
   return value;
 }
 

@@ -53,11 +53,19 @@ const list = (a: AccountV31[]) => a.map((x) => idText(x.id)).join(', ');
  * active one is taken. Everything that does not resolve is listed in one
  * UnresolvedAccountsError (exit 5); a bare remote id gets a hint to write `remote:`.
  */
-export async function resolveAccounts(api: Service, ws: string, connectionId: string, selectors: string[]): Promise<ResolvedAccount[]> {
+export async function resolveAccounts(
+  api: Service,
+  ws: string,
+  connectionId: string,
+  selectors: string[],
+): Promise<ResolvedAccount[]> {
   const wanted = selectors.map((s) => s.trim()).filter(Boolean);
   const needRemote = wanted.some(isRemoteSelector);
   const v3All = () => collect(listAccountsV3(api, ws, connectionId));
-  const [accounts, v3] = await Promise.all([collect(listAccounts(api, ws, connectionId)), needRemote ? v3All() : Promise.resolve(undefined)]);
+  const [accounts, v3] = await Promise.all([
+    collect(listAccounts(api, ws, connectionId)),
+    needRemote ? v3All() : Promise.resolve(undefined),
+  ]);
   let remoteOf = v3 ? remoteIdLookup(v3) : undefined;
   const byId = new Map(accounts.map((a) => [idText(a.id), a]));
 
@@ -72,8 +80,10 @@ export async function resolveAccounts(api: Service, ws: string, connectionId: st
   const pick = (selector: string, candidates: AccountV31[], what: string) => {
     const active = candidates.filter((a) => a.is_active);
     if (active.length === 1) take(active[0]!);
-    else if (active.length > 1) problems.push({ selector, reason: `several active accounts have ${what} (${list(active)}); name one by id` });
-    else if (candidates.length === 1) problems.push({ selector, reason: `account ${idText(candidates[0]!.id)} "${candidates[0]!.title}" is inactive` });
+    else if (active.length > 1)
+      problems.push({ selector, reason: `several active accounts have ${what} (${list(active)}); name one by id` });
+    else if (candidates.length === 1)
+      problems.push({ selector, reason: `account ${idText(candidates[0]!.id)} "${candidates[0]!.title}" is inactive` });
     else problems.push({ selector, reason: `the accounts with ${what} (${list(candidates)}) are inactive` });
   };
 
@@ -114,9 +124,11 @@ export async function resolveAccounts(api: Service, ws: string, connectionId: st
     ws,
     connectionId,
     problems.map((p) =>
-      typeof p !== 'string' ? p
-      : remotes?.has(p) ? { selector: p, reason: `no account with this id or title; it is a remote account_id: write remote:${p}` }
-      : { selector: p, reason: 'no account with this id or title' },
+      typeof p !== 'string'
+        ? p
+        : remotes?.has(p)
+          ? { selector: p, reason: `no account with this id or title; it is a remote account_id: write remote:${p}` }
+          : { selector: p, reason: 'no account with this id or title' },
     ),
   );
 }

@@ -71,7 +71,15 @@ export class App {
       await body(ctx);
       this.exitCode = ExitCode.ok;
     } catch (err) {
-      const output = ctx?.output ?? new Output(this.io, { json: !!flags.json, ndjson: !!flags.ndjson, quiet: false, verbose: !!flags.verbose, color: flags.color !== false });
+      const output =
+        ctx?.output ??
+        new Output(this.io, {
+          json: !!flags.json,
+          ndjson: !!flags.ndjson,
+          quiet: false,
+          verbose: !!flags.verbose,
+          color: flags.color !== false,
+        });
       if (this.signal?.aborted && !isPromptInterrupt(err)) {
         // Ctrl-C while working: the run ends quietly with 130.
         this.exitCode = ExitCode.interrupted;
@@ -94,7 +102,12 @@ export class App {
 
 function commandPath(cmd: { name(): string; parent: unknown }): string {
   const names: string[] = [];
-  for (let c = cmd as { name(): string; parent: unknown } | null; c && (c as { parent: unknown }).parent; c = c.parent as typeof c) names.unshift(c.name());
+  for (
+    let c = cmd as { name(): string; parent: unknown } | null;
+    c && (c as { parent: unknown }).parent;
+    c = c.parent as typeof c
+  )
+    names.unshift(c.name());
   return names.join(' ');
 }
 

@@ -10,15 +10,26 @@ import { didYouMean } from '../../util/did-you-mean.js';
  * source list does not hold the name, the error gains a hint with the closest names. The list
  * is read only on that failure path.
  */
-export async function suggestingDataSource<T>(api: Service, ws: string, name: string, work: () => Promise<T>): Promise<T> {
+export async function suggestingDataSource<T>(
+  api: Service,
+  ws: string,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 400 || err.status === 404)) {
-      const known = await collect(listDataSources(api, ws)).then((l) => l.map((d) => d.name), () => undefined);
+      const known = await collect(listDataSources(api, ws)).then(
+        (l) => l.map((d) => d.name),
+        () => undefined,
+      );
       if (known && !known.includes(name)) {
         const near = didYouMean(name, known);
-        withHint(err, `"${name}" is not a data source in this workspace${near ? `; ${near}` : ''} (\`edp datasources list\` lists them)`);
+        withHint(
+          err,
+          `"${name}" is not a data source in this workspace${near ? `; ${near}` : ''} (\`edp datasources list\` lists them)`,
+        );
       }
     }
     throw err;

@@ -28,7 +28,11 @@ export function addHelpCommand(program: CommandUnknownOpts): void {
       let cmd: CommandUnknownOpts = program;
       for (const word of words) {
         const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
-        if (!sub) cmd.error(`error: unknown command '${[...commandPath(cmd), word].join(' ')}'; run \`edp --help\` for the commands`, { code: 'commander.unknownCommand', exitCode: 2 });
+        if (!sub)
+          cmd.error(
+            `error: unknown command '${[...commandPath(cmd), word].join(' ')}'; run \`edp --help\` for the commands`,
+            { code: 'commander.unknownCommand', exitCode: 2 },
+          );
         cmd = sub!;
       }
       cmd.outputHelp();

@@ -1,7 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../util/validate.js';
 
-
 /** Option parsers shared by several command areas. */
 
 /** `--limit <n>`: a positive integer, or no limit. */
@@ -17,14 +16,19 @@ export function checkTitle(title: string, flag = '--title'): string {
 }
 
 /** Where each kind of name can be looked up, for the error message. */
-const NAME_LISTS: Record<string, string> = { '--data-source': 'edp datasources list', '--destination': 'edp destinations list' };
+const NAME_LISTS: Record<string, string> = {
+  '--data-source': 'edp datasources list',
+  '--destination': 'edp destinations list',
+};
 
 /** A data source or destination name as paths take it (`google_ads`, `s3`). */
 export function parseName(value: unknown, flag: string): string {
   const v = String(value ?? '').trim();
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(v)) {
     const hint = NAME_LISTS[flag];
-    throw new UsageError(`${flag} must be a name such as google_ads or s3${hint ? ` (see \`${hint}\`)` : ''}, got "${String(value ?? '')}"`);
+    throw new UsageError(
+      `${flag} must be a name such as google_ads or s3${hint ? ` (see \`${hint}\`)` : ''}, got "${String(value ?? '')}"`,
+    );
   }
   return v;
 }

@@ -25,7 +25,12 @@ export function isTransient(err: unknown): boolean {
  * Reads `read()` until `done(value)` holds, with growing pauses. A transient fault of one read
  * does not end the wait; the deadline does, with the error `onTimeout` makes.
  */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, opts: PollOptions, onTimeout: (last: T | undefined) => Error): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  opts: PollOptions,
+  onTimeout: (last: T | undefined) => Error,
+): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   const growth = opts.growth ?? 1.5;
   const maxInterval = Math.max(opts.maxIntervalMs ?? 15_000, opts.intervalMs);
@@ -60,11 +65,19 @@ export function waitPolling(ctx: Context, waitTimeout: string | undefined): Poll
 }
 
 /** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */
-export function withWaitFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+export function withWaitFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--wait', 'follow the run until it ends (exit 1 if it fails)')
-    .option('--wait-timeout <duration>', `with --wait: give up after this long, exit 8 (default ${DEFAULT_WAIT_TIMEOUT})`)
-    .option('--poll-interval <duration>', 'with --wait: first pause between reads; it grows by half each time, up to 15 s (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)');
+    .option(
+      '--wait-timeout <duration>',
+      `with --wait: give up after this long, exit 8 (default ${DEFAULT_WAIT_TIMEOUT})`,
+    )
+    .option(
+      '--poll-interval <duration>',
+      'with --wait: first pause between reads; it grows by half each time, up to 15 s (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)',
+    );
 }
 
 export interface WaitFlags {
@@ -98,14 +111,29 @@ export function runWaitOf(ctx: Context, opts: WaitFlags): RunWait | undefined {
  * Polls `read` until `ended` says the run is over, with a spinner on stderr; a transient fault
  * of one read does not end the wait. Past `--wait-timeout` the command ends with exit 8.
  */
-export async function waitForRun<T>(ctx: Context, what: string, wait: RunWait, read: () => Promise<T>, ended: (value: T) => boolean): Promise<T> {
+export async function waitForRun<T>(
+  ctx: Context,
+  what: string,
+  wait: RunWait,
+  read: () => Promise<T>,
+  ended: (value: T) => boolean,
+): Promise<T> {
   const spinner = await ctx.output.spinner(`Waiting for ${what}`);
   try {
-    const value = await pollUntil(read, ended, wait.polling, () => new ExitError('waitTimeout', `${what} did not finish within --wait-timeout ${wait.timeoutText}`));
+    const value = await pollUntil(
+      read,
+      ended,
+      wait.polling,
+      () => new ExitError('waitTimeout', `${what} did not finish within --wait-timeout ${wait.timeoutText}`),
+    );
     spinner.stop();
     return value;
   } catch (err) {
-    spinner.fail(err instanceof ExitError && err.outcome === 'waitTimeout' ? `${what}: still running after ${wait.timeoutText}` : `${what}: stopped waiting`);
+    spinner.fail(
+      err instanceof ExitError && err.outcome === 'waitTimeout'
+        ? `${what}: still running after ${wait.timeoutText}`
+        : `${what}: stopped waiting`,
+    );
     throw err;
   }
 }

@@ -5,7 +5,9 @@ import { parseDate } from '../../util/validate.js';
 
 const KNOWN = ['fields', 'additional_params', 'dynamic_fields', 'custom_filters', 'sync_historical_data'];
 
-const names = z.array(z.string({ error: 'must be a name' }).min(1, { error: 'must be a name' }), { error: 'must be a list of names' });
+const names = z.array(z.string({ error: 'must be a name' }).min(1, { error: 'must be a name' }), {
+  error: 'must be a list of names',
+});
 
 /** A date as YYYY-MM-DD (checked by parseDate, the one date validator), or null to clear it. */
 const date = z

@@ -9,7 +9,9 @@ import { parseNames } from './names.js';
  * Template settings (contract: `template_settings`), taken by `extract-templates validate` and
  * `preview`, `extracts create`, `update` and `migrate-wide`.
  */
-export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--fields <names>', 'fields to extract, comma-separated')
     .option('--dynamic-fields <names>', "fields of the connection's dynamic schema (wide templates), comma-separated")
@@ -50,8 +52,12 @@ export async function settingsFrom(ctx: Context, opts: TemplateSettingsFlags): P
   let settings: TemplateSettings | undefined;
   if (opts.settingsFile !== undefined) {
     const { readValidDocument } = await import('../../util/document.js');
-    const doc = await readValidDocument(opts.settingsFile, ctx.io.stdin, '--settings-file', 'template settings document', () =>
-      import('./template-settings-schema.js').then((m) => m.templateSettingsSchema),
+    const doc = await readValidDocument(
+      opts.settingsFile,
+      ctx.io.stdin,
+      '--settings-file',
+      'template settings document',
+      () => import('./template-settings-schema.js').then((m) => m.templateSettingsSchema),
     );
     settings = { ...doc };
   }
@@ -71,7 +77,10 @@ export async function settingsFrom(ctx: Context, opts: TemplateSettingsFlags): P
     put('custom_filters', v);
   }
   if (opts.syncHistoricalData !== undefined) {
-    put('sync_historical_data', opts.syncHistoricalData === 'none' ? null : parseDate(opts.syncHistoricalData, '--sync-historical-data'));
+    put(
+      'sync_historical_data',
+      opts.syncHistoricalData === 'none' ? null : parseDate(opts.syncHistoricalData, '--sync-historical-data'),
+    );
   }
   return settings;
 }

@@ -19,7 +19,14 @@ const fields = () =>
     .option('--set <names>', 'deliver exactly these fields, comma-separated')
     .option('--add <names>', 'also deliver these fields')
     .option('--remove <names>', 'stop delivering these metrics')
-    .addHelpText('after', examples(['edp tables fields 5001 -w 101', 'edp tables fields 5001 --remove ctr,conversions -w 101', 'edp tables fields 5001 --add ctr -w 101']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp tables fields 5001 -w 101',
+        'edp tables fields 5001 --remove ctr,conversions -w 101',
+        'edp tables fields 5001 --add ctr -w 101',
+      ]),
+    );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 export type GetOptions = OptionsOf<ReturnType<typeof get>>;

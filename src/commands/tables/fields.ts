@@ -13,7 +13,9 @@ function selectable(t: DataTable): TableField[] {
 
 function currentSelection(t: DataTable): string[] {
   if (Array.isArray(t.selected_fields)) return t.selected_fields;
-  return selectable(t).filter((f) => f.is_selected !== false).map((f) => f.name);
+  return selectable(t)
+    .filter((f) => f.is_selected !== false)
+    .map((f) => f.name);
 }
 
 /**
@@ -22,14 +24,20 @@ function currentSelection(t: DataTable): string[] {
  * anything is sent. Names the table does not have are ignored by the service, so they are
  * reported rather than sent silently.
  */
-export function nextSelection(t: DataTable, opts: { set?: string[] | undefined; add?: string[] | undefined; remove?: string[] | undefined }): { selection: string[]; unknown: string[] } {
+export function nextSelection(
+  t: DataTable,
+  opts: { set?: string[] | undefined; add?: string[] | undefined; remove?: string[] | undefined },
+): { selection: string[]; unknown: string[] } {
   const fields = selectable(t);
   const known = new Set(fields.map((f) => f.name));
   const system = new Set((t.fields ?? []).filter((f) => f.is_system).map((f) => f.name));
   const named = [...(opts.set ?? []), ...(opts.add ?? []), ...(opts.remove ?? [])];
   const unknown = named.filter((n) => !known.has(n) && !system.has(n));
   const systemNamed = (opts.remove ?? []).filter((n) => system.has(n));
-  if (systemNamed.length > 0) throw new UsageError(`--remove: ${systemNamed.join(', ')} ${systemNamed.length > 1 ? 'are system fields' : 'is a system field'}, always delivered`);
+  if (systemNamed.length > 0)
+    throw new UsageError(
+      `--remove: ${systemNamed.join(', ')} ${systemNamed.length > 1 ? 'are system fields' : 'is a system field'}, always delivered`,
+    );
   let wanted = new Set(opts.set ?? currentSelection(t));
   for (const n of opts.add ?? []) wanted.add(n);
   for (const n of opts.remove ?? []) wanted.delete(n);
@@ -47,7 +55,8 @@ export async function runFields(opts: FieldsOptions, ctx: Context): Promise<void
   const set = opts.set === undefined ? undefined : parseNames(opts.set, '--set');
   const add = opts.add === undefined ? undefined : parseNames(opts.add, '--add');
   const remove = opts.remove === undefined ? undefined : parseNames(opts.remove, '--remove');
-  if (set && (add || remove)) throw new UsageError('--set names the whole selection; use it without --add and --remove');
+  if (set && (add || remove))
+    throw new UsageError('--set names the whole selection; use it without --add and --remove');
   const both = (add ?? []).filter((n) => (remove ?? []).includes(n));
   if (both.length > 0) throw new UsageError(`--add and --remove both name ${both.join(', ')}`);
   const ws = ctx.requireWorkspace();
@@ -61,6 +70,9 @@ export async function runFields(opts: FieldsOptions, ctx: Context): Promise<void
   const { selection, unknown } = nextSelection(table, { set, add, remove });
   if (unknown.length > 0) ctx.output.warn(`data table ${tableId} has no field ${unknown.join(', ')}; ignored`);
   const updated = await setSelectedFields(api, ws, tableId, selection);
-  if (!ctx.output.machine) ctx.output.success(`Data table ${tableId} delivers ${selection.length} selected fields to all its loads, plus the system fields`);
+  if (!ctx.output.machine)
+    ctx.output.success(
+      `Data table ${tableId} delivers ${selection.length} selected fields to all its loads, plus the system fields`,
+    );
   await showTable(ctx, updated);
 }

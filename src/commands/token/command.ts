@@ -3,7 +3,14 @@ import type { App, OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
 
 const token = (cmd: Command) =>
-  cmd.addHelpText('after', examples(['edp token -w 101', 'curl -H "Authorization: Bearer $(edp token -w 101)" …', 'edp token -w 101 --json   # {token, workspace_id, expires_at}']));
+  cmd.addHelpText(
+    'after',
+    examples([
+      'edp token -w 101',
+      'curl -H "Authorization: Bearer $(edp token -w 101)" …',
+      'edp token -w 101 --json   # {token, workspace_id, expires_at}',
+    ]),
+  );
 
 export type TokenOptions = OptionsOf<ReturnType<typeof token>>;
 

@@ -9,7 +9,11 @@ export async function runToken(_opts: TokenOptions, ctx: Context): Promise<void>
   const token = await api.auth.token(ws, api.client);
   const cached = api.auth.cachedToken(ws);
   if (ctx.output.machine) {
-    ctx.output.json({ token, workspace_id: jsonInteger(ws), expires_at: cached ? new Date(tokenExpiresAt(cached)).toISOString() : null });
+    ctx.output.json({
+      token,
+      workspace_id: jsonInteger(ws),
+      expires_at: cached ? new Date(tokenExpiresAt(cached)).toISOString() : null,
+    });
   } else {
     ctx.output.line(token);
   }

@@ -19,7 +19,12 @@ const create = () =>
     .description('create an endpoint (unverified); prints its secret, shown only this once')
     .requiredOption('--url <url>', 'receiver address (http or https)')
     .requiredOption('--events <a,b>', "event types to subscribe to, checked against the service's list")
-    .addHelpText('after', examples(['edp webhooks create -w 101 --url https://hooks.example.com/edp --events workspace_created,load_completed']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp webhooks create -w 101 --url https://hooks.example.com/edp --events workspace_created,load_completed',
+      ]),
+    );
 const update = () =>
   new Command('update')
     .argument('<id>', 'endpoint id')
@@ -50,17 +55,24 @@ const eventTypes = () =>
     .addHelpText('after', examples(['edp webhooks event-types -w 101']));
 const listen = () =>
   new Command('listen')
-    .description('run a local receiver: answers the verification challenge, checks signatures, prints each event as one JSON line')
+    .description(
+      'run a local receiver: answers the verification challenge, checks signatures, prints each event as one JSON line',
+    )
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4011')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--secret <secret>', "the endpoint's signing secret (better: env EDP_WEBHOOK_SECRET, not visible in the process list)")
+    .option(
+      '--secret <secret>',
+      "the endpoint's signing secret (better: env EDP_WEBHOOK_SECRET, not visible in the process list)",
+    )
     .option('--events <a,b>', 'print only these event types (others are acknowledged and dropped)')
     .option('--forward-to <url>', 're-post each accepted event, with its signature headers, after acknowledging it')
     .addHelpText(
       'after',
       '\nRefuses a bad signature (401) and bodies over 1 MiB (413); a repeated idempotency key is acknowledged\n' +
         'without printing the event again (remembered for at least 10 minutes).\n' +
-        examples(['EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type']),
+        examples([
+          'EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
+        ]),
     );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;

@@ -12,5 +12,9 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const api = await ctx.api();
   await checkEventNames(ctx, api, ws, events);
   const endpoint = await createWebhookEndpoint(api, ws, { url, event_types: events });
-  await showWithSecret(ctx, endpoint, `Created webhook endpoint ${idText(endpoint.id)} (${endpoint.status ?? 'status unknown'})`);
+  await showWithSecret(
+    ctx,
+    endpoint,
+    `Created webhook endpoint ${idText(endpoint.id)} (${endpoint.status ?? 'status unknown'})`,
+  );
 }

@@ -9,17 +9,28 @@ import { collect } from '../../util/collect.js';
 
 export const columns: Array<Column<WebhookEndpoint>> = [
   { header: 'ID', value: (e) => e.id },
-  { header: 'STATUS', value: (e) => e.status, style: (t, _e, c) => (t === 'active' ? c.green(t) : t === 'unverified' ? c.yellow(t) : t) },
+  {
+    header: 'STATUS',
+    value: (e) => e.status,
+    style: (t, _e, c) => (t === 'active' ? c.green(t) : t === 'unverified' ? c.yellow(t) : t),
+  },
   { header: 'URL', value: (e) => e.url },
   { header: 'EVENTS', value: (e) => (e.event_types ?? []).join(',') },
 ];
 
 /** `a,b` → the event names, each a plain snake_case word; duplicates dropped. */
 export function parseEventList(value: string, flag: string): string[] {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError(`${flag} needs at least one event type, e.g. ${flag} workspace_created,load_completed`);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new UsageError(`${flag} needs at least one event type, e.g. ${flag} workspace_created,load_completed`);
   const malformed = names.filter((n) => !/^[a-z0-9_]+$/.test(n));
-  if (malformed.length > 0) throw new UsageError(`${flag}: ${malformed.map((n) => `"${n}"`).join(', ')} is not an event type name (snake_case, e.g. load_completed)`);
+  if (malformed.length > 0)
+    throw new UsageError(
+      `${flag}: ${malformed.map((n) => `"${n}"`).join(', ')} is not an event type name (snake_case, e.g. load_completed)`,
+    );
   return [...new Set(names)];
 }
 
@@ -35,10 +46,14 @@ export async function checkEventNames(ctx: Context, api: Service, ws: string, na
       const near = didYouMean(n, known);
       return near ? `"${n}" (${near})` : `"${n}"`;
     });
-    throw new UsageError(`--events: unknown event type${unknown.length > 1 ? 's' : ''} ${described.join(', ')}; \`edp webhooks event-types\` lists them`);
+    throw new UsageError(
+      `--events: unknown event type${unknown.length > 1 ? 's' : ''} ${described.join(', ')}; \`edp webhooks event-types\` lists them`,
+    );
   }
   for (const n of names.filter((x) => SILENT_EVENT_TYPES.has(x))) {
-    ctx.output.warn(`${n} is a valid subscription that produced no events in the service's production sample; do not wait on it`);
+    ctx.output.warn(
+      `${n} is a valid subscription that produced no events in the service's production sample; do not wait on it`,
+    );
   }
 }
 

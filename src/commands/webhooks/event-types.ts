@@ -11,7 +11,10 @@ export async function runEventTypes(opts: EventTypesOptions, ctx: Context): Prom
     listWebhookEventTypes(api, ws, { limit }),
     [
       { header: 'EVENT', value: (t) => t.event_name },
-      { header: 'NOTE', value: (t) => (SILENT_EVENT_TYPES.has(t.event_name) ? 'silent: no events in production sample' : '') },
+      {
+        header: 'NOTE',
+        value: (t) => (SILENT_EVENT_TYPES.has(t.event_name) ? 'silent: no events in production sample' : ''),
+      },
     ],
     { empty: 'No event types.' },
   );

@@ -8,5 +8,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();
   const limit = limitOf(opts.limit);
   const api = await ctx.api();
-  await ctx.output.list(listWebhookEndpoints(api, ws, { limit }), columns, { empty: 'No webhook endpoints in this workspace.' });
+  await ctx.output.list(listWebhookEndpoints(api, ws, { limit }), columns, {
+    empty: 'No webhook endpoints in this workspace.',
+  });
 }

@@ -14,7 +14,11 @@ export const SECRET_ENV = 'EDP_WEBHOOK_SECRET';
  * the acknowledgement, its refusal is passed back so that the service delivers again (contract,
  * Events rule 3), and an unreachable or silent target answers 502.
  */
-export async function forwardDelivery(forwarder: DeliveryForwarder, delivery: AcceptedDelivery, note: (text: string) => void): Promise<DeliveryOutcome> {
+export async function forwardDelivery(
+  forwarder: DeliveryForwarder,
+  delivery: AcceptedDelivery,
+  note: (text: string) => void,
+): Promise<DeliveryOutcome> {
   const what = `${delivery.type ?? 'an event'}${delivery.id === undefined ? '' : ` ${delivery.id}`}`;
   const started = performance.now();
   const ms = () => `${Math.round(performance.now() - started)} ms`;
@@ -26,10 +30,13 @@ export async function forwardDelivery(forwarder: DeliveryForwarder, delivery: Ac
     }
     // A redirect is not followed, and is no answer the service should act on.
     const passed = status >= 400 && status < 600 ? status : 502;
-    note(`forwarding ${what} failed: the target answered ${status} in ${ms()}; answered ${passed}, so the service delivers it again`);
+    note(
+      `forwarding ${what} failed: the target answered ${status} in ${ms()}; answered ${passed}, so the service delivers it again`,
+    );
     return { status: passed, delivered: false };
   } catch (err) {
-    const why = (err as Error).name === 'TimeoutError' ? `no answer within ${forwarder.timeoutMs} ms` : (err as Error).message;
+    const why =
+      (err as Error).name === 'TimeoutError' ? `no answer within ${forwarder.timeoutMs} ms` : (err as Error).message;
     note(`forwarding ${what} failed: ${why} (${ms()}); answered 502, so the service delivers it again`);
     return { status: 502, delivered: false };
   }
@@ -55,7 +62,9 @@ function waitForStop(signal: AbortSignal | undefined): Promise<void> {
 export async function runListen(opts: ListenOptions, ctx: Context): Promise<void> {
   const secret = opts.secret ?? ctx.env[SECRET_ENV];
   if (!secret) {
-    throw new UsageError(`a signing secret is needed: pass --secret S or set ${SECRET_ENV} (the secret is shown by \`edp webhooks create\` and \`edp webhooks rotate-secret\`)`);
+    throw new UsageError(
+      `a signing secret is needed: pass --secret S or set ${SECRET_ENV} (the secret is shown by \`edp webhooks create\` and \`edp webhooks rotate-secret\`)`,
+    );
   }
   const port = parsePositiveInt(opts.port, '--port', { min: 0, max: 65535 });
   const events = opts.events === undefined ? undefined : new Set(parseEventList(opts.events, '--events'));
@@ -97,12 +106,15 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
   } catch (err) {
     await forwarder?.close();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`--port ${port} is already in use on ${opts.host}; pick another port`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--host ${opts.host} is not an address of this machine`);
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`--port ${port} is already in use on ${opts.host}; pick another port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(`--host ${opts.host} is not an address of this machine`);
     throw err;
   }
   out.info(`Listening on ${receiver.url} (any path). Each accepted event is printed as one JSON line; Ctrl-C stops.`);
-  if (forwardTo) out.info(`Forwarding each event to ${forwardTo} before answering; the target's answer is the service's`);
+  if (forwardTo)
+    out.info(`Forwarding each event to ${forwardTo} before answering; the target's answer is the service's`);
   await waitForStop(ctx.signal);
   await receiver.close();
   await Promise.allSettled([...pending]);

@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJson, stringifyJson } from '../../util/json.js';
 
@@ -17,7 +23,10 @@ export const DEDUPE_MAX_KEYS = 200_000;
  * The first header whose name has the given suffix after an `X-` prefix: the contract spells
  * the maker's word neutrally (`X-Service-Signature`), so `X-*-Signature` is matched.
  */
-export function headerBySuffix(headers: IncomingHttpHeaders, suffix: string): { name: string; value: string } | undefined {
+export function headerBySuffix(
+  headers: IncomingHttpHeaders,
+  suffix: string,
+): { name: string; value: string } | undefined {
   for (const name in headers) {
     if (name.startsWith('x-') && name.endsWith(suffix)) {
       const value = headers[name];
@@ -32,7 +41,8 @@ function decodeSignature(text: string): Buffer | undefined {
   const v = text.trim();
   // hex as the contract sends it (lowercase; case is not significant), base64 also accepted
   if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) return Buffer.from(v, v.includes('-') || v.includes('_') ? 'base64url' : 'base64');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v))
+    return Buffer.from(v, v.includes('-') || v.includes('_') ? 'base64url' : 'base64');
   return undefined;
 }
 
@@ -136,7 +146,10 @@ export interface Receiver {
 }
 
 function answer(res: ServerResponse, status: number, text: string, close = false): void {
-  const headers: Record<string, string | number> = { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+  const headers: Record<string, string | number> = {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  };
   if (close) headers.connection = 'close';
   res.writeHead(status, headers).end(text);
 }
@@ -181,7 +194,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const idempotency = headerBySuffix(req.headers, '-idempotency-key');
     // Without the header, the event id identifies a repeat.
     const key = idempotency?.value ?? (event.id !== undefined ? `event:${String(event.id)}` : undefined);
-    const keyText = key === undefined ? '' : `${idempotency ? 'idempotency key' : 'event id'} ${key.replace(/^event:/, '')}`;
+    const keyText =
+      key === undefined ? '' : `${idempotency ? 'idempotency key' : 'event id'} ${key.replace(/^event:/, '')}`;
     if (key !== undefined && seen.has(key)) {
       opts.onNote('duplicate', `acknowledged a repeated delivery (${keyText}) without emitting it again`);
       return answer(res, 200, 'ok (duplicate)\n');
@@ -190,7 +204,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     if (running) {
       // A repeat while the first copy is still being handed on: it gets the first copy's answer
       // and is not handed on a second time.
-      opts.onNote('duplicate', `a repeated delivery (${keyText}) arrived while the first is still being handed on; it gets the same answer`);
+      opts.onNote(
+        'duplicate',
+        `a repeated delivery (${keyText}) arrived while the first is still being handed on; it gets the same answer`,
+      );
       void running.then((o) => answer(res, o.status, o.delivered ? 'ok (duplicate)\n' : 'not delivered\n'));
       return;
     }
@@ -211,7 +228,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     };
     let handed: DeliveryOutcome | Promise<DeliveryOutcome>;
     try {
-      handed = opts.onEvent({ line, type, id: event.id === undefined || event.id === null ? undefined : String(event.id), body, headers });
+      handed = opts.onEvent({
+        line,
+        type,
+        id: event.id === undefined || event.id === null ? undefined : String(event.id),
+        body,
+        headers,
+      });
     } catch {
       handed = { status: 500, delivered: false };
     }
@@ -244,7 +267,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         return answer(res, 401, 'verify token does not match\n');
       }
       opts.onNote('challenge', 'answered a verification challenge');
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(challenge.value) }).end(challenge.value);
+      res
+        .writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(challenge.value) })
+        .end(challenge.value);
       return;
     }
     if (req.method !== 'POST') {

@@ -17,5 +17,9 @@ export async function runRotateSecret(opts: RotateSecretOptions, ctx: Context): 
   );
   const api = await ctx.api();
   const endpoint = await rotateWebhookSecret(api, ws, endpointId);
-  await showWithSecret(ctx, endpoint, `New secret for endpoint ${endpointId}; it is ${endpoint.status ?? 'in an unknown status'} until verified again`);
+  await showWithSecret(
+    ctx,
+    endpoint,
+    `New secret for endpoint ${endpointId}; it is ${endpoint.status ?? 'in an unknown status'} until verified again`,
+  );
 }

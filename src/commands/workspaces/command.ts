@@ -34,7 +34,10 @@ const enableRecipe = () =>
     .argument('<workspace-id>', 'workspace id')
     .argument('<recipe-id>', 'agency recipe id (see `edp agency-recipes list`)')
     .description('enable an agency recipe in a workspace')
-    .addHelpText('after', examples(['edp workspaces enable-recipe 101 42', 'edp agency-recipes list   # the agency recipe ids']));
+    .addHelpText(
+      'after',
+      examples(['edp workspaces enable-recipe 101 42', 'edp agency-recipes list   # the agency recipe ids']),
+    );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 export type GetOptions = OptionsOf<ReturnType<typeof get>>;

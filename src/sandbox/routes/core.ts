@@ -2,7 +2,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, forbidden, notFound } from '../errors.js';
-import { byId, idOf, integerId, paginate, parseBody, pathId, queryBool, requireBasic, requireBearer, sandboxBaseUrl } from '../http.js';
+import {
+  byId,
+  idOf,
+  integerId,
+  paginate,
+  parseBody,
+  pathId,
+  queryBool,
+  requireBasic,
+  requireBearer,
+  sandboxBaseUrl,
+} from '../http.js';
 import type { Store } from '../store.js';
 import type { User } from '../types.js';
 
@@ -52,10 +63,15 @@ export const coreArea: SandboxArea = {
       const user = requireBasic(store, request);
       const parsed = tokenSchema.safeParse(request.body ?? {});
       const wsId = parsed.success ? idOf(parsed.data.workspace_id) : undefined;
-      if (wsId === undefined) throw badRequest('workspace_id: A valid integer is required.', { workspace_id: ['A valid integer is required.'] });
+      if (wsId === undefined)
+        throw badRequest('workspace_id: A valid integer is required.', {
+          workspace_id: ['A valid integer is required.'],
+        });
       const ws = store.workspace(wsId);
       if (!ws || (!user.is_agency_chief && !user.workspace_ids.includes(wsId))) {
-        throw badRequest('workspace_id: Workspace not found in this agency.', { workspace_id: ['Workspace not found in this agency.'] });
+        throw badRequest('workspace_id: Workspace not found in this agency.', {
+          workspace_id: ['Workspace not found in this agency.'],
+        });
       }
       const token = store.secret(20);
       const now = store.clock.now();
@@ -66,8 +82,14 @@ export const coreArea: SandboxArea = {
 
     app.get('/api/v3/workspaces', async (request) => {
       const user = requireBasic(store, request);
-      const items = s().workspaces.filter((w) => user.is_agency_chief || user.workspace_ids.includes(w.id)).sort(byId);
-      return paginate(request, items.map(({ id, title }) => ({ id, title })), { mode: 'v3' });
+      const items = s()
+        .workspaces.filter((w) => user.is_agency_chief || user.workspace_ids.includes(w.id))
+        .sort(byId);
+      return paginate(
+        request,
+        items.map(({ id, title }) => ({ id, title })),
+        { mode: 'v3' },
+      );
     });
 
     app.post('/api/v3/workspaces', { config: { body: titleSchema, success: 201 } }, async (request, reply) => {
@@ -88,14 +110,18 @@ export const coreArea: SandboxArea = {
       return { id: ws.id, title: ws.title };
     });
 
-    app.put<{ Params: { id: string } }>('/api/v3/workspaces/:id', { config: { body: titleSchema } }, async (request) => {
-      const user = requireBasic(store, request);
-      const ws = visibleWorkspace(store, user, pathId(request.params.id));
-      const { title } = parseBody(titleSchema, request.body);
-      ws.title = title;
-      store.changed();
-      return { id: ws.id, title: ws.title };
-    });
+    app.put<{ Params: { id: string } }>(
+      '/api/v3/workspaces/:id',
+      { config: { body: titleSchema } },
+      async (request) => {
+        const user = requireBasic(store, request);
+        const ws = visibleWorkspace(store, user, pathId(request.params.id));
+        const { title } = parseBody(titleSchema, request.body);
+        ws.title = title;
+        store.changed();
+        return { id: ws.id, title: ws.title };
+      },
+    );
 
     app.get<{ Params: { id: string } }>('/api/v3/workspaces/:id/dashboards', async (request) => {
       const wsId = pathId(request.params.id);
@@ -105,7 +131,11 @@ export const coreArea: SandboxArea = {
         throw notFound('Workspace not found.');
       }
       basicOrBearerFor(store, request, wsId);
-      const enabled = new Set(s().enabled_recipes.filter((e) => e.workspace_id === wsId).map((e) => e.recipe_id));
+      const enabled = new Set(
+        s()
+          .enabled_recipes.filter((e) => e.workspace_id === wsId)
+          .map((e) => e.recipe_id),
+      );
       const dashboards = s()
         .agency_recipes.filter((r) => enabled.has(r.id))
         .flatMap((r) => r.dashboards.filter((d) => d.type === 'DATA').map((d) => ({ ...d, recipe_id: r.id })))
@@ -115,59 +145,84 @@ export const coreArea: SandboxArea = {
 
     app.get('/api/v3/recipes/', async (request) => {
       requireBasic(store, request);
-      const items = [...s().agency_recipes].sort(byId).map(({ id, title, description }) => ({ id, title, description }));
+      const items = [...s().agency_recipes]
+        .sort(byId)
+        .map(({ id, title, description }) => ({ id, title, description }));
       return paginate(request, items, { mode: 'v3' });
     });
 
     // No trailing slash on this one (contract).
-    app.post<{ Params: { id: string } }>('/api/v3/workspaces/:id/recipes', { config: { body: enableRecipeSchema, success: 204 } }, async (request, reply) => {
-      const user = requireBasic(store, request);
-      const wsId = pathId(request.params.id);
-      if (!s().agency.flags.recipe_pipeline) throw forbidden('The recipe pipeline is disabled for this agency.');
-      visibleWorkspace(store, user, wsId);
-      const parsed = enableRecipeSchema.safeParse(request.body ?? {});
-      const recipeId = parsed.success ? idOf(parsed.data.recipe_id) : undefined;
-      if (recipeId === undefined) throw badRequest('recipe_id: A valid integer is required.', { recipe_id: ['A valid integer is required.'] });
-      if (!s().agency_recipes.some((r) => r.id === recipeId)) throw notFound('Recipe not found.');
-      if (!s().enabled_recipes.some((e) => e.workspace_id === wsId && e.recipe_id === recipeId)) {
-        s().enabled_recipes.push({ workspace_id: wsId, recipe_id: recipeId });
-        store.changed();
-      }
-      return reply.code(204).send();
-    });
+    app.post<{ Params: { id: string } }>(
+      '/api/v3/workspaces/:id/recipes',
+      { config: { body: enableRecipeSchema, success: 204 } },
+      async (request, reply) => {
+        const user = requireBasic(store, request);
+        const wsId = pathId(request.params.id);
+        if (!s().agency.flags.recipe_pipeline) throw forbidden('The recipe pipeline is disabled for this agency.');
+        visibleWorkspace(store, user, wsId);
+        const parsed = enableRecipeSchema.safeParse(request.body ?? {});
+        const recipeId = parsed.success ? idOf(parsed.data.recipe_id) : undefined;
+        if (recipeId === undefined)
+          throw badRequest('recipe_id: A valid integer is required.', { recipe_id: ['A valid integer is required.'] });
+        if (!s().agency_recipes.some((r) => r.id === recipeId)) throw notFound('Recipe not found.');
+        if (!s().enabled_recipes.some((e) => e.workspace_id === wsId && e.recipe_id === recipeId)) {
+          s().enabled_recipes.push({ workspace_id: wsId, recipe_id: recipeId });
+          store.changed();
+        }
+        return reply.code(204).send();
+      },
+    );
 
-    app.post<{ Body: Record<string, unknown> | undefined }>('/api/v3/get_iframe_url', { config: { body: iframeUrlSchema, query: iframeQuerySchema } }, async (request) => {
-      const user = requireBasic(store, request);
-      const body = request.body ?? {};
-      const wsId = idOf(body.workspace_id);
-      if (wsId === undefined) throw badRequest('workspace_id: A valid integer is required.', { workspace_id: ['A valid integer is required.'] });
-      if (!store.workspace(wsId) || (!user.is_agency_chief && !user.workspace_ids.includes(wsId))) {
-        throw badRequest('workspace_id: Workspace not found in this agency.');
-      }
-      const type = body.type ?? null;
-      if (type !== null && type !== 'datasource' && type !== 'destination') {
-        throw badRequest('type: must be "datasource" or "destination".', { type: ['"datasource" or "destination" expected.'] });
-      }
-      const name = body.name ?? null;
-      if (name !== null && (typeof name !== 'string' || name === '')) throw badRequest('name: A valid string is required.');
-      if (typeof name === 'string') {
-        const known = type === 'destination' ? s().destinations.some((d) => d.name === name) : s().datasources.some((d) => d.name === name);
-        if (!known) throw badRequest(`name: unknown ${type ?? 'datasource'} "${name}".`);
-      }
-      const options: Record<string, boolean> = {};
-      for (const key of ['show_connectors_list', 'show_datasources', 'show_accounts', 'show_accounts_only_on_auth']) {
-        const v = queryBool(request, key);
-        if (v !== undefined) options[key] = v;
-      }
-      const code = store.secret(16);
-      s().iframe_sessions[code] = { workspace_id: wsId, type: type as string | null, name: name as string | null, options };
-      store.changed();
-      const url = new URL(`${sandboxBaseUrl(request)}/api/v3/iframe/`);
-      url.searchParams.set('code', code);
-      if (type) url.searchParams.set('type', type as string);
-      if (name) url.searchParams.set('name', name as string);
-      return { url: url.toString() };
-    });
+    app.post<{ Body: Record<string, unknown> | undefined }>(
+      '/api/v3/get_iframe_url',
+      { config: { body: iframeUrlSchema, query: iframeQuerySchema } },
+      async (request) => {
+        const user = requireBasic(store, request);
+        const body = request.body ?? {};
+        const wsId = idOf(body.workspace_id);
+        if (wsId === undefined)
+          throw badRequest('workspace_id: A valid integer is required.', {
+            workspace_id: ['A valid integer is required.'],
+          });
+        if (!store.workspace(wsId) || (!user.is_agency_chief && !user.workspace_ids.includes(wsId))) {
+          throw badRequest('workspace_id: Workspace not found in this agency.');
+        }
+        const type = body.type ?? null;
+        if (type !== null && type !== 'datasource' && type !== 'destination') {
+          throw badRequest('type: must be "datasource" or "destination".', {
+            type: ['"datasource" or "destination" expected.'],
+          });
+        }
+        const name = body.name ?? null;
+        if (name !== null && (typeof name !== 'string' || name === ''))
+          throw badRequest('name: A valid string is required.');
+        if (typeof name === 'string') {
+          const known =
+            type === 'destination'
+              ? s().destinations.some((d) => d.name === name)
+              : s().datasources.some((d) => d.name === name);
+          if (!known) throw badRequest(`name: unknown ${type ?? 'datasource'} "${name}".`);
+        }
+        const options: Record<string, boolean> = {};
+        for (const key of ['show_connectors_list', 'show_datasources', 'show_accounts', 'show_accounts_only_on_auth']) {
+          const v = queryBool(request, key);
+          if (v !== undefined) options[key] = v;
+        }
+        const code = store.secret(16);
+        s().iframe_sessions[code] = {
+          workspace_id: wsId,
+          type: type as string | null,
+          name: name as string | null,
+          options,
+        };
+        store.changed();
+        const url = new URL(`${sandboxBaseUrl(request)}/api/v3/iframe/`);
+        url.searchParams.set('code', code);
+        if (type) url.searchParams.set('type', type as string);
+        if (name) url.searchParams.set('name', name as string);
+        return { url: url.toString() };
+      },
+    );
 
     // A minimal stand-in for the embedded page, so that a returned URL opens somewhere.
     app.get<{ Querystring: Record<string, string | undefined> }>('/api/v3/iframe/', async (request, reply) => {

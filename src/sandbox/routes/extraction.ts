@@ -17,7 +17,12 @@ export const extractionArea: SandboxArea = {
     // Runs live in timers: a state loaded from a file has none going, so none is shown as running.
     for (const e of store.state.extracts) if (e.status === 'running') e.status = 'new';
     for (const l of store.state.loads) {
-      if (l.last_run?.status === 'running') Object.assign(l.last_run, { status: 'failed', error: 'The sandbox restarted during the run.', finished_at: store.clock.iso() });
+      if (l.last_run?.status === 'running')
+        Object.assign(l.last_run, {
+          status: 'failed',
+          error: 'The sandbox restarted during the run.',
+          finished_at: store.clock.iso(),
+        });
     }
   },
   seed(store) {

@@ -19,7 +19,8 @@ const rolePatchSchema = roleWriteSchema.partial();
 function requireRolesAccess(store: Store, request: FastifyRequest): void {
   const user = requireBasic(store, request);
   if (!user.is_agency_chief) throw forbidden('Only the agency chief can manage roles.');
-  if (!store.state.agency.flags.can_use_embedded_api) throw forbidden('The embedded API is not enabled for this agency.');
+  if (!store.state.agency.flags.can_use_embedded_api)
+    throw forbidden('The embedded API is not enabled for this agency.');
 }
 
 /** Every pair must come from the catalog (400 otherwise, each bad one named by its position). */
@@ -27,9 +28,18 @@ function checkPermissions(pairs: PermissionPair[]): PermissionPair[] {
   const fields: FieldError[] = [];
   pairs.forEach((pair, i) => {
     const layer = layerOf(pair.layer);
-    if (!layer) fields.push({ field: `permissions[${i}].layer`, code: 'invalid', message: `"${pair.layer}" is not a layer of the permission catalog.` });
+    if (!layer)
+      fields.push({
+        field: `permissions[${i}].layer`,
+        code: 'invalid',
+        message: `"${pair.layer}" is not a layer of the permission catalog.`,
+      });
     else if (!layer.permissions.some((x) => x.permission === pair.permission)) {
-      fields.push({ field: `permissions[${i}].permission`, code: 'invalid', message: `"${pair.permission}" is not a permission of layer ${pair.layer}.` });
+      fields.push({
+        field: `permissions[${i}].permission`,
+        code: 'invalid',
+        message: `"${pair.permission}" is not a permission of layer ${pair.layer}.`,
+      });
     }
   });
   if (fields.length > 0) throw validationError(fields);
@@ -55,7 +65,13 @@ function roleOf(store: Store, roleId: string): Role {
 }
 
 function usersOf(store: Store, role: Role): number[] {
-  return [...new Set(assignmentsOf(store).filter((a) => a.role_id === role.id).map((a) => a.user_id))];
+  return [
+    ...new Set(
+      assignmentsOf(store)
+        .filter((a) => a.role_id === role.id)
+        .map((a) => a.user_id),
+    ),
+  ];
 }
 
 function view(store: Store, role: Role): Record<string, unknown> {
@@ -85,28 +101,62 @@ export const rolesArea: SandboxArea = {
   },
   seed(store) {
     const s = store.state;
-    const role = (title: string, description: string, permissions: PermissionPair[], kind: 'system' | 'internal' | 'custom'): Role => {
-      const r: Role = { id: store.nextId('role'), title, description, permissions, is_system: kind !== 'custom', is_internal: kind === 'internal' };
+    const role = (
+      title: string,
+      description: string,
+      permissions: PermissionPair[],
+      kind: 'system' | 'internal' | 'custom',
+    ): Role => {
+      const r: Role = {
+        id: store.nextId('role'),
+        title,
+        description,
+        permissions,
+        is_system: kind !== 'custom',
+        is_internal: kind === 'internal',
+      };
       rolesOf(store).push(r);
       return r;
     };
     const all = allPermissions();
     const admin = role('Workspace Admin', 'Everything in the workspace, members included', all, 'system');
-    const editor = role('Editor', 'Works with data; does not manage members or delete', all.filter((p) => p.permission !== 'DELETE' && p.permission !== 'MANAGE_USERS'), 'system');
-    const viewer = role(VIEWER_TITLE, 'Sees everything, changes nothing', all.filter((p) => p.permission === 'VIEW'), 'system');
+    const editor = role(
+      'Editor',
+      'Works with data; does not manage members or delete',
+      all.filter((p) => p.permission !== 'DELETE' && p.permission !== 'MANAGE_USERS'),
+      'system',
+    );
+    const viewer = role(
+      VIEWER_TITLE,
+      'Sees everything, changes nothing',
+      all.filter((p) => p.permission === 'VIEW'),
+      'system',
+    );
     role('Support Access', 'Used by the service for support sessions', all, 'internal');
     const buyer = role(
       'Media Buyer',
       'Runs extraction and builds recipes',
-      pairsOf({ CONNECTION: ['VIEW'], EXTRACT: ['VIEW', 'CREATE', 'RUN'], DATA_TABLE: ['VIEW'], RECIPE: ['VIEW', 'BUILD'] }),
+      pairsOf({
+        CONNECTION: ['VIEW'],
+        EXTRACT: ['VIEW', 'CREATE', 'RUN'],
+        DATA_TABLE: ['VIEW'],
+        RECIPE: ['VIEW', 'BUILD'],
+      }),
       'custom',
     );
 
     // One more demo user, so that every system role and the custom role have members.
     const [w1, w2, w3] = s.workspaces.map((w) => w.id);
     const editorUser = {
-      id: store.nextId('user'), email: 'editor@sandbox.local', password: 'sandbox', first_name: 'Drew', last_name: 'Editor',
-      is_active: true, is_agency_chief: false, is_agency_owner: false, workspace_ids: [w1!, w2!, w3!],
+      id: store.nextId('user'),
+      email: 'editor@sandbox.local',
+      password: 'sandbox',
+      first_name: 'Drew',
+      last_name: 'Editor',
+      is_active: true,
+      is_agency_chief: false,
+      is_agency_owner: false,
+      workspace_ids: [w1!, w2!, w3!],
     };
     s.users.push(editorUser);
     const assign = (email: string, workspaceId: number, r: Role) => {
@@ -123,7 +173,11 @@ export const rolesArea: SandboxArea = {
   routes(app: FastifyInstance, store: Store) {
     app.get('/api/v3/roles/', async (request) => {
       requireRolesAccess(store, request);
-      return paginate(request, [...visibleRoles(store)].sort(byId).map((r) => view(store, r)), { mode: 'v3' });
+      return paginate(
+        request,
+        [...visibleRoles(store)].sort(byId).map((r) => view(store, r)),
+        { mode: 'v3' },
+      );
     });
 
     app.post('/api/v3/roles/', { config: { body: roleWriteSchema } }, async (request, reply) => {
@@ -131,7 +185,14 @@ export const rolesArea: SandboxArea = {
       const body = parseBody(roleWriteSchema, request.body);
       const permissions = checkPermissions(body.permissions);
       checkTitleFree(store, body.title);
-      const role: Role = { id: store.nextId('role'), title: body.title, description: body.description ?? '', permissions, is_system: false, is_internal: false };
+      const role: Role = {
+        id: store.nextId('role'),
+        title: body.title,
+        description: body.description ?? '',
+        permissions,
+        is_system: false,
+        is_internal: false,
+      };
       rolesOf(store).push(role);
       store.changed();
       return reply.code(201).send(view(store, role));
@@ -148,19 +209,23 @@ export const rolesArea: SandboxArea = {
       return view(store, roleOf(store, request.params.role_id));
     });
 
-    app.patch<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', { config: { body: rolePatchSchema } }, async (request) => {
-      requireRolesAccess(store, request);
-      const role = roleOf(store, request.params.role_id);
-      readOnly(role);
-      const body = parseBody(rolePatchSchema, request.body);
-      const permissions = body.permissions === undefined ? undefined : checkPermissions(body.permissions);
-      if (body.title !== undefined) checkTitleFree(store, body.title, role);
-      if (body.title !== undefined) role.title = body.title;
-      if (body.description !== undefined) role.description = body.description;
-      if (permissions !== undefined) role.permissions = permissions;
-      store.changed();
-      return view(store, role);
-    });
+    app.patch<{ Params: { role_id: string } }>(
+      '/api/v3/roles/:role_id',
+      { config: { body: rolePatchSchema } },
+      async (request) => {
+        requireRolesAccess(store, request);
+        const role = roleOf(store, request.params.role_id);
+        readOnly(role);
+        const body = parseBody(rolePatchSchema, request.body);
+        const permissions = body.permissions === undefined ? undefined : checkPermissions(body.permissions);
+        if (body.title !== undefined) checkTitleFree(store, body.title, role);
+        if (body.title !== undefined) role.title = body.title;
+        if (body.description !== undefined) role.description = body.description;
+        if (permissions !== undefined) role.permissions = permissions;
+        store.changed();
+        return view(store, role);
+      },
+    );
 
     // Contract, Other state effects: deleting a custom role moves its users to the system Viewer role.
     app.delete<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', async (request) => {
@@ -173,7 +238,11 @@ export const rolesArea: SandboxArea = {
       for (const a of moved) {
         a.role_id = viewer.id;
         const ws = store.workspace(a.workspace_id);
-        if (ws) store.emit('user_workspace_role_changed', ws.id, 'Workspace', { agency_title: store.state.agency.title, workspace_title: ws.title });
+        if (ws)
+          store.emit('user_workspace_role_changed', ws.id, 'Workspace', {
+            agency_title: store.state.agency.title,
+            workspace_title: ws.title,
+          });
       }
       rolesOf(store).splice(rolesOf(store).indexOf(role), 1);
       store.changed();

@@ -31,7 +31,8 @@ const patchSchema = z.strictObject({ event_types: eventTypesSchema });
 function checkEventTypes(types: string[]): string[] {
   const fields: FieldError[] = [];
   types.forEach((t, i) => {
-    if (!isEventType(t)) fields.push({ field: `event_types[${i}]`, code: 'invalid', message: `"${t}" is not a valid event type.` });
+    if (!isEventType(t))
+      fields.push({ field: `event_types[${i}]`, code: 'invalid', message: `"${t}" is not a valid event type.` });
   });
   if (fields.length > 0) throw validationError(fields);
   return [...new Set(types)];
@@ -68,13 +69,23 @@ export const webhooksArea: SandboxArea = {
 
     app.get('/api/v3/webhook_event_types/', async (request) => {
       requireBearer(store, request);
-      return paginate(request, EVENT_TYPES.map((event_name) => ({ event_name })), { mode: 'v3' });
+      return paginate(
+        request,
+        EVENT_TYPES.map((event_name) => ({ event_name })),
+        { mode: 'v3' },
+      );
     });
 
     app.get('/api/v3/webhook_endpoints/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
-      const items = endpoints().filter((e) => e.workspace_id === workspaceId).sort(byId);
-      return paginate(request, items.map((e) => view(e)), { mode: 'v3' });
+      const items = endpoints()
+        .filter((e) => e.workspace_id === workspaceId)
+        .sort(byId);
+      return paginate(
+        request,
+        items.map((e) => view(e)),
+        { mode: 'v3' },
+      );
     });
 
     app.post('/api/v3/webhook_endpoints/', { config: { body: createSchema } }, async (request, reply) => {
@@ -101,15 +112,19 @@ export const webhooksArea: SandboxArea = {
       return view(endpointOf(store, request.params.id, workspaceId));
     });
 
-    app.patch<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', { config: { body: patchSchema } }, async (request) => {
-      const { workspaceId } = requireBearer(store, request);
-      const endpoint = endpointOf(store, request.params.id, workspaceId);
-      const body = parseBody(patchSchema, request.body);
-      endpoint.event_types = checkEventTypes(body.event_types);
-      endpoint.updated_at = store.clock.iso();
-      store.changed();
-      return view(endpoint);
-    });
+    app.patch<{ Params: { id: string } }>(
+      '/api/v3/webhook_endpoints/:id/',
+      { config: { body: patchSchema } },
+      async (request) => {
+        const { workspaceId } = requireBearer(store, request);
+        const endpoint = endpointOf(store, request.params.id, workspaceId);
+        const body = parseBody(patchSchema, request.body);
+        endpoint.event_types = checkEventTypes(body.event_types);
+        endpoint.updated_at = store.clock.iso();
+        store.changed();
+        return view(endpoint);
+      },
+    );
 
     app.delete<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
@@ -128,7 +143,9 @@ export const webhooksArea: SandboxArea = {
       const secretAtStart = endpoint.secret;
       const result = await dispatcher.verify(endpoint);
       if (!result.ok) {
-        throw badRequest(`Verification failed: ${result.reason}. The receiver must answer the GET with status 200 and the X-Service-Challenge value as its body.`);
+        throw badRequest(
+          `Verification failed: ${result.reason}. The receiver must answer the GET with status 200 and the X-Service-Challenge value as its body.`,
+        );
       }
       // A rotation during the round trip wins: the endpoint stays unverified with the new secret.
       if (endpoint.secret === secretAtStart && endpoints().includes(endpoint)) {
@@ -176,7 +193,8 @@ export const webhooksArea: SandboxArea = {
         store.opts.webhookLostAnswers = body.lost_answers;
       }
       if (body.timestamp_digits !== undefined) {
-        if (body.timestamp_digits !== 3 && body.timestamp_digits !== 6) throw new SandboxError(400, 'bad_request', 'timestamp_digits must be 3 or 6');
+        if (body.timestamp_digits !== 3 && body.timestamp_digits !== 6)
+          throw new SandboxError(400, 'bad_request', 'timestamp_digits must be 3 or 6');
         store.opts.webhookTimestampDigits = body.timestamp_digits;
       }
       if (typeof body.delay === 'number' && body.delay >= 0) store.opts.webhookDelay = body.delay;

@@ -15,7 +15,11 @@ describe('edp accounts disable', () => {
   it('disables several at once and prints the accounts with --json', async () => {
     const r = await edp(['accounts', 'disable', '--connection', '1001', '20001', '20002,20003', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json().map((a: any) => [a.id, a.enabled_for_embedded_extraction])).toEqual([[20001, false], [20002, false], [20003, false]]);
+    expect(r.json().map((a: any) => [a.id, a.enabled_for_embedded_extraction])).toEqual([
+      [20001, false],
+      [20002, false],
+      [20003, false],
+    ]);
     const counts = await edp(['connections', 'list', '--data-source', 'google_ads', '--json']);
     expect(counts.json()[0].enabled_for_extraction_accounts_number).toBe(1);
   });

@@ -6,7 +6,10 @@ let sb: Sandbox;
 beforeAll(async () => {
   sb = await sandbox({ scale: 2 });
   // Account 20001 (enabled in the seed) starts disabled, so enabling it shows.
-  const off = await http(sb, 'PATCH', '/api/v3/connections/1001/accounts/20001', { token: await tokenFor(sb, 101), body: { enabled_for_embedded_extraction: false } });
+  const off = await http(sb, 'PATCH', '/api/v3/connections/1001/accounts/20001', {
+    token: await tokenFor(sb, 101),
+    body: { enabled_for_embedded_extraction: false },
+  });
   expect(off.status).toBe(200);
 });
 afterAll(() => sb.close());

@@ -10,8 +10,24 @@ afterAll(() => sb.close());
 
 describe('edp api', () => {
   it('takes the method and path as arguments and collects repeated fields in order', async () => {
-    const { parsed } = await parse(['api', 'POST', '/api/v3/workspaces', '-f', 'title=A', '-F', 'n=1', '--field', 'x=y', '--bearer']);
-    expect(parsed?.opts).toEqual({ args: ['POST', '/api/v3/workspaces'], field: ['title=A', 'x=y'], typedField: ['n=1'], bearer: true });
+    const { parsed } = await parse([
+      'api',
+      'POST',
+      '/api/v3/workspaces',
+      '-f',
+      'title=A',
+      '-F',
+      'n=1',
+      '--field',
+      'x=y',
+      '--bearer',
+    ]);
+    expect(parsed?.opts).toEqual({
+      args: ['POST', '/api/v3/workspaces'],
+      field: ['title=A', 'x=y'],
+      typedField: ['n=1'],
+      bearer: true,
+    });
     const missing = await parse(['api', 'GET']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing required argument 'path'");
@@ -26,7 +42,9 @@ describe('edp api against the sandbox', () => {
   });
 
   it('sends a body from --input and reports a 301 for a slashless path without following it', async () => {
-    const created = await cli(sb, ['api', 'POST', '/api/v3/workspaces', '--input', '-'], { stdin: '{"title":"From stdin"}' });
+    const created = await cli(sb, ['api', 'POST', '/api/v3/workspaces', '--input', '-'], {
+      stdin: '{"title":"From stdin"}',
+    });
     expect(created.json().title).toBe('From stdin');
     const moved = await cli(sb, ['api', 'GET', '/api/v3/recipes', '--basic']);
     expect(moved.code).toBe(1);

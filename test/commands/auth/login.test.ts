@@ -20,7 +20,10 @@ function fresh() {
 describe('edp auth', () => {
   it('login checks the credentials, stores them in a 0600 file in a 0700 folder', async () => {
     const { env, file, dir } = fresh();
-    const r = await cli(sb, ['auth', 'login', '--username', USERNAME, '--password-stdin'], { env, stdin: `${PASSWORD}\n` });
+    const r = await cli(sb, ['auth', 'login', '--username', USERNAME, '--password-stdin'], {
+      env,
+      stdin: `${PASSWORD}\n`,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Logged in to ${sb.url} as ${USERNAME}`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -70,11 +73,16 @@ describe('edp auth', () => {
 
   it('keeps profiles apart (--profile) and lets the environment win', async () => {
     const { env } = fresh();
-    await cli(sb, ['--profile', 'ops', 'auth', 'login', '--username', USERNAME, '--password-stdin'], { env, stdin: PASSWORD });
+    await cli(sb, ['--profile', 'ops', 'auth', 'login', '--username', USERNAME, '--password-stdin'], {
+      env,
+      stdin: PASSWORD,
+    });
     expect((await cli(sb, ['workspaces', 'list'], { env })).code).toBe(3);
     expect((await cli(sb, ['--profile', 'ops', 'workspaces', 'list'], { env })).code).toBe(0);
     expect((await cli(sb, ['workspaces', 'list'], { env: { ...env, EDP_PROFILE: 'ops' } })).code).toBe(0);
-    const envWins = await cli(sb, ['--profile', 'ops', 'workspaces', 'list'], { env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' } });
+    const envWins = await cli(sb, ['--profile', 'ops', 'workspaces', 'list'], {
+      env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: 'wrong' },
+    });
     expect(envWins.code).toBe(3);
     expect((await cli(sb, ['--profile', 'bad name', 'workspaces', 'list'], { env })).code).toBe(2);
   });

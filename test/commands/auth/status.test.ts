@@ -57,7 +57,12 @@ describe('edp auth status --all', () => {
       JSON.stringify({
         profiles: {
           default: { username: USERNAME, password: 'secret-password', workspace: '101' },
-          staging: { username: 'ops@agency.example', password: 'other-secret', base_url: 'https://staging.example.com', session_id: 'sess-secret' },
+          staging: {
+            username: 'ops@agency.example',
+            password: 'other-secret',
+            base_url: 'https://staging.example.com',
+            session_id: 'sess-secret',
+          },
           bare: { workspace: '7' },
         },
       }),
@@ -68,7 +73,14 @@ describe('edp auth status --all', () => {
     expect(json.json()).toEqual([
       { profile: 'bare', active: false, username: null, base_url: null, workspace: '7', logged_in: false },
       { profile: 'default', active: true, username: USERNAME, base_url: null, workspace: '101', logged_in: true },
-      { profile: 'staging', active: false, username: 'ops@agency.example', base_url: 'https://staging.example.com', workspace: null, logged_in: true },
+      {
+        profile: 'staging',
+        active: false,
+        username: 'ops@agency.example',
+        base_url: 'https://staging.example.com',
+        workspace: null,
+        logged_in: true,
+      },
     ]);
     const piped = await cli(undefined, ['auth', 'status', '--all'], { env: nowhere });
     expect(piped.stdout.split('\n')[1]).toBe(`default\t${USERNAME}\thttp://127.0.0.1:4010 (default)\t101\ttrue`);

@@ -10,15 +10,24 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 /** `edp __complete WORD…`: the candidates (values only) and the directive. */
-async function ask(words: string[], env: Record<string, string | undefined> = {}, target: Sandbox | { url: string } | undefined = sb) {
+async function ask(
+  words: string[],
+  env: Record<string, string | undefined> = {},
+  target: Sandbox | { url: string } | undefined = sb,
+) {
   const r = await cli(target, ['__complete', ...words], { env });
   expect(r.code).toBe(0);
   const lines = r.stdout.trimEnd().split('\n');
-  return { values: lines.slice(0, -1).map((l) => l.split('\t')[0]), lines: lines.slice(0, -1), directive: lines[lines.length - 1], stderr: r.stderr };
+  return {
+    values: lines.slice(0, -1).map((l) => l.split('\t')[0]),
+    lines: lines.slice(0, -1),
+    directive: lines[lines.length - 1],
+    stderr: r.stderr,
+  };
 }
 
 describe('edp __complete', () => {
-  it('offers nouns at the top, verbs per noun, and only that noun\'s verbs', async () => {
+  it("offers nouns at the top, verbs per noun, and only that noun's verbs", async () => {
     const top = await ask(['']);
     expect(top.values).toEqual(expect.arrayContaining(['workspaces', 'recipes', 'config', 'completion']));
     expect(top.values).not.toContain('__complete');
@@ -49,9 +58,11 @@ describe('edp __complete', () => {
     }
   });
 
-  it('offers the verb\'s own flags and the global ones, with descriptions', async () => {
+  it("offers the verb's own flags and the global ones, with descriptions", async () => {
     const r = await ask(['recipes', 'deploy', '--']);
-    expect(r.values).toEqual(expect.arrayContaining(['--concurrency', '--file', '--all-workspaces', '--json', '--jq', '--profile']));
+    expect(r.values).toEqual(
+      expect.arrayContaining(['--concurrency', '--file', '--all-workspaces', '--json', '--jq', '--profile']),
+    );
     expect(r.values).not.toContain('--offline');
     expect(r.lines).toContainEqual(expect.stringMatching(/^--concurrency\t/));
     const status = await ask(['auth', 'status', '--']);
@@ -61,7 +72,11 @@ describe('edp __complete', () => {
 
   it('offers no flags or verbs where a value is due, and file names after a file flag', async () => {
     expect(await ask(['recipes', 'deploy', '--concurrency', ''])).toMatchObject({ values: [], directive: ':nofiles' });
-    for (const words of [['recipes', 'deploy', '--file', ''], ['extracts', 'create', '--settings-file', ''], ['api', 'POST', '/api/v3/workspaces', '--input', '']]) {
+    for (const words of [
+      ['recipes', 'deploy', '--file', ''],
+      ['extracts', 'create', '--settings-file', ''],
+      ['api', 'POST', '/api/v3/workspaces', '--input', ''],
+    ]) {
       expect((await ask(words)).directive, words.join(' ')).toBe(':files');
     }
     // a value flag's value is skipped: what follows is the next word
@@ -82,7 +97,17 @@ describe('edp __complete', () => {
     expect(ds.values.every((v) => v.startsWith('goo'))).toBe(true);
     resetRecipes(sb);
     await control(sb, 'PATCH', '/agency', { recipe_pipeline: true });
-    const created = await cli(sb, ['recipes', 'create', '-w', '101', '--template', '4001', '--title', 'Paid media', '--json']);
+    const created = await cli(sb, [
+      'recipes',
+      'create',
+      '-w',
+      '101',
+      '--template',
+      '4001',
+      '--title',
+      'Paid media',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     const recipes = await ask(['recipes', 'get', '-w', '101', '']);
     expect(recipes.values).toEqual(['9007199254740993']);

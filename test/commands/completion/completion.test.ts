@@ -23,7 +23,13 @@ describe('the completion scripts in their shells', () => {
     );
     chmodSync(join(bin, 'edp'), 0o755);
   });
-  const env = () => ({ ...process.env, PATH: `${bin}:${process.env.PATH}`, HOME: files.dir, XDG_CONFIG_HOME: join(files.dir, 'xdg'), XDG_DATA_HOME: join(files.dir, 'xdg-data') });
+  const env = () => ({
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: files.dir,
+    XDG_CONFIG_HOME: join(files.dir, 'xdg'),
+    XDG_DATA_HOME: join(files.dir, 'xdg-data'),
+  });
   const script = async (shell: string) => {
     const r = await cli(undefined, ['completion', shell]);
     expect(r.code).toBe(0);
@@ -42,36 +48,55 @@ describe('the completion scripts in their shells', () => {
   it('bash: passes the words up to the cursor and offers the answer, or file names', async () => {
     const path = await script('bash');
     writeFileSync(answer, 'get\tprint the value\nset\tstore a setting\n:nofiles\n');
-    const out = run('bash', `source ${path}; COMP_WORDS=(edp -w 101 config ""); COMP_CWORD=4; _edp; printf '<%s>' "\${COMPREPLY[@]}"`);
+    const out = run(
+      'bash',
+      `source ${path}; COMP_WORDS=(edp -w 101 config ""); COMP_CWORD=4; _edp; printf '<%s>' "\${COMPREPLY[@]}"`,
+    );
     expect(out).toBe('<get><set>');
     expect(words()).toBe('[-w]\n[101]\n[config]\n[]\n');
     writeFileSync(answer, ':files\n');
-    const filesOut = run('bash', `source ${path}; COMP_WORDS=(edp recipes deploy --file dep); COMP_CWORD=4; _edp; printf '<%s>' "\${COMPREPLY[@]}" | tr '\\n' ' '`);
+    const filesOut = run(
+      'bash',
+      `source ${path}; COMP_WORDS=(edp recipes deploy --file dep); COMP_CWORD=4; _edp; printf '<%s>' "\${COMPREPLY[@]}" | tr '\\n' ' '`,
+    );
     expect(filesOut.split(/(?=<)/).sort()).toEqual(['<deploy.json>', '<deploy.yaml>']);
     writeFileSync(answer, ':nofiles\n');
-    expect(run('bash', `source ${path}; COMP_WORDS=(edp recipes deploy --concurrency ""); COMP_CWORD=4; _edp; echo "n=\${#COMPREPLY[@]}"`)).toBe('n=0\n');
+    expect(
+      run(
+        'bash',
+        `source ${path}; COMP_WORDS=(edp recipes deploy --concurrency ""); COMP_CWORD=4; _edp; echo "n=\${#COMPREPLY[@]}"`,
+      ),
+    ).toBe('n=0\n');
     // registered for edp
     expect(run('bash', `source ${path}; complete -p edp`)).toContain('complete -F _edp edp');
   });
 
-  it.skipIf(!has('zsh'))('zsh: #compdef makes the fpath install work; candidates and files reach the completion system', async () => {
-    const path = await script('zsh');
-    expect(readFileSync(path, 'utf8').split('\n')[0]).toBe('#compdef edp');
-    // Installed as the README says: a file _edp in a folder of $fpath; compinit then maps edp to it.
-    const fdir = join(files.dir, 'zfunc');
-    mkdirSync(fdir, { recursive: true });
-    writeFileSync(join(fdir, '_edp'), readFileSync(path, 'utf8'));
-    const installed = run('zsh', `fpath=(${fdir} $fpath); autoload -Uz compinit; compinit -u -d ${join(files.dir, 'zcompdump')}; print -r -- "$_comps[edp]"`);
-    expect(installed).toBe('_edp\n');
-    // The function, called by the completion system, with its helpers recorded.
-    writeFileSync(answer, 'get\tprint the value\nremote:1\n:nofiles\n');
-    const stubs = `_describe() { local -a c; c=("\${(@P)4}"); print -rl -- "\${c[@]}"; }; _files() { print files; }; compdef() { :; }`;
-    const out = run('zsh', `${stubs}; source ${path}; words=(edp -w 101 config ""); CURRENT=5; _edp`);
-    expect(out).toBe('get:print the value\nremote\\:1\n');
-    expect(words()).toBe('[-w]\n[101]\n[config]\n[]\n');
-    writeFileSync(answer, ':files\n');
-    expect(run('zsh', `${stubs}; source ${path}; words=(edp recipes deploy --file ""); CURRENT=5; _edp`)).toBe('files\n');
-  });
+  it.skipIf(!has('zsh'))(
+    'zsh: #compdef makes the fpath install work; candidates and files reach the completion system',
+    async () => {
+      const path = await script('zsh');
+      expect(readFileSync(path, 'utf8').split('\n')[0]).toBe('#compdef edp');
+      // Installed as the README says: a file _edp in a folder of $fpath; compinit then maps edp to it.
+      const fdir = join(files.dir, 'zfunc');
+      mkdirSync(fdir, { recursive: true });
+      writeFileSync(join(fdir, '_edp'), readFileSync(path, 'utf8'));
+      const installed = run(
+        'zsh',
+        `fpath=(${fdir} $fpath); autoload -Uz compinit; compinit -u -d ${join(files.dir, 'zcompdump')}; print -r -- "$_comps[edp]"`,
+      );
+      expect(installed).toBe('_edp\n');
+      // The function, called by the completion system, with its helpers recorded.
+      writeFileSync(answer, 'get\tprint the value\nremote:1\n:nofiles\n');
+      const stubs = `_describe() { local -a c; c=("\${(@P)4}"); print -rl -- "\${c[@]}"; }; _files() { print files; }; compdef() { :; }`;
+      const out = run('zsh', `${stubs}; source ${path}; words=(edp -w 101 config ""); CURRENT=5; _edp`);
+      expect(out).toBe('get:print the value\nremote\\:1\n');
+      expect(words()).toBe('[-w]\n[101]\n[config]\n[]\n');
+      writeFileSync(answer, ':files\n');
+      expect(run('zsh', `${stubs}; source ${path}; words=(edp recipes deploy --file ""); CURRENT=5; _edp`)).toBe(
+        'files\n',
+      );
+    },
+  );
 
   it.skipIf(!has('fish'))('fish: complete -C offers the answer with descriptions, or file names', async () => {
     const path = await script('fish');

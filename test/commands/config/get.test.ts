@@ -13,8 +13,16 @@ afterAll(() => sb.close());
 /** A fresh config dir, no service address and no workspace from the environment. */
 function fresh() {
   const dir = tempDir();
-  const env: Record<string, string | undefined> = { EDP_CONFIG_DIR: dir.dir, EDP_BASE_URL: undefined, EDP_WORKSPACE: undefined };
-  return { env, file: join(dir.dir, 'config.json'), read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')) };
+  const env: Record<string, string | undefined> = {
+    EDP_CONFIG_DIR: dir.dir,
+    EDP_BASE_URL: undefined,
+    EDP_WORKSPACE: undefined,
+  };
+  return {
+    env,
+    file: join(dir.dir, 'config.json'),
+    read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')),
+  };
 }
 
 describe('edp config', () => {
@@ -31,7 +39,9 @@ describe('edp config', () => {
     await cli(undefined, ['config', 'set', 'workspace', '101'], { env });
     const r = await cli(sb, ['datasources', 'list', '--json'], { env: { ...env, EDP_BASE_URL: sb.url } });
     expect(r.code, r.stderr).toBe(0);
-    const none = await cli(sb, ['datasources', 'list', '--json'], { env: { ...env, EDP_BASE_URL: sb.url, EDP_PROFILE: 'other' } });
+    const none = await cli(sb, ['datasources', 'list', '--json'], {
+      env: { ...env, EDP_BASE_URL: sb.url, EDP_PROFILE: 'other' },
+    });
     expect(none.code).toBe(2);
   });
 
@@ -40,7 +50,9 @@ describe('edp config', () => {
     await cli(undefined, ['config', 'set', 'base_url', sb.url], { env });
     const r = await cli(undefined, ['workspaces', 'list', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const env2 = await cli(undefined, ['workspaces', 'list', '--json'], { env: { ...env, EDP_BASE_URL: 'http://127.0.0.1:9' } });
+    const env2 = await cli(undefined, ['workspaces', 'list', '--json'], {
+      env: { ...env, EDP_BASE_URL: 'http://127.0.0.1:9' },
+    });
     expect(env2.code).toBe(1);
   });
 });
@@ -49,13 +61,19 @@ describe('settings in the commands that use them', () => {
   it('recipes deploy and waits take concurrency and poll_interval from the profile and the environment, named in errors', async () => {
     const { env, file } = fresh();
     writeFileSync(file, JSON.stringify({ profiles: { default: { concurrency: 500 } } }));
-    const deploy = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', '4001', '--no-input'], { env: { ...env, EDP_BASE_URL: sb.url } });
+    const deploy = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', '4001', '--no-input'], {
+      env: { ...env, EDP_BASE_URL: sb.url },
+    });
     expect(deploy.code).toBe(2);
     expect(deploy.stderr).toContain('profile "default" setting concurrency must be between 1 and 50, got 500');
-    const fromEnv = await cli(sb, ['recipes', 'poll', '9007199254740993', '-w', '101'], { env: { ...env, EDP_BASE_URL: sb.url, EDP_POLL_INTERVAL: 'soon' } });
+    const fromEnv = await cli(sb, ['recipes', 'poll', '9007199254740993', '-w', '101'], {
+      env: { ...env, EDP_BASE_URL: sb.url, EDP_POLL_INTERVAL: 'soon' },
+    });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toContain('EDP_POLL_INTERVAL must be a duration');
-    const flag = await cli(sb, ['recipes', 'poll', '9007199254740993', '-w', '101', '--poll-interval', '0s'], { env: { ...env, EDP_BASE_URL: sb.url } });
+    const flag = await cli(sb, ['recipes', 'poll', '9007199254740993', '-w', '101', '--poll-interval', '0s'], {
+      env: { ...env, EDP_BASE_URL: sb.url },
+    });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--poll-interval must be longer than 0');
   });

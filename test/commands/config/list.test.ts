@@ -6,8 +6,16 @@ import { cli, tempDir } from '../../helpers.js';
 /** A fresh config dir, no service address and no workspace from the environment. */
 function fresh() {
   const dir = tempDir();
-  const env: Record<string, string | undefined> = { EDP_CONFIG_DIR: dir.dir, EDP_BASE_URL: undefined, EDP_WORKSPACE: undefined };
-  return { env, file: join(dir.dir, 'config.json'), read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')) };
+  const env: Record<string, string | undefined> = {
+    EDP_CONFIG_DIR: dir.dir,
+    EDP_BASE_URL: undefined,
+    EDP_WORKSPACE: undefined,
+  };
+  return {
+    env,
+    file: join(dir.dir, 'config.json'),
+    read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')),
+  };
 }
 
 describe('edp config', () => {
@@ -23,14 +31,22 @@ describe('edp config', () => {
       concurrency: { value: 'auto', source: 'default' },
       poll_interval: { value: '2s', source: 'default' },
     });
-    const fromEnv = await list([], { EDP_BASE_URL: 'https://env.example.com', EDP_WORKSPACE: '102', EDP_CONCURRENCY: '9', EDP_POLL_INTERVAL: '1m' });
+    const fromEnv = await list([], {
+      EDP_BASE_URL: 'https://env.example.com',
+      EDP_WORKSPACE: '102',
+      EDP_CONCURRENCY: '9',
+      EDP_POLL_INTERVAL: '1m',
+    });
     expect(fromEnv).toEqual({
       workspace: { value: '102', source: 'EDP_WORKSPACE' },
       base_url: { value: 'https://env.example.com', source: 'EDP_BASE_URL' },
       concurrency: { value: '9', source: 'EDP_CONCURRENCY' },
       poll_interval: { value: '1m', source: 'EDP_POLL_INTERVAL' },
     });
-    const fromFlags = await list(['--base-url', 'https://flag.example.com', '-w', '103'], { EDP_BASE_URL: 'https://env.example.com', EDP_WORKSPACE: '102' });
+    const fromFlags = await list(['--base-url', 'https://flag.example.com', '-w', '103'], {
+      EDP_BASE_URL: 'https://env.example.com',
+      EDP_WORKSPACE: '102',
+    });
     expect(fromFlags.workspace).toEqual({ value: '103', source: '--workspace' });
     expect(fromFlags.base_url).toEqual({ value: 'https://flag.example.com', source: '--base-url' });
   });
@@ -39,7 +55,9 @@ describe('edp config', () => {
     const { env } = fresh();
     await cli(undefined, ['config', 'set', 'workspace', '101'], { env });
     const piped = await cli(undefined, ['config', 'list'], { env });
-    expect(piped.stdout).toBe('workspace\t101\tprofile "default"\nbase_url\thttp://127.0.0.1:4010\tdefault\nconcurrency\tauto\tdefault\npoll_interval\t2s\tdefault\n');
+    expect(piped.stdout).toBe(
+      'workspace\t101\tprofile "default"\nbase_url\thttp://127.0.0.1:4010\tdefault\nconcurrency\tauto\tdefault\npoll_interval\t2s\tdefault\n',
+    );
     const tty = await cli(undefined, ['config', 'list'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(tty.stdout).toMatch(/KEY\s+│?\s*VALUE\s+│?\s*SOURCE/);
     expect(tty.stdout).toMatch(/workspace\s+│?\s*101\s+│?\s*profile "default"/);

@@ -6,22 +6,42 @@ import { cli, PASSWORD, tempDir, USERNAME } from '../../helpers.js';
 /** A fresh config dir, no service address and no workspace from the environment. */
 function fresh() {
   const dir = tempDir();
-  const env: Record<string, string | undefined> = { EDP_CONFIG_DIR: dir.dir, EDP_BASE_URL: undefined, EDP_WORKSPACE: undefined };
-  return { env, file: join(dir.dir, 'config.json'), read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')) };
+  const env: Record<string, string | undefined> = {
+    EDP_CONFIG_DIR: dir.dir,
+    EDP_BASE_URL: undefined,
+    EDP_WORKSPACE: undefined,
+  };
+  return {
+    env,
+    file: join(dir.dir, 'config.json'),
+    read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')),
+  };
 }
 
 describe('edp config', () => {
   it('sets, gets and unsets each setting in the profile, keeping its credentials', async () => {
     const { env, file, read } = fresh();
     writeFileSync(file, JSON.stringify({ profiles: { default: { username: USERNAME, password: PASSWORD } } }));
-    for (const [key, value] of [['workspace', '101'], ['base_url', 'https://edp.example.com'], ['concurrency', '8'], ['poll_interval', '5s']]) {
+    for (const [key, value] of [
+      ['workspace', '101'],
+      ['base_url', 'https://edp.example.com'],
+      ['concurrency', '8'],
+      ['poll_interval', '5s'],
+    ]) {
       const set = await cli(undefined, ['config', 'set', key!, value!], { env });
       expect(set.code, set.stderr).toBe(0);
       expect(set.stderr).toContain(`Set ${key} to ${value} in profile "default"`);
       const got = await cli(undefined, ['config', 'get', key!], { env });
       expect(got.stdout).toBe(`${value}\n`);
     }
-    expect(read().profiles.default).toEqual({ username: USERNAME, password: PASSWORD, workspace: '101', base_url: 'https://edp.example.com', concurrency: 8, poll_interval: '5s' });
+    expect(read().profiles.default).toEqual({
+      username: USERNAME,
+      password: PASSWORD,
+      workspace: '101',
+      base_url: 'https://edp.example.com',
+      concurrency: 8,
+      poll_interval: '5s',
+    });
     const unset = await cli(undefined, ['config', 'unset', 'concurrency'], { env });
     expect(unset.code).toBe(0);
     expect(read().profiles.default.concurrency).toBeUndefined();
@@ -42,10 +62,17 @@ describe('edp config', () => {
 
   it('refuses an unknown key with exit 2, the list of keys and the nearest one', async () => {
     const { env } = fresh();
-    for (const [typed, near] of [['base-url', 'base_url'], ['workspce', 'workspace'], ['poll-interval', 'poll_interval'], ['concurency', 'concurrency']]) {
+    for (const [typed, near] of [
+      ['base-url', 'base_url'],
+      ['workspce', 'workspace'],
+      ['poll-interval', 'poll_interval'],
+      ['concurency', 'concurrency'],
+    ]) {
       const r = await cli(undefined, ['config', 'set', typed!, 'x'], { env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`unknown setting "${typed}" (did you mean ${near}?); settings: workspace, base_url, concurrency, poll_interval`);
+      expect(r.stderr).toContain(
+        `unknown setting "${typed}" (did you mean ${near}?); settings: workspace, base_url, concurrency, poll_interval`,
+      );
     }
     const far = await cli(undefined, ['config', 'get', 'colour'], { env });
     expect(far.code).toBe(2);

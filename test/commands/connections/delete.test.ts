@@ -12,7 +12,8 @@ const ws101 = { env: { EDP_WORKSPACE: '101' } };
 const edp = (argv: string[], opts: Parameters<typeof cli>[2] = ws101) => cli(sb, argv, opts);
 
 describe('edp connections delete', () => {
-  const activeAccounts = (connectionId: number) => sb.store.state.accounts.filter((a) => a.connection_id === connectionId && a.is_active).length;
+  const activeAccounts = (connectionId: number) =>
+    sb.store.state.accounts.filter((a) => a.connection_id === connectionId && a.is_active).length;
 
   it('without --yes off a terminal: exit 2 naming --yes, nothing deleted', async () => {
     const r = await edp(['connections', 'delete', '1002']);

@@ -15,7 +15,9 @@ describe('authentication', () => {
   it('refused credentials: exit 3 with the status', async () => {
     const config = tempDir();
     try {
-      const r = await edp(['connections', 'list', '--data-source', 'google_ads'], { env: { EDP_WORKSPACE: '101', EDP_PASSWORD: 'wrong', EDP_CONFIG_DIR: config.dir } });
+      const r = await edp(['connections', 'list', '--data-source', 'google_ads'], {
+        env: { EDP_WORKSPACE: '101', EDP_PASSWORD: 'wrong', EDP_CONFIG_DIR: config.dir },
+      });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('401');
     } finally {
@@ -28,7 +30,10 @@ describe('edp connections list', () => {
   it('lists connections with account counts', async () => {
     const r = await edp(['connections', 'list', '--data-source', 'google_ads', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json().map((c: any) => [c.id, c.accounts_number, c.enabled_for_extraction_accounts_number])).toEqual([[1001, 6, 3], [1013, 200, 100]]);
+    expect(r.json().map((c: any) => [c.id, c.accounts_number, c.enabled_for_extraction_accounts_number])).toEqual([
+      [1001, 6, 3],
+      [1013, 200, 100],
+    ]);
     const piped = await edp(['connections', 'list', '--data-source', 'google_ads', '--limit', '1']);
     expect(piped.stdout).toBe('1001\tGoogle Ads (Acme Retail)\t6\t3\n');
   });
@@ -45,7 +50,7 @@ describe('edp connections list', () => {
     expect(r.stderr).toContain('--data-source');
   });
 
-  it('an unknown data source is the service\'s 400 (exit 2)', async () => {
+  it("an unknown data source is the service's 400 (exit 2)", async () => {
     const r = await edp(['connections', 'list', '--data-source', 'nope']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/400: Unknown data source "nope"/);

@@ -15,7 +15,12 @@ describe('edp datasources list', () => {
   it('lists name, title and category', async () => {
     const r = await edp(['datasources', 'list', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json().map((d: any) => d.name)).toEqual(['facebook_ads', 'google_ads', 'google_analytics_4', 'linkedin_ads']);
+    expect(r.json().map((d: any) => d.name)).toEqual([
+      'facebook_ads',
+      'google_ads',
+      'google_analytics_4',
+      'linkedin_ads',
+    ]);
     const piped = await edp(['datasources', 'list']);
     expect(piped.stdout.split('\n')[0]).toBe('facebook_ads\tFacebook Ads\tAdvertising');
   });

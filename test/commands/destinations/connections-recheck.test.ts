@@ -13,14 +13,43 @@ const SECRET = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCY';
 const edp = (argv: string[], opts: Parameters<typeof cli>[2] = {}) => cli(sb, [...argv, '-w', '101'], opts);
 
 async function lake() {
-  const r = await edp(['destinations', 'connections', 'create', '--destination', 's3', '--title', 'Lake', '--bucket', 'lake', '--region', 'eu-west-1', '--aws-access-key-id', 'AKIA1', '--secret-stdin', '--json'], { stdin: SECRET });
+  const r = await edp(
+    [
+      'destinations',
+      'connections',
+      'create',
+      '--destination',
+      's3',
+      '--title',
+      'Lake',
+      '--bucket',
+      'lake',
+      '--region',
+      'eu-west-1',
+      '--aws-access-key-id',
+      'AKIA1',
+      '--secret-stdin',
+      '--json',
+    ],
+    { stdin: SECRET },
+  );
   return r.json().id as number;
 }
 
 describe('edp destinations connections recheck', () => {
   it('reports a failing check, and recheck shows the status', async () => {
     const id = await lake();
-    const bad = await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3', '--bucket', 'invalid-lake', '--json']);
+    const bad = await edp([
+      'destinations',
+      'connections',
+      'update',
+      String(id),
+      '--destination',
+      's3',
+      '--bucket',
+      'invalid-lake',
+      '--json',
+    ]);
     expect(bad.json()).toMatchObject({ status: 'error', error_text: expect.stringContaining('invalid-lake') });
     const recheck = await edp(['destinations', 'connections', 'recheck', String(id), '--destination', 's3']);
     expect(recheck.code).toBe(0);

@@ -13,14 +13,43 @@ const edp = (argv: string[], opts: Parameters<typeof cli>[2] = {}) => cli(sb, [.
 const stored = (id: number) => sb.store.state.destination_connections.find((d) => d.id === id)!;
 
 async function lake() {
-  const r = await edp(['destinations', 'connections', 'create', '--destination', 's3', '--title', 'Lake', '--bucket', 'lake', '--region', 'eu-west-1', '--aws-access-key-id', 'AKIA1', '--secret-stdin', '--json'], { stdin: SECRET });
+  const r = await edp(
+    [
+      'destinations',
+      'connections',
+      'create',
+      '--destination',
+      's3',
+      '--title',
+      'Lake',
+      '--bucket',
+      'lake',
+      '--region',
+      'eu-west-1',
+      '--aws-access-key-id',
+      'AKIA1',
+      '--secret-stdin',
+      '--json',
+    ],
+    { stdin: SECRET },
+  );
   return r.json().id as number;
 }
 
 describe('edp destinations connections update', () => {
   it('merges parameters (PUT), keeping the rest and the secret, and re-checks', async () => {
     const id = await lake();
-    const r = await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3', '--path-prefix', 'exports/', '--json']);
+    const r = await edp([
+      'destinations',
+      'connections',
+      'update',
+      String(id),
+      '--destination',
+      's3',
+      '--path-prefix',
+      'exports/',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json().connection_params).toMatchObject({ bucket: 'lake', region: 'eu-west-1', path_prefix: 'exports/' });
     expect(r.json().last_checked_at).toBeTruthy();
@@ -30,7 +59,17 @@ describe('edp destinations connections update', () => {
   it('renames with --title alone (PATCH)', async () => {
     const id = await lake();
     const checked = stored(id).last_checked_at;
-    const r = await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3', '--title', 'Renamed', '--json']);
+    const r = await edp([
+      'destinations',
+      'connections',
+      'update',
+      String(id),
+      '--destination',
+      's3',
+      '--title',
+      'Renamed',
+      '--json',
+    ]);
     expect(r.json().title).toBe('Renamed');
     expect(stored(id).last_checked_at).toBe(checked);
   });
@@ -38,10 +77,22 @@ describe('edp destinations connections update', () => {
   it('checks the S3 rules against the current parameters before sending (exit 2)', async () => {
     const id = await lake();
     const before = JSON.stringify(stored(id));
-    const chunks = await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3', '--max-file-size-mb', '100']);
+    const chunks = await edp([
+      'destinations',
+      'connections',
+      'update',
+      String(id),
+      '--destination',
+      's3',
+      '--max-file-size-mb',
+      '100',
+    ]);
     expect(chunks.code).toBe(2);
     expect(chunks.stderr).toContain('{{chunk_id}}');
-    const halfKeys = await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3', '--secret-stdin'], { stdin: 'new' });
+    const halfKeys = await edp(
+      ['destinations', 'connections', 'update', String(id), '--destination', 's3', '--secret-stdin'],
+      { stdin: 'new' },
+    );
     expect(halfKeys.code).toBe(2);
     expect((await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3'])).code).toBe(2);
     expect(JSON.stringify(stored(id))).toBe(before);
@@ -49,8 +100,24 @@ describe('edp destinations connections update', () => {
 
   it('rotates both keys together', async () => {
     const id = await lake();
-    const r = await edp(['destinations', 'connections', 'update', String(id), '--destination', 's3', '--aws-access-key-id', 'AKIA2', '--secret-stdin'], { stdin: 'rotated' });
+    const r = await edp(
+      [
+        'destinations',
+        'connections',
+        'update',
+        String(id),
+        '--destination',
+        's3',
+        '--aws-access-key-id',
+        'AKIA2',
+        '--secret-stdin',
+      ],
+      { stdin: 'rotated' },
+    );
     expect(r.code).toBe(0);
-    expect(stored(id).connection_params).toMatchObject({ aws_access_key_id: 'AKIA2', aws_secret_access_key: 'rotated' });
+    expect(stored(id).connection_params).toMatchObject({
+      aws_access_key_id: 'AKIA2',
+      aws_secret_access_key: 'rotated',
+    });
   });
 });

@@ -11,7 +11,8 @@ afterEach(async () => {
   await sb.close();
 });
 
-const destinationOf = (ws: number) => sb.store.state.destination_connections.find((d) => d.workspace_id === ws && d.status === 'active')!;
+const destinationOf = (ws: number) =>
+  sb.store.state.destination_connections.find((d) => d.workspace_id === ws && d.status === 'active')!;
 const codes = (r: { json(): any }) => r.json().map((f: any) => `${f.workspace_id}:${f.code}`);
 
 describe('edp doctor', () => {
@@ -26,7 +27,14 @@ describe('edp doctor', () => {
   it('refused credentials: says to log in (exit 1)', async () => {
     const r = await cli(sb, ['doctor', '-w', '101', '--json'], { env: { EDP_PASSWORD: 'wrong' } });
     expect(r.code).toBe(1);
-    expect(r.json()).toEqual([expect.objectContaining({ workspace_id: null, check: 'credentials', code: 'authentication_failed', fix: expect.stringContaining('edp auth login') })]);
+    expect(r.json()).toEqual([
+      expect.objectContaining({
+        workspace_id: null,
+        check: 'credentials',
+        code: 'authentication_failed',
+        fix: expect.stringContaining('edp auth login'),
+      }),
+    ]);
   });
 
   it('a workspace whose token is refused', async () => {
@@ -37,10 +45,18 @@ describe('edp doctor', () => {
   });
 
   it('no active destination, and an active destination that cannot host recipes', async () => {
-    expect((await http(sb, 'PATCH', `/_sandbox/destination-connections/${destinationOf(101).id}`, { body: { status: 'inactive' } })).status).toBe(200);
+    expect(
+      (
+        await http(sb, 'PATCH', `/_sandbox/destination-connections/${destinationOf(101).id}`, {
+          body: { status: 'inactive' },
+        })
+      ).status,
+    ).toBe(200);
     const token = await tokenFor(sb, 102);
     await builtRecipe(sb, token, 102, 4001, { google_ads: 'all' });
-    await http(sb, 'PATCH', `/_sandbox/destination-connections/${destinationOf(102).id}`, { body: { destination_name: 'sftp' } });
+    await http(sb, 'PATCH', `/_sandbox/destination-connections/${destinationOf(102).id}`, {
+      body: { destination_name: 'sftp' },
+    });
     const r = await cli(sb, ['doctor', '-w', '101,102,103', '--json']);
     expect(r.code).toBe(1);
     expect(codes(r)).toEqual(['101:no_active_destination', '102:destination_not_supported']);
@@ -52,7 +68,9 @@ describe('edp doctor', () => {
     const { id } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all', facebook_ads: 'all' });
     const gone = demo(sb, 101, 'google_ads').accounts[0]!;
     expect((await http(sb, 'PATCH', `/_sandbox/accounts/${gone}`, { body: { is_active: false } })).status).toBe(200);
-    expect((await http(sb, 'DELETE', `/api/v3/connections/${demo(sb, 101, 'facebook_ads').connection}`, { token })).status).toBe(204);
+    expect(
+      (await http(sb, 'DELETE', `/api/v3/connections/${demo(sb, 101, 'facebook_ads').connection}`, { token })).status,
+    ).toBe(204);
     const r = await cli(sb, ['doctor', '-w', '101', '--json']);
     expect(r.code).toBe(1);
     expect(codes(r)).toEqual(['101:connection_deleted', '101:inactive_accounts']);
@@ -79,7 +97,13 @@ describe('edp doctor', () => {
 
   it('unverified endpoints and subscriptions to silent event types', async () => {
     const token = await tokenFor(sb, 103);
-    const made = await http(sb, 'POST', '/api/v3/webhook_endpoints/', { token, body: { url: 'https://hooks.example.com/a', event_types: ['load_completed', 'account_created', 'connection_created'] } });
+    const made = await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
+      token,
+      body: {
+        url: 'https://hooks.example.com/a',
+        event_types: ['load_completed', 'account_created', 'connection_created'],
+      },
+    });
     expect(made.status).toBe(201);
     const r = await cli(sb, ['doctor', '-w', '103', '--json']);
     expect(r.code).toBe(1);

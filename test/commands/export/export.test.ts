@@ -16,8 +16,14 @@ async function withoutTemplateIds(target: string): Promise<{ url: string; close(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const headers: Record<string, string> = {};
-      for (const k of ['authorization', 'content-type']) if (typeof req.headers[k] === 'string') headers[k] = req.headers[k];
-      const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
+      for (const k of ['authorization', 'content-type'])
+        if (typeof req.headers[k] === 'string') headers[k] = req.headers[k];
+      const answer = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+        redirect: 'manual',
+      });
       let text = await answer.text();
       if (req.url!.startsWith('/api/v3.1/automated-recipes/')) text = text.replace(/"template_id":\s*\d+,?/g, '');
       const out: Record<string, string> = {};
@@ -30,10 +36,11 @@ async function withoutTemplateIds(target: string): Promise<{ url: string; close(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -54,13 +61,16 @@ describe('edp export', () => {
     expect(r.code).toBe(0);
     const doc = r.json();
     expect(doc.workspaces).toEqual([101, 102]);
-    expect(doc.recipes.map((e: any) => [e.template, e.workspaces])).toEqual([['Paid Media Performance', [101]], ['Cross-Channel Spend', [102]]]);
+    expect(doc.recipes.map((e: any) => [e.template, e.workspaces])).toEqual([
+      ['Paid Media Performance', [101]],
+      ['Cross-Channel Spend', [102]],
+    ]);
     expect(doc.recipes[0].sources[0].accounts.every((a: string) => a.startsWith('remote:'))).toBe(true);
     expect(doc.roles.map((x: any) => x.title)).toEqual(['Media Buyer']);
     expect(r.stderr).toContain('read workspace 101');
   });
 
-  it('finds each recipe\'s template without template_id in the answers, and plan on the export reports no change', async () => {
+  it("finds each recipe's template without template_id in the answers, and plan on the export reports no change", async () => {
     const proxy = await withoutTemplateIds(sb.url);
     try {
       const out = writeFile('no-template-ids.yaml', '');

@@ -12,7 +12,15 @@ afterAll(() => sb.close());
 describe('edp extract-templates preview', () => {
   it('previews rows as a table on a terminal and as JSON', async () => {
     const d = demo(sb);
-    const args = ['extract-templates', 'preview', String(d.template('google_ads', false).id), '--accounts', String(d.accounts('google_ads')[0]!.id), '-w', '101'];
+    const args = [
+      'extract-templates',
+      'preview',
+      String(d.template('google_ads', false).id),
+      '--accounts',
+      String(d.accounts('google_ads')[0]!.id),
+      '-w',
+      '101',
+    ];
     const json = await cli(sb, [...args, '--json']);
     expect(json.json().rows).toHaveLength(5);
     const table = await cli(sb, args, { tty: true });

@@ -15,15 +15,32 @@ describe('edp extract-templates validate', () => {
   it('validates accounts with settings', async () => {
     const d = demo(sb);
     const [a, b] = d.accounts('google_ads');
-    const r = await edp('extract-templates', 'validate', String(d.template('google_ads', true).id), '--accounts', `${a!.id},${b!.id}`,
-      '--fields', 'date,spend', '--additional-params', '{"attribution":"7d"}', '--sync-historical-data', '2024-01-01');
+    const r = await edp(
+      'extract-templates',
+      'validate',
+      String(d.template('google_ads', true).id),
+      '--accounts',
+      `${a!.id},${b!.id}`,
+      '--fields',
+      'date,spend',
+      '--additional-params',
+      '{"attribution":"7d"}',
+      '--sync-historical-data',
+      '2024-01-01',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`valid for accounts ${a!.id}, ${b!.id}`);
   });
 
   it('maps accounts of several connections (400) to exit 2', async () => {
     const d = demo(sb);
-    const r = await edp('extract-templates', 'validate', String(d.template('google_ads', true).id), '--accounts', `${d.accounts('google_ads')[0]!.id},${d.accounts('facebook_ads')[0]!.id}`);
+    const r = await edp(
+      'extract-templates',
+      'validate',
+      String(d.template('google_ads', true).id),
+      '--accounts',
+      `${d.accounts('google_ads')[0]!.id},${d.accounts('facebook_ads')[0]!.id}`,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400');
   });
@@ -42,12 +59,31 @@ describe('edp extract-templates validate', () => {
 
   it('reads settings from a file', async () => {
     const d = demo(sb);
-    const withFile = await cli(sb, ['extract-templates', 'validate', String(d.template('google_ads', true).id), '--accounts', String(d.accounts('google_ads')[0]!.id), '--settings-file', '-', '--json', '-w', '101'], {
-      stdin: 'fields: [date, ad_name, spend]\ndynamic_fields: [custom_label]\n',
-    });
+    const withFile = await cli(
+      sb,
+      [
+        'extract-templates',
+        'validate',
+        String(d.template('google_ads', true).id),
+        '--accounts',
+        String(d.accounts('google_ads')[0]!.id),
+        '--settings-file',
+        '-',
+        '--json',
+        '-w',
+        '101',
+      ],
+      {
+        stdin: 'fields: [date, ad_name, spend]\ndynamic_fields: [custom_label]\n',
+      },
+    );
     expect(withFile.code).toBe(0);
     expect(withFile.json().template_settings.dynamic_fields).toEqual(['custom_label']);
-    const bad = await cli(sb, ['extract-templates', 'validate', '301', '--accounts', '1', '--settings-file', '-', '-w', '101'], { stdin: 'colour: red\n' });
+    const bad = await cli(
+      sb,
+      ['extract-templates', 'validate', '301', '--accounts', '1', '--settings-file', '-', '-w', '101'],
+      { stdin: 'colour: red\n' },
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown setting "colour"');
   });

@@ -13,7 +13,16 @@ const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
 
 async function created(...extra: string[]) {
   const d = demo(sb);
-  const r = await edp('extracts', 'create', '--template', String(d.template('facebook_ads', false).id), '--account', String(d.accounts('facebook_ads')[0]!.id), '--json', ...extra);
+  const r = await edp(
+    'extracts',
+    'create',
+    '--template',
+    String(d.template('facebook_ads', false).id),
+    '--account',
+    String(d.accounts('facebook_ads')[0]!.id),
+    '--json',
+    ...extra,
+  );
   expect(r.code).toBe(0);
   return r.json();
 }
@@ -26,7 +35,7 @@ describe('edp extracts create', () => {
     expect(['running', 'completed']).toContain(run.json().status);
   });
 
-  it('refuses bad create input locally (exit 2), and shows the service\'s 400 for an inactive account', async () => {
+  it("refuses bad create input locally (exit 2), and shows the service's 400 for an inactive account", async () => {
     const d = demo(sb);
     const before = sb.store.state.extracts.length;
     expect((await edp('extracts', 'create', '--template', '301', '--account', 'x')).code).toBe(2);
@@ -34,7 +43,14 @@ describe('edp extracts create', () => {
     expect(schedule.code).toBe(2);
     expect(schedule.stderr).toContain('--schedule');
     expect(sb.store.state.extracts.length).toBe(before);
-    const inactive = await edp('extracts', 'create', '--template', String(d.template('google_ads', false).id), '--account', String(d.accounts('google_ads').at(-1)!.id));
+    const inactive = await edp(
+      'extracts',
+      'create',
+      '--template',
+      String(d.template('google_ads', false).id),
+      '--account',
+      String(d.accounts('google_ads').at(-1)!.id),
+    );
     expect(inactive.code).toBe(2);
     expect(inactive.stderr).toMatch(/400: account_embedded_id: account \d+ is inactive/);
     expect(inactive.stderr).toMatch(/trace id: [0-9a-f]+/);

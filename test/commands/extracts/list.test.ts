@@ -19,7 +19,15 @@ describe('edp extracts list', () => {
     expect(all.json().length).toBeGreaterThan(0);
     const none = await edp('extracts', 'list', '--data-source', 'linkedin_ads', '--json');
     expect(none.json()).toEqual([]);
-    const byTable = await edp('extracts', 'list', '--table', `${d.table.id},1`, '--connection', String(d.connection('google_ads').id), '--json');
+    const byTable = await edp(
+      'extracts',
+      'list',
+      '--table',
+      `${d.table.id},1`,
+      '--connection',
+      String(d.connection('google_ads').id),
+      '--json',
+    );
     expect(byTable.json().length).toBe(all.json().length);
     const limited = await edp('extracts', 'list', '--limit', '1', '--json');
     expect(limited.json()).toHaveLength(1);

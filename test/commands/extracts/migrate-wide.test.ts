@@ -13,10 +13,16 @@ const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
 
 describe('edp extracts migrate-wide', () => {
   it('migrates an extract to a wide template; repeating it is a conflict (exit 6)', async () => {
-    const source = sb.store.state.extracts.find((e) => e.workspace_id === 101 && e.template_id === demo(sb).template('google_ads', false).id && !e.is_paused)!;
+    const source = sb.store.state.extracts.find(
+      (e) => e.workspace_id === 101 && e.template_id === demo(sb).template('google_ads', false).id && !e.is_paused,
+    )!;
     const r = await edp('extracts', 'migrate-wide', String(source.id), '--fields', 'date,ad_name,spend', '--json');
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ migrated_from_id: source.id, template: { is_wide_template: true }, template_settings: { fields: ['date', 'ad_name', 'spend'] } });
+    expect(r.json()).toMatchObject({
+      migrated_from_id: source.id,
+      template: { is_wide_template: true },
+      template_settings: { fields: ['date', 'ad_name', 'spend'] },
+    });
     expect(sb.store.state.extracts.find((e) => e.id === source.id)!.pause_reason).toBe('migrated');
     const again = await edp('extracts', 'migrate-wide', String(source.id));
     expect(again.code).toBe(6);

@@ -13,7 +13,16 @@ const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
 
 async function created(...extra: string[]) {
   const d = demo(sb);
-  const r = await edp('extracts', 'create', '--template', String(d.template('facebook_ads', false).id), '--account', String(d.accounts('facebook_ads')[0]!.id), '--json', ...extra);
+  const r = await edp(
+    'extracts',
+    'create',
+    '--template',
+    String(d.template('facebook_ads', false).id),
+    '--account',
+    String(d.accounts('facebook_ads')[0]!.id),
+    '--json',
+    ...extra,
+  );
   expect(r.code).toBe(0);
   return r.json();
 }

@@ -13,22 +13,48 @@ const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
 
 async function created(...extra: string[]) {
   const d = demo(sb);
-  const r = await edp('extracts', 'create', '--template', String(d.template('facebook_ads', false).id), '--account', String(d.accounts('facebook_ads')[0]!.id), '--json', ...extra);
+  const r = await edp(
+    'extracts',
+    'create',
+    '--template',
+    String(d.template('facebook_ads', false).id),
+    '--account',
+    String(d.accounts('facebook_ads')[0]!.id),
+    '--json',
+    ...extra,
+  );
   expect(r.code).toBe(0);
   return r.json();
 }
 
 describe('edp extracts run', () => {
   it('parses the wait flags as its own options', async () => {
-    const r = await parse(['extracts', 'run', '40001', '--wait', '--wait-timeout', '1m', '--poll-interval', '10ms', '-w', '101']);
+    const r = await parse([
+      'extracts',
+      'run',
+      '40001',
+      '--wait',
+      '--wait-timeout',
+      '1m',
+      '--poll-interval',
+      '10ms',
+      '-w',
+      '101',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.parsed).toMatchObject({ command: 'extracts run', opts: { wait: true, waitTimeout: '1m', pollInterval: '10ms', args: ['40001'] }, globals: { workspace: '101' } });
+    expect(r.parsed).toMatchObject({
+      command: 'extracts run',
+      opts: { wait: true, waitTimeout: '1m', pollInterval: '10ms', args: ['40001'] },
+      globals: { workspace: '101' },
+    });
   });
 
   it('runs and waits for the run to complete', async () => {
     const e = await created();
     // Its first run starts at creation; a second is refused while that one goes.
-    await waitUntil(() => sb.store.state.extracts.find((x) => x.id === e.id)!.status !== 'running', { what: `extract ${e.id}'s first run to end` });
+    await waitUntil(() => sb.store.state.extracts.find((x) => x.id === e.id)!.status !== 'running', {
+      what: `extract ${e.id}'s first run to end`,
+    });
     const r = await edp('extracts', 'run', String(e.id), '--wait', '--wait-timeout', '10s');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('completed');

@@ -10,7 +10,17 @@ afterAll(() => sb.close());
 
 describe('edp iframe-url', () => {
   it('prints the URL with the caller-added parameters', async () => {
-    const r = await cli(sb, ['-w', '101', 'iframe-url', '--type', 'datasource', '--name', 'google_ads', '--show-account-selection', '--use-default-auth']);
+    const r = await cli(sb, [
+      '-w',
+      '101',
+      'iframe-url',
+      '--type',
+      'datasource',
+      '--name',
+      'google_ads',
+      '--show-account-selection',
+      '--use-default-auth',
+    ]);
     expect(r.code).toBe(0);
     const u = new URL(r.stdout.trim());
     expect(u.pathname).toBe('/api/v3/iframe/');
@@ -21,9 +31,21 @@ describe('edp iframe-url', () => {
   });
 
   it('sends the show_* query options', async () => {
-    const r = await cli(sb, ['-w', '101', 'iframe-url', '--no-show-accounts', '--show-accounts-only-on-auth', '--show-connectors-list', '--json']);
+    const r = await cli(sb, [
+      '-w',
+      '101',
+      'iframe-url',
+      '--no-show-accounts',
+      '--show-accounts-only-on-auth',
+      '--show-connectors-list',
+      '--json',
+    ]);
     const code = new URL(r.json().url).searchParams.get('code')!;
-    expect(sb.store.state.iframe_sessions[code]!.options).toEqual({ show_connectors_list: true, show_accounts: false, show_accounts_only_on_auth: true });
+    expect(sb.store.state.iframe_sessions[code]!.options).toEqual({
+      show_connectors_list: true,
+      show_accounts: false,
+      show_accounts_only_on_auth: true,
+    });
   });
 
   it('refuses bad input before sending (exit 2)', async () => {
@@ -40,7 +62,7 @@ describe('edp iframe-url', () => {
     expect(Object.keys(sb.store.state.iframe_sessions).length).toBe(before);
   });
 
-  it('passes on the service\'s 400 for an unknown name (exit 2)', async () => {
+  it("passes on the service's 400 for an unknown name (exit 2)", async () => {
     const r = await cli(sb, ['-w', '101', 'iframe-url', '--name', 'nope']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400');

@@ -8,15 +8,29 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) => cli(sb, argv, opts);
+const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) =>
+  cli(sb, argv, opts);
 const linkCount = () => sb.store.state.external_auth_links.length;
 
 describe('edp links create', () => {
   it('creates one link per address and prints them', async () => {
-    const r = await edp(['links', 'create', '--data-source', 'google_ads', '--to', 'a@client.com, b@client.com', '--to', 'A@client.com', '--json']);
+    const r = await edp([
+      'links',
+      'create',
+      '--data-source',
+      'google_ads',
+      '--to',
+      'a@client.com, b@client.com',
+      '--to',
+      'A@client.com',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const links = r.json();
-    expect(links.map((l: any) => [l.email, l.status, l.send_email])).toEqual([['a@client.com', 'not_used', false], ['b@client.com', 'not_used', false]]);
+    expect(links.map((l: any) => [l.email, l.status, l.send_email])).toEqual([
+      ['a@client.com', 'not_used', false],
+      ['b@client.com', 'not_used', false],
+    ]);
     expect(links[0].url).toMatch(/\/connect\//);
   });
 
@@ -25,7 +39,18 @@ describe('edp links create', () => {
     expect(quiet.stderr).toContain('Created 1 google_ads link (valid 14 days, single use)');
     expect(quiet.stderr).toContain('Not e-mailed: send each address its URL.');
     expect(quiet.stdout).toMatch(/^\d+\tc@client\.com\tnot_used\t.*\thttp:\/\/.*\/connect\//);
-    const mailed = await edp(['links', 'create', '--data-source', 'google_ads', '--to', 'd@client.com', '--send-email', '--requested-by', 'analyst@sandbox.local', '--json']);
+    const mailed = await edp([
+      'links',
+      'create',
+      '--data-source',
+      'google_ads',
+      '--to',
+      'd@client.com',
+      '--send-email',
+      '--requested-by',
+      'analyst@sandbox.local',
+      '--json',
+    ]);
     expect(mailed.code).toBe(0);
     expect(mailed.json()[0]).toMatchObject({ send_email: true, requested_by: 'analyst@sandbox.local' });
     expect(mailed.stderr).not.toContain('Not e-mailed');
@@ -51,7 +76,21 @@ describe('edp links create', () => {
 
   it('requested_by outside the workspace: the service refuses (400, exit 2) and creates nothing', async () => {
     const before = linkCount();
-    const r = await edp(['links', 'create', '-w', '102', '--data-source', 'google_ads', '--to', 'e@client.com', '--requested-by', 'analyst@sandbox.local'], {});
+    const r = await edp(
+      [
+        'links',
+        'create',
+        '-w',
+        '102',
+        '--data-source',
+        'google_ads',
+        '--to',
+        'e@client.com',
+        '--requested-by',
+        'analyst@sandbox.local',
+      ],
+      {},
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400');
     expect(r.stderr).toContain('requested_by');

@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) => cli(sb, argv, opts);
+const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) =>
+  cli(sb, argv, opts);
 
 describe('edp links list', () => {
   it('lists newest first', async () => {

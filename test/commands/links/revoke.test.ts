@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) => cli(sb, argv, opts);
+const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) =>
+  cli(sb, argv, opts);
 
 describe('edp links revoke', () => {
   const idOf = (email: string) => String(sb.store.state.external_auth_links.find((l) => l.email === email)!.id);
@@ -51,7 +52,9 @@ describe('edp links revoke', () => {
 
   it('an unknown link or another data source: 404 (exit 5)', async () => {
     expect((await edp(['links', 'revoke', '99999', '--data-source', 'google_ads', '--yes'])).code).toBe(5);
-    expect((await edp(['links', 'revoke', idOf('a@client.com'), '--data-source', 'facebook_ads', '--yes'])).code).toBe(5);
+    expect((await edp(['links', 'revoke', idOf('a@client.com'), '--data-source', 'facebook_ads', '--yes'])).code).toBe(
+      5,
+    );
   });
 
   it('refuses a bad id or a missing --data-source before sending (exit 2)', async () => {

@@ -14,7 +14,16 @@ const exists = (id: number) => sb.store.state.loads.some((l) => l.id === id);
 
 async function newLoad(...extra: string[]): Promise<number> {
   const d = demo(sb);
-  const r = await edp('loads', 'create', '--table', String(d.table.id), '--destination-connection', String(d.s3.id), '--json', ...extra);
+  const r = await edp(
+    'loads',
+    'create',
+    '--table',
+    String(d.table.id),
+    '--destination-connection',
+    String(d.s3.id),
+    '--json',
+    ...extra,
+  );
   expect(r.code).toBe(0);
   return r.json().id;
 }

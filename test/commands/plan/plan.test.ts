@@ -37,20 +37,28 @@ ${extra}`;
 
 describe('edp export and plan', () => {
   it('blocks what cannot be done: an account that does not resolve, an unknown template (exit 5)', async () => {
-    const f = writeFile('blocked.yaml', `workspaces: [101, 102]\nrecipes:\n  - template: Paid Media Performance\n    sources:\n      - data_source: google_ads\n        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}, remote:000-000-0000]\n  - template: No Such Template\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n`);
+    const f = writeFile(
+      'blocked.yaml',
+      `workspaces: [101, 102]\nrecipes:\n  - template: Paid Media Performance\n    sources:\n      - data_source: google_ads\n        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}, remote:000-000-0000]\n  - template: No Such Template\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n`,
+    );
     const r = await cli(sb, ['plan', '-f', f, '--json', '--detailed-exitcode']);
     expect(r.code).toBe(5);
     const [w101] = r.json().workspaces;
     expect(w101.blocked.map((b: any) => b.code)).toEqual(['account_unresolved', 'template_not_found']);
     expect(w101.blocked[0].message).toContain('remote:000-000-0000');
     // The account that resolves is still planned.
-    expect(w101.changes.find((c: any) => c.action === 'configure').detail.accounts[0].add).toEqual([`remote:${remoteOf(sb, 101, 'google_ads', 0)}`]);
+    expect(w101.changes.find((c: any) => c.action === 'configure').detail.accounts[0].add).toEqual([
+      `remote:${remoteOf(sb, 101, 'google_ads', 0)}`,
+    ]);
     const human = await cli(sb, ['plan', '-f', f]);
     expect(human.stdout).toMatch(/cannot be done \(template_not_found\)/);
   });
 
   it('a workspace that cannot be read is reported with the error and its exit code', async () => {
-    const f = writeFile('unknown-ws.yaml', 'workspaces: [101, 999]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [load_completed]\n');
+    const f = writeFile(
+      'unknown-ws.yaml',
+      'workspaces: [101, 999]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [load_completed]\n',
+    );
     const r = await cli(sb, ['plan', '-f', f, '--json']);
     expect(r.code).not.toBe(0);
     const doc = r.json();
@@ -84,10 +92,24 @@ describe('edp export and plan', () => {
     const doc = plan.json();
     expect(Object.keys(doc)).toEqual(['workspaces', 'agency', 'summary']);
     expect(doc.workspaces.map((w: any) => w.workspace_id)).toEqual([101, 102, 103]);
-    expect(doc.workspaces[0].changes.map((c: any) => `${c.resource}:${c.action}`)).toEqual(['recipe:create', 'recipe:configure', 'recipe:build', 'webhook:create']);
-    expect(doc.workspaces[1].changes.map((c: any) => `${c.resource}:${c.action}`)).toEqual(['recipe:create', 'recipe:configure', 'recipe:build']);
-    expect(doc.workspaces[0].changes[1].detail.accounts[0].add).toEqual([`remote:${remoteOf(sb, 101, 'google_ads', 0)}`, `remote:${remoteOf(sb, 101, 'google_ads', 1)}`]);
-    expect(doc.agency.changes.map((c: any) => `${c.resource}:${c.action}:${c.name}`)).toEqual(['role:update:Media Buyer']);
+    expect(doc.workspaces[0].changes.map((c: any) => `${c.resource}:${c.action}`)).toEqual([
+      'recipe:create',
+      'recipe:configure',
+      'recipe:build',
+      'webhook:create',
+    ]);
+    expect(doc.workspaces[1].changes.map((c: any) => `${c.resource}:${c.action}`)).toEqual([
+      'recipe:create',
+      'recipe:configure',
+      'recipe:build',
+    ]);
+    expect(doc.workspaces[0].changes[1].detail.accounts[0].add).toEqual([
+      `remote:${remoteOf(sb, 101, 'google_ads', 0)}`,
+      `remote:${remoteOf(sb, 101, 'google_ads', 1)}`,
+    ]);
+    expect(doc.agency.changes.map((c: any) => `${c.resource}:${c.action}:${c.name}`)).toEqual([
+      'role:update:Media Buyer',
+    ]);
     expect(doc.summary).toEqual({ changes: 11, blocked: 0, errors: 0 });
   });
 
@@ -106,7 +128,9 @@ describe('edp export and plan', () => {
     expect(doc.recipes).toHaveLength(1);
     expect(doc.recipes[0]).not.toHaveProperty('workspaces');
     expect(doc.recipes[0].template).toBe('Paid Media Performance');
-    expect(doc.webhooks).toEqual([{ url: 'https://hooks.example.com/edp', events: ['load_completed', 'recipe_activated'], workspaces: [101] }]);
+    expect(doc.webhooks).toEqual([
+      { url: 'https://hooks.example.com/edp', events: ['load_completed', 'recipe_activated'], workspaces: [101] },
+    ]);
     expect(json.stdout).not.toMatch(/secret/i);
   });
 
@@ -122,12 +146,19 @@ describe('edp export and plan', () => {
   });
 
   it('refuses a bad file before anything is sent, naming the field path (exit 2)', async () => {
-    const f = writeFile('bad.yaml', 'workspaces: [101]\nrecipes:\n  - template: Paid Media Performance\n    sources:\n      - data_source: google_ads\n        accounts: []\nwebhooks:\n  - url: not-a-url\n    events: [load_completed]\n');
+    const f = writeFile(
+      'bad.yaml',
+      'workspaces: [101]\nrecipes:\n  - template: Paid Media Performance\n    sources:\n      - data_source: google_ads\n        accounts: []\nwebhooks:\n  - url: not-a-url\n    events: [load_completed]\n',
+    );
     const r = await cli({ url: 'http://127.0.0.1:9' }, ['plan', '-f', f]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('recipes[0].sources[0].accounts');
     expect(r.stderr).toContain('webhooks[0].url');
-    const unknown = await cli({ url: 'http://127.0.0.1:9' }, ['plan', '-f', writeFile('bad2.yaml', 'workspaces: [101]\nrecipe: []\n')]);
+    const unknown = await cli({ url: 'http://127.0.0.1:9' }, [
+      'plan',
+      '-f',
+      writeFile('bad2.yaml', 'workspaces: [101]\nrecipe: []\n'),
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/recipe/);
   });
@@ -136,7 +167,10 @@ describe('edp export and plan', () => {
     const two = writeFile('two.yaml', fleet(sb));
     expect((await cli(sb, ['apply', '-f', two, '--yes', ...FAST])).code).toBe(0);
     const configured = JSON.stringify(recipesOf(sb, 101)[0]!.connections);
-    const one = writeFile('one.yaml', `workspaces: [101]\nrecipes:\n  - template: Paid Media Performance\n    sync_from_date: 2024-01-01\n    sources:\n      - data_source: google_ads\n        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}]\n`);
+    const one = writeFile(
+      'one.yaml',
+      `workspaces: [101]\nrecipes:\n  - template: Paid Media Performance\n    sync_from_date: 2024-01-01\n    sources:\n      - data_source: google_ads\n        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}]\n`,
+    );
     const plan = await cli(sb, ['plan', '-f', one]);
     expect(plan.code).toBe(6);
     expect(plan.stdout).toContain('account_removal_not_allowed');

@@ -36,7 +36,10 @@ describe('edp recipes build / resetup / poll', () => {
     const polled = await cli(sb, ['recipes', 'poll', id, ...W, ...FAST, '--json']);
     expect(polled.code).toBe(0);
     expect(polled.json().state).toBe('ready_to_work');
-    const waited = await cli(sb, ['recipes', 'build', id, ...W, '--wait', ...FAST], { tty: true, env: { NO_COLOR: '1' } });
+    const waited = await cli(sb, ['recipes', 'build', id, ...W, '--wait', ...FAST], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
     expect(waited.code).toBe(0);
     expect(waited.stdout).toMatch(/State\s+ready_to_work/);
   });
@@ -53,7 +56,9 @@ describe('edp recipes build / resetup / poll', () => {
   });
 
   it('exit 9 for a degraded build with --fail-on-degraded, 0 without', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: g().accounts[0], behavior: 'fails' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { account_id: g().accounts[0], behavior: 'fails' },
+    });
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
     const r = await cli(sb, ['recipes', 'build', id, ...W, '--wait', '--fail-on-degraded', ...FAST]);
@@ -64,7 +69,9 @@ describe('edp recipes build / resetup / poll', () => {
   });
 
   it('exit 8 when the build outlasts --wait-timeout', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'google_ads', behavior: 'never_delivers' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { datasource_name: 'google_ads', behavior: 'never_delivers' },
+    });
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
     const r = await cli(sb, ['recipes', 'build', id, ...W, '--wait', '--wait-timeout', '20ms', ...FAST]);

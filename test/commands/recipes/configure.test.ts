@@ -37,32 +37,67 @@ describe('edp recipes configure', () => {
 
   it('adds accounts by remote id, then appends more, keeping what was there', async () => {
     const [a, b, c] = g().accounts;
-    const first = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', `remote:${remoteOf(a!)},remote:${remoteOf(b!)}`, '--json']);
+    const first = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      `remote:${remoteOf(a!)},remote:${remoteOf(b!)}`,
+      '--json',
+    ]);
     expect(first.code).toBe(0);
     expect(first.json().connections[0].accounts).toEqual([{ id: a }, { id: b }]);
-    const more = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', String(c), '--accounts', String(a)]);
+    const more = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      String(c),
+      '--accounts',
+      String(a),
+    ]);
     expect(more.code).toBe(0);
     expect(stored().connections[0]!.account_ids).toEqual([a, b, c]);
-    const again = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', String(c)]);
+    const again = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      String(c),
+    ]);
     expect(again.stderr).toContain('nothing sent');
   });
 
   it('takes a complete configuration from a YAML file', async () => {
     const [a, b] = g().accounts;
-    const path = file('config.yaml', `data_sources: [google_ads]\nconnections:\n  - connection_id: ${g().connection}\n    connection_data_source: google_ads\n    accounts: [{id: ${a}}, {id: ${b}}]\nsync_from_date: 2024-01-01\n`);
+    const path = file(
+      'config.yaml',
+      `data_sources: [google_ads]\nconnections:\n  - connection_id: ${g().connection}\n    connection_data_source: google_ads\n    accounts: [{id: ${a}}, {id: ${b}}]\nsync_from_date: 2024-01-01\n`,
+    );
     const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
     expect(r.code).toBe(0);
     expect(stored()).toMatchObject({ sync_from_date: '2024-01-01', connections: [{ account_ids: [a, b] }] });
   });
 
-  it('refuses a removal locally with the service\'s code and sends nothing (exit 6)', async () => {
+  it("refuses a removal locally with the service's code and sends nothing (exit 6)", async () => {
     const [a, b] = g().accounts;
     await configure(sb, token, id, configuration(sb, 101, { google_ads: [a!, b!] }));
     const before = stored().configured_at;
     const path = file('less.json', JSON.stringify(configuration(sb, 101, { google_ads: [b!] })));
     const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain(`account_removal_not_allowed: Accounts cannot be removed; only new ones may be added: ${a} of connection ${g().connection} (google_ads)`);
+    expect(r.stderr).toContain(
+      `account_removal_not_allowed: Accounts cannot be removed; only new ones may be added: ${a} of connection ${g().connection} (google_ads)`,
+    );
     expect(r.stderr).toContain('nothing was sent');
     expect(stored().configured_at).toBe(before);
     const noSource = file('nosource.json', JSON.stringify({ data_sources: [], connections: [] }));
@@ -77,8 +112,28 @@ describe('edp recipes configure', () => {
     const proxy = await holdWrites(sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
     try {
       const [one, two] = await Promise.all([
-        cli(proxy, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', String(b), '--json']),
-        cli(proxy, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', String(c), '--json']),
+        cli(proxy, [
+          'recipes',
+          'configure',
+          id,
+          ...W,
+          '--data-source',
+          'google_ads',
+          '--accounts',
+          String(b),
+          '--json',
+        ]),
+        cli(proxy, [
+          'recipes',
+          'configure',
+          id,
+          ...W,
+          '--data-source',
+          'google_ads',
+          '--accounts',
+          String(c),
+          '--json',
+        ]),
       ]);
       expect([one.code, two.code]).toEqual([0, 0]);
       expect(new Set(stored().connections[0]!.account_ids)).toEqual(new Set([a, b, c]));
@@ -99,7 +154,10 @@ describe('edp recipes configure', () => {
   });
 
   it('names the field of a bad file and the flags when inputs are missing (exit 2)', async () => {
-    const path = file('bad.yaml', `data_sources: [google_ads]\nconnections:\n  - connection_id: x\n    connection_data_source: google_ads\n    accounts: []\n`);
+    const path = file(
+      'bad.yaml',
+      `data_sources: [google_ads]\nconnections:\n  - connection_id: x\n    connection_data_source: google_ads\n    accounts: []\n`,
+    );
     const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('connections[0].connection_id: must be a positive integer id');
@@ -109,34 +167,68 @@ describe('edp recipes configure', () => {
     expect(none.stderr).toContain('--file');
     const both = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path, '--data-source', 'google_ads']);
     expect(both.code).toBe(2);
-    const badDate = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', 'all-active', '--sync-from', '2024-13-01']);
+    const badDate = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+      '--sync-from',
+      '2024-13-01',
+    ]);
     expect(badDate.code).toBe(2);
     expect(badDate.stderr).toContain('--sync-from');
   });
 
-  it('checks the file\'s own rules before sending: a connection\'s data source not selected, a connection or account twice', async () => {
+  it("checks the file's own rules before sending: a connection's data source not selected, a connection or account twice", async () => {
     const [a] = g().accounts;
-    const conn = { connection_id: g().connection, connection_data_source: 'google_ads', accounts: [{ id: a }, { id: a }] };
+    const conn = {
+      connection_id: g().connection,
+      connection_data_source: 'google_ads',
+      accounts: [{ id: a }, { id: a }],
+    };
     const path = file('rules.json', JSON.stringify({ data_sources: ['facebook_ads'], connections: [conn, conn] }));
     const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('connections[0].connection_data_source: "google_ads" is not in data_sources (connection_data_source_not_selected)');
-    expect(r.stderr).toContain('connections[1]: connection ' + g().connection + ' (google_ads) is listed twice (duplicate_connection)');
+    expect(r.stderr).toContain(
+      'connections[0].connection_data_source: "google_ads" is not in data_sources (connection_data_source_not_selected)',
+    );
+    expect(r.stderr).toContain(
+      'connections[1]: connection ' + g().connection + ' (google_ads) is listed twice (duplicate_connection)',
+    );
     expect(r.stderr).toContain('connections[0].accounts[1].id: account ' + a + ' is listed twice');
     expect(stored().connections).toEqual([]);
   });
 
   it('sends a data source the file lists without a connection; the service answers data_source_without_connection (exit 2)', async () => {
-    const path = file('noconn.json', JSON.stringify({ ...configuration(sb, 101, { google_ads: 'all' }), data_sources: ['google_ads', 'facebook_ads'] }));
+    const path = file(
+      'noconn.json',
+      JSON.stringify({
+        ...configuration(sb, 101, { google_ads: 'all' }),
+        data_sources: ['google_ads', 'facebook_ads'],
+      }),
+    );
     const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400 data_source_without_connection');
     expect(r.stderr).toContain('data_sources: ["facebook_ads"]');
   });
 
-  it('shows the service\'s configuration refusals: data_source_not_allowed and account_unavailable (exit 2)', async () => {
+  it("shows the service's configuration refusals: data_source_not_allowed and account_unavailable (exit 2)", async () => {
     const ga = demo(sb, 101, 'google_analytics_4');
-    const notAllowed = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_analytics_4', '--accounts', String(ga.accounts[0])]);
+    const notAllowed = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_analytics_4',
+      '--accounts',
+      String(ga.accounts[0]),
+    ]);
     expect(notAllowed.code).toBe(2);
     expect(notAllowed.stderr).toContain('400 data_source_not_allowed');
     expect(notAllowed.stderr).toContain('data_sources: ["google_analytics_4"]');
@@ -147,7 +239,16 @@ describe('edp recipes configure', () => {
   });
 
   it('an account selector that does not resolve is exit 5 and nothing is sent', async () => {
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', 'remote:nope']);
+    const r = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'remote:nope',
+    ]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('remote:nope');
     expect(stored().connections).toEqual([]);
@@ -155,7 +256,16 @@ describe('edp recipes configure', () => {
 
   it('repeats a configuration refused with account_check_unavailable (nothing was saved)', async () => {
     await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { account_check_unavailable: 1 } });
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--data-source', 'google_ads', '--accounts', 'all-active']);
+    const r = await cli(sb, [
+      'recipes',
+      'configure',
+      id,
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    ]);
     expect(r.code).toBe(0);
     expect(stored().connections[0]!.account_ids).toHaveLength(5);
   });

@@ -34,7 +34,11 @@ describe('edp recipes create', () => {
     expect(dup.stderr).toContain(`existing_recipe_ids: [${id}]`);
     const unknown = await cli(sb, ['recipes', 'create', ...W, '--template', '999', '--title', 'x', '--json']);
     expect(unknown.code).toBe(2);
-    expect(unknown.errorJson().error).toMatchObject({ status: 400, code: 'template_not_found', details: { template_id: 999 } });
+    expect(unknown.errorJson().error).toMatchObject({
+      status: 400,
+      code: 'template_not_found',
+      details: { template_id: 999 },
+    });
     const draft = await cli(sb, ['recipes', 'create', ...W, '--template', '4007', '--title', 'x']);
     expect(draft.code).toBe(6);
     expect(draft.stderr).toContain('template_not_deployable');
@@ -77,5 +81,4 @@ describe('edp recipes create', () => {
     expect(t.stderr).toContain('--template');
     expect(sb.store.state.recipes).toHaveLength(0);
   });
-
 });

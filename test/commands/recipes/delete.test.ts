@@ -37,7 +37,7 @@ describe('edp recipes delete', () => {
     expect(r.stderr).toContain(`"recipe_id":${id}`);
   });
 
-  it('another workspace\'s recipe is exit 5 (v3.1 answers 404)', async () => {
+  it("another workspace's recipe is exit 5 (v3.1 answers 404)", async () => {
     const id = await createRecipe(sb, token, 4001);
     const r = await cli(sb, ['recipes', 'get', id, '-w', '102']);
     expect(r.code).toBe(5);

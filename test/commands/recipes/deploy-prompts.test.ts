@@ -17,7 +17,12 @@ afterAll(async () => {
 });
 
 const atTerminal = (argv: string[], answers: Array<[string, string]>) =>
-  answerPrompts(argv, answers, { EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD });
+  answerPrompts(argv, answers, {
+    EDP_CONFIG_DIR: config.dir,
+    EDP_BASE_URL: sb.url,
+    EDP_USERNAME: USERNAME,
+    EDP_PASSWORD: PASSWORD,
+  });
 
 it('asks for the missing data source and accounts on a terminal, with search', async () => {
   const r = await atTerminal(
@@ -46,7 +51,10 @@ it('asks for the missing data source and accounts on a terminal, with search', a
 
 const FAST = ['--poll-interval', '10ms'];
 /** The words a POSIX shell reads from `text` (proves the printed command's quoting). */
-const shellWords = (text: string): string[] => execFileSync('sh', ['-c', `printf '%s\\0' ${text}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
+const shellWords = (text: string): string[] =>
+  execFileSync('sh', ['-c', `printf '%s\\0' ${text}`], { encoding: 'utf8' })
+    .split('\0')
+    .slice(0, -1);
 
 describe('an interactive deploy asks for every input, shows a summary, asks, and prints the command', () => {
   beforeEach(() => resetRecipes(sb));
@@ -87,7 +95,15 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     const command = r.err.slice(at).split('\n').slice(1).join('\n');
     const m = /^edp recipes deploy -w 101 --file - --poll-interval 10ms <<'SPEC'\n([\s\S]*?)\nSPEC/.exec(command);
     expect(m, command).not.toBeNull();
-    expect(JSON.parse(m![1]!)).toMatchObject({ template: '4001', title: "Acme's paid media", sync_from_date: '2024-01-01', sources: [{ data_source: 'google_ads', accounts: ['all-active'] }, { data_source: 'facebook_ads', accounts: ['all-active'] }] });
+    expect(JSON.parse(m![1]!)).toMatchObject({
+      template: '4001',
+      title: "Acme's paid media",
+      sync_from_date: '2024-01-01',
+      sources: [
+        { data_source: 'google_ads', accounts: ['all-active'] },
+        { data_source: 'facebook_ads', accounts: ['all-active'] },
+      ],
+    });
     const again = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', '-', ...FAST], { stdin: m![1]! });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('adopted recipe');
@@ -109,7 +125,24 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     expect(r.code, r.err).toBe(0);
     const line = r.err.split('The same without prompts:\n')[1]!.split('\n')[0]!;
     const words = shellWords(line.replace(/^edp /, ''));
-    expect(words).toEqual(['recipes', 'deploy', '-w', '101', '--template', '4002', '--title', "Spend 'EU' & more", '--data-source', 'google_ads', '--connection', expect.stringMatching(/^\d+$/), '--accounts', 'all-active', '--poll-interval', '10ms']);
+    expect(words).toEqual([
+      'recipes',
+      'deploy',
+      '-w',
+      '101',
+      '--template',
+      '4002',
+      '--title',
+      "Spend 'EU' & more",
+      '--data-source',
+      'google_ads',
+      '--connection',
+      expect.stringMatching(/^\d+$/),
+      '--accounts',
+      'all-active',
+      '--poll-interval',
+      '10ms',
+    ]);
     const again = await cli(sb, words);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('configuration already complete');
@@ -133,7 +166,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     expect(sb.store.state.recipes).toHaveLength(0);
   });
 
-  it('with a spec file only the workspaces are asked; the file\'s defaults are not asked again', async () => {
+  it("with a spec file only the workspaces are asked; the file's defaults are not asked again", async () => {
     const spec = join(config.dir, 'spec.yaml');
     writeFileSync(spec, 'template: 4002\nsources:\n  - data_source: google_ads\n    accounts: [all-active]\n');
     const r = await atTerminal(

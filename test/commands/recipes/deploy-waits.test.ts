@@ -7,7 +7,17 @@ import { PASSWORD, USERNAME, cli, sandbox, tempDir, tokenFor } from '../../helpe
 import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
 
 const FAST = ['--poll-interval', '10ms'];
-const DEPLOY = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST];
+const DEPLOY = [
+  'recipes',
+  'deploy',
+  '--template',
+  '4001',
+  '--data-source',
+  'google_ads',
+  '--accounts',
+  'all-active',
+  ...FAST,
+];
 const config = tempDir('edp-waits-');
 
 /** Runs the command line and interrupts it (as Ctrl-C does) once stderr matches `when`. */
@@ -24,7 +34,13 @@ async function interruptWhen(sb: Sandbox, argv: string[], when: RegExp) {
     err += d;
     if (when.test(err) && !controller.signal.aborted) controller.abort(new Error('interrupted'));
   });
-  const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
+  const env = {
+    PATH: process.env.PATH,
+    EDP_CONFIG_DIR: config.dir,
+    EDP_BASE_URL: sb.url,
+    EDP_USERNAME: USERNAME,
+    EDP_PASSWORD: PASSWORD,
+  };
   const code = await main(argv, { stdin, stdout, stderr, env }, controller.signal);
   return { code, stdout: out, stderr: err, interrupted: controller.signal.aborted };
 }
@@ -39,7 +55,7 @@ describe('a build that takes its time', () => {
   afterAll(() => sb.close());
   beforeEach(() => resetRecipes(sb));
 
-  it('a fleet deploy shows each workspace\'s build states with the time taken, one line per change', async () => {
+  it("a fleet deploy shows each workspace's build states with the time taken, one line per change", async () => {
     const r = await cli(sb, ['-w', '101,102', ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a))]);
     expect(r.code, r.stderr).toBe(0);
     for (const ws of [101, 102]) {
@@ -69,24 +85,40 @@ describe('a build that takes its time', () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
     const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 400 });
     // what ora needs of a terminal stream to redraw its line
-    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 400, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const stderr = Object.assign(new PassThrough(), {
+      isTTY: true,
+      columns: 400,
+      cursorTo: () => true,
+      clearLine: () => true,
+      moveCursor: () => true,
+    });
     let err = '';
     stderr.on('data', (d) => (err += d));
     stdout.resume();
-    const env = { PATH: process.env.PATH, EDP_CONFIG_DIR: config.dir, EDP_BASE_URL: sb.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
+    const env = {
+      PATH: process.env.PATH,
+      EDP_CONFIG_DIR: config.dir,
+      EDP_BASE_URL: sb.url,
+      EDP_USERNAME: USERNAME,
+      EDP_PASSWORD: PASSWORD,
+    };
     const code = await main(argv, { stdin, stdout, stderr, env });
     // colours and cursor control out, the text stays
     return { code, err: err.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') };
   }
 
-  it('a fleet at a real terminal: a live line with each workspace\'s state and time, and the lines above it', async () => {
-    const { code, err } = await atRealTerminal(['-w', '101,102', ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a))]);
+  it("a fleet at a real terminal: a live line with each workspace's state and time, and the lines above it", async () => {
+    const { code, err } = await atRealTerminal([
+      '-w',
+      '101,102',
+      ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a)),
+    ]);
     expect(code, err).toBe(0);
     expect(err).toMatch(/\d\/2 workspaces done; \[10[12]\] 6\/7 build: (extracting_data|building_dependencies) \d+s/);
     expect(err).toMatch(/\[101\] … 6\/7 build: extracting_data \(\d+s\)/);
   });
 
-  it('one workspace at a real terminal: the spinner\'s text follows the state with the time taken', async () => {
+  it("one workspace at a real terminal: the spinner's text follows the state with the time taken", async () => {
     const { code, err } = await atRealTerminal(['-w', '101', ...DEPLOY]);
     expect(code).toBe(0);
     expect(err).toMatch(/6\/7 build: extracting_data \(\d+s\)/);
@@ -112,11 +144,17 @@ describe('Ctrl-C while waiting', () => {
   it('recipes build --wait: exit 130, says the build continues and prints the poll command', async () => {
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
-    const r = await interruptWhen(sb, ['recipes', 'build', id, '-w', '101', '--wait', '--verbose', ...FAST], new RegExp(`GET /api/v3.1/automated-recipes/${id}/ 200`));
+    const r = await interruptWhen(
+      sb,
+      ['recipes', 'build', id, '-w', '101', '--wait', '--verbose', ...FAST],
+      new RegExp(`GET /api/v3.1/automated-recipes/${id}/ 200`),
+    );
     expect(r.interrupted).toBe(true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('stopped waiting');
-    expect(r.stderr).toContain(`the build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``);
+    expect(r.stderr).toContain(
+      `the build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
+    );
     expect(sb.store.state.recipes[0]!.state).toBe('extracting_data');
   });
 

@@ -22,7 +22,8 @@ beforeEach(() => resetRecipes(sb));
 
 const FAST = ['--poll-interval', '10ms'];
 const BASE = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', ...FAST];
-const remote = (ws: number, i: number) => sb.store.state.accounts.find((a) => a.id === demo(sb, ws, 'google_ads').accounts[i])!.account_id;
+const remote = (ws: number, i: number) =>
+  sb.store.state.accounts.find((a) => a.id === demo(sb, ws, 'google_ads').accounts[i])!.account_id;
 const recipesOf = (ws: number) => sb.store.state.recipes.filter((r) => r.workspace_id === ws);
 function file(name: string, text: string): string {
   const p = join(files.dir, name);
@@ -32,11 +33,38 @@ function file(name: string, text: string): string {
 
 describe('edp recipes deploy: one workspace', () => {
   it('walks the seven steps by template title and prints one row as JSON', async () => {
-    const r = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', 'Paid Media Performance', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST, '--json']);
+    const r = await cli(sb, [
+      'recipes',
+      'deploy',
+      '-w',
+      '101',
+      '--template',
+      'Paid Media Performance',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+      ...FAST,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const [row] = r.json();
-    expect(Object.keys(row)).toEqual(['workspace_id', 'recipe_id', 'datatable_id', 'state', 'degraded', 'not_delivered_reasons', 'error']);
-    expect(row).toMatchObject({ workspace_id: 101, state: 'ready_to_work', degraded: false, not_delivered_reasons: [], error: null });
+    expect(Object.keys(row)).toEqual([
+      'workspace_id',
+      'recipe_id',
+      'datatable_id',
+      'state',
+      'degraded',
+      'not_delivered_reasons',
+      'error',
+    ]);
+    expect(row).toMatchObject({
+      workspace_id: 101,
+      state: 'ready_to_work',
+      degraded: false,
+      not_delivered_reasons: [],
+      error: null,
+    });
     expect(r.stdout).toMatch(/"recipe_id": 9007199254740993,/);
     for (const n of [1, 2, 3, 4, 5, 6]) expect(r.stderr).toContain(`${n}/7`);
     expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(sb, 101, 'google_ads').accounts);
@@ -62,13 +90,36 @@ describe('edp recipes deploy: one workspace', () => {
   it('step 5 reads and merges again when a concurrent configure appended first', async () => {
     const [a, b, c] = demo(sb, 101, 'google_ads').accounts;
     const id = await createRecipe(sb, token, 4001);
-    await http(sb, 'PUT', `${V31}${id}/`, { token, body: { data_sources: ['google_ads'], connections: [{ connection_id: demo(sb, 101, 'google_ads').connection, connection_data_source: 'google_ads', accounts: [{ id: a }] }] } });
+    await http(sb, 'PUT', `${V31}${id}/`, {
+      token,
+      body: {
+        data_sources: ['google_ads'],
+        connections: [
+          {
+            connection_id: demo(sb, 101, 'google_ads').connection,
+            connection_data_source: 'google_ads',
+            accounts: [{ id: a }],
+          },
+        ],
+      },
+    });
     // The deployment and the configure both read the recipe before either writes.
     const proxy = await holdWrites(sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
     try {
       const [deployed, configured] = await Promise.all([
         cli(proxy, ['-w', '101', ...BASE, '--accounts', String(b), '--json']),
-        cli(proxy, ['recipes', 'configure', id, '-w', '101', '--data-source', 'google_ads', '--accounts', String(c), '--json']),
+        cli(proxy, [
+          'recipes',
+          'configure',
+          id,
+          '-w',
+          '101',
+          '--data-source',
+          'google_ads',
+          '--accounts',
+          String(c),
+          '--json',
+        ]),
       ]);
       expect([deployed.code, configured.code]).toEqual([0, 0]);
       expect(deployed.json()[0]).toMatchObject({ state: 'ready_to_work', error: null });
@@ -97,7 +148,9 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('step 7: when nothing was delivered it waits for the extraction tables and builds once more', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'google_ads', behavior: 'slow' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { datasource_name: 'google_ads', behavior: 'slow' },
+    });
     const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('6/7 built: failed: no_data_delivered');
@@ -106,24 +159,52 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('a failed build is exit 7 with the build error in the row', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'google_ads', behavior: 'fails' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { datasource_name: 'google_ads', behavior: 'fails' },
+    });
     const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(7);
-    expect(r.json()[0]).toMatchObject({ state: 'failed', degraded: false, not_delivered_reasons: ['extraction_failed'], error: { code: 'all_sources_failed', stage: 'extraction' } });
+    expect(r.json()[0]).toMatchObject({
+      state: 'failed',
+      degraded: false,
+      not_delivered_reasons: ['extraction_failed'],
+      error: { code: 'all_sources_failed', stage: 'extraction' },
+    });
   });
 
   it('step 7 waits at most --wait-timeout for tables that do not come (exit 8, naming them)', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'facebook_ads', behavior: 'fails' } });
-    const r = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', file('atomic.yaml', [
-      'template: 4002', 'sources:', '  - {data_source: google_ads, accounts: all-active}', '  - {data_source: facebook_ads, accounts: all-active}',
-    ].join('\n')), '--wait-timeout', '2s', ...FAST, '--json']);
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { datasource_name: 'facebook_ads', behavior: 'fails' },
+    });
+    const r = await cli(sb, [
+      'recipes',
+      'deploy',
+      '-w',
+      '101',
+      '--file',
+      file(
+        'atomic.yaml',
+        [
+          'template: 4002',
+          'sources:',
+          '  - {data_source: google_ads, accounts: all-active}',
+          '  - {data_source: facebook_ads, accounts: all-active}',
+        ].join('\n'),
+      ),
+      '--wait-timeout',
+      '2s',
+      ...FAST,
+      '--json',
+    ]);
     expect(r.code).toBe(8);
     expect(r.json()[0]).toMatchObject({ state: 'failed', error: { code: 'command_failed' } });
     expect(r.stderr).toContain('facebook_ads_campaign_performance');
   });
 
   it('a degraded build is exit 9 with --fail-on-degraded', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: demo(sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { account_id: demo(sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' },
+    });
     const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded']);
     expect(r.code).toBe(9);
     expect(r.stdout).toContain('degraded (--fail-on-degraded)');
@@ -132,13 +213,18 @@ describe('edp recipes deploy: one workspace', () => {
   it('--dry-run lists the requests and sends no write', async () => {
     const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('POST /api/v3.1/automated-recipes/ {"template_id":4001,"title":"Paid Media Performance"}');
+    expect(r.stdout).toContain(
+      'POST /api/v3.1/automated-recipes/ {"template_id":4001,"title":"Paid Media Performance"}',
+    );
     expect(r.stdout).toContain('PUT /api/v3.1/automated-recipes/{recipe_id}/ {"data_sources":["google_ads"]');
     expect(r.stdout).toContain('POST /api/v3.1/automated-recipes/{recipe_id}/build/');
     expect(sb.store.state.recipes).toHaveLength(0);
     const existing = await createRecipe(sb, token, 4001);
     const plan = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run', '--json']);
-    expect(plan.json()[0].requests.map((q: any) => `${q.method} ${q.path}`)).toEqual([`PUT ${V31}${existing}/`, `POST ${V31}${existing}/build/`]);
+    expect(plan.json()[0].requests.map((q: any) => `${q.method} ${q.path}`)).toEqual([
+      `PUT ${V31}${existing}/`,
+      `POST ${V31}${existing}/build/`,
+    ]);
     expect(recipesOf(101)[0]!.connections).toEqual([]);
   });
 
@@ -147,13 +233,35 @@ describe('edp recipes deploy: one workspace', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--template');
     expect(missing.stderr).toContain('--data-source');
-    const notAllowed = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', '4001', '--data-source', 'google_analytics_4', '--accounts', 'all-active']);
+    const notAllowed = await cli(sb, [
+      'recipes',
+      'deploy',
+      '-w',
+      '101',
+      '--template',
+      '4001',
+      '--data-source',
+      'google_analytics_4',
+      '--accounts',
+      'all-active',
+    ]);
     expect(notAllowed.code).toBe(2);
     expect(notAllowed.stderr).toContain('does not allow google_analytics_4');
     const clash = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', 'x.yaml', '--template', '4001']);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain('--template');
-    const noTitle = await cli(sb, ['recipes', 'deploy', '-w', '101', '--template', 'No Such Template', '--data-source', 'google_ads', '--accounts', 'all-active']);
+    const noTitle = await cli(sb, [
+      'recipes',
+      'deploy',
+      '-w',
+      '101',
+      '--template',
+      'No Such Template',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    ]);
     expect(noTitle.code).toBe(5);
     expect(sb.store.state.recipes).toHaveLength(0);
   });
@@ -162,12 +270,34 @@ describe('edp recipes deploy: one workspace', () => {
 describe('edp recipes deploy: fleets and spec files', () => {
   it('-w 101,102,103 resolves the same remote accounts in each workspace; one row per workspace', async () => {
     const accounts = `remote:${remote(101, 0)},remote:${remote(101, 2)}`;
-    const r = await cli(sb, ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, '--concurrency', '3', ...FAST, '--json']);
+    const r = await cli(sb, [
+      'recipes',
+      'deploy',
+      '-w',
+      '101,102,103',
+      '--template',
+      '4001',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      accounts,
+      '--concurrency',
+      '3',
+      ...FAST,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.json().map((row: any) => [row.workspace_id, row.state])).toEqual([[101, 'ready_to_work'], [102, 'ready_to_work'], [103, 'ready_to_work']]);
+    expect(r.json().map((row: any) => [row.workspace_id, row.state])).toEqual([
+      [101, 'ready_to_work'],
+      [102, 'ready_to_work'],
+      [103, 'ready_to_work'],
+    ]);
     for (const ws of [101, 102, 103]) {
       const ids = recipesOf(ws)[0]!.connections[0]!.account_ids;
-      expect(ids.map((id) => sb.store.state.accounts.find((a) => a.id === id)!.account_id)).toEqual([remote(101, 0), remote(101, 2)]);
+      expect(ids.map((id) => sb.store.state.accounts.find((a) => a.id === id)!.account_id)).toEqual([
+        remote(101, 0),
+        remote(101, 2),
+      ]);
     }
     expect(r.stderr).toMatch(/\[102\] ✓ 3\/7 created recipe/);
   });
@@ -175,10 +305,28 @@ describe('edp recipes deploy: fleets and spec files', () => {
   it('a failed template read fails only the workspace that made it; the others read again', async () => {
     const accounts = `remote:${remote(101, 0)}`;
     const deploy = (concurrency: string) =>
-      cli(sb, ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, '--concurrency', concurrency, ...FAST, '--json']);
+      cli(sb, [
+        'recipes',
+        'deploy',
+        '-w',
+        '101,102,103',
+        '--template',
+        '4001',
+        '--data-source',
+        'google_ads',
+        '--accounts',
+        accounts,
+        '--concurrency',
+        concurrency,
+        ...FAST,
+        '--json',
+      ]);
     for (const concurrency of ['1', '3']) {
       resetRecipes(sb);
-      expect((await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { template_read_failed: 1 } })).body.template_read_failed).toBe(1);
+      expect(
+        (await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { template_read_failed: 1 } })).body
+          .template_read_failed,
+      ).toBe(1);
       const r = await deploy(concurrency);
       expect(r.code).toBe(1);
       const rows = r.json();
@@ -194,36 +342,69 @@ describe('edp recipes deploy: fleets and spec files', () => {
     const dc = sb.store.state.destination_connections.find((d) => d.workspace_id === 103)!;
     dc.status = 'paused';
     try {
-      const r = await cli(sb, ['recipes', 'deploy', '--all-workspaces', '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', ...FAST, '--json']);
+      const r = await cli(sb, [
+        'recipes',
+        'deploy',
+        '--all-workspaces',
+        '--template',
+        '4001',
+        '--data-source',
+        'google_ads',
+        '--accounts',
+        'all-active',
+        ...FAST,
+        '--json',
+      ]);
       expect(r.code).toBe(6);
       const rows = r.json();
       expect(rows.map((x: any) => x.state)).toEqual(['ready_to_work', 'ready_to_work', null]);
-      expect(rows[2]).toMatchObject({ workspace_id: 103, recipe_id: null, error: { status: 409, code: 'no_active_destination' } });
+      expect(rows[2]).toMatchObject({
+        workspace_id: 103,
+        recipe_id: null,
+        error: { status: 409, code: 'no_active_destination' },
+      });
     } finally {
       dc.status = 'active';
     }
   });
 
-  it('takes a YAML spec; -w on the command line wins over the file\'s workspaces', async () => {
-    const spec = file('deploy.yaml', [
-      'template: Cross-Channel Spend',
-      'title: Spend',
-      'sync_from_date: 2024-01-01',
-      'workspaces: [101, 102]',
-      'sources:',
-      '  - data_source: google_ads',
-      `    accounts: [remote:${remote(101, 0)}]`,
-      '  - data_source: facebook_ads',
-      '    accounts: all-active',
-    ].join('\n'));
+  it("takes a YAML spec; -w on the command line wins over the file's workspaces", async () => {
+    const spec = file(
+      'deploy.yaml',
+      [
+        'template: Cross-Channel Spend',
+        'title: Spend',
+        'sync_from_date: 2024-01-01',
+        'workspaces: [101, 102]',
+        'sources:',
+        '  - data_source: google_ads',
+        `    accounts: [remote:${remote(101, 0)}]`,
+        '  - data_source: facebook_ads',
+        '    accounts: all-active',
+      ].join('\n'),
+    );
     const r = await cli(sb, ['recipes', 'deploy', '--file', spec, '-w', '102', ...FAST, '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((x: any) => x.workspace_id)).toEqual([102]);
-    expect(recipesOf(102)[0]).toMatchObject({ title: 'Spend', sync_from_date: '2024-01-01', data_sources: ['google_ads', 'facebook_ads'] });
+    expect(recipesOf(102)[0]).toMatchObject({
+      title: 'Spend',
+      sync_from_date: '2024-01-01',
+      data_sources: ['google_ads', 'facebook_ads'],
+    });
   });
 
   it('names every bad field of a spec file (exit 2) and refuses unknown keys', async () => {
-    const spec = file('bad.yaml', ['template: 4001', 'sources:', '  - data_source: google_ads', '    accounts: []', '    acounts: [all-active]', 'concurrency: 0'].join('\n'));
+    const spec = file(
+      'bad.yaml',
+      [
+        'template: 4001',
+        'sources:',
+        '  - data_source: google_ads',
+        '    accounts: []',
+        '    acounts: [all-active]',
+        'concurrency: 0',
+      ].join('\n'),
+    );
     const r = await cli(sb, ['recipes', 'deploy', '--file', spec, '-w', '101']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('sources[0].accounts: needs at least one account');
@@ -235,7 +416,20 @@ describe('edp recipes deploy: fleets and spec files', () => {
   });
 
   it('refuses a connection id for several workspaces', async () => {
-    const r = await cli(sb, ['recipes', 'deploy', '-w', '101,102', '--template', '4001', '--data-source', 'google_ads', '--connection', '1001', '--accounts', 'all-active']);
+    const r = await cli(sb, [
+      'recipes',
+      'deploy',
+      '-w',
+      '101,102',
+      '--template',
+      '4001',
+      '--data-source',
+      'google_ads',
+      '--connection',
+      '1001',
+      '--accounts',
+      'all-active',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--connection');
   });
@@ -251,8 +445,26 @@ describe('edp recipes deploy under faults', () => {
       const proxy = await keyedFaults(faulty.url, { seed, failRate: 0.15, resetRate: 0.05 });
       const config = tempDir('edp-faults-');
       try {
-        const accounts = [0, 1, 2].map((i) => `remote:${faulty.store.state.accounts.find((a) => a.id === demo(faulty, 101, 'google_ads').accounts[i])!.account_id}`).join(',');
-        const args = ['recipes', 'deploy', '-w', '101,102,103', '--template', '4001', '--data-source', 'google_ads', '--accounts', accounts, ...FAST, '--json'];
+        const accounts = [0, 1, 2]
+          .map(
+            (i) =>
+              `remote:${faulty.store.state.accounts.find((a) => a.id === demo(faulty, 101, 'google_ads').accounts[i])!.account_id}`,
+          )
+          .join(',');
+        const args = [
+          'recipes',
+          'deploy',
+          '-w',
+          '101,102,103',
+          '--template',
+          '4001',
+          '--data-source',
+          'google_ads',
+          '--accounts',
+          accounts,
+          ...FAST,
+          '--json',
+        ];
         const r = await cli(proxy, args, { env: { EDP_CONFIG_DIR: config.dir } });
         expect(r.code, r.stderr).toBe(0);
         for (const ws of [101, 102, 103]) {

@@ -18,7 +18,10 @@ describe('edp recipes extractions', () => {
   it('prints the check; a destination that cannot report is exit 1 (501), none active is exit 6', async () => {
     const { id } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all' });
     const r = await cli(sb, ['recipes', 'extractions', id, ...W, '--json']);
-    expect(r.json()).toMatchObject({ all_tables_exist: true, tables: [{ data_source: 'google_ads', table_exists: true }] });
+    expect(r.json()).toMatchObject({
+      all_tables_exist: true,
+      tables: [{ data_source: 'google_ads', table_exists: true }],
+    });
     const human = await cli(sb, ['recipes', 'extractions', id, ...W]);
     expect(human.stderr).toContain('All tables exist.');
     // 503 destination_unavailable: a read, repeated after Retry-After

@@ -31,7 +31,9 @@ describe('a degraded build explained', () => {
       const r = await cli(sb, ['recipes', 'get', id, ...W], { tty });
       expect(r.code).toBe(0);
       const text = tty ? r.stdout : r.stderr;
-      expect(text).toMatch(new RegExp(`extraction \\d+, account ${left}: extraction_failed {2}"${a.title}", remote id ${a.account_id}`));
+      expect(text).toMatch(
+        new RegExp(`extraction \\d+, account ${left}: extraction_failed {2}"${a.title}", remote id ${a.account_id}`),
+      );
       expect(text).toMatch(/ {4}its extraction failed; next: edp extracts run \d+ -w 101 --wait/);
       expect(text).toContain(`Once fixed, build again: edp recipes build ${id} -w 101 --wait`);
       if (!tty) expect(r.stdout).not.toContain('Once fixed');
@@ -75,8 +77,26 @@ describe('a degraded build explained', () => {
     const a = account(left);
     for (const tty of [false, true]) {
       resetRecipes(sb);
-      await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior: 'fails' } });
-      const r = await cli(sb, ['recipes', 'deploy', ...W, '--template', '4001', '--data-source', 'google_ads', '--accounts', 'all-active', '--poll-interval', '10ms'], { tty });
+      await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+        body: { account_id: left, behavior: 'fails' },
+      });
+      const r = await cli(
+        sb,
+        [
+          'recipes',
+          'deploy',
+          ...W,
+          '--template',
+          '4001',
+          '--data-source',
+          'google_ads',
+          '--accounts',
+          'all-active',
+          '--poll-interval',
+          '10ms',
+        ],
+        { tty },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/workspace 101: recipe \d+ was built without some accounts \(extraction_failed\)/);
       expect(r.stderr).toContain(`account ${left}: extraction_failed  "${a.title}", remote id ${a.account_id}`);
@@ -87,7 +107,9 @@ describe('a degraded build explained', () => {
 
 describe('edp recipes get', () => {
   it('get shows state, error code, stage and message, and per-source not-delivered reasons', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { datasource_name: 'facebook_ads', behavior: 'fails' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { datasource_name: 'facebook_ads', behavior: 'fails' },
+    });
     const { id } = await builtRecipe(sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
     const r = await cli(sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(0);
@@ -96,5 +118,4 @@ describe('edp recipes get', () => {
     expect(r.stdout).toMatch(/facebook_ads {2}failed, 5 not delivered/);
     expect(r.stdout).toMatch(/extraction \d+, account \d+: extraction_failed/);
   });
-
 });

@@ -29,7 +29,9 @@ describe('edp recipes list', () => {
   });
 
   it('flags a degraded recipe in the list and shows unknown states as they come', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: g().accounts[0], behavior: 'never_delivers' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { account_id: g().accounts[0], behavior: 'never_delivers' },
+    });
     const { id } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all' });
     const listed = await cli(sb, ['recipes', 'list', ...W], { tty: true });
     expect(listed.stdout).toContain('ready_to_work (degraded)');

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, control, http, sandbox, tokenFor } from '../../helpers.js';
-import { V31, builtRecipe, configuration, configure, createRecipe, resetRecipes, waitBuilt } from '../../fixtures/recipes.js';
+import {
+  V31,
+  builtRecipe,
+  configuration,
+  configure,
+  createRecipe,
+  resetRecipes,
+  waitBuilt,
+} from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -32,9 +40,28 @@ describe('edp recipes status', () => {
     const r = await cli(sb, ['recipes', 'status', '--all-workspaces', '--json']);
     expect(r.code).toBe(0);
     const rows = r.json();
-    expect(rows.map((x: any) => [x.workspace_id, String(x.recipe_id)])).toEqual([[101, ok.id], [102, bad]]);
-    expect(Object.keys(rows[0])).toEqual(['workspace_id', 'recipe_id', 'title', 'template_id', 'state', 'degraded', 'not_delivered_count', 'not_delivered_reasons', 'last_build_at', 'error_code']);
-    expect(rows[0]).toMatchObject({ state: 'ready_to_work', degraded: false, not_delivered_count: 0, error_code: null });
+    expect(rows.map((x: any) => [x.workspace_id, String(x.recipe_id)])).toEqual([
+      [101, ok.id],
+      [102, bad],
+    ]);
+    expect(Object.keys(rows[0])).toEqual([
+      'workspace_id',
+      'recipe_id',
+      'title',
+      'template_id',
+      'state',
+      'degraded',
+      'not_delivered_count',
+      'not_delivered_reasons',
+      'last_build_at',
+      'error_code',
+    ]);
+    expect(rows[0]).toMatchObject({
+      state: 'ready_to_work',
+      degraded: false,
+      not_delivered_count: 0,
+      error_code: null,
+    });
     expect(rows[0].last_build_at).toBe(ok.recipe.last_build_at);
     expect(rows[1]).toMatchObject({ state: 'failed', error_code: 'sql_syntax_error' });
     expect(r.stdout).toContain(`"recipe_id": ${bad}`);
@@ -48,7 +75,9 @@ describe('edp recipes status', () => {
     const s = sb.store.state;
     const conn = s.connections.find((c) => c.workspace_id === 103 && c.datasource_name === 'google_ads')!;
     const quiet = s.accounts.find((a) => a.connection_id === conn.id && a.is_active)!;
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: quiet.id, behavior: 'fails' } });
+    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { account_id: quiet.id, behavior: 'fails' },
+    });
     await builtRecipe(sb, token, 103, 4001, { google_ads: 'all' });
     const [row] = (await cli(sb, ['recipes', 'status', '-w', '103', '--json'])).json();
     expect(row.state).toBe('ready_to_work');
@@ -91,7 +120,17 @@ describe('edp recipes status', () => {
     const id = await createRecipe(sb, token, 4001);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
-    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '10ms', '--wait-timeout', '100ms']);
+    const r = await cli(sb, [
+      'recipes',
+      'status',
+      '-w',
+      '101',
+      '--watch',
+      '--poll-interval',
+      '10ms',
+      '--wait-timeout',
+      '100ms',
+    ]);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('still running');
   });
@@ -103,7 +142,17 @@ describe('edp recipes status', () => {
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
     await http(sb, 'POST', `${V31}${id}/build/`, { token });
     const started = Date.now();
-    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20s', '--wait-timeout', '200ms']);
+    const r = await cli(sb, [
+      'recipes',
+      'status',
+      '-w',
+      '101',
+      '--watch',
+      '--poll-interval',
+      '20s',
+      '--wait-timeout',
+      '200ms',
+    ]);
     expect(r.code).toBe(8);
     expect(Date.now() - started).toBeLessThan(5000);
   });

@@ -21,7 +21,9 @@ describe('edp recipes templates / template', () => {
     expect(r.code).toBe(0);
     expect(r.json().map((t: any) => t.id)).toEqual([4003]);
     const piped = await cli(sb, ['recipes', 'templates', ...W]);
-    expect(piped.stdout.split('\n')[0]).toBe('4001\tPaid Media Performance\tprogressive\timprovado\tgoogle_ads, facebook_ads, linkedin_ads\tPaid media');
+    expect(piped.stdout.split('\n')[0]).toBe(
+      '4001\tPaid Media Performance\tprogressive\timprovado\tgoogle_ads, facebook_ads, linkedin_ads\tPaid media',
+    );
   });
 
   it('refuses a blank --search before sending (exit 2)', async () => {

@@ -18,22 +18,61 @@ const roleCount = async () => (await http(sb, 'GET', '/api/v3/roles/', { basic: 
 
 describe('edp roles create', () => {
   it('creates a role from repeated --permission flags (LAYER:PERM or LAYER.PERM, any case)', async () => {
-    const r = await cli(sb, ['roles', 'create', '--title', 'Loader', '--description', 'runs loads', '--permission', 'LOAD:RUN', '--permission', 'load.view', '--json']);
+    const r = await cli(sb, [
+      'roles',
+      'create',
+      '--title',
+      'Loader',
+      '--description',
+      'runs loads',
+      '--permission',
+      'LOAD:RUN',
+      '--permission',
+      'load.view',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ title: 'Loader', description: 'runs loads', is_system: false, permissions: [{ layer: 'LOAD', permission: 'RUN' }, { layer: 'LOAD', permission: 'VIEW' }] });
+    expect(r.json()).toMatchObject({
+      title: 'Loader',
+      description: 'runs loads',
+      is_system: false,
+      permissions: [
+        { layer: 'LOAD', permission: 'RUN' },
+        { layer: 'LOAD', permission: 'VIEW' },
+      ],
+    });
   });
 
   it('creates a role from a YAML file; flags win over it', async () => {
     const file = join(tmp.dir, 'role.yaml');
-    writeFileSync(file, 'title: From File\ndescription: file text\npermissions:\n  - RECIPE:VIEW\n  - {layer: RECIPE, permission: BUILD}\n');
+    writeFileSync(
+      file,
+      'title: From File\ndescription: file text\npermissions:\n  - RECIPE:VIEW\n  - {layer: RECIPE, permission: BUILD}\n',
+    );
     const r = await cli(sb, ['roles', 'create', '--file', file, '--title', 'From Flags', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ title: 'From Flags', description: 'file text', permissions: [{ layer: 'RECIPE', permission: 'VIEW' }, { layer: 'RECIPE', permission: 'BUILD' }] });
+    expect(r.json()).toMatchObject({
+      title: 'From Flags',
+      description: 'file text',
+      permissions: [
+        { layer: 'RECIPE', permission: 'VIEW' },
+        { layer: 'RECIPE', permission: 'BUILD' },
+      ],
+    });
   });
 
   it('refuses permissions outside the catalog before writing (exit 2)', async () => {
     const before = await roleCount();
-    const r = await cli(sb, ['roles', 'create', '--title', 'Nope', '--permission', 'EXTRACT:FLY', '--permission', 'MOON:VIEW']);
+    const r = await cli(sb, [
+      'roles',
+      'create',
+      '--title',
+      'Nope',
+      '--permission',
+      'EXTRACT:FLY',
+      '--permission',
+      'MOON:VIEW',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('EXTRACT:FLY: layer EXTRACT has no permission FLY');
     expect(r.stderr).toContain('MOON:VIEW: no layer MOON');

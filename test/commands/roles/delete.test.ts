@@ -12,7 +12,8 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const roleId = async (title: string) => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
+const roleId = async (title: string) =>
+  (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
 
 describe('edp roles delete', () => {
   it('requires --yes without a terminal (exit 2, kept)', async () => {

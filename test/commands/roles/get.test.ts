@@ -12,7 +12,8 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const roleId = async (title: string) => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
+const roleId = async (title: string) =>
+  (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
 
 describe('edp roles get', () => {
   it('shows a role on a terminal with its permissions as LAYER:PERMISSION', async () => {
@@ -21,7 +22,10 @@ describe('edp roles get', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/kind\s+custom/);
     expect(r.stdout).toContain('EXTRACT:CREATE');
-    const viewer = await cli(sb, ['roles', 'get', String(await roleId('Viewer'))], { tty: true, env: { NO_COLOR: '1' } });
+    const viewer = await cli(sb, ['roles', 'get', String(await roleId('Viewer'))], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
     expect(viewer.stdout).toMatch(/kind\s+system \(read-only\)/);
     expect((await cli(sb, ['roles', 'get', '9999'])).code).toBe(5);
     expect((await cli(sb, ['roles', 'get', 'abc'])).code).toBe(2);

@@ -12,26 +12,66 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const roleId = async (title: string) => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
+const roleId = async (title: string) =>
+  (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
 
 describe('edp roles update', () => {
   it('collects repeated permission flags in order', async () => {
-    const { parsed } = await parse(['roles', 'update', '5', '--add-permission', 'A:B', '--add-permission', 'C:D', '--remove-permission', 'E:F', '--file', 'role.yaml', '-y']);
-    expect(parsed?.opts).toEqual({ args: ['5'], addPermission: ['A:B', 'C:D'], removePermission: ['E:F'], file: 'role.yaml', yes: true });
+    const { parsed } = await parse([
+      'roles',
+      'update',
+      '5',
+      '--add-permission',
+      'A:B',
+      '--add-permission',
+      'C:D',
+      '--remove-permission',
+      'E:F',
+      '--file',
+      'role.yaml',
+      '-y',
+    ]);
+    expect(parsed?.opts).toEqual({
+      args: ['5'],
+      addPermission: ['A:B', 'C:D'],
+      removePermission: ['E:F'],
+      file: 'role.yaml',
+      yes: true,
+    });
   });
 
   it('changes only what is given', async () => {
-    const id = (await cli(sb, ['roles', 'create', '--title', 'Changing', '--permission', 'EXTRACT:VIEW', '--json'])).json().id;
+    const id = (
+      await cli(sb, ['roles', 'create', '--title', 'Changing', '--permission', 'EXTRACT:VIEW', '--json'])
+    ).json().id;
     const r = await cli(sb, ['roles', 'update', String(id), '--description', 'now described', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ title: 'Changing', description: 'now described', permissions: [{ layer: 'EXTRACT', permission: 'VIEW' }] });
+    expect(r.json()).toMatchObject({
+      title: 'Changing',
+      description: 'now described',
+      permissions: [{ layer: 'EXTRACT', permission: 'VIEW' }],
+    });
     // replacing the set removes EXTRACT:VIEW: off a terminal that needs --yes
     const p = await cli(sb, ['roles', 'update', String(id), '--permission', 'DATA_TABLE:EDIT', '--yes', '--json']);
     expect(p.json().permissions).toEqual([{ layer: 'DATA_TABLE', permission: 'EDIT' }]);
   });
 
-  it('--add-permission and --remove-permission keep the role\'s other permissions', async () => {
-    const id = String((await cli(sb, ['roles', 'create', '--title', 'Growing', '--permission', 'EXTRACT:VIEW', '--permission', 'LOAD:VIEW', '--json'])).json().id);
+  it("--add-permission and --remove-permission keep the role's other permissions", async () => {
+    const id = String(
+      (
+        await cli(sb, [
+          'roles',
+          'create',
+          '--title',
+          'Growing',
+          '--permission',
+          'EXTRACT:VIEW',
+          '--permission',
+          'LOAD:VIEW',
+          '--json',
+        ])
+      ).json().id,
+    );
     const added = await cli(sb, ['roles', 'update', id, '--add-permission', 'extract:run', '--json']);
     expect(added.code).toBe(0);
     expect(added.json().permissions).toEqual([
@@ -39,7 +79,17 @@ describe('edp roles update', () => {
       { layer: 'LOAD', permission: 'VIEW' },
       { layer: 'EXTRACT', permission: 'RUN' },
     ]);
-    const both = await cli(sb, ['roles', 'update', id, '--remove-permission', 'LOAD:VIEW', '--add-permission', 'RECIPE:VIEW', '--add-permission', 'EXTRACT:RUN']);
+    const both = await cli(sb, [
+      'roles',
+      'update',
+      id,
+      '--remove-permission',
+      'LOAD:VIEW',
+      '--add-permission',
+      'RECIPE:VIEW',
+      '--add-permission',
+      'EXTRACT:RUN',
+    ]);
     expect(both.code).toBe(0);
     const stored = (await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions;
     expect(stored).toEqual([
@@ -55,10 +105,26 @@ describe('edp roles update', () => {
   it('refuses mixing the whole set with additions, the same pair added and removed, and unknown additions (exit 2, nothing sent)', async () => {
     const id = String(await roleId('Media Buyer'));
     const before = (await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions;
-    const mixed = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:VIEW', '--add-permission', 'LOAD:RUN']);
+    const mixed = await cli(sb, [
+      'roles',
+      'update',
+      id,
+      '--permission',
+      'EXTRACT:VIEW',
+      '--add-permission',
+      'LOAD:RUN',
+    ]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain('--add-permission');
-    const clash = await cli(sb, ['roles', 'update', id, '--add-permission', 'LOAD:RUN', '--remove-permission', 'load:run']);
+    const clash = await cli(sb, [
+      'roles',
+      'update',
+      id,
+      '--add-permission',
+      'LOAD:RUN',
+      '--remove-permission',
+      'load:run',
+    ]);
     expect(clash.code).toBe(2);
     const unknown = await cli(sb, ['roles', 'update', id, '--add-permission', 'LOAD:FLY']);
     expect(unknown.code).toBe(2);
@@ -67,7 +133,21 @@ describe('edp roles update', () => {
   });
 
   it('--permission that removes permissions: exit 2 naming --yes and what it removes off a terminal; asks at one', async () => {
-    const id = String((await cli(sb, ['roles', 'create', '--title', 'Replaced', '--permission', 'EXTRACT:VIEW', '--permission', 'EXTRACT:RUN', '--json'])).json().id);
+    const id = String(
+      (
+        await cli(sb, [
+          'roles',
+          'create',
+          '--title',
+          'Replaced',
+          '--permission',
+          'EXTRACT:VIEW',
+          '--permission',
+          'EXTRACT:RUN',
+          '--json',
+        ])
+      ).json().id,
+    );
     for (const env of [{}, { CI: '1' }]) {
       const refused = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:RUN'], { env, tty: 'CI' in env });
       expect(refused.code).toBe(2);
@@ -79,14 +159,29 @@ describe('edp roles update', () => {
     const held = (await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions;
     expect(held).toHaveLength(2);
 
-    const env = { EDP_BASE_URL: sb.url, EDP_USERNAME: 'agency@sandbox.local', EDP_PASSWORD: 'sandbox', EDP_CONFIG_DIR: tmp.dir };
-    const declined = await answerPrompts(['roles', 'update', id, '--permission', 'EXTRACT:RUN'], [['Remove EXTRACT:VIEW from role', 'n\r']], env);
+    const env = {
+      EDP_BASE_URL: sb.url,
+      EDP_USERNAME: 'agency@sandbox.local',
+      EDP_PASSWORD: 'sandbox',
+      EDP_CONFIG_DIR: tmp.dir,
+    };
+    const declined = await answerPrompts(
+      ['roles', 'update', id, '--permission', 'EXTRACT:RUN'],
+      [['Remove EXTRACT:VIEW from role', 'n\r']],
+      env,
+    );
     expect(declined.code).toBe(11);
     expect(declined.err).toContain('loses EXTRACT:VIEW');
     expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toHaveLength(2);
-    const confirmed = await answerPrompts(['roles', 'update', id, '--permission', 'EXTRACT:RUN'], [['Remove EXTRACT:VIEW from role', 'y\r']], env);
+    const confirmed = await answerPrompts(
+      ['roles', 'update', id, '--permission', 'EXTRACT:RUN'],
+      [['Remove EXTRACT:VIEW from role', 'y\r']],
+      env,
+    );
     expect(confirmed.code).toBe(0);
-    expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toEqual([{ layer: 'EXTRACT', permission: 'RUN' }]);
+    expect((await http(sb, 'GET', `/api/v3/roles/${id}`, { basic: true })).body.permissions).toEqual([
+      { layer: 'EXTRACT', permission: 'RUN' },
+    ]);
     // a set that only adds removes nothing: no question, no --yes
     const grows = await cli(sb, ['roles', 'update', id, '--permission', 'EXTRACT:RUN', '--permission', 'LOAD:VIEW']);
     expect(grows.code).toBe(0);

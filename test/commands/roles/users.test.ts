@@ -12,10 +12,11 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const roleId = async (title: string) => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
+const roleId = async (title: string) =>
+  (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.results.find((r: any) => r.title === title)?.id;
 
 describe('edp roles users', () => {
-  it('lists a role\'s users with their workspaces', async () => {
+  it("lists a role's users with their workspaces", async () => {
     const r = await cli(sb, ['roles', 'users', String(await roleId('Viewer')), '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((u: any) => u.email)).toEqual(['former@sandbox.local', 'editor@sandbox.local']);

@@ -10,7 +10,12 @@ let sb: Sandbox;
 let api: Service;
 beforeAll(async () => {
   sb = await sandbox();
-  api = new Service({ baseUrl: sb.url, timeoutMs: 10_000, credentials: { username: USERNAME, password: PASSWORD }, profile: 'default' });
+  api = new Service({
+    baseUrl: sb.url,
+    timeoutMs: 10_000,
+    credentials: { username: USERNAME, password: PASSWORD },
+    profile: 'default',
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -18,17 +23,28 @@ afterAll(async () => {
 });
 
 /** The google_ads connection of each workspace and its first account's internal id. */
-const GOOGLE_ADS = { '101': { connection: '1001', first: 20001 }, '102': { connection: '1005', first: 20025 } } as const;
+const GOOGLE_ADS = {
+  '101': { connection: '1001', first: 20001 },
+  '102': { connection: '1005', first: 20025 },
+} as const;
 
 async function problemsOf(promise: Promise<unknown>): Promise<UnresolvedAccountsError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(UnresolvedAccountsError);
   return err as UnresolvedAccountsError;
 }
 
 describe('resolveAccounts', () => {
   it('resolves internal ids, titles (exact, then any case) and drops repeats', async () => {
-    const r = await resolveAccounts(api, '101', '1001', ['20001', 'Performance 123-456-7802', 'search us 123-456-7804', '20001']);
+    const r = await resolveAccounts(api, '101', '1001', [
+      '20001',
+      'Performance 123-456-7802',
+      'search us 123-456-7804',
+      '20001',
+    ]);
     expect(r).toEqual([
       { id: '20001', title: 'Brand 123-456-7801', account_id: undefined },
       { id: '20002', title: 'Performance 123-456-7802', account_id: undefined },
@@ -36,7 +52,7 @@ describe('resolveAccounts', () => {
     ]);
   });
 
-  it('resolves a remote account_id to each workspace\'s own internal id', async () => {
+  it("resolves a remote account_id to each workspace's own internal id", async () => {
     for (const [ws, { connection, first }] of Object.entries(GOOGLE_ADS)) {
       const r = await resolveAccounts(api, ws, connection, ['remote:123-456-7801']);
       expect(r).toEqual([{ id: String(first), title: 'Brand 123-456-7801', account_id: '123-456-7801' }]);
@@ -49,7 +65,9 @@ describe('resolveAccounts', () => {
   });
 
   it('lists every selector that did not resolve, in order, with the reason (exit 5)', async () => {
-    const err = await problemsOf(resolveAccounts(api, '101', '1001', ['20006', 'remote:nope', 'Nobody', '20001', 'remote:123-456-7806']));
+    const err = await problemsOf(
+      resolveAccounts(api, '101', '1001', ['20006', 'remote:nope', 'Nobody', '20001', 'remote:123-456-7806']),
+    );
     expect(err.exitCode).toBe(5);
     expect(err.problems).toEqual([
       { selector: '20006', reason: 'account 20006 "Legacy 123-456-7806" is inactive' },
@@ -68,7 +86,9 @@ describe('resolveAccounts', () => {
 
   it('a bare remote id gets a hint to write remote:', async () => {
     const err = await problemsOf(resolveAccounts(api, '101', '1003', ['508001']));
-    expect(err.problems[0]!.reason).toBe('no account with this id or title; it is a remote account_id: write remote:508001');
+    expect(err.problems[0]!.reason).toBe(
+      'no account with this id or title; it is a remote account_id: write remote:508001',
+    );
   });
 
   it('among accounts of one title, takes the single active one; several active is ambiguous', async () => {
@@ -78,10 +98,12 @@ describe('resolveAccounts', () => {
     const r = await resolveAccounts(api, '103', '1009', [accounts[1]!.title]);
     expect(r.map((a) => a.id)).toEqual([String(accounts[1]!.id)]);
     const err = await problemsOf(resolveAccounts(api, '103', '1009', [accounts[2]!.title]));
-    expect(err.problems[0]!.reason).toBe(`several active accounts have this title (${accounts[2]!.id}, ${accounts[3]!.id}); name one by id`);
+    expect(err.problems[0]!.reason).toBe(
+      `several active accounts have this title (${accounts[2]!.id}, ${accounts[3]!.id}); name one by id`,
+    );
   });
 
-  it('a connection of another workspace is the service\'s 404', async () => {
+  it("a connection of another workspace is the service's 404", async () => {
     const err = await resolveAccounts(api, '102', '1001', ['20001']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(404);

@@ -22,14 +22,35 @@ describe('edp tables fields', () => {
     const id = String(demo(sb).table.id);
     const removed = await edp('tables', 'fields', id, '--remove', 'ctr,conversions', '--json');
     expect(removed.code).toBe(0);
-    expect(removed.json().selected_fields).toEqual(['date', 'campaign_id', 'campaign_name', 'impressions', 'clicks', 'spend']);
+    expect(removed.json().selected_fields).toEqual([
+      'date',
+      'campaign_id',
+      'campaign_name',
+      'impressions',
+      'clicks',
+      'spend',
+    ]);
     const added = await edp('tables', 'fields', id, '--add', 'ctr', '--json');
-    expect(added.json().selected_fields).toEqual(['date', 'campaign_id', 'campaign_name', 'impressions', 'clicks', 'spend', 'ctr']);
+    expect(added.json().selected_fields).toEqual([
+      'date',
+      'campaign_id',
+      'campaign_name',
+      'impressions',
+      'clicks',
+      'spend',
+      'ctr',
+    ]);
   });
 
   it('--set names the whole selection; unknown names are reported and left out', async () => {
     const id = String(demo(sb).table.id);
-    const r = await edp('tables', 'fields', id, '--set', 'date,campaign_id,campaign_name,spend,account_id,no_such_field');
+    const r = await edp(
+      'tables',
+      'fields',
+      id,
+      '--set',
+      'date,campaign_id,campaign_name,spend,account_id,no_such_field',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('no field no_such_field; ignored');
     expect(selection()).toEqual(['date', 'campaign_id', 'campaign_name', 'spend']);

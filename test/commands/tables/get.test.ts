@@ -16,7 +16,12 @@ describe('edp tables get', () => {
     const t = demo(sb).table;
     const r = await edp('tables', 'get', String(t.id), '--json');
     expect(r.json().sql_name).toBe(t.sql_name);
-    expect(r.json().fields.filter((f: any) => f.is_system).map((f: any) => f.name)).toEqual(['account_id', 'account_name', '__insert_date']);
+    expect(
+      r
+        .json()
+        .fields.filter((f: any) => f.is_system)
+        .map((f: any) => f.name),
+    ).toEqual(['account_id', 'account_name', '__insert_date']);
     const human = await cli(sb, ['tables', 'get', String(t.id), '-w', '101'], { tty: true });
     expect(human.stdout).toContain('__insert_date');
     expect((await edp('tables', 'get', String(demo(sb, 102).table.id))).code).toBe(5);

@@ -12,7 +12,7 @@ afterAll(() => sb.close());
 const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
 
 describe('edp tables list', () => {
-  it('lists the workspace\'s tables', async () => {
+  it("lists the workspace's tables", async () => {
     const r = await edp('tables', 'list');
     expect(r.code).toBe(0);
     const t = demo(sb).table;

@@ -47,7 +47,11 @@ describe('edp token', () => {
     const e = { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD };
     const first = (await cli(sb, ['token', '-w', '101'], { env: e })).stdout.trim();
     await http(sb, 'POST', '/_sandbox/clock', { body: { advance_seconds: 10 } }); // past the sandbox's 5 s ttl
-    const call = await cli(sb, ['-w', '101', 'api', 'GET', '/api/v3/workspaces/101/dashboards', '--bearer', '--verbose'], { env: e });
+    const call = await cli(
+      sb,
+      ['-w', '101', 'api', 'GET', '/api/v3/workspaces/101/dashboards', '--bearer', '--verbose'],
+      { env: e },
+    );
     expect(call.code).toBe(0);
     expect(call.stderr).toMatch(/GET \/api\/v3\/workspaces\/101\/dashboards 401/);
     expect(call.stderr).toMatch(/POST \/api\/v3\/token 200/);

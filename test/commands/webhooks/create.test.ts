@@ -22,12 +22,24 @@ async function create(url = 'https://hooks.example.com/x', events = 'load_comple
 describe('edp webhooks create', () => {
   it('creates an unverified endpoint and prints the exact object with its secret', async () => {
     const ep = await create('https://hooks.example.com/a', 'workspace_created,load_completed,workspace_created');
-    expect(ep).toMatchObject({ url: 'https://hooks.example.com/a', event_types: ['workspace_created', 'load_completed'], status: 'unverified' });
+    expect(ep).toMatchObject({
+      url: 'https://hooks.example.com/a',
+      event_types: ['workspace_created', 'load_completed'],
+      status: 'unverified',
+    });
     expect(ep.secret).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('shows the secret to a person once, with the next steps', async () => {
-    const r = await cli(sb, ['webhooks', 'create', ...W, '--url', 'https://hooks.example.com/b', '--events', 'load_completed']);
+    const r = await cli(sb, [
+      'webhooks',
+      'create',
+      ...W,
+      '--url',
+      'https://hooks.example.com/b',
+      '--events',
+      'load_completed',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/secret\s+[0-9a-f]{64}/);
     expect(r.stderr).toContain('Created webhook endpoint');
@@ -36,7 +48,15 @@ describe('edp webhooks create', () => {
 
   it('refuses unknown event names before writing, with a suggestion (exit 2)', async () => {
     const before = await count();
-    const r = await cli(sb, ['webhooks', 'create', ...W, '--url', 'https://hooks.example.com/c', '--events', 'load_complete,nonsense_thing_here']);
+    const r = await cli(sb, [
+      'webhooks',
+      'create',
+      ...W,
+      '--url',
+      'https://hooks.example.com/c',
+      '--events',
+      'load_complete,nonsense_thing_here',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--events');
     expect(r.stderr).toContain('"load_complete" (did you mean load_completed?)');
@@ -59,13 +79,24 @@ describe('edp webhooks create', () => {
   });
 
   it('warns about silent event types but subscribes', async () => {
-    const r = await cli(sb, ['webhooks', 'create', ...W, '--url', 'https://hooks.example.com/s', '--events', 'connection_created', '--json']);
+    const r = await cli(sb, [
+      'webhooks',
+      'create',
+      ...W,
+      '--url',
+      'https://hooks.example.com/s',
+      '--events',
+      'connection_created',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('connection_created is a valid subscription that produced no events');
   });
 
   it('maps an invalid token to exit 3', async () => {
-    const r = await cli(sb, ['webhooks', 'list', ...W], { env: { EDP_TOKEN: 'nope', EDP_USERNAME: undefined, EDP_PASSWORD: undefined } });
+    const r = await cli(sb, ['webhooks', 'list', ...W], {
+      env: { EDP_TOKEN: 'nope', EDP_USERNAME: undefined, EDP_PASSWORD: undefined },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('401');
   });
@@ -73,7 +104,17 @@ describe('edp webhooks create', () => {
 
 describe('edp webhooks create --verbose', () => {
   it('keeps the secret out of the --verbose request log', async () => {
-    const r = await cli(sb, ['webhooks', 'create', ...W, '--url', 'https://hooks.example.com/v', '--events', 'load_completed', '--json', '--verbose']);
+    const r = await cli(sb, [
+      'webhooks',
+      'create',
+      ...W,
+      '--url',
+      'https://hooks.example.com/v',
+      '--events',
+      'load_completed',
+      '--json',
+      '--verbose',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain(r.json().secret);
   });

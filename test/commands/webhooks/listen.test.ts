@@ -4,16 +4,26 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryForwarder } from '../../../src/api/forwarder.js';
 import { forwardDelivery } from '../../../src/commands/webhooks/listen.js';
-import { SeenKeys, signatureMatches, startReceiver, type DeliveryOutcome } from '../../../src/commands/webhooks/receiver.js';
+import {
+  SeenKeys,
+  signatureMatches,
+  startReceiver,
+  type DeliveryOutcome,
+} from '../../../src/commands/webhooks/receiver.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../../helpers.js';
 import { eventually, freePort, receiver, startListen } from '../../fixtures/webhooks.js';
 
 const SECRET = 'a'.repeat(64);
 
-function signed(event: object, opts: { secret?: string; key?: string; encoding?: 'hex' | 'base64'; prefix?: string } = {}) {
+function signed(
+  event: object,
+  opts: { secret?: string; key?: string; encoding?: 'hex' | 'base64'; prefix?: string } = {},
+) {
   const body = JSON.stringify(event);
-  const sig = createHmac('sha256', opts.secret ?? SECRET).update(body).digest(opts.encoding ?? 'hex');
+  const sig = createHmac('sha256', opts.secret ?? SECRET)
+    .update(body)
+    .digest(opts.encoding ?? 'hex');
   const prefix = opts.prefix ?? 'X-Service';
   const headers: Record<string, string> = { 'content-type': 'application/json', [`${prefix}-Signature`]: sig };
   if (opts.key) headers[`${prefix}-Idempotency-Key`] = opts.key;
@@ -25,13 +35,20 @@ async function post(url: string, req: { body: string; headers: Record<string, st
   return { status: res.status, text: await res.text() };
 }
 
-const event = (id: string, type = 'load_completed') => ({ id, type, timestamp: '2025-01-02 03:04:05.678', data: { load_id: '7' } });
+const event = (id: string, type = 'load_completed') => ({
+  id,
+  type,
+  timestamp: '2025-01-02 03:04:05.678',
+  data: { load_id: '7' },
+});
 
 describe('edp webhooks listen', () => {
   it('answers the verification GET with the challenge, matched by header suffix', async () => {
     const l = await startListen(['--secret', SECRET]);
     try {
-      const res = await fetch(`${l.url}/any/path`, { headers: { 'X-Service-Verify-Token': SECRET, 'X-Service-Challenge': 'c-123' } });
+      const res = await fetch(`${l.url}/any/path`, {
+        headers: { 'X-Service-Verify-Token': SECRET, 'X-Service-Challenge': 'c-123' },
+      });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('c-123');
       // without a verify token the challenge is still answered: the contract does not promise the header
@@ -50,7 +67,9 @@ describe('edp webhooks listen', () => {
     const l = await startListen(['--secret', SECRET]);
     try {
       for (const token of ['t', SECRET.slice(1), `${SECRET}b`]) {
-        const res = await fetch(`${l.url}/hook`, { headers: { 'X-Service-Verify-Token': token, 'X-Service-Challenge': 'c-789' } });
+        const res = await fetch(`${l.url}/hook`, {
+          headers: { 'X-Service-Verify-Token': token, 'X-Service-Challenge': 'c-789' },
+        });
         expect(res.status).toBe(401);
         expect(await res.text()).not.toContain('c-789');
       }
@@ -86,7 +105,8 @@ describe('edp webhooks listen', () => {
   it('acknowledges a repeated idempotency key (or event id) with 200 without printing it again', async () => {
     const l = await startListen(['--secret', SECRET]);
     try {
-      for (let i = 0; i < 3; i++) expect((await post(l.url, signed(event('evt_a'), { key: 'same-key' }))).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await post(l.url, signed(event('evt_a'), { key: 'same-key' }))).status).toBe(200);
       // same event, another key: a different delivery
       expect((await post(l.url, signed(event('evt_a'), { key: 'other-key' }))).status).toBe(200);
       // no key: the event id deduplicates
@@ -94,7 +114,12 @@ describe('edp webhooks listen', () => {
       expect((await post(l.url, signed(event('evt_b')))).text).toContain('duplicate');
     } finally {
       const r = await l.stop();
-      expect(r.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['evt_a', 'evt_a', 'evt_b']);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).id),
+      ).toEqual(['evt_a', 'evt_a', 'evt_b']);
     }
   });
 
@@ -109,7 +134,12 @@ describe('edp webhooks listen', () => {
       expect((await post(l.url, fits)).status).toBe(200);
     } finally {
       const r = await l.stop();
-      expect(r.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['evt_fits']);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).id),
+      ).toEqual(['evt_fits']);
       expect(r.stderr).toContain('413');
     }
   });
@@ -121,11 +151,16 @@ describe('edp webhooks listen', () => {
       expect((await post(l.url, signed(event('evt_2', 'load_started')))).status).toBe(200);
     } finally {
       const r = await l.stop();
-      expect(r.stdout.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['load_started']);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).type),
+      ).toEqual(['load_started']);
     }
   });
 
-  it('--forward-to re-posts the raw body with its signature, and answers with the target\'s status', async () => {
+  it("--forward-to re-posts the raw body with its signature, and answers with the target's status", async () => {
     const target = await receiver(() => ({ status: 202 }));
     const l = await startListen(['--secret', SECRET, '--forward-to', target.url]);
     try {
@@ -143,7 +178,7 @@ describe('edp webhooks listen', () => {
     }
   });
 
-  it('--forward-to: a failing target gets the service\'s redeliveries; each event is printed once it got through', async () => {
+  it("--forward-to: a failing target gets the service's redeliveries; each event is printed once it got through", async () => {
     // The target refuses the first delivery of every event and takes the second.
     const tries = new Map<string, number>();
     const target = await receiver((req) => {
@@ -160,11 +195,25 @@ describe('edp webhooks listen', () => {
       // a third copy is a duplicate: acknowledged, neither forwarded nor printed
       expect((await post(l.url, signed(event('evt_0'), { key: 'k-evt_0' }))).text).toContain('duplicate');
       expect(target.posts()).toHaveLength(20);
-      expect(new Set(target.posts().filter((_, i) => i >= 10).map((p) => JSON.parse(p.body).id))).toEqual(new Set(ids));
+      expect(
+        new Set(
+          target
+            .posts()
+            .filter((_, i) => i >= 10)
+            .map((p) => JSON.parse(p.body).id),
+        ),
+      ).toEqual(new Set(ids));
     } finally {
       const r = await l.stop();
-      expect(r.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(ids);
-      expect(r.stderr).toMatch(/forwarding load_completed evt_0 failed: the target answered 500 in \d+ ms; answered 500/);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).id),
+      ).toEqual(ids);
+      expect(r.stderr).toMatch(
+        /forwarding load_completed evt_0 failed: the target answered 500 in \d+ ms; answered 500/,
+      );
       expect(r.stderr).toMatch(/forwarded load_completed evt_0: 200 in \d+ ms/);
       await target.close();
     }
@@ -200,7 +249,9 @@ describe('edp webhooks listen', () => {
   });
 
   it('refuses bad input before listening (exit 2)', async () => {
-    const noSecret = await cli(undefined, ['webhooks', 'listen', '--port', '0'], { env: { EDP_WEBHOOK_SECRET: undefined } });
+    const noSecret = await cli(undefined, ['webhooks', 'listen', '--port', '0'], {
+      env: { EDP_WEBHOOK_SECRET: undefined },
+    });
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('--secret');
     expect(noSecret.stderr).toContain('EDP_WEBHOOK_SECRET');
@@ -259,7 +310,9 @@ describe('receiver internals', () => {
       const first = post(r.url, signed(event('evt_c'), { key: 'kc' }));
       await eventually(() => (handed.length === 1 ? true : undefined));
       const second = post(r.url, signed(event('evt_c'), { key: 'kc' }));
-      await eventually(() => (notes.some((n) => n.includes('while the first is still being handed on')) ? true : undefined));
+      await eventually(() =>
+        notes.some((n) => n.includes('while the first is still being handed on')) ? true : undefined,
+      );
       release({ status: 503, delivered: false });
       expect([(await first).status, (await second).status]).toEqual([503, 503]);
       expect(handed).toEqual(['evt_c']);
@@ -278,7 +331,11 @@ describe('receiver internals', () => {
     const notes: string[] = [];
     try {
       const body = Buffer.from(JSON.stringify(event('evt_t')));
-      const o = await forwardDelivery(forwarder, { line: '', type: 'load_completed', id: 'evt_t', body, headers: {} }, (t) => notes.push(t));
+      const o = await forwardDelivery(
+        forwarder,
+        { line: '', type: 'load_completed', id: 'evt_t', body, headers: {} },
+        (t) => notes.push(t),
+      );
       expect(o).toEqual({ status: 502, delivered: false });
       expect(notes[0]).toContain('no answer within 50 ms');
     } finally {
@@ -311,7 +368,17 @@ describe('webhooks end to end', () => {
 
   it('an event reaches `edp webhooks listen` signed, and is printed once although the sandbox retries it', async () => {
     const port = await freePort();
-    const created = await cli(sb, ['webhooks', 'create', '-w', '101', '--url', `http://127.0.0.1:${port}/edp`, '--events', 'workspace_created', '--json']);
+    const created = await cli(sb, [
+      'webhooks',
+      'create',
+      '-w',
+      '101',
+      '--url',
+      `http://127.0.0.1:${port}/edp`,
+      '--events',
+      'workspace_created',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     const { id, secret } = created.json();
 
@@ -331,7 +398,10 @@ describe('webhooks end to end', () => {
         const d = (await http(sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body as any[];
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
-      expect(log.map((d) => [d.attempt, d.outcome, d.status_code])).toEqual([[1, 'failed', 200], [2, 'delivered', 200]]);
+      expect(log.map((d) => [d.attempt, d.outcome, d.status_code])).toEqual([
+        [1, 'failed', 200],
+        [2, 'delivered', 200],
+      ]);
       expect(log[0].idempotency_key).toBe(log[1].idempotency_key);
 
       const result = await listener.stop();
@@ -353,7 +423,19 @@ describe('webhooks end to end', () => {
 
   it('after a rotation the listener with the old secret would refuse: the endpoint is unverified and gets nothing', async () => {
     const port = await freePort();
-    const { id, secret } = (await cli(sb, ['webhooks', 'create', '-w', '102', '--url', `http://127.0.0.1:${port}/edp`, '--events', 'workspace_created', '--json'])).json();
+    const { id, secret } = (
+      await cli(sb, [
+        'webhooks',
+        'create',
+        '-w',
+        '102',
+        '--url',
+        `http://127.0.0.1:${port}/edp`,
+        '--events',
+        'workspace_created',
+        '--json',
+      ])
+    ).json();
     const listener = await startListen(['--secret', secret], { port });
     try {
       expect((await cli(sb, ['webhooks', 'verify', String(id), '-w', '102'])).code).toBe(0);
@@ -362,7 +444,19 @@ describe('webhooks end to end', () => {
       // A verified endpoint subscribed alike gets the event: once it has, the rotated one would have too.
       const witness = await receiver();
       try {
-        const other = (await cli(sb, ['webhooks', 'create', '-w', '102', '--url', witness.url, '--events', 'workspace_created', '--json'])).json();
+        const other = (
+          await cli(sb, [
+            'webhooks',
+            'create',
+            '-w',
+            '102',
+            '--url',
+            witness.url,
+            '--events',
+            'workspace_created',
+            '--json',
+          ])
+        ).json();
         expect((await cli(sb, ['webhooks', 'verify', String(other.id), '-w', '102'])).code).toBe(0);
         await cli(sb, ['workspaces', 'create', '--title', 'Not Delivered Co']);
         await eventually(() => (witness.posts().some((p) => p.body.includes('Not Delivered Co')) ? true : undefined));

@@ -21,7 +21,15 @@ async function create(url = 'https://hooks.example.com/x', events = 'load_comple
 describe('edp webhooks update', () => {
   it('replaces the subscription', async () => {
     const ep = await create();
-    const r = await cli(sb, ['webhooks', 'update', String(ep.id), ...W, '--events', 'load_started,load_created', '--json']);
+    const r = await cli(sb, [
+      'webhooks',
+      'update',
+      String(ep.id),
+      ...W,
+      '--events',
+      'load_started,load_created',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json().event_types).toEqual(['load_started', 'load_created']);
   });
@@ -30,7 +38,9 @@ describe('edp webhooks update', () => {
     const ep = await create();
     const r = await cli(sb, ['webhooks', 'update', String(ep.id), ...W, '--events', 'load_finished']);
     expect(r.code).toBe(2);
-    expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token })).body.event_types).toEqual(['load_completed']);
+    expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token })).body.event_types).toEqual([
+      'load_completed',
+    ]);
     expect((await cli(sb, ['webhooks', 'update', '9999', ...W, '--events', 'load_started'])).code).toBe(5);
   });
 });

@@ -30,7 +30,7 @@ describe('edp webhooks verify', () => {
     }
   });
 
-  it('reports a failed verification with the service\'s reason (exit 2)', async () => {
+  it("reports a failed verification with the service's reason (exit 2)", async () => {
     const r = await receiver(() => ({ status: 404 }));
     try {
       const ep = await create(r.url);

@@ -12,7 +12,11 @@ describe('edp workspaces list', () => {
   it('parses --limit as its own option and the global flags apart', async () => {
     const r = await parse(['workspaces', 'list', '--limit', '5', '-w', '101', '--json']);
     expect(r.code).toBe(0);
-    expect(r.parsed).toMatchObject({ command: 'workspaces list', opts: { limit: '5', args: [] }, globals: { workspace: '101', json: true } });
+    expect(r.parsed).toMatchObject({
+      command: 'workspaces list',
+      opts: { limit: '5', args: [] },
+      globals: { workspace: '101', json: true },
+    });
   });
 
   it('refuses an option it does not declare (exit 2)', async () => {
@@ -49,7 +53,11 @@ describe('faults and paging', () => {
     const big = await sandbox();
     const basic = { basic: true as const };
     for (let i = 0; i < 347; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, 347 - i) }, (_, k) => http(big, 'POST', '/api/v3/workspaces', { ...basic, body: { title: `W${i + k}` } })));
+      await Promise.all(
+        Array.from({ length: Math.min(50, 347 - i) }, (_, k) =>
+          http(big, 'POST', '/api/v3/workspaces', { ...basic, body: { title: `W${i + k}` } }),
+        ),
+      );
     }
     const r = await cli(big, ['workspaces', 'list', '--json', '--verbose']);
     const ids = r.json().map((w: any) => w.id);

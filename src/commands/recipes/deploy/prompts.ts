@@ -37,19 +37,29 @@ const isDate = (v: string): boolean => {
  * accounts (with search). Choices come from the first workspace; for several workspaces the
  * accounts picked become `remote:` selectors, resolved in each.
  */
-export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec, opts: { fromFile?: boolean } = {}): Promise<Answers> {
+export async function promptMissing(
+  ctx: Context,
+  api: Service,
+  spec: DeploySpec,
+  opts: { fromFile?: boolean } = {},
+): Promise<Answers> {
   const p = await ctx.prompts();
   const pc = ctx.promptContext();
   const accountTitles = new Map<string, string>();
   if (spec.workspaces === undefined) {
     const workspaces = await collect(listWorkspaces(api));
     const chosen = await p.checkbox(
-      { message: 'Deploy to which workspaces?', choices: workspaces.map((w) => ({ name: terminalSafe(`${idText(w.id)}  ${w.title}`), value: idText(w.id) })), required: true },
+      {
+        message: 'Deploy to which workspaces?',
+        choices: workspaces.map((w) => ({ name: terminalSafe(`${idText(w.id)}  ${w.title}`), value: idText(w.id) })),
+        required: true,
+      },
       pc,
     );
     spec.workspaces = chosen;
   }
-  const first = spec.workspaces === 'all' ? idText((await collect(listWorkspaces(api, { limit: 1 })))[0]?.id) : spec.workspaces[0]!;
+  const first =
+    spec.workspaces === 'all' ? idText((await collect(listWorkspaces(api, { limit: 1 })))[0]?.id) : spec.workspaces[0]!;
   if (!first) throw new UsageError('the agency has no workspaces');
   const fleet = spec.workspaces === 'all' || spec.workspaces.length > 1;
 
@@ -62,7 +72,12 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
           const needle = (term ?? '').toLowerCase();
           return templates
             .filter((t) => !needle || t.title.toLowerCase().includes(needle))
-            .map((t) => ({ name: terminalSafe(`${t.title}  (${idText(t.id)}, ${t.build_mode ?? 'build mode not given'})`), value: idText(t.id), description: t.description === undefined || t.description === null ? undefined : terminalSafe(String(t.description)) }));
+            .map((t) => ({
+              name: terminalSafe(`${t.title}  (${idText(t.id)}, ${t.build_mode ?? 'build mode not given'})`),
+              value: idText(t.id),
+              description:
+                t.description === undefined || t.description === null ? undefined : terminalSafe(String(t.description)),
+            }));
         },
       },
       pc,
@@ -72,14 +87,22 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
   // A spec file that leaves out the title or the date means the defaults: not asked again.
   if (spec.title === undefined && !opts.fromFile) {
     const title = await p.input(
-      { message: 'Recipe title', default: template.title, validate: (v) => (v.trim().length > 0 && v.length <= 255) || 'a title of 1 to 255 characters' },
+      {
+        message: 'Recipe title',
+        default: template.title,
+        validate: (v) => (v.trim().length > 0 && v.length <= 255) || 'a title of 1 to 255 characters',
+      },
       pc,
     );
     spec.title = title.trim();
   }
   if (spec.syncFrom === undefined && !opts.fromFile) {
     const date = await p.input(
-      { message: 'Sync data from (YYYY-MM-DD; empty for the service\'s default)', default: '', validate: (v) => v.trim() === '' || isDate(v.trim()) || 'a date as YYYY-MM-DD, or empty' },
+      {
+        message: "Sync data from (YYYY-MM-DD; empty for the service's default)",
+        default: '',
+        validate: (v) => v.trim() === '' || isDate(v.trim()) || 'a date as YYYY-MM-DD, or empty',
+      },
       pc,
     );
     if (date.trim() !== '') spec.syncFrom = parseDate(date.trim(), 'sync date');
@@ -93,12 +116,23 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
       connection =
         connections.length === 1
           ? idText(connections[0]!.id)
-          : await p.select({ message: terminalSafe(`${source.dataSource} connection`), choices: connections.map((c) => ({ name: terminalSafe(`${idText(c.id)}  ${String(c.title ?? '')}`), value: idText(c.id) })) }, pc);
+          : await p.select(
+              {
+                message: terminalSafe(`${source.dataSource} connection`),
+                choices: connections.map((c) => ({
+                  name: terminalSafe(`${idText(c.id)}  ${String(c.title ?? '')}`),
+                  value: idText(c.id),
+                })),
+              },
+              pc,
+            );
       // In a fleet the connection is found again in each workspace.
       if (!fleet) source.connection = connection;
     }
     const accounts = (await collect(listAccounts(api, first, connection))).filter((a) => a.is_active);
-    const remoteOf = fleet ? remoteIdLookup(await collect<AccountV3>(listAccountsV3(api, first, connection))) : undefined;
+    const remoteOf = fleet
+      ? remoteIdLookup(await collect<AccountV3>(listAccountsV3(api, first, connection)))
+      : undefined;
     const picked: string[] = [];
     for (;;) {
       const choice = await p.search(
@@ -107,10 +141,16 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
           source: (term) => {
             const needle = (term ?? '').toLowerCase();
             const rest = accounts
-              .filter((a) => !picked.includes(idText(a.id)) && (!needle || a.title.toLowerCase().includes(needle) || idText(a.id).includes(needle)))
+              .filter(
+                (a) =>
+                  !picked.includes(idText(a.id)) &&
+                  (!needle || a.title.toLowerCase().includes(needle) || idText(a.id).includes(needle)),
+              )
               .map((a) => ({ name: terminalSafe(`${a.title}  (${idText(a.id)})`), value: idText(a.id) }));
             return [
-              ...(picked.length > 0 ? [{ name: `Done: deploy with the ${picked.length} picked`, value: DONE }] : [{ name: 'All active accounts', value: ALL_ACTIVE }]),
+              ...(picked.length > 0
+                ? [{ name: `Done: deploy with the ${picked.length} picked`, value: DONE }]
+                : [{ name: 'All active accounts', value: ALL_ACTIVE }]),
               ...rest,
             ];
           },
@@ -137,13 +177,20 @@ export async function promptMissing(ctx: Context, api: Service, spec: DeploySpec
 
   if (spec.sources.length === 0) {
     const allowed = template.data_sources ?? [];
-    if (allowed.length === 0) throw new UsageError(`template ${idText(template.id)} names no data sources: pass --data-source`);
+    if (allowed.length === 0)
+      throw new UsageError(`template ${idText(template.id)} names no data sources: pass --data-source`);
     for (;;) {
       const left = allowed.filter((d) => !spec.sources.some((s) => s.dataSource === d));
       const dataSource =
         allowed.length === 1
           ? allowed[0]!
-          : await p.select({ message: spec.sources.length === 0 ? 'Data source' : 'Next data source', choices: left.map((d) => ({ name: terminalSafe(d), value: d })) }, pc);
+          : await p.select(
+              {
+                message: spec.sources.length === 0 ? 'Data source' : 'Next data source',
+                choices: left.map((d) => ({ name: terminalSafe(d), value: d })),
+              },
+              pc,
+            );
       const source: SourceSpec = { dataSource, accounts: [] };
       spec.sources.push(source);
       await askAccounts(source);
@@ -183,7 +230,11 @@ export function equivalentCommand(spec: DeploySpec, extra: string[] = []): strin
   const file: Record<string, unknown> = { template: spec.template };
   if (spec.title !== undefined) file.title = spec.title;
   if (spec.syncFrom !== undefined) file.sync_from_date = spec.syncFrom;
-  file.sources = spec.sources.map((s) => ({ data_source: s.dataSource, ...(s.connection !== undefined ? { connection: s.connection } : {}), accounts: s.accounts }));
+  file.sources = spec.sources.map((s) => ({
+    data_source: s.dataSource,
+    ...(s.connection !== undefined ? { connection: s.connection } : {}),
+    accounts: s.accounts,
+  }));
   return `${[...words, '--file', '-', ...extra].map(shellWord).join(' ')} <<'SPEC'\n${JSON.stringify(file, null, 2)}\nSPEC`;
 }
 
@@ -198,8 +249,16 @@ export function summaryLines(spec: DeploySpec, answers: Answers): string[] {
     `  sync from    ${spec.syncFrom ?? "the service's default"}`,
   ];
   for (const s of spec.sources) {
-    const accounts = s.accounts.map((a) => (a === ALL_ACTIVE ? 'all active accounts' : answers.accountTitles.has(a) ? `${answers.accountTitles.get(a)} (${a})` : a));
-    lines.push(`  ${s.dataSource}  ${s.connection !== undefined ? `connection ${s.connection}` : 'the connection of each workspace'}; ${accounts.join(', ')}`);
+    const accounts = s.accounts.map((a) =>
+      a === ALL_ACTIVE
+        ? 'all active accounts'
+        : answers.accountTitles.has(a)
+          ? `${answers.accountTitles.get(a)} (${a})`
+          : a,
+    );
+    lines.push(
+      `  ${s.dataSource}  ${s.connection !== undefined ? `connection ${s.connection}` : 'the connection of each workspace'}; ${accounts.join(', ')}`,
+    );
   }
   return lines;
 }

@@ -40,7 +40,9 @@ const SPEC_KEYS = Object.keys(specFile.shape);
 const SOURCE_KEYS = ['data_source', 'connection', 'accounts'];
 
 /** An unknown key of the spec names the closest known ones: `sourcs` → did you mean sources? */
-function suggestKeys<I extends { code?: string; keys?: string[]; path: ReadonlyArray<PropertyKey>; message: string }>(issue: I): I {
+function suggestKeys<I extends { code?: string; keys?: string[]; path: ReadonlyArray<PropertyKey>; message: string }>(
+  issue: I,
+): I {
   if (issue.code !== 'unrecognized_keys' || !issue.keys) return issue;
   const known = issue.path.length === 0 ? SPEC_KEYS : issue.path[0] === 'sources' ? SOURCE_KEYS : [];
   const hints = issue.keys.map((k) => didYouMean(k, known)).filter(Boolean);
@@ -51,6 +53,8 @@ function suggestKeys<I extends { code?: string; keys?: string[]; path: ReadonlyA
 export const deploySpec = {
   safeParse(doc: unknown) {
     const result = specFile.safeParse(doc);
-    return result.success ? result : { success: false as const, error: { issues: result.error.issues.map(suggestKeys) } };
+    return result.success
+      ? result
+      : { success: false as const, error: { issues: result.error.issues.map(suggestKeys) } };
   },
 };

@@ -41,7 +41,12 @@ function specOfDocument(f: SpecDocument): DeploySpec {
 }
 
 const INPUT_FLAGS = [
-  ['template', '--template'], ['title', '--title'], ['dataSource', '--data-source'], ['connection', '--connection'], ['accounts', '--accounts'], ['syncFrom', '--sync-from'],
+  ['template', '--template'],
+  ['title', '--title'],
+  ['dataSource', '--data-source'],
+  ['connection', '--connection'],
+  ['accounts', '--accounts'],
+  ['syncFrom', '--sync-from'],
 ] as const satisfies ReadonlyArray<readonly [keyof DeployOptions, string]>;
 
 /**
@@ -53,32 +58,56 @@ export async function specFromOptions(ctx: Context, opts: DeployOptions): Promis
   let fileConcurrency = false;
   if (opts.file !== undefined) {
     const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
-    if (clash.length > 0) throw new UsageError(`--file gives the whole spec; drop ${clash.join(', ')} or put them in the file`);
-    spec = specOfDocument(await readValidDocument(opts.file, ctx.io.stdin, '--file', 'deploy spec', async () => (await import('./schema.js')).deploySpec));
+    if (clash.length > 0)
+      throw new UsageError(`--file gives the whole spec; drop ${clash.join(', ')} or put them in the file`);
+    spec = specOfDocument(
+      await readValidDocument(
+        opts.file,
+        ctx.io.stdin,
+        '--file',
+        'deploy spec',
+        async () => (await import('./schema.js')).deploySpec,
+      ),
+    );
     fileConcurrency = spec.concurrency !== undefined;
   } else {
-    if (opts.title !== undefined && (opts.title.trim() === '' || opts.title.length > 255)) throw new UsageError('--title must be 1 to 255 characters');
-    if (opts.template !== undefined && opts.template.trim() === '') throw new UsageError('--template must be a template id or its exact title');
+    if (opts.title !== undefined && (opts.title.trim() === '' || opts.title.length > 255))
+      throw new UsageError('--title must be 1 to 255 characters');
+    if (opts.template !== undefined && opts.template.trim() === '')
+      throw new UsageError('--template must be a template id or its exact title');
     const accounts = splitList(opts.accounts);
-    if (opts.accounts !== undefined && accounts.length === 0) throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
-    if ((opts.connection !== undefined || opts.accounts !== undefined) && opts.dataSource === undefined) throw new UsageError('--connection and --accounts need --data-source');
+    if (opts.accounts !== undefined && accounts.length === 0)
+      throw new UsageError('--accounts needs at least one account: an id, a title, remote:ID or all-active');
+    if ((opts.connection !== undefined || opts.accounts !== undefined) && opts.dataSource === undefined)
+      throw new UsageError('--connection and --accounts need --data-source');
     spec = {
       template: opts.template?.trim(),
       title: opts.title,
       syncFrom: opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from'),
       workspaces: undefined,
       concurrency: undefined,
-      sources: opts.dataSource === undefined ? [] : [{ dataSource: opts.dataSource, connection: opts.connection === undefined ? undefined : parseId(opts.connection, '--connection'), accounts }],
+      sources:
+        opts.dataSource === undefined
+          ? []
+          : [
+              {
+                dataSource: opts.dataSource,
+                connection: opts.connection === undefined ? undefined : parseId(opts.connection, '--connection'),
+                accounts,
+              },
+            ],
     };
   }
-  if (opts.allWorkspaces && ctx.flags.workspace !== undefined) throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
+  if (opts.allWorkspaces && ctx.flags.workspace !== undefined)
+    throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
   if (opts.allWorkspaces) spec.workspaces = 'all';
   else if (ctx.flags.workspace !== undefined) spec.workspaces = parseIdList(ctx.flags.workspace, '--workspace');
   else if (spec.workspaces === undefined) {
     const ws = ctx.workspace();
     if (ws) spec.workspaces = [ws];
   }
-  if (opts.concurrency !== undefined) spec.concurrency = parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
+  if (opts.concurrency !== undefined)
+    spec.concurrency = parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
   // Below the flag and the file: EDP_CONCURRENCY, the profile's concurrency, then auto (edp config).
   else if (!fileConcurrency) spec.concurrency = ctx.concurrency();
   return spec;

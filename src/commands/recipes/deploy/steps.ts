@@ -1,6 +1,17 @@
 import {
-  BUILDING_STATES, buildRecipe, checkExtractions, createRecipe, getRecipe, getTemplate, listRecipes, listTemplates, recipePaths,
-  type ExtractionCheck, type Recipe, type RecipeConfiguration, type RecipeTemplate,
+  BUILDING_STATES,
+  buildRecipe,
+  checkExtractions,
+  createRecipe,
+  getRecipe,
+  getTemplate,
+  listRecipes,
+  listTemplates,
+  recipePaths,
+  type ExtractionCheck,
+  type Recipe,
+  type RecipeConfiguration,
+  type RecipeTemplate,
 } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
 import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../../../errors.js';
@@ -48,12 +59,27 @@ export async function resolveTemplate(api: Service, ws: string, ref: string): Pr
   let exact = found.filter((t) => t.title === ref);
   if (exact.length === 0) exact = found.filter((t) => t.title.toLowerCase() === ref.toLowerCase());
   if (exact.length === 1) return exact[0]!;
-  if (exact.length > 1) throw new UsageError(`several templates are titled "${ref}" (${exact.map((t) => idText(t.id)).join(', ')}): pass --template ID`);
+  if (exact.length > 1)
+    throw new UsageError(
+      `several templates are titled "${ref}" (${exact.map((t) => idText(t.id)).join(', ')}): pass --template ID`,
+    );
   // A typo finds nothing through the search: the closest titles of the whole list, read only now.
   const candidates = found.length > 0 ? found : await collect(listTemplates(api, ws, {}));
-  const near = didYouMean(ref, candidates.map((t) => t.title), (title) => `"${title}"`);
-  const similar = near ? '' : found.slice(0, 5).map((t) => `${idText(t.id)} "${t.title}"`).join(', ');
-  throw new ExitError('notFound', `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`);
+  const near = didYouMean(
+    ref,
+    candidates.map((t) => t.title),
+    (title) => `"${title}"`,
+  );
+  const similar = near
+    ? ''
+    : found
+        .slice(0, 5)
+        .map((t) => `${idText(t.id)} "${t.title}"`)
+        .join(', ');
+  throw new ExitError(
+    'notFound',
+    `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`,
+  );
 }
 
 /** The data sources of the spec must be ones the template allows: refused before any write. */
@@ -61,7 +87,9 @@ export function checkSourcesAllowed(template: RecipeTemplate, spec: DeploySpec):
   if (!template.data_sources) return;
   const refused = spec.sources.map((s) => s.dataSource).filter((ds) => !template.data_sources!.includes(ds));
   if (refused.length > 0) {
-    throw new UsageError(`template ${idText(template.id)} "${template.title}" does not allow ${refused.join(', ')}; it allows ${template.data_sources.join(', ')}`);
+    throw new UsageError(
+      `template ${idText(template.id)} "${template.title}" does not allow ${refused.join(', ')}; it allows ${template.data_sources.join(', ')}`,
+    );
   }
 }
 
@@ -71,7 +99,12 @@ export function checkSourcesAllowed(template: RecipeTemplate, spec: DeploySpec):
  * recipes of the template are listed). A create whose answer was lost is repeated: a repeat
  * answers 409 if the first landed (contract, Retries 3).
  */
-async function createOrAdopt(api: Service, ws: string, templateId: string, title: string): Promise<{ recipe: Recipe; adopted: boolean }> {
+async function createOrAdopt(
+  api: Service,
+  ws: string,
+  templateId: string,
+  title: string,
+): Promise<{ recipe: Recipe; adopted: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { recipe: await createRecipe(api, ws, { templateId, title }), adopted: false };
@@ -100,7 +133,8 @@ async function startBuild(api: Service, ws: string, id: string, before: Recipe):
       if (err instanceof ApiError && err.status === 409 && err.code === 'build_already_running') return;
       if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
       const now = await getRecipe(api, ws, id);
-      if (BUILDING_STATES.has(now.state ?? '') || (now.last_build_at ?? null) !== (before.last_build_at ?? null)) return;
+      if (BUILDING_STATES.has(now.state ?? '') || (now.last_build_at ?? null) !== (before.last_build_at ?? null))
+        return;
     }
   }
 }
@@ -115,7 +149,10 @@ export async function deployToWorkspace(
   report: StepReporter,
 ): Promise<DeployOutcome> {
   const deadline = Date.now() + opts.wait.timeoutMs;
-  const waitLeft = (): Omit<WaitOptions, 'onState'> => ({ ...opts.wait, timeoutMs: Math.max(0, deadline - Date.now()) });
+  const waitLeft = (): Omit<WaitOptions, 'onState'> => ({
+    ...opts.wait,
+    timeoutMs: Math.max(0, deadline - Date.now()),
+  });
   let recipe: Recipe | undefined;
   let step: StepProgress | undefined;
   const begin = async (n: number, text: string) => {
@@ -135,24 +172,42 @@ export async function deployToWorkspace(
     const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
     recipe = made.recipe;
     const id = idText(recipe.recipe_id);
-    step!.succeed(made.adopted ? `adopted recipe ${id} (the workspace already had one from this template)` : `created recipe ${id}`);
+    step!.succeed(
+      made.adopted ? `adopted recipe ${id} (the workspace already had one from this template)` : `created recipe ${id}`,
+    );
 
     await begin(4, 'connections and accounts');
     const additions: Addition[] = [];
     for (const s of spec.sources) {
       const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
-      additions.push({ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) });
+      additions.push({
+        dataSource: source.dataSource,
+        connectionId: source.connectionId,
+        accountIds: source.accounts.map((a) => a.id),
+      });
     }
-    step!.succeed(additions.map((a) => `${a.dataSource}: connection ${a.connectionId}, ${a.accountIds.length} account(s)`).join('; '));
+    step!.succeed(
+      additions
+        .map((a) => `${a.dataSource}: connection ${a.connectionId}, ${a.accountIds.length} account(s)`)
+        .join('; '),
+    );
 
     await begin(5, 'configure');
     // Adopted or repeated: the recipe as it is now is the base (Versioning 4).
     const current = made.adopted ? recipe : await getRecipe(api, ws, id);
     // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
     // resolved by reading the recipe again and merging again.
-    const configured = await appendConfiguration(api, ws, id, current, additions, spec.syncFrom, { retryTransient: true });
+    const configured = await appendConfiguration(api, ws, id, current, additions, spec.syncFrom, {
+      retryTransient: true,
+    });
     recipe = configured.recipe;
-    step!.succeed(configured.addedAccounts > 0 ? `configured: ${configured.addedAccounts} account(s) added` : configured.changed ? 'configured' : 'configuration already complete; nothing sent');
+    step!.succeed(
+      configured.addedAccounts > 0
+        ? `configured: ${configured.addedAccounts} account(s) added`
+        : configured.changed
+          ? 'configured'
+          : 'configuration already complete; nothing sent',
+    );
 
     await begin(6, 'build');
     const running = BUILDING_STATES.has(recipe.state ?? '');
@@ -208,7 +263,13 @@ export interface PlannedRequest {
  * `--dry-run`: the reads run (a token is issued to read), the writes are only listed. An existing
  * recipe of the template is adopted and its configuration is the base, as in a real run.
  */
-export async function planWorkspace(api: Service, ws: string, spec: DeploySpec, template: (ws: string) => Promise<RecipeTemplate>, rebuild: boolean) {
+export async function planWorkspace(
+  api: Service,
+  ws: string,
+  spec: DeploySpec,
+  template: (ws: string) => Promise<RecipeTemplate>,
+  rebuild: boolean,
+) {
   const paths = recipePaths('v3.1');
   const t = await template(ws);
   checkSourcesAllowed(t, spec);
@@ -217,15 +278,22 @@ export async function planWorkspace(api: Service, ws: string, spec: DeploySpec, 
   for await (const r of listRecipes(api, ws, { templateId: idText(t.id) }, { limit: 1 })) existing = r;
   // A recipe not created yet has no id: the plan shows a placeholder.
   const recipePath = existing ? paths.recipe(idText(existing.recipe_id)) : `${paths.recipes()}{recipe_id}/`;
-  if (!existing) requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
+  if (!existing)
+    requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
   const additions: Addition[] = [];
   for (const s of spec.sources) {
     const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
-    additions.push({ dataSource: source.dataSource, connectionId: source.connectionId, accountIds: source.accounts.map((a) => a.id) });
+    additions.push({
+      dataSource: source.dataSource,
+      connectionId: source.connectionId,
+      accountIds: source.accounts.map((a) => a.id),
+    });
   }
   const base: Recipe = existing ?? { recipe_id: null, state: null, data_sources: [], connections: [] };
   const merged = mergeConfiguration(base, additions, spec.syncFrom);
-  if (merged.changed) requests.push({ method: 'PUT', path: recipePath, body: merged.config satisfies RecipeConfiguration });
-  if (!BUILDING_STATES.has(base.state ?? '') && (merged.changed || base.state !== 'ready_to_work' || rebuild)) requests.push({ method: 'POST', path: `${recipePath}build/` });
+  if (merged.changed)
+    requests.push({ method: 'PUT', path: recipePath, body: merged.config satisfies RecipeConfiguration });
+  if (!BUILDING_STATES.has(base.state ?? '') && (merged.changed || base.state !== 'ready_to_work' || rebuild))
+    requests.push({ method: 'POST', path: `${recipePath}build/` });
   return { workspace_id: ws, template_id: t.id, recipe_id: existing?.recipe_id ?? null, requests };
 }

@@ -41,10 +41,26 @@ function optionalText(params: Record<string, unknown>, name: string): void {
  * `{{chunk_id}}` in `filename` and `file_format` `parquet`.
  */
 const s3Rules: ParamRules = {
-  known: ['connection_option', 'bucket', 'region', 'path_prefix', 'filename', 'file_format', 'max_file_size_mb', 'aws_access_key_id', 'aws_secret_access_key', 'assume_role_arn'],
+  known: [
+    'connection_option',
+    'bucket',
+    'region',
+    'path_prefix',
+    'filename',
+    'file_format',
+    'max_file_size_mb',
+    'aws_access_key_id',
+    'aws_secret_access_key',
+    'assume_role_arn',
+  ],
   secrets: ['aws_access_key_id', 'aws_secret_access_key'],
   readOnly: ['service_assume_role_arn', 'service_assume_role_externalid'],
-  defaults: { connection_option: 'aws_credentials', region: 'us-east-1', filename: '{{table_name}}/{{date}}.csv', file_format: 'csv' },
+  defaults: {
+    connection_option: 'aws_credentials',
+    region: 'us-east-1',
+    filename: '{{table_name}}/{{date}}.csv',
+    file_format: 'csv',
+  },
   check(params, sent) {
     const option = params.connection_option;
     if (typeof option !== 'string' || !(S3_OPTIONS as readonly string[]).includes(option)) {
@@ -56,17 +72,24 @@ const s3Rules: ParamRules = {
       for (const key of this.secrets) requireText(params, key);
     } else {
       const keys = this.secrets.filter((k) => sent[k] !== undefined);
-      if (keys.length > 0) throw invalid(`${P}.${keys[0]}`, `AWS keys are used only with connection_option aws_credentials, not ${option}`);
+      if (keys.length > 0)
+        throw invalid(
+          `${P}.${keys[0]}`,
+          `AWS keys are used only with connection_option aws_credentials, not ${option}`,
+        );
       for (const key of this.secrets) delete params[key];
     }
     if (option === 'role_chaining') {
       requireText(params, 'assume_role_arn');
-      if (!ROLE_ARN.test(params.assume_role_arn as string)) throw invalid(`${P}.assume_role_arn`, 'must be an IAM role ARN such as arn:aws:iam::123456789012:role/name');
+      if (!ROLE_ARN.test(params.assume_role_arn as string))
+        throw invalid(`${P}.assume_role_arn`, 'must be an IAM role ARN such as arn:aws:iam::123456789012:role/name');
     } else {
-      if (sent.assume_role_arn !== undefined) throw invalid(`${P}.assume_role_arn`, `used only with connection_option role_chaining, not ${option}`);
+      if (sent.assume_role_arn !== undefined)
+        throw invalid(`${P}.assume_role_arn`, `used only with connection_option role_chaining, not ${option}`);
       delete params.assume_role_arn;
     }
-    if (!S3_FORMATS.includes(params.file_format as string)) throw invalid(`${P}.file_format`, `must be one of ${S3_FORMATS.join(', ')}`);
+    if (!S3_FORMATS.includes(params.file_format as string))
+      throw invalid(`${P}.file_format`, `must be one of ${S3_FORMATS.join(', ')}`);
     const size = params.max_file_size_mb;
     if (size === null || size === undefined) {
       delete params.max_file_size_mb;
@@ -75,8 +98,10 @@ const s3Rules: ParamRules = {
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 45 || size > 100000) {
       throw invalid(`${P}.max_file_size_mb`, 'must be a whole number from 45 to 100000');
     }
-    if (!String(params.filename ?? '').includes('{{chunk_id}}')) throw invalid(`${P}.filename`, 'must contain {{chunk_id}} when max_file_size_mb is set');
-    if (params.file_format !== 'parquet') throw invalid(`${P}.file_format`, 'must be parquet when max_file_size_mb is set');
+    if (!String(params.filename ?? '').includes('{{chunk_id}}'))
+      throw invalid(`${P}.filename`, 'must contain {{chunk_id}} when max_file_size_mb is set');
+    if (params.file_format !== 'parquet')
+      throw invalid(`${P}.file_format`, 'must be parquet when max_file_size_mb is set');
   },
 };
 
@@ -104,7 +129,8 @@ const sftpRules: ParamRules = {
     requireText(params, 'password');
     optionalText(params, 'path');
     const port = params.port;
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw invalid(`${P}.port`, 'must be a port number');
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
+      throw invalid(`${P}.port`, 'must be a port number');
   },
 };
 
@@ -120,13 +146,19 @@ function rulesFor(name: string): ParamRules {
 function checkNames(rules: ParamRules, sent: Record<string, unknown>): void {
   for (const name of Object.keys(sent)) {
     if (rules.readOnly.includes(name)) throw invalid(`${P}.${name}`, 'is read-only');
-    if (!rules.known.includes(name)) throw invalid(`${P}.${name}`, `unknown parameter; known: ${rules.known.join(', ')}`);
+    if (!rules.known.includes(name))
+      throw invalid(`${P}.${name}`, `unknown parameter; known: ${rules.known.join(', ')}`);
   }
 }
 
 function numbersOf(params: Record<string, unknown>): Record<string, unknown> {
   // Bodies keep big integers exact; a parameter is a plain number here.
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v !== null && typeof v === 'object' && 'isLosslessNumber' in v ? Number(String(v)) : v]));
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [
+      k,
+      v !== null && typeof v === 'object' && 'isLosslessNumber' in v ? Number(String(v)) : v,
+    ]),
+  );
 }
 
 /** The service's own role for role chaining (contract: names carry a neutral word for the maker). */
@@ -141,7 +173,8 @@ function serviceRole(store: Store, dc: DestinationConnection) {
 export function destinationConnectionView(store: Store, dc: DestinationConnection) {
   const rules = RULES[dc.destination_name];
   const params = Object.fromEntries(Object.entries(dc.connection_params).filter(([k]) => !rules?.secrets.includes(k)));
-  if (dc.destination_name === 's3' && params.connection_option === 'role_chaining') Object.assign(params, serviceRole(store, dc));
+  if (dc.destination_name === 's3' && params.connection_option === 'role_chaining')
+    Object.assign(params, serviceRole(store, dc));
   return {
     id: dc.id,
     title: dc.title,
@@ -188,110 +221,146 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
   };
   const connection = (connectionId: string, wsId: number, d: Destination): DestinationConnection => {
     const id = pathId(connectionId);
-    const dc = s().destination_connections.find((x) => x.id === id && x.workspace_id === wsId && x.destination_name === d.name);
+    const dc = s().destination_connections.find(
+      (x) => x.id === id && x.workspace_id === wsId && x.destination_name === d.name,
+    );
     if (!dc) throw notFound('Destination connection not found.');
     return dc;
   };
 
   app.get('/api/v3/destinations', async (request) => {
     requireBearer(store, request);
-    const items = [...s().destinations].sort((a, b) => a.name.localeCompare(b.name)).map(({ name, title }) => ({ name, title }));
+    const items = [...s().destinations]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(({ name, title }) => ({ name, title }));
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get<{ Params: { destination_name: string } }>('/api/v3/destinations/:destination_name/connections', async (request) => {
-    const auth = requireBearer(store, request);
-    const d = destination(request.params.destination_name);
-    const items = s()
-      .destination_connections.filter((dc) => dc.workspace_id === auth.workspaceId && dc.destination_name === d.name)
-      .sort(byId)
-      .map((dc) => destinationConnectionView(store, dc));
-    return paginate(request, items, { mode: 'v3' });
-  });
+  app.get<{ Params: { destination_name: string } }>(
+    '/api/v3/destinations/:destination_name/connections',
+    async (request) => {
+      const auth = requireBearer(store, request);
+      const d = destination(request.params.destination_name);
+      const items = s()
+        .destination_connections.filter((dc) => dc.workspace_id === auth.workspaceId && dc.destination_name === d.name)
+        .sort(byId)
+        .map((dc) => destinationConnectionView(store, dc));
+      return paginate(request, items, { mode: 'v3' });
+    },
+  );
 
-  app.post<{ Params: { destination_name: string } }>('/api/v3/destinations/:destination_name/connections', { config: { body: createSchema } }, async (request, reply) => {
-    const auth = requireBearer(store, request);
-    const d = destination(request.params.destination_name);
-    const rules = rulesFor(d.name);
-    const body = parseBody(createSchema, request.body);
-    const sent = numbersOf(body.connection_params);
-    checkNames(rules, sent);
-    const params = { ...rules.defaults, ...sent };
-    rules.check(params, sent);
-    const dc: DestinationConnection = {
-      id: store.nextId('destination_connection'),
-      workspace_id: auth.workspaceId,
-      destination_name: d.name,
-      title: body.title,
-      status: 'new',
-      connection_params: params,
-      created_at: store.clock.iso(),
-      error_text: null,
-      last_checked_at: null,
-    };
-    s().destination_connections.push(dc);
-    emitDestinationConnection(store, 'destination_connection_created', dc);
-    checkConnection(store, dc);
-    store.changed();
-    return reply.code(201).send(destinationConnectionView(store, dc));
-  });
+  app.post<{ Params: { destination_name: string } }>(
+    '/api/v3/destinations/:destination_name/connections',
+    { config: { body: createSchema } },
+    async (request, reply) => {
+      const auth = requireBearer(store, request);
+      const d = destination(request.params.destination_name);
+      const rules = rulesFor(d.name);
+      const body = parseBody(createSchema, request.body);
+      const sent = numbersOf(body.connection_params);
+      checkNames(rules, sent);
+      const params = { ...rules.defaults, ...sent };
+      rules.check(params, sent);
+      const dc: DestinationConnection = {
+        id: store.nextId('destination_connection'),
+        workspace_id: auth.workspaceId,
+        destination_name: d.name,
+        title: body.title,
+        status: 'new',
+        connection_params: params,
+        created_at: store.clock.iso(),
+        error_text: null,
+        last_checked_at: null,
+      };
+      s().destination_connections.push(dc);
+      emitDestinationConnection(store, 'destination_connection_created', dc);
+      checkConnection(store, dc);
+      store.changed();
+      return reply.code(201).send(destinationConnectionView(store, dc));
+    },
+  );
 
-  app.get<{ Params: { id: string; destination_name: string } }>('/api/v3/destinations/:destination_name/connections/:id', async (request) => {
-    const auth = requireBearer(store, request);
-    return destinationConnectionView(store, connection(request.params.id, auth.workspaceId, destination(request.params.destination_name)));
-  });
+  app.get<{ Params: { id: string; destination_name: string } }>(
+    '/api/v3/destinations/:destination_name/connections/:id',
+    async (request) => {
+      const auth = requireBearer(store, request);
+      return destinationConnectionView(
+        store,
+        connection(request.params.id, auth.workspaceId, destination(request.params.destination_name)),
+      );
+    },
+  );
 
   // PATCH (§) changes the title only; parameters change through PUT, which re-checks them.
-  app.patch<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>('/api/v3/destinations/:destination_name/connections/:id', { config: { body: patchSchema } }, async (request) => {
-    const auth = requireBearer(store, request);
-    const dc = connection(request.params.id, auth.workspaceId, destination(request.params.destination_name));
-    const raw = (request.body ?? {});
-    if (raw && typeof raw === 'object' && 'connection_params' in raw) throw invalid('connection_params', 'change parameters with PUT');
-    const body = parseBody(patchSchema, request.body);
-    if (body.title !== undefined && body.title !== dc.title) {
-      dc.title = body.title;
-      emitDestinationConnection(store, 'title_changed', dc);
-      store.changed();
-    }
-    return destinationConnectionView(store, dc);
-  });
+  app.patch<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>(
+    '/api/v3/destinations/:destination_name/connections/:id',
+    { config: { body: patchSchema } },
+    async (request) => {
+      const auth = requireBearer(store, request);
+      const dc = connection(request.params.id, auth.workspaceId, destination(request.params.destination_name));
+      const raw = request.body ?? {};
+      if (raw && typeof raw === 'object' && 'connection_params' in raw)
+        throw invalid('connection_params', 'change parameters with PUT');
+      const body = parseBody(patchSchema, request.body);
+      if (body.title !== undefined && body.title !== dc.title) {
+        dc.title = body.title;
+        emitDestinationConnection(store, 'title_changed', dc);
+        store.changed();
+      }
+      return destinationConnectionView(store, dc);
+    },
+  );
 
   /**
    * Contract: parameters merged per field, omitted ones keep their values; secret fields all
    * together or none; unknown names 400; success triggers a re-check.
    */
-  app.put<{ Params: { destination_name: string; id: string } }>('/api/v3/destinations/:destination_name/connections/:id', { config: { body: putSchema } }, async (request) => {
-    const auth = requireBearer(store, request);
-    const d = destination(request.params.destination_name);
-    const dc = connection(request.params.id, auth.workspaceId, d);
-    const rules = rulesFor(d.name);
-    const body = parseBody(putSchema, request.body);
-    const sent = numbersOf(body.connection_params);
-    checkNames(rules, sent);
-    const sentSecrets = rules.secrets.filter((k) => sent[k] !== undefined);
-    if (sentSecrets.length > 0 && sentSecrets.length < rules.secrets.length) {
-      const missing = rules.secrets.filter((k) => sent[k] === undefined);
-      throw invalid(`${P}.${missing[0]}`, `secret fields are sent all together or not at all: also send ${missing.join(', ')}`);
-    }
-    const params = { ...dc.connection_params, ...sent };
-    rules.check(params, sent);
-    if (body.title !== undefined && body.title !== dc.title) {
-      dc.title = body.title;
-      emitDestinationConnection(store, 'title_changed', dc);
-    }
-    dc.connection_params = params;
-    if (sentSecrets.length > 0) emitDestinationConnection(store, 'secret_key_changed', dc);
-    emitDestinationConnection(store, 'destination_connection_changed', dc);
-    checkConnection(store, dc);
-    store.changed();
-    return destinationConnectionView(store, dc);
-  });
+  app.put<{ Params: { destination_name: string; id: string } }>(
+    '/api/v3/destinations/:destination_name/connections/:id',
+    { config: { body: putSchema } },
+    async (request) => {
+      const auth = requireBearer(store, request);
+      const d = destination(request.params.destination_name);
+      const dc = connection(request.params.id, auth.workspaceId, d);
+      const rules = rulesFor(d.name);
+      const body = parseBody(putSchema, request.body);
+      const sent = numbersOf(body.connection_params);
+      checkNames(rules, sent);
+      const sentSecrets = rules.secrets.filter((k) => sent[k] !== undefined);
+      if (sentSecrets.length > 0 && sentSecrets.length < rules.secrets.length) {
+        const missing = rules.secrets.filter((k) => sent[k] === undefined);
+        throw invalid(
+          `${P}.${missing[0]}`,
+          `secret fields are sent all together or not at all: also send ${missing.join(', ')}`,
+        );
+      }
+      const params = { ...dc.connection_params, ...sent };
+      rules.check(params, sent);
+      if (body.title !== undefined && body.title !== dc.title) {
+        dc.title = body.title;
+        emitDestinationConnection(store, 'title_changed', dc);
+      }
+      dc.connection_params = params;
+      if (sentSecrets.length > 0) emitDestinationConnection(store, 'secret_key_changed', dc);
+      emitDestinationConnection(store, 'destination_connection_changed', dc);
+      checkConnection(store, dc);
+      store.changed();
+      return destinationConnectionView(store, dc);
+    },
+  );
 
-  app.put<{ Params: { destination_connection_id: string; destination_name: string } }>('/api/v3/destinations/:destination_name/connections/:destination_connection_id/recheck', async (request) => {
-    const auth = requireBearer(store, request);
-    const dc = connection(request.params.destination_connection_id, auth.workspaceId, destination(request.params.destination_name));
-    checkConnection(store, dc);
-    store.changed();
-    return destinationConnectionView(store, dc);
-  });
+  app.put<{ Params: { destination_connection_id: string; destination_name: string } }>(
+    '/api/v3/destinations/:destination_name/connections/:destination_connection_id/recheck',
+    async (request) => {
+      const auth = requireBearer(store, request);
+      const dc = connection(
+        request.params.destination_connection_id,
+        auth.workspaceId,
+        destination(request.params.destination_name),
+      );
+      checkConnection(store, dc);
+      store.changed();
+      return destinationConnectionView(store, dc);
+    },
+  );
 }

@@ -6,8 +6,21 @@ import { canDeliver } from '../../pipeline.js';
 import type { Store } from '../../store.js';
 import type { Account, DataTable, Extract, ExtractTemplate } from '../../types.js';
 import {
-  type ExtractSettings, SCHEDULES, conflict, connectionOf, emitDataTable, emitExtraction, extractFields, invalid, settingsOf, tableTemplate,
-  templateOf, visibleTemplate, workspaceAccount, workspaceExtract, workspaceTable,
+  type ExtractSettings,
+  SCHEDULES,
+  conflict,
+  connectionOf,
+  emitDataTable,
+  emitExtraction,
+  extractFields,
+  invalid,
+  settingsOf,
+  tableTemplate,
+  templateOf,
+  visibleTemplate,
+  workspaceAccount,
+  workspaceExtract,
+  workspaceTable,
 } from './model.js';
 import { checkHistoryDate, resolveSettings, templateSettingsSchema, type TemplateSettingsInput } from './templates.js';
 
@@ -84,14 +97,20 @@ function intFilter(request: FastifyRequest, name: string): Set<number> | undefin
   const raw = queryOf(request)[name];
   if (raw === undefined || raw.trim() === '') return undefined;
   const parts = raw.split(',').map((p) => p.trim());
-  if (!parts.every((p) => /^\d+$/.test(p))) throw invalidQuery(name, [], `"${name}" must be an integer or comma-separated integers.`);
+  if (!parts.every((p) => /^\d+$/.test(p)))
+    throw invalidQuery(name, [], `"${name}" must be an integer or comma-separated integers.`);
   return new Set(parts.map(Number));
 }
 
 function textFilter(request: FastifyRequest, name: string): Set<string> | undefined {
   const raw = queryOf(request)[name];
   if (raw === undefined || raw.trim() === '') return undefined;
-  return new Set(raw.split(',').map((p) => p.trim()).filter(Boolean));
+  return new Set(
+    raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
 }
 
 function tableSqlName(base: string, id: number): string {
@@ -156,14 +175,22 @@ export function newExtract(
 function usableAccount(store: Store, wsId: number, id: number, template: ExtractTemplate, field: string): Account {
   const account = workspaceAccount(store, wsId, id);
   if (!account) throw invalid(field, `no account ${id} in this workspace`);
-  if (account.datasource_name !== template.datasource_name) throw invalid(field, `account ${id} is a ${account.datasource_name} account; template ${template.id} is for ${template.datasource_name}`);
+  if (account.datasource_name !== template.datasource_name)
+    throw invalid(
+      field,
+      `account ${id} is a ${account.datasource_name} account; template ${template.id} is for ${template.datasource_name}`,
+    );
   const connection = connectionOf(store, account.connection_id);
   if (!account.is_active || !connection || connection.deleted) throw invalid(field, `account ${id} is inactive`);
   return account;
 }
 
 /** Applies settings and reports what changed as the contract's Extraction events. */
-function applyChanges(store: Store, e: Extract, next: { title?: string; schedule?: string; settings?: ExtractSettings; syncFrom?: string | null }): void {
+function applyChanges(
+  store: Store,
+  e: Extract,
+  next: { title?: string; schedule?: string; settings?: ExtractSettings; syncFrom?: string | null },
+): void {
   const before = settingsOf(store, e);
   if (next.title !== undefined) e.title = next.title;
   if (next.schedule !== undefined && next.schedule !== (e.schedule ?? 'daily')) {
@@ -172,10 +199,14 @@ function applyChanges(store: Store, e: Extract, next: { title?: string; schedule
   }
   if (next.settings) {
     e.template_settings = next.settings;
-    if (JSON.stringify([before.fields, before.dynamic_fields]) !== JSON.stringify([next.settings.fields, next.settings.dynamic_fields])) {
+    if (
+      JSON.stringify([before.fields, before.dynamic_fields]) !==
+      JSON.stringify([next.settings.fields, next.settings.dynamic_fields])
+    ) {
       emitExtraction(store, 'fields_changed', e);
     }
-    if (JSON.stringify(before.additional_params) !== JSON.stringify(next.settings.additional_params)) emitExtraction(store, 'additional_params_changed', e);
+    if (JSON.stringify(before.additional_params) !== JSON.stringify(next.settings.additional_params))
+      emitExtraction(store, 'additional_params_changed', e);
     // custom_filters_changed is one of the contract's silent event types: never emitted.
   }
   if (next.syncFrom !== undefined && next.syncFrom !== e.sync_historical_data) {
@@ -187,7 +218,12 @@ function applyChanges(store: Store, e: Extract, next: { title?: string; schedule
   store.changed();
 }
 
-function settingsUpdate(store: Store, e: Extract, input: TemplateSettingsInput | undefined, base: ExtractSettings | undefined) {
+function settingsUpdate(
+  store: Store,
+  e: Extract,
+  input: TemplateSettingsInput | undefined,
+  base: ExtractSettings | undefined,
+) {
   if (!input) return {};
   const template = templateOf(store, e.template_id);
   if (!template) throw conflict(`Extract ${e.id} has no template.`);
@@ -200,23 +236,36 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
   // Each filter takes one value or a comma-separated list (contract).
-  app.get('/api/v3/extracts', { config: { query: z.object({ connection_id: z.string().optional(), datasource_name: z.string().optional(), data_table_id: z.string().optional(), ...pageQuery }) } }, async (request) => {
-    const auth = requireBearer(store, request);
-    const connections = intFilter(request, 'connection_id');
-    const tables = intFilter(request, 'data_table_id');
-    const sources = textFilter(request, 'datasource_name');
-    const items = s()
-      .extracts.filter(
-        (e) =>
-          e.workspace_id === auth.workspaceId &&
-          (!connections || connections.has(e.connection_id)) &&
-          (!tables || tables.has(e.data_table_id)) &&
-          (!sources || sources.has(e.datasource_name)),
-      )
-      .sort(byId)
-      .map((e) => extractView(store, e));
-    return paginate(request, items, { mode: 'v3' });
-  });
+  app.get(
+    '/api/v3/extracts',
+    {
+      config: {
+        query: z.object({
+          connection_id: z.string().optional(),
+          datasource_name: z.string().optional(),
+          data_table_id: z.string().optional(),
+          ...pageQuery,
+        }),
+      },
+    },
+    async (request) => {
+      const auth = requireBearer(store, request);
+      const connections = intFilter(request, 'connection_id');
+      const tables = intFilter(request, 'data_table_id');
+      const sources = textFilter(request, 'datasource_name');
+      const items = s()
+        .extracts.filter(
+          (e) =>
+            e.workspace_id === auth.workspaceId &&
+            (!connections || connections.has(e.connection_id)) &&
+            (!tables || tables.has(e.data_table_id)) &&
+            (!sources || sources.has(e.datasource_name)),
+        )
+        .sort(byId)
+        .map((e) => extractView(store, e));
+      return paginate(request, items, { mode: 'v3' });
+    },
+  );
 
   // Versioning 8: create is the one v3.1 extract operation; its errors keep the {detail} envelope.
   app.post('/api/v3.1/extracts/', { config: { body: createSchema } }, async (request, reply) => {
@@ -230,7 +279,8 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
       table = workspaceTable(store, auth.workspaceId, body.data_table_id);
       if (!table) throw invalid('data_table_id', `no data table ${body.data_table_id} in this workspace`);
       const held = tableTemplate(store, table);
-      if (held && held.id !== template.id) throw invalid('data_table_id', `data table ${table.id} holds template ${held.id}, not ${template.id}`);
+      if (held && held.id !== template.id)
+        throw invalid('data_table_id', `data table ${table.id} holds template ${held.id}, not ${template.id}`);
     }
     const settings = resolveSettings(store, template, account.connection_id, body.template_settings ?? {});
     const syncFrom = body.template_settings?.sync_historical_data ?? null;
@@ -275,7 +325,8 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     if (e.is_paused) throw conflict(`Extract ${e.id} is paused (${e.pause_reason ?? 'manual'}); unpause it first.`);
-    if (!canDeliver(store, e)) throw conflict(`Extract ${e.id} cannot run: its account is inactive or its connection was deleted.`);
+    if (!canDeliver(store, e))
+      throw conflict(`Extract ${e.id} cannot run: its account is inactive or its connection was deleted.`);
     if (e.status === 'running') throw conflict(`Extract ${e.id} is already running.`);
     store.runExtract(e);
     store.changed();
@@ -301,8 +352,10 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.extract_id));
     if (!e.is_paused) return extractView(store, e);
-    if (e.migrated_to_id) throw conflict(`Extract ${e.id} was migrated to extract ${e.migrated_to_id}; it stays paused.`);
-    if (e.pause_reason && e.pause_reason !== 'manual') throw conflict(`Extract ${e.id} was paused by the service (${e.pause_reason}); it cannot be unpaused.`);
+    if (e.migrated_to_id)
+      throw conflict(`Extract ${e.id} was migrated to extract ${e.migrated_to_id}; it stays paused.`);
+    if (e.pause_reason && e.pause_reason !== 'manual')
+      throw conflict(`Extract ${e.id} was paused by the service (${e.pause_reason}); it cannot be unpaused.`);
     e.is_paused = false;
     e.pause_reason = null;
     e.updated_at = store.clock.iso();
@@ -316,10 +369,15 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
   app.post('/api/v3/extracts/migrate-wide', { config: { body: migrateSchema } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(migrateSchema, request.body);
-    const source = s().extracts.find((e) => e.id === body.migrated_from_extraction_id && e.workspace_id === auth.workspaceId);
-    if (!source) throw invalid('migrated_from_extraction_id', `no extract ${body.migrated_from_extraction_id} in this workspace`);
-    if (source.migrated_to_id) throw conflict(`Extract ${source.id} was already migrated to extract ${source.migrated_to_id}.`);
-    if (templateOf(store, source.template_id)?.is_wide_template) throw invalid('migrated_from_extraction_id', `extract ${source.id} already uses a wide template`);
+    const source = s().extracts.find(
+      (e) => e.id === body.migrated_from_extraction_id && e.workspace_id === auth.workspaceId,
+    );
+    if (!source)
+      throw invalid('migrated_from_extraction_id', `no extract ${body.migrated_from_extraction_id} in this workspace`);
+    if (source.migrated_to_id)
+      throw conflict(`Extract ${source.id} was already migrated to extract ${source.migrated_to_id}.`);
+    if (templateOf(store, source.template_id)?.is_wide_template)
+      throw invalid('migrated_from_extraction_id', `extract ${source.id} already uses a wide template`);
     let target: ExtractTemplate | undefined;
     if (body.template_id !== undefined) {
       target = visibleTemplate(store, body.template_id);
@@ -327,7 +385,9 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
         throw invalid('template_id', `no wide ${source.datasource_name} template ${body.template_id}`);
       }
     } else {
-      target = s().extract_templates.find((t) => t.agency_id === null && t.is_wide_template && t.datasource_name === source.datasource_name);
+      target = s().extract_templates.find(
+        (t) => t.agency_id === null && t.is_wide_template && t.datasource_name === source.datasource_name,
+      );
       if (!target) throw invalid('template_id', `no wide template for ${source.datasource_name}; pass template_id`);
     }
     const account = s().accounts.find((a) => a.id === source.account_entity_id);
@@ -339,7 +399,10 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
       fields: sourceSettings.fields.filter((n) => target!.fields.some((f) => f.name === n)),
     };
     const settings = resolveSettings(store, target, source.connection_id, body.template_settings, base);
-    const syncFrom = body.template_settings.sync_historical_data !== undefined ? body.template_settings.sync_historical_data : source.sync_historical_data;
+    const syncFrom =
+      body.template_settings.sync_historical_data !== undefined
+        ? body.template_settings.sync_historical_data
+        : source.sync_historical_data;
     checkHistoryDate(store, syncFrom);
     const sourceTable = workspaceTable(store, auth.workspaceId, source.data_table_id);
     const table = createTable(store, auth.workspaceId, target, `${sourceTable?.title ?? source.title} (wide)`);

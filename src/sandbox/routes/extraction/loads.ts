@@ -5,7 +5,17 @@ import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../..
 import type { Store } from '../../store.js';
 import type { DataTable, DestinationConnection } from '../../types.js';
 import {
-  type Load, type LoadRun, SCHEDULES, SYSTEM_FIELDS, conflict, invalid, isoDay, selectedFieldsOf, tableProviderFields, workspaceTable, workspaceTitle,
+  type Load,
+  type LoadRun,
+  SCHEDULES,
+  SYSTEM_FIELDS,
+  conflict,
+  invalid,
+  isoDay,
+  selectedFieldsOf,
+  tableProviderFields,
+  workspaceTable,
+  workspaceTitle,
 } from './model.js';
 import { isoDate } from './templates.js';
 
@@ -19,7 +29,12 @@ const createSchema = z.object({
   destination_connection_id: intId,
   schedule: z.enum(SCHEDULES).optional(),
 });
-const putSchema = z.object({ title, data_table_id: intId, destination_connection_id: intId, schedule: z.enum(SCHEDULES) });
+const putSchema = z.object({
+  title,
+  data_table_id: intId,
+  destination_connection_id: intId,
+  schedule: z.enum(SCHEDULES),
+});
 const runSchema = z.object({ date_from: isoDate.optional(), date_to: isoDate.optional() });
 
 /** Days a scheduled run delivers when no range is given. */
@@ -66,7 +81,10 @@ function csvCell(v: unknown): string {
 export function exportCsv(store: Store, table: DataTable, from: string, to: string): { csv: string; rows: number } {
   const provider = tableProviderFields(store, table);
   const selected = selectedFieldsOf(store, table);
-  const columns = [...provider.filter((f) => selected.includes(f.name)).map((f) => f.name), ...SYSTEM_FIELDS.map((f) => f.name)];
+  const columns = [
+    ...provider.filter((f) => selected.includes(f.name)).map((f) => f.name),
+    ...SYSTEM_FIELDS.map((f) => f.name),
+  ];
   const dateField = provider.find((f) => f.format === 'iso_8601_date')?.name;
   const rows = (store.state.data_table_rows[String(table.id)] ?? []).filter((r) => {
     if (!dateField) return true;
@@ -78,8 +96,12 @@ export function exportCsv(store: Store, table: DataTable, from: string, to: stri
 }
 
 function fileName(dc: DestinationConnection, table: DataTable, day: string): string {
-  const template = typeof dc.connection_params.filename === 'string' ? dc.connection_params.filename : '{{table_name}}/{{date}}.csv';
-  return template.replaceAll('{{table_name}}', table.sql_name).replaceAll('{{date}}', day).replaceAll('{{chunk_id}}', '0');
+  const template =
+    typeof dc.connection_params.filename === 'string' ? dc.connection_params.filename : '{{table_name}}/{{date}}.csv';
+  return template
+    .replaceAll('{{table_name}}', table.sql_name)
+    .replaceAll('{{date}}', day)
+    .replaceAll('{{chunk_id}}', '0');
 }
 
 export function loadRoutes(app: FastifyInstance, store: Store): void {
@@ -106,7 +128,10 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
 
   app.get('/api/v3/loads', async (request) => {
     const auth = requireBearer(store, request);
-    const items = s().loads.filter((l) => l.workspace_id === auth.workspaceId).sort(byId).map((l) => loadView(store, l));
+    const items = s()
+      .loads.filter((l) => l.workspace_id === auth.workspaceId)
+      .sort(byId)
+      .map((l) => loadView(store, l));
     return paginate(request, items, { mode: 'v3' });
   });
 
@@ -144,7 +169,12 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     const body = parseBody(putSchema, request.body);
     requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
     if (body.schedule !== load.schedule) emitLoad(store, 'schedules_changed', load);
-    Object.assign(load, { title: body.title, data_table_id: body.data_table_id, destination_connection_id: body.destination_connection_id, schedule: body.schedule });
+    Object.assign(load, {
+      title: body.title,
+      data_table_id: body.data_table_id,
+      destination_connection_id: body.destination_connection_id,
+      schedule: body.schedule,
+    });
     load.updated_at = store.clock.iso();
     store.changed();
     return loadView(store, load);
@@ -183,63 +213,80 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
   });
 
   /** Contract: optional `date_from`, `date_to` run a range instead of the schedule window. */
-  app.put<{ Params: { id: string } }>('/api/v3/loads/:id/run', { config: { body: runSchema } }, async (request, reply) => {
-    const auth = requireBearer(store, request);
-    const load = requireLoad(request.params.id, auth.workspaceId);
-    const body = parseBody(runSchema, request.body);
-    // Both dates are optional, each on its own: an omitted end is today, an omitted start is
-    // the schedule window's start (or the given end, when that lies before the window).
-    const today = isoDay(store.clock.now());
-    if (body.date_from && body.date_to && body.date_from > body.date_to) throw invalid('date_to', `must not be before date_from (${body.date_from})`);
-    if (body.date_from && !body.date_to && body.date_from > today) throw invalid('date_from', `must not be after today (${today}) when date_to is omitted`);
-    if (load.is_paused) throw conflict(`Load ${load.id} is paused; unpause it first.`);
-    if (load.last_run?.status === 'running') throw conflict(`Load ${load.id} is already running (run ${load.last_run.id}).`);
-    const dc = s().destination_connections.find((d) => d.id === load.destination_connection_id);
-    if (!dc || dc.status !== 'active') throw conflict(`The destination connection of load ${load.id} is not active${dc?.error_text ? `: ${dc.error_text}` : ''}.`);
-    const now = store.clock.now();
-    const run: LoadRun = {
-      id: store.nextId('load_run'),
-      status: 'running',
-      date_from: body.date_from ?? null,
-      date_to: body.date_to ?? null,
-      started_at: store.clock.iso(),
-      finished_at: null,
-      rows: null,
-      file: null,
-      export_id: null,
-      error: null,
-    };
-    load.last_run = run;
-    emitLoad(store, 'load_started', load, run.id);
-    const to = body.date_to ?? isoDay(now);
-    const windowStart = isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
-    const from = body.date_from ?? (to < windowStart ? to : windowStart);
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (!s().loads.includes(load) || load.last_run !== run) return;
-      const table = workspaceTable(store, load.workspace_id, load.data_table_id);
-      run.finished_at = store.clock.iso();
-      if (!table) {
-        run.status = 'failed';
-        run.error = `Data table ${load.data_table_id} no longer exists.`;
-        emitLoad(store, 'error_changed', load, run.id);
-      } else {
-        const { csv, rows } = exportCsv(store, table, from, to);
-        const file = fileName(dc, table, to);
-        const exp = { id: store.nextId('load_export'), load_id: load.id, workspace_id: load.workspace_id, file, csv, created_at: run.finished_at };
-        s().load_exports.push(exp);
-        // Only the latest exports are kept, so that memory stays small.
-        if (s().load_exports.length > 200) s().load_exports.splice(0, s().load_exports.length - 200);
-        Object.assign(run, { status: 'completed', rows, file, export_id: exp.id });
-      }
-      emitLoad(store, 'load_completed', load, run.id);
+  app.put<{ Params: { id: string } }>(
+    '/api/v3/loads/:id/run',
+    { config: { body: runSchema } },
+    async (request, reply) => {
+      const auth = requireBearer(store, request);
+      const load = requireLoad(request.params.id, auth.workspaceId);
+      const body = parseBody(runSchema, request.body);
+      // Both dates are optional, each on its own: an omitted end is today, an omitted start is
+      // the schedule window's start (or the given end, when that lies before the window).
+      const today = isoDay(store.clock.now());
+      if (body.date_from && body.date_to && body.date_from > body.date_to)
+        throw invalid('date_to', `must not be before date_from (${body.date_from})`);
+      if (body.date_from && !body.date_to && body.date_from > today)
+        throw invalid('date_from', `must not be after today (${today}) when date_to is omitted`);
+      if (load.is_paused) throw conflict(`Load ${load.id} is paused; unpause it first.`);
+      if (load.last_run?.status === 'running')
+        throw conflict(`Load ${load.id} is already running (run ${load.last_run.id}).`);
+      const dc = s().destination_connections.find((d) => d.id === load.destination_connection_id);
+      if (!dc || dc.status !== 'active')
+        throw conflict(
+          `The destination connection of load ${load.id} is not active${dc?.error_text ? `: ${dc.error_text}` : ''}.`,
+        );
+      const now = store.clock.now();
+      const run: LoadRun = {
+        id: store.nextId('load_run'),
+        status: 'running',
+        date_from: body.date_from ?? null,
+        date_to: body.date_to ?? null,
+        started_at: store.clock.iso(),
+        finished_at: null,
+        rows: null,
+        file: null,
+        export_id: null,
+        error: null,
+      };
+      load.last_run = run;
+      emitLoad(store, 'load_started', load, run.id);
+      const to = body.date_to ?? isoDay(now);
+      const windowStart = isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
+      const from = body.date_from ?? (to < windowStart ? to : windowStart);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!s().loads.includes(load) || load.last_run !== run) return;
+        const table = workspaceTable(store, load.workspace_id, load.data_table_id);
+        run.finished_at = store.clock.iso();
+        if (!table) {
+          run.status = 'failed';
+          run.error = `Data table ${load.data_table_id} no longer exists.`;
+          emitLoad(store, 'error_changed', load, run.id);
+        } else {
+          const { csv, rows } = exportCsv(store, table, from, to);
+          const file = fileName(dc, table, to);
+          const exp = {
+            id: store.nextId('load_export'),
+            load_id: load.id,
+            workspace_id: load.workspace_id,
+            file,
+            csv,
+            created_at: run.finished_at,
+          };
+          s().load_exports.push(exp);
+          // Only the latest exports are kept, so that memory stays small.
+          if (s().load_exports.length > 200) s().load_exports.splice(0, s().load_exports.length - 200);
+          Object.assign(run, { status: 'completed', rows, file, export_id: exp.id });
+        }
+        emitLoad(store, 'load_completed', load, run.id);
+        store.changed();
+      }, store.opts.buildSeconds * 1000);
+      timer.unref();
+      timers.add(timer);
       store.changed();
-    }, store.opts.buildSeconds * 1000);
-    timer.unref();
-    timers.add(timer);
-    store.changed();
-    return reply.code(202).send(loadView(store, load));
-  });
+      return reply.code(202).send(loadView(store, load));
+    },
+  );
 
   // Sandbox-only: the files load runs wrote (what the destination would have received).
   app.get('/_sandbox/exports', async (request) => {

@@ -1,6 +1,14 @@
 import { SandboxError, notFound } from '../../errors.js';
 import type { Store } from '../../store.js';
-import type { Account, Connection, DataTable, DestinationConnection, Extract, ExtractTemplate, Field } from '../../types.js';
+import type {
+  Account,
+  Connection,
+  DataTable,
+  DestinationConnection,
+  Extract,
+  ExtractTemplate,
+  Field,
+} from '../../types.js';
 
 /**
  * The extraction area's additions to the shared model, by declaration merging. Extracts and
@@ -99,7 +107,12 @@ export interface DeclaredField {
 
 /** Contract, Field object: metrics default to `float` when no format is declared. */
 export function fieldObject(f: DeclaredField, isDynamic: boolean): Field {
-  return { name: f.name, format: f.format ?? (f.user_type === 'metric' ? 'float' : 'string'), user_type: f.user_type, is_dynamic: isDynamic };
+  return {
+    name: f.name,
+    format: f.format ?? (f.user_type === 'metric' ? 'float' : 'string'),
+    user_type: f.user_type,
+    is_dynamic: isDynamic,
+  };
 }
 
 /**
@@ -145,7 +158,9 @@ export function conflict(message: string): SandboxError {
 
 /** Templates a workspace can use: the global ones and the agency's own. */
 export function visibleTemplate(store: Store, id: number): ExtractTemplate | undefined {
-  return store.state.extract_templates.find((t) => t.id === id && (t.agency_id === null || t.agency_id === store.state.agency.id));
+  return store.state.extract_templates.find(
+    (t) => t.id === id && (t.agency_id === null || t.agency_id === store.state.agency.id),
+  );
 }
 
 export function templateOf(store: Store, id: number): ExtractTemplate | undefined {
@@ -171,14 +186,20 @@ export function workspaceTable(store: Store, wsId: number, id: number): DataTabl
 }
 
 export function requireDataSource(store: Store, name: string): void {
-  if (!store.state.datasources.some((d) => d.name === name)) throw new SandboxError(400, 'bad_request', `Unknown data source "${name}".`);
+  if (!store.state.datasources.some((d) => d.name === name))
+    throw new SandboxError(400, 'bad_request', `Unknown data source "${name}".`);
 }
 
 /** Settings of an extract; a recipe-created extract takes its template's fields. */
 export function settingsOf(store: Store, e: Extract): ExtractSettings {
   if (e.template_settings) return e.template_settings;
   const template = templateOf(store, e.template_id);
-  return { fields: template?.fields.map((f) => f.name) ?? [], additional_params: {}, dynamic_fields: [], custom_filters: [] };
+  return {
+    fields: template?.fields.map((f) => f.name) ?? [],
+    additional_params: {},
+    dynamic_fields: [],
+    custom_filters: [],
+  };
 }
 
 /** The field objects an extract delivers: its selected template fields, then its dynamic fields. */
@@ -267,7 +288,13 @@ function round(n: number, digits: number): number {
   return Math.round(n * f) / f;
 }
 
-function valueFor(store: Store, field: Field, day: string, entity: number, account: Account | undefined): string | number {
+function valueFor(
+  store: Store,
+  field: Field,
+  day: string,
+  entity: number,
+  account: Account | undefined,
+): string | number {
   const r = store.random();
   switch (field.format) {
     case 'iso_8601_date':

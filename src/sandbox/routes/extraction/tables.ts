@@ -4,7 +4,16 @@ import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { DataTable } from '../../types.js';
-import { SYSTEM_FIELDS, SYSTEM_FIELD_NAMES, emitDataTable, invalid, selectedFieldsOf, tableProviderFields, tableTemplate, workspaceTable } from './model.js';
+import {
+  SYSTEM_FIELDS,
+  SYSTEM_FIELD_NAMES,
+  emitDataTable,
+  invalid,
+  selectedFieldsOf,
+  tableProviderFields,
+  tableTemplate,
+  workspaceTable,
+} from './model.js';
 
 function tableSummary(store: Store, t: DataTable) {
   return {
@@ -47,7 +56,10 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
 
   app.get('/api/v3/data-tables', async (request) => {
     const auth = requireBearer(store, request);
-    const items = store.state.data_tables.filter((t) => t.workspace_id === auth.workspaceId).sort(byId).map((t) => tableSummary(store, t));
+    const items = store.state.data_tables
+      .filter((t) => t.workspace_id === auth.workspaceId)
+      .sort(byId)
+      .map((t) => tableSummary(store, t));
     return paginate(request, items, { mode: 'v3' });
   });
 
@@ -61,19 +73,26 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
    * names are ignored, dimensions cannot be deselected (400). System fields are always
    * delivered, so listing them or not changes nothing.
    */
-  app.put<{ Params: { data_table_id: string } }>('/api/v3/data-tables/:data_table_id', { config: { body: updateSchema } }, async (request) => {
-    const auth = requireBearer(store, request);
-    const t = requireTable(auth.workspaceId, request.params.data_table_id);
-    const { selected_fields: wanted } = parseBody(updateSchema, request.body);
-    const provider = tableProviderFields(store, t);
-    const dropped = provider.filter((f) => f.user_type === 'dimension' && !wanted.includes(f.name)).map((f) => f.name);
-    if (dropped.length > 0) throw invalid('selected_fields', `dimension fields cannot be deselected: ${dropped.join(', ')}`);
-    const before = selectedFieldsOf(store, t);
-    t.selected_fields = provider.map((f) => f.name).filter((n) => wanted.includes(n) && !SYSTEM_FIELD_NAMES.has(n));
-    if (JSON.stringify(before) !== JSON.stringify(selectedFieldsOf(store, t))) {
-      emitDataTable(store, 'table_meta_set', t);
-      store.changed();
-    }
-    return tableDetail(store, t);
-  });
+  app.put<{ Params: { data_table_id: string } }>(
+    '/api/v3/data-tables/:data_table_id',
+    { config: { body: updateSchema } },
+    async (request) => {
+      const auth = requireBearer(store, request);
+      const t = requireTable(auth.workspaceId, request.params.data_table_id);
+      const { selected_fields: wanted } = parseBody(updateSchema, request.body);
+      const provider = tableProviderFields(store, t);
+      const dropped = provider
+        .filter((f) => f.user_type === 'dimension' && !wanted.includes(f.name))
+        .map((f) => f.name);
+      if (dropped.length > 0)
+        throw invalid('selected_fields', `dimension fields cannot be deselected: ${dropped.join(', ')}`);
+      const before = selectedFieldsOf(store, t);
+      t.selected_fields = provider.map((f) => f.name).filter((n) => wanted.includes(n) && !SYSTEM_FIELD_NAMES.has(n));
+      if (JSON.stringify(before) !== JSON.stringify(selectedFieldsOf(store, t))) {
+        emitDataTable(store, 'table_meta_set', t);
+        store.changed();
+      }
+      return tableDetail(store, t);
+    },
+  );
 }

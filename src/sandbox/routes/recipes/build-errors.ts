@@ -6,14 +6,30 @@ import type { BuildError } from './model.js';
  * message is the database's, with internal names and paths removed.
  */
 const CATALOGUE: Record<string, { message: string; stage: string | null; details: () => Record<string, unknown> }> = {
-  extractions_not_created: { message: 'The extractions this recipe needs could not be created.', stage: 'extraction', details: () => ({}) },
+  extractions_not_created: {
+    message: 'The extractions this recipe needs could not be created.',
+    stage: 'extraction',
+    details: () => ({}),
+  },
   no_data_delivered: { message: 'No extraction delivered data in time.', stage: 'extraction', details: () => ({}) },
   all_sources_failed: { message: 'Every data source of the recipe failed.', stage: 'extraction', details: () => ({}) },
   nothing_to_build: { message: 'The recipe has no steps to build.', stage: null, details: () => ({}) },
-  view_name_taken: { message: 'Another recipe took the output table name during the build.', stage: 'final_build', details: () => ({}) },
-  data_table_registration_failed: { message: 'The built table could not be registered.', stage: 'final_build', details: () => ({}) },
+  view_name_taken: {
+    message: 'Another recipe took the output table name during the build.',
+    stage: 'final_build',
+    details: () => ({}),
+  },
+  data_table_registration_failed: {
+    message: 'The built table could not be registered.',
+    stage: 'final_build',
+    details: () => ({}),
+  },
   build_already_running: { message: 'Another build held the lock.', stage: null, details: () => ({}) },
-  sql_object_not_found: { message: 'column "spend_usd" does not exist', stage: 'transformation_build', details: () => ({ missing_column: 'spend_usd' }) },
+  sql_object_not_found: {
+    message: 'column "spend_usd" does not exist',
+    stage: 'transformation_build',
+    details: () => ({ missing_column: 'spend_usd' }),
+  },
   sql_type_mismatch: {
     message: 'column "spend" is of type numeric but expression is of type text',
     stage: 'transformation_build',

@@ -8,7 +8,13 @@ import { nextRecipeId, normalizeRecipeId, type RecipeFaults } from './model.js';
 import { equipWorkspace } from './seed.js';
 
 const BEHAVIORS: ExtractionBehavior[] = ['delivers', 'never_delivers', 'fails', 'slow'];
-const ONE_SHOT_FAULTS = ['data_table_reservation_failed', 'account_check_unavailable', 'delete_incomplete', 'destination_unavailable', 'existing_ids_lost'] as const;
+const ONE_SHOT_FAULTS = [
+  'data_table_reservation_failed',
+  'account_check_unavailable',
+  'delete_incomplete',
+  'destination_unavailable',
+  'existing_ids_lost',
+] as const;
 
 /**
  * Sandbox-only controls for recipe scenarios, under /_sandbox/recipes/ (no authentication, like
@@ -34,7 +40,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   };
   app.addHook('onRoute', (route) => {
     if (route.method !== 'GET' || !route.url.startsWith('/api/v3.1/automated-recipe-templates/')) return;
-    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    const own =
+      route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
     route.preHandler = [...own, failTemplateRead];
   });
 
@@ -44,7 +51,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     for (const name of [...ONE_SHOT_FAULTS, 'template_read_failed'] as const) {
       const n = body[name];
       if (n === undefined) continue;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw badRequest(`${name} must be a count of requests`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+        throw badRequest(`${name} must be a count of requests`);
       if (name === 'template_read_failed') templateReadFailures = n;
       else faults[name as keyof Omit<RecipeFaults, 'build_errors'>] = n;
     }
@@ -56,7 +64,8 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     const id = normalizeRecipeId(String(body.recipe_id ?? ''));
     if (!id || !s().recipes.some((r) => r.id === id)) throw notFound('No such recipe.');
     const code = body.code;
-    if (typeof code !== 'string' || !BUILD_ERROR_CODES.includes(code)) throw badRequest(`code must be one of ${BUILD_ERROR_CODES.join(', ')}`);
+    if (typeof code !== 'string' || !BUILD_ERROR_CODES.includes(code))
+      throw badRequest(`code must be one of ${BUILD_ERROR_CODES.join(', ')}`);
     const armed: RecipeFaults['build_errors'][string] = { code };
     if (typeof body.stage === 'string' || body.stage === null) armed.stage = body.stage;
     if (typeof body.message === 'string') armed.message = body.message;
@@ -75,14 +84,17 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
     return claim;
   });
 
-  app.patch<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/templates/:id', async (request) => {
-    const template = s().recipe_templates.find((t) => t.id === Number(request.params.id));
-    if (!template) throw notFound('No such template.');
-    const body = request.body ?? {};
-    if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
-    if (body.bump_revision === true) template.revision += 1;
-    return template;
-  });
+  app.patch<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>(
+    '/_sandbox/recipes/templates/:id',
+    async (request) => {
+      const template = s().recipe_templates.find((t) => t.id === Number(request.params.id));
+      if (!template) throw notFound('No such template.');
+      const body = request.body ?? {};
+      if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
+      if (body.bump_revision === true) template.revision += 1;
+      return template;
+    },
+  );
 
   app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/extraction-behavior', async (request) => {
     const body = request.body ?? {};
@@ -112,18 +124,21 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
   // whether tables exist (else 501 destination_check_unsupported on the extraction check). The
   // demo's only destination that cannot report tables cannot host recipes either, so without
   // this knob a client's handling of 501 could not be exercised.
-  app.patch<{ Params: { name: string }; Body: Record<string, unknown> | undefined }>('/_sandbox/destinations/:name', async (request) => {
-    const destination = s().destinations.find((d) => d.name === request.params.name);
-    if (!destination) throw notFound('No such destination.');
-    const body = request.body ?? {};
-    for (const key of ['supports_recipes', 'reports_tables'] as const) {
-      if (body[key] === undefined) continue;
-      if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
-      destination[key] = body[key];
-    }
-    store.changed();
-    return destination;
-  });
+  app.patch<{ Params: { name: string }; Body: Record<string, unknown> | undefined }>(
+    '/_sandbox/destinations/:name',
+    async (request) => {
+      const destination = s().destinations.find((d) => d.name === request.params.name);
+      if (!destination) throw notFound('No such destination.');
+      const body = request.body ?? {};
+      for (const key of ['supports_recipes', 'reports_tables'] as const) {
+        if (body[key] === undefined) continue;
+        if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
+        destination[key] = body[key];
+      }
+      store.changed();
+      return destination;
+    },
+  );
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/equip-workspace', async (request) => {
     const wsId = idOf((request.body ?? {}).workspace_id);

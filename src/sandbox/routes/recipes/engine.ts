@@ -5,7 +5,14 @@ import { buildError } from './build-errors.js';
 import { emitDataTable, emitExtraction } from '../../payloads.js';
 import { recipeEventData, transformationEventData } from './events.js';
 import {
-  nextRecipeId, viewNameOf, type BuildError, type NotDelivered, type Recipe, type RecipeState, type RecipeTemplate, type SourceEntry,
+  nextRecipeId,
+  viewNameOf,
+  type BuildError,
+  type NotDelivered,
+  type Recipe,
+  type RecipeState,
+  type RecipeTemplate,
+  type SourceEntry,
 } from './model.js';
 
 /** Entries of `not_delivered` kept per source (contract, Limits). */
@@ -84,15 +91,37 @@ export function createBuildEngine(store: Store): BuildEngine {
           .filter((c) => child.data_sources.includes(c.connection_data_source))
           .map((c) => ({ ...c, account_ids: [...c.account_ids] }));
         dep = {
-          id: nextRecipeId(store), workspace_id: recipe.workspace_id, template_id: childId, title: child.title,
-          view_name: viewNameOf(child.title), datatable_id: store.nextId('data_table'),
-          state: null, error: null, created_at: now, configured_at: now, last_build_at: null, degraded: false,
-          not_delivered_reasons: [], sources: [], data_sources: [...new Set(connections.map((c) => c.connection_data_source))],
-          connections, sync_from_date: recipe.sync_from_date, steps_revision: child.revision,
-          intermediate_ids: [], intermediate: true, build: null,
+          id: nextRecipeId(store),
+          workspace_id: recipe.workspace_id,
+          template_id: childId,
+          title: child.title,
+          view_name: viewNameOf(child.title),
+          datatable_id: store.nextId('data_table'),
+          state: null,
+          error: null,
+          created_at: now,
+          configured_at: now,
+          last_build_at: null,
+          degraded: false,
+          not_delivered_reasons: [],
+          sources: [],
+          data_sources: [...new Set(connections.map((c) => c.connection_data_source))],
+          connections,
+          sync_from_date: recipe.sync_from_date,
+          steps_revision: child.revision,
+          intermediate_ids: [],
+          intermediate: true,
+          build: null,
         };
         s().recipes.push(dep);
-        s().data_tables.push({ id: dep.datatable_id, workspace_id: dep.workspace_id, title: dep.title, sql_name: dep.view_name, datasource_name: null, created_at: now });
+        s().data_tables.push({
+          id: dep.datatable_id,
+          workspace_id: dep.workspace_id,
+          title: dep.title,
+          sql_name: dep.view_name,
+          datasource_name: null,
+          created_at: now,
+        });
       }
       if (!recipe.intermediate_ids.includes(dep.id)) recipe.intermediate_ids.push(dep.id);
     }
@@ -109,29 +138,54 @@ export function createBuildEngine(store: Store): BuildEngine {
     for (const conn of recipe.connections) {
       for (const kind of template.extract_kinds) {
         const sqlName = `${conn.connection_data_source}_${kind}`;
-        const et = s().extract_templates.find((t) => t.agency_id === null && t.datasource_name === conn.connection_data_source && t.sql_name === sqlName);
+        const et = s().extract_templates.find(
+          (t) => t.agency_id === null && t.datasource_name === conn.connection_data_source && t.sql_name === sqlName,
+        );
         if (!et) return undefined;
         let table = s().data_tables.find((d) => d.workspace_id === recipe.workspace_id && d.sql_name === et.sql_name);
         for (const accountId of conn.account_ids) {
           const existing = s().extracts.find(
-            (e) => e.workspace_id === recipe.workspace_id && e.connection_id === conn.connection_id && e.account_entity_id === accountId && e.template_id === et.id,
+            (e) =>
+              e.workspace_id === recipe.workspace_id &&
+              e.connection_id === conn.connection_id &&
+              e.account_entity_id === accountId &&
+              e.template_id === et.id,
           );
           if (existing) {
             ids.push(existing.id);
             continue;
           }
           if (!table) {
-            table = { id: store.nextId('data_table'), workspace_id: recipe.workspace_id, title: et.title, sql_name: et.sql_name, datasource_name: et.datasource_name, created_at: now };
+            table = {
+              id: store.nextId('data_table'),
+              workspace_id: recipe.workspace_id,
+              title: et.title,
+              sql_name: et.sql_name,
+              datasource_name: et.datasource_name,
+              created_at: now,
+            };
             s().data_tables.push(table);
             emitDataTable(store, 'data_table_created', table);
           }
           const account = s().accounts.find((a) => a.id === accountId);
           const extract: Extract = {
-            id: store.nextId('extract'), workspace_id: recipe.workspace_id, connection_id: conn.connection_id,
-            datasource_name: conn.connection_data_source, account_entity_id: accountId, account_embedded_id: account ? account.id : null,
-            template_id: et.id, data_table_id: table.id, title: `${et.title} - ${account?.title ?? accountId}`,
-            is_paused: false, pause_reason: null, status: 'new', delivered: false, last_run_at: null,
-            sync_historical_data: recipe.sync_from_date, created_at: now, updated_at: now,
+            id: store.nextId('extract'),
+            workspace_id: recipe.workspace_id,
+            connection_id: conn.connection_id,
+            datasource_name: conn.connection_data_source,
+            account_entity_id: accountId,
+            account_embedded_id: account ? account.id : null,
+            template_id: et.id,
+            data_table_id: table.id,
+            title: `${et.title} - ${account?.title ?? accountId}`,
+            is_paused: false,
+            pause_reason: null,
+            status: 'new',
+            delivered: false,
+            last_run_at: null,
+            sync_historical_data: recipe.sync_from_date,
+            created_at: now,
+            updated_at: now,
           };
           s().extracts.push(extract);
           ids.push(extract.id);
@@ -177,7 +231,12 @@ export function createBuildEngine(store: Store): BuildEngine {
     recipe.build = { run, extraction_ids: [] };
     ensureIntermediates(recipe, template);
     setState(recipe, 'extracting_data');
-    store.emit('transformation_started', recipe.workspace_id, 'Transformation', transformationEventData(store, recipe, 'manual', run));
+    store.emit(
+      'transformation_started',
+      recipe.workspace_id,
+      'Transformation',
+      transformationEventData(store, recipe, 'manual', run),
+    );
     const ids = ensureExtractions(recipe, template);
     if (!ids) {
       later(stepMs(), () => {
@@ -193,7 +252,9 @@ export function createBuildEngine(store: Store): BuildEngine {
       const r = current(recipe.id, run);
       if (!r) return;
       const elapsed = Date.now() - started;
-      const extracts = r.build!.extraction_ids.map((id) => s().extracts.find((e) => e.id === id)).filter((e): e is Extract => !!e);
+      const extracts = r
+        .build!.extraction_ids.map((id) => s().extracts.find((e) => e.id === id))
+        .filter((e): e is Extract => !!e);
       if (elapsed < stepMs() || (elapsed < 2 * stepMs() && extracts.some(waitable))) {
         later(Math.max(5, stepMs() / 10), tick);
         return;
@@ -203,7 +264,12 @@ export function createBuildEngine(store: Store): BuildEngine {
     later(stepMs(), tick);
   }
 
-  function finishExtraction(recipe: Recipe, run: number, extracts: Extract[], forced: (Partial<BuildError> & { code: string }) | undefined): void {
+  function finishExtraction(
+    recipe: Recipe,
+    run: number,
+    extracts: Extract[],
+    forced: (Partial<BuildError> & { code: string }) | undefined,
+  ): void {
     const at = store.clock.iso();
     const template = templateOf(recipe)!;
     if (forced && (forced.stage ?? buildError(forced.code, at).stage) === 'extraction') {
@@ -213,7 +279,9 @@ export function createBuildEngine(store: Store): BuildEngine {
     const sources: SourceEntry[] = recipe.data_sources.map((ds) => {
       const own = extracts.filter((e) => e.datasource_name === ds);
       const delivered = own.filter((e) => e.delivered);
-      const missing: NotDelivered[] = own.filter((e) => !e.delivered).map((e) => ({ extraction_id: e.id, account_id: e.account_entity_id, reason: reasonOf(e) }));
+      const missing: NotDelivered[] = own
+        .filter((e) => !e.delivered)
+        .map((e) => ({ extraction_id: e.id, account_id: e.account_entity_id, reason: reasonOf(e) }));
       // Contract: a build fails when none delivered for one of the template's extraction templates.
       const kindMissing = template.extract_kinds.find((k) => !delivered.some((e) => kindOf(e) === k));
       const failed = delivered.length === 0 || kindMissing !== undefined;
@@ -225,7 +293,10 @@ export function createBuildEngine(store: Store): BuildEngine {
         error: null,
       };
       if (failed) {
-        const message = delivered.length === 0 ? `No extraction of ${ds} delivered data in time.` : `No extraction of ${ds} delivered for the extraction template ${kindMissing}.`;
+        const message =
+          delivered.length === 0
+            ? `No extraction of ${ds} delivered data in time.`
+            : `No extraction of ${ds} delivered for the extraction template ${kindMissing}.`;
         entry.error = buildError('no_data_delivered', at, { data_source: ds, message });
       }
       return entry;
@@ -244,12 +315,20 @@ export function createBuildEngine(store: Store): BuildEngine {
     }
     const kindMissing = template.extract_kinds.find((k) => !delivered.some((e) => kindOf(e) === k));
     if (kindMissing !== undefined) {
-      fail(recipe, buildError('no_data_delivered', at, { message: `No extraction delivered for the extraction template ${kindMissing}.` }));
+      fail(
+        recipe,
+        buildError('no_data_delivered', at, {
+          message: `No extraction delivered for the extraction template ${kindMissing}.`,
+        }),
+      );
       return;
     }
     if (!progressive && failedSources.length > 0) {
       const first = failedSources[0]!;
-      fail(recipe, buildError('no_data_delivered', at, { data_source: first.data_source, message: first.error!.message }));
+      fail(
+        recipe,
+        buildError('no_data_delivered', at, { data_source: first.data_source, message: first.error!.message }),
+      );
       return;
     }
     if (failedSources.length === sources.length) {
@@ -263,22 +342,38 @@ export function createBuildEngine(store: Store): BuildEngine {
     });
   }
 
-  function finishBuild(recipe: Recipe, run: number, forced: (Partial<BuildError> & { code: string }) | undefined): void {
+  function finishBuild(
+    recipe: Recipe,
+    run: number,
+    forced: (Partial<BuildError> & { code: string }) | undefined,
+  ): void {
     const at = store.clock.iso();
     if (forced) {
       fail(recipe, buildError(forced.code, at, forced));
       return;
     }
     const taken =
-      s().recipes.some((r) => r.id !== recipe.id && r.workspace_id === recipe.workspace_id && r.view_name === recipe.view_name) ||
-      s().recipe_view_claims.some((c) => c.workspace_id === recipe.workspace_id && c.view_name === recipe.view_name && c.recipe_id !== recipe.id);
+      s().recipes.some(
+        (r) => r.id !== recipe.id && r.workspace_id === recipe.workspace_id && r.view_name === recipe.view_name,
+      ) ||
+      s().recipe_view_claims.some(
+        (c) => c.workspace_id === recipe.workspace_id && c.view_name === recipe.view_name && c.recipe_id !== recipe.id,
+      );
     if (taken) {
       fail(recipe, buildError('view_name_taken', at));
       return;
     }
     setState(recipe, 'ready_to_work');
-    store.emit('transformation_completed', recipe.workspace_id, 'Transformation', { ...transformationEventData(store, recipe, 'manual', run), mcdm_recipe_title: '' });
-    store.emit('recipe_activated', recipe.workspace_id, 'Recipe', recipeEventData(recipe, { description: `Recipe "${recipe.title}" is ready to work.` }));
+    store.emit('transformation_completed', recipe.workspace_id, 'Transformation', {
+      ...transformationEventData(store, recipe, 'manual', run),
+      mcdm_recipe_title: '',
+    });
+    store.emit(
+      'recipe_activated',
+      recipe.workspace_id,
+      'Recipe',
+      recipeEventData(recipe, { description: `Recipe "${recipe.title}" is ready to work.` }),
+    );
   }
 
   function resume(): void {
@@ -289,7 +384,9 @@ export function createBuildEngine(store: Store): BuildEngine {
         later(stepMs(), () => {
           const r = current(recipe.id, run);
           if (!r) return;
-          const extracts = r.build!.extraction_ids.map((id) => s().extracts.find((e) => e.id === id)).filter((e): e is Extract => !!e);
+          const extracts = r
+            .build!.extraction_ids.map((id) => s().extracts.find((e) => e.id === id))
+            .filter((e): e is Extract => !!e);
           finishExtraction(r, run, extracts, undefined);
         });
       } else if (recipe.state === 'building_dependencies') {

@@ -20,7 +20,12 @@ export function recipeEventData(
   };
 }
 
-export function transformationEventData(store: Store, recipe: Recipe, startReason: string, run: number): Record<string, string> {
+export function transformationEventData(
+  store: Store,
+  recipe: Recipe,
+  startReason: string,
+  run: number,
+): Record<string, string> {
   return {
     agency_title: store.state.agency.title,
     workspace_title: store.workspace(recipe.workspace_id)?.title ?? '',

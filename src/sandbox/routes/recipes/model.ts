@@ -179,7 +179,10 @@ export function compareRecipeIds(a: string, b: string): number {
 
 /** "Paid Media: Performance" and "Paid Media Performance" both name the table paid_media_performance. */
 export function viewNameOf(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 export function recipeIdJson(id: string): LosslessNumber {

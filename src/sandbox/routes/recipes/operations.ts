@@ -8,8 +8,16 @@ import { buildError } from './build-errors.js';
 import { emitDataTable } from '../../payloads.js';
 import { recipeEventData, transformationEventData } from './events.js';
 import {
-  compareRecipeIds, isBuilding, isConfigured, nextRecipeId, normalizeRecipeId, recipeIdJson, viewNameOf,
-  type Recipe, type RecipeConnection, type RecipeTemplate,
+  compareRecipeIds,
+  isBuilding,
+  isConfigured,
+  nextRecipeId,
+  normalizeRecipeId,
+  recipeIdJson,
+  viewNameOf,
+  type Recipe,
+  type RecipeConnection,
+  type RecipeTemplate,
 } from './model.js';
 
 /**
@@ -51,7 +59,9 @@ function templateOf(store: Store, recipe: Recipe): RecipeTemplate {
 
 /** Other holders of an output name in the workspace: recipes, and names held outside the API. */
 function viewNameHolders(store: Store, workspaceId: number, viewName: string, except?: string): string[] {
-  const ids = store.state.recipes.filter((r) => r.workspace_id === workspaceId && r.view_name === viewName && r.id !== except).map((r) => r.id);
+  const ids = store.state.recipes
+    .filter((r) => r.workspace_id === workspaceId && r.view_name === viewName && r.id !== except)
+    .map((r) => r.id);
   for (const c of store.state.recipe_view_claims) {
     if (c.workspace_id === workspaceId && c.view_name === viewName && c.recipe_id !== except) ids.push(c.recipe_id);
   }
@@ -73,12 +83,25 @@ function requireRecipeDestination(store: Store, workspaceId: number): { reportsT
   const dc = store.state.destination_connections.find((d) => d.workspace_id === workspaceId && d.status === 'active');
   if (!dc) throw new SandboxError(409, 'no_active_destination', 'The workspace has no active destination.');
   const destination = store.state.destinations.find((d) => d.name === dc.destination_name);
-  if (!destination?.supports_recipes) throw new SandboxError(409, 'destination_not_supported', `The destination "${dc.destination_name}" cannot host recipes.`);
+  if (!destination?.supports_recipes)
+    throw new SandboxError(
+      409,
+      'destination_not_supported',
+      `The destination "${dc.destination_name}" cannot host recipes.`,
+    );
   return { reportsTables: destination.reports_tables };
 }
 
 /** Takes one armed one-shot fault, if any. */
-function takeFault(store: Store, name: 'data_table_reservation_failed' | 'account_check_unavailable' | 'delete_incomplete' | 'destination_unavailable' | 'existing_ids_lost'): boolean {
+function takeFault(
+  store: Store,
+  name:
+    | 'data_table_reservation_failed'
+    | 'account_check_unavailable'
+    | 'delete_incomplete'
+    | 'destination_unavailable'
+    | 'existing_ids_lost',
+): boolean {
   const faults = store.state.recipe_faults;
   if (faults[name] <= 0) return false;
   faults[name] -= 1;
@@ -90,7 +113,6 @@ const retryLater = (store: Store) => ({ 'retry-after': String(store.opts.retryAf
 
 // ---------------------------------------------------------------- create
 
-
 export const createSchema = z.object({
   template_id: integerId,
   title: z.string().trim().min(1).max(255),
@@ -98,7 +120,8 @@ export const createSchema = z.object({
 
 /** Ordered best first: configured and built recipes before the rest, then by age (contract, Rules 3). */
 function bestFirst(a: Recipe, b: Recipe): number {
-  const score = (r: Recipe) => (r.intermediate ? 0 : 4) + (isConfigured(r) ? 2 : 0) + (r.state === 'ready_to_work' ? 1 : 0);
+  const score = (r: Recipe) =>
+    (r.intermediate ? 0 : 4) + (isConfigured(r) ? 2 : 0) + (r.state === 'ready_to_work' ? 1 : 0);
   return score(b) - score(a) || compareRecipeIds(a.id, b.id);
 }
 
@@ -106,9 +129,20 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
   const s = store.state;
   const templateId = idOf(body.template_id)!;
   const template = s.recipe_templates.find((t) => t.id === templateId);
-  if (!template) throw new SandboxError(400, 'template_not_found', `No template ${templateId} for this agency.`, { template_id: templateId });
-  if (!template.deployable) throw new SandboxError(409, 'template_not_deployable', `Template ${templateId} carries no deployable configuration.`, { template_id: templateId });
-  const existing = s.recipes.filter((r) => r.workspace_id === workspaceId && r.template_id === templateId).sort(bestFirst);
+  if (!template)
+    throw new SandboxError(400, 'template_not_found', `No template ${templateId} for this agency.`, {
+      template_id: templateId,
+    });
+  if (!template.deployable)
+    throw new SandboxError(
+      409,
+      'template_not_deployable',
+      `Template ${templateId} carries no deployable configuration.`,
+      { template_id: templateId },
+    );
+  const existing = s.recipes
+    .filter((r) => r.workspace_id === workspaceId && r.template_id === templateId)
+    .sort(bestFirst);
   if (existing.length > 0) {
     const ids = takeFault(store, 'existing_ids_lost') ? [] : existing.map((r) => recipeIdJson(r.id));
     throw new SandboxError(
@@ -124,34 +158,75 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
   if (holders.length > 0) throw viewNameTaken(viewName, holders);
   requireRecipeDestination(store, workspaceId);
   if (takeFault(store, 'data_table_reservation_failed')) {
-    throw new SandboxError(503, 'data_table_reservation_failed', 'The output table could not be reserved; nothing was created.', {}, {}, retryLater(store));
+    throw new SandboxError(
+      503,
+      'data_table_reservation_failed',
+      'The output table could not be reserved; nothing was created.',
+      {},
+      {},
+      retryLater(store),
+    );
   }
   const now = store.clock.iso();
   const recipe: Recipe = {
-    id: nextRecipeId(store), workspace_id: workspaceId, template_id: templateId, title: body.title, view_name: viewName,
-    datatable_id: store.nextId('data_table'), state: null, error: null, created_at: now, configured_at: null,
-    last_build_at: null, degraded: false, not_delivered_reasons: [], sources: [], data_sources: [], connections: [],
-    sync_from_date: null, steps_revision: template.revision, intermediate_ids: [], intermediate: false, build: null,
+    id: nextRecipeId(store),
+    workspace_id: workspaceId,
+    template_id: templateId,
+    title: body.title,
+    view_name: viewName,
+    datatable_id: store.nextId('data_table'),
+    state: null,
+    error: null,
+    created_at: now,
+    configured_at: null,
+    last_build_at: null,
+    degraded: false,
+    not_delivered_reasons: [],
+    sources: [],
+    data_sources: [],
+    connections: [],
+    sync_from_date: null,
+    steps_revision: template.revision,
+    intermediate_ids: [],
+    intermediate: false,
+    build: null,
   };
   s.recipes.push(recipe);
-  const table = { id: recipe.datatable_id, workspace_id: workspaceId, title: recipe.title, sql_name: viewName, datasource_name: null, created_at: now };
+  const table = {
+    id: recipe.datatable_id,
+    workspace_id: workspaceId,
+    title: recipe.title,
+    sql_name: viewName,
+    datasource_name: null,
+    created_at: now,
+  };
   s.data_tables.push(table);
   emitDataTable(store, 'data_table_created', table);
-  store.emit('transformation_created', workspaceId, 'Transformation', transformationEventData(store, recipe, 'created', 0));
+  store.emit(
+    'transformation_created',
+    workspaceId,
+    'Transformation',
+    transformationEventData(store, recipe, 'created', 0),
+  );
   store.changed();
   return recipe;
 }
 
 // ---------------------------------------------------------------- configure
 
-const isoDate = z.string().refine((v) => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCDate() === Number(m[3]) && d.getUTCMonth() === Number(m[2]) - 1;
-}, { message: 'Date has wrong format. Use YYYY-MM-DD.' });
+const isoDate = z.string().refine(
+  (v) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+    if (!m) return false;
+    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+    return d.getUTCDate() === Number(m[3]) && d.getUTCMonth() === Number(m[2]) - 1;
+  },
+  { message: 'Date has wrong format. Use YYYY-MM-DD.' },
+);
 
-function configurationSchema<A extends z.ZodType<{ id: unknown; account_id?: string | number | undefined }>>(account: A) {
+function configurationSchema<A extends z.ZodType<{ id: unknown; account_id?: string | number | undefined }>>(
+  account: A,
+) {
   return z.object({
     data_sources: z.array(z.string().min(1)),
     connections: z.array(
@@ -170,14 +245,24 @@ export const configurationSchemaV31 = configurationSchema(z.object({ id: integer
 /** v3 accounts are `{id, account_id}`; a bare value is refused as not a dictionary. */
 export const configurationSchemaV3 = configurationSchema(
   z
-    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'Expected a dictionary of items but got a bare value.' })
-    .meta({ type: 'object', properties: { id: { type: 'integer' }, account_id: { type: ['string', 'integer'] } }, required: ['id'] })
+    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+      message: 'Expected a dictionary of items but got a bare value.',
+    })
+    .meta({
+      type: 'object',
+      properties: { id: { type: 'integer' }, account_id: { type: ['string', 'integer'] } },
+      required: ['id'],
+    })
     .pipe(z.object({ id: integerId, account_id: z.union([z.string(), z.number()]).optional() })),
 );
 
 export interface ConfigurationBody {
   data_sources: string[];
-  connections: Array<{ connection_id: unknown; connection_data_source: string; accounts: Array<{ id: unknown; account_id?: string | number | undefined }> }>;
+  connections: Array<{
+    connection_id: unknown;
+    connection_data_source: string;
+    accounts: Array<{ id: unknown; account_id?: string | number | undefined }>;
+  }>;
   sync_from_date?: string | null | undefined;
 }
 
@@ -202,50 +287,93 @@ export function configureRecipe(store: Store, recipe: Recipe, body: Configuratio
   const duplicateAccounts: FieldError[] = [];
   connections.forEach((c, i) => {
     c.account_ids.forEach((id, j) => {
-      if (c.account_ids.indexOf(id) !== j) duplicateAccounts.push({ field: `connections[${i}].accounts[${j}].id`, code: 'duplicate', message: `Account ${id} is listed twice.` });
+      if (c.account_ids.indexOf(id) !== j)
+        duplicateAccounts.push({
+          field: `connections[${i}].accounts[${j}].id`,
+          code: 'duplicate',
+          message: `Account ${id} is listed twice.`,
+        });
     });
   });
   if (duplicateAccounts.length > 0) throw validationError(duplicateAccounts);
 
   const notAllowed = dataSources.filter((ds) => !template.data_sources.includes(ds));
   if (notAllowed.length > 0) {
-    throw new SandboxError(400, 'data_source_not_allowed', `Data source(s) not allowed by the template: ${notAllowed.join(', ')}.`, { data_sources: notAllowed });
+    throw new SandboxError(
+      400,
+      'data_source_not_allowed',
+      `Data source(s) not allowed by the template: ${notAllowed.join(', ')}.`,
+      { data_sources: notAllowed },
+    );
   }
 
   const notSelected = connections
     .map((c, index) => ({ index, connection_id: c.connection_id, connection_data_source: c.connection_data_source }))
     .filter((c) => !dataSources.includes(c.connection_data_source));
   if (notSelected.length > 0) {
-    throw new SandboxError(400, 'connection_data_source_not_selected', 'A connection\'s data source is not among data_sources.', { connections: notSelected });
+    throw new SandboxError(
+      400,
+      'connection_data_source_not_selected',
+      "A connection's data source is not among data_sources.",
+      { connections: notSelected },
+    );
   }
 
   const seen = new Set<string>();
   const duplicates: Array<{ index: number; connection_id: number; connection_data_source: string }> = [];
   connections.forEach((c, index) => {
     const key = pairKey(c.connection_id, c.connection_data_source);
-    if (seen.has(key)) duplicates.push({ index, connection_id: c.connection_id, connection_data_source: c.connection_data_source });
+    if (seen.has(key))
+      duplicates.push({ index, connection_id: c.connection_id, connection_data_source: c.connection_data_source });
     seen.add(key);
   });
-  if (duplicates.length > 0) throw new SandboxError(400, 'duplicate_connection', 'The same connection is listed twice.', { connections: duplicates });
+  if (duplicates.length > 0)
+    throw new SandboxError(400, 'duplicate_connection', 'The same connection is listed twice.', {
+      connections: duplicates,
+    });
 
-  const withoutConnection = dataSources.filter((ds) => !recipe.data_sources.includes(ds) && !connections.some((c) => c.connection_data_source === ds));
+  const withoutConnection = dataSources.filter(
+    (ds) => !recipe.data_sources.includes(ds) && !connections.some((c) => c.connection_data_source === ds),
+  );
   if (withoutConnection.length > 0) {
-    throw new SandboxError(400, 'data_source_without_connection', `New data source(s) without a connection: ${withoutConnection.join(', ')}.`, { data_sources: withoutConnection });
+    throw new SandboxError(
+      400,
+      'data_source_without_connection',
+      `New data source(s) without a connection: ${withoutConnection.join(', ')}.`,
+      { data_sources: withoutConnection },
+    );
   }
 
   const stored = new Map(recipe.connections.map((c) => [pairKey(c.connection_id, c.connection_data_source), c]));
   for (const c of connections) {
     if (stored.has(pairKey(c.connection_id, c.connection_data_source))) continue;
     const connection = s.connections.find((x) => x.id === c.connection_id);
-    if (!connection || connection.deleted || connection.workspace_id !== recipe.workspace_id || connection.datasource_name !== c.connection_data_source) {
-      throw new SandboxError(404, 'not_found', `No ${c.connection_data_source} connection ${c.connection_id} in this workspace.`);
+    if (
+      !connection ||
+      connection.deleted ||
+      connection.workspace_id !== recipe.workspace_id ||
+      connection.datasource_name !== c.connection_data_source
+    ) {
+      throw new SandboxError(
+        404,
+        'not_found',
+        `No ${c.connection_data_source} connection ${c.connection_id} in this workspace.`,
+      );
     }
   }
 
   if (takeFault(store, 'account_check_unavailable')) {
-    throw new SandboxError(503, 'account_check_unavailable', 'The accounts could not be checked; nothing was saved.', {}, {}, retryLater(store));
+    throw new SandboxError(
+      503,
+      'account_check_unavailable',
+      'The accounts could not be checked; nothing was saved.',
+      {},
+      {},
+      retryLater(store),
+    );
   }
-  const unavailable: Array<{ connection_id: number; connection_data_source: string; accounts: Array<{ id: number }> }> = [];
+  const unavailable: Array<{ connection_id: number; connection_data_source: string; accounts: Array<{ id: number }> }> =
+    [];
   body.connections.forEach((raw, i) => {
     const c = connections[i]!;
     const before = stored.get(pairKey(c.connection_id, c.connection_data_source))?.account_ids ?? [];
@@ -253,42 +381,92 @@ export function configureRecipe(store: Store, recipe: Recipe, body: Configuratio
       const id = c.account_ids[j]!;
       if (before.includes(id)) return false;
       const account = s.accounts.find((x) => x.id === id);
-      if (!account || !account.is_active || account.connection_id !== c.connection_id || account.workspace_id !== recipe.workspace_id) return true;
+      if (
+        !account ||
+        !account.is_active ||
+        account.connection_id !== c.connection_id ||
+        account.workspace_id !== recipe.workspace_id
+      )
+        return true;
       // v3 sends the remote id beside the internal one; another key for it is refused the same way (Versioning 4).
       return a.account_id !== undefined && String(a.account_id) !== account.account_id;
     });
     if (bad.length > 0) {
-      unavailable.push({ connection_id: c.connection_id, connection_data_source: c.connection_data_source, accounts: bad.map((a) => ({ id: idOf(a.id)! })) });
+      unavailable.push({
+        connection_id: c.connection_id,
+        connection_data_source: c.connection_data_source,
+        accounts: bad.map((a) => ({ id: idOf(a.id)! })),
+      });
     }
   });
   if (unavailable.length > 0) {
-    throw new SandboxError(400, 'account_unavailable', 'Some accounts are unknown, inactive, or belong to another connection or workspace.', { connections: unavailable });
+    throw new SandboxError(
+      400,
+      'account_unavailable',
+      'Some accounts are unknown, inactive, or belong to another connection or workspace.',
+      { connections: unavailable },
+    );
   }
 
   const removedSources = recipe.data_sources.filter((ds) => !dataSources.includes(ds));
   if (removedSources.length > 0) {
     throw new SandboxError(
-      409, 'data_source_removal_not_allowed', `Data sources cannot be removed (${removedSources.join(', ')}); only new ones may be added.`,
-      { data_sources: removedSources }, { data_sources: removedSources },
+      409,
+      'data_source_removal_not_allowed',
+      `Data sources cannot be removed (${removedSources.join(', ')}); only new ones may be added.`,
+      { data_sources: removedSources },
+      { data_sources: removedSources },
     );
   }
   const incoming = new Map(connections.map((c) => [pairKey(c.connection_id, c.connection_data_source), c]));
-  const removedConnections = recipe.connections.filter((c) => !incoming.has(pairKey(c.connection_id, c.connection_data_source)));
+  const removedConnections = recipe.connections.filter(
+    (c) => !incoming.has(pairKey(c.connection_id, c.connection_data_source)),
+  );
   if (removedConnections.length > 0) {
     throw new SandboxError(
-      409, 'connection_removal_not_allowed', 'Connections cannot be removed; only new ones may be added.',
-      { connections: removedConnections.map((c) => ({ connection_id: c.connection_id, connection_data_source: c.connection_data_source })) },
-      { connections: removedConnections.map((c) => `Connection ${c.connection_id} (${c.connection_data_source}) cannot be removed; only new connections and accounts may be added.`) },
+      409,
+      'connection_removal_not_allowed',
+      'Connections cannot be removed; only new ones may be added.',
+      {
+        connections: removedConnections.map((c) => ({
+          connection_id: c.connection_id,
+          connection_data_source: c.connection_data_source,
+        })),
+      },
+      {
+        connections: removedConnections.map(
+          (c) =>
+            `Connection ${c.connection_id} (${c.connection_data_source}) cannot be removed; only new connections and accounts may be added.`,
+        ),
+      },
     );
   }
   const removedAccounts = recipe.connections
-    .map((c) => ({ c, missing: c.account_ids.filter((id) => !incoming.get(pairKey(c.connection_id, c.connection_data_source))!.account_ids.includes(id)) }))
+    .map((c) => ({
+      c,
+      missing: c.account_ids.filter(
+        (id) => !incoming.get(pairKey(c.connection_id, c.connection_data_source))!.account_ids.includes(id),
+      ),
+    }))
     .filter((x) => x.missing.length > 0);
   if (removedAccounts.length > 0) {
     throw new SandboxError(
-      409, 'account_removal_not_allowed', 'Accounts cannot be removed; only new ones may be added.',
-      { connections: removedAccounts.map(({ c, missing }) => ({ connection_id: c.connection_id, connection_data_source: c.connection_data_source, accounts: missing.map((id) => ({ id })) })) },
-      { connections: removedAccounts.map(({ c, missing }) => `Accounts ${missing.join(', ')} of connection ${c.connection_id} (${c.connection_data_source}) cannot be removed; only new accounts may be added.`) },
+      409,
+      'account_removal_not_allowed',
+      'Accounts cannot be removed; only new ones may be added.',
+      {
+        connections: removedAccounts.map(({ c, missing }) => ({
+          connection_id: c.connection_id,
+          connection_data_source: c.connection_data_source,
+          accounts: missing.map((id) => ({ id })),
+        })),
+      },
+      {
+        connections: removedAccounts.map(
+          ({ c, missing }) =>
+            `Accounts ${missing.join(', ')} of connection ${c.connection_id} (${c.connection_data_source}) cannot be removed; only new accounts may be added.`,
+        ),
+      },
     );
   }
 
@@ -303,13 +481,21 @@ export function configureRecipe(store: Store, recipe: Recipe, body: Configuratio
 // ---------------------------------------------------------------- build, resetup
 
 function requireBuildable(store: Store, recipe: Recipe, extra: Record<string, unknown> = {}): void {
-  if (isBuilding(recipe)) throw new SandboxError(409, 'build_already_running', 'A build of this recipe is running.', extra);
-  const holders = viewNameHolders(store, recipe.workspace_id, recipe.view_name, recipe.id).filter((id) => !recipe.intermediate_ids.includes(id));
+  if (isBuilding(recipe))
+    throw new SandboxError(409, 'build_already_running', 'A build of this recipe is running.', extra);
+  const holders = viewNameHolders(store, recipe.workspace_id, recipe.view_name, recipe.id).filter(
+    (id) => !recipe.intermediate_ids.includes(id),
+  );
   if (holders.length > 0) throw viewNameTaken(recipe.view_name, holders);
 }
 
 export function buildRecipe(store: Store, engine: BuildEngine, recipe: Recipe): Recipe {
-  if (!isConfigured(recipe)) throw new SandboxError(409, 'recipe_not_configured', 'The recipe has no data sources or connections yet; configure it first.');
+  if (!isConfigured(recipe))
+    throw new SandboxError(
+      409,
+      'recipe_not_configured',
+      'The recipe has no data sources or connections yet; configure it first.',
+    );
   requireBuildable(store, recipe);
   engine.start(recipe);
   return recipe;
@@ -317,9 +503,15 @@ export function buildRecipe(store: Store, engine: BuildEngine, recipe: Recipe): 
 
 /** Recreates the steps from the current template, keeps the configuration, starts the build. */
 export function resetupRecipe(store: Store, engine: BuildEngine, recipe: Recipe): Recipe {
-  if (!isConfigured(recipe)) throw new SandboxError(409, 'recipe_not_configured', 'The recipe has no data sources or connections yet; configure it first.');
+  if (!isConfigured(recipe))
+    throw new SandboxError(
+      409,
+      'recipe_not_configured',
+      'The recipe has no data sources or connections yet; configure it first.',
+    );
   const template = templateOf(store, recipe);
-  if (!template.deployable) throw new SandboxError(409, 'recipe_template_unavailable', 'The recipe\'s template can no longer be deployed.');
+  if (!template.deployable)
+    throw new SandboxError(409, 'recipe_template_unavailable', "The recipe's template can no longer be deployed.");
   const updated = recipe.steps_revision !== template.revision;
   recipe.steps_revision = template.revision;
   if (updated) store.changed();
@@ -341,7 +533,9 @@ export function deleteRecipe(store: Store, recipe: Recipe, opts: { incomplete: '
   requireRecipeDestination(store, recipe.workspace_id);
   if (takeFault(store, 'delete_incomplete')) {
     if (opts.incomplete === 'silent') return false;
-    throw new SandboxError(500, 'delete_incomplete', 'The recipe itself could not be deleted.', { recipe_id: recipeIdJson(recipe.id) });
+    throw new SandboxError(500, 'delete_incomplete', 'The recipe itself could not be deleted.', {
+      recipe_id: recipeIdJson(recipe.id),
+    });
   }
   const doomed = new Set<string>();
   const collect = (r: Recipe) => {
@@ -357,12 +551,21 @@ export function deleteRecipe(store: Store, recipe: Recipe, opts: { incomplete: '
   for (const r of s.recipes) {
     if (doomed.has(r.id) || !r.intermediate_ids.some((id) => doomed.has(id))) continue;
     r.intermediate_ids = r.intermediate_ids.filter((id) => !doomed.has(id));
-    r.error = buildError('sql_object_not_found', now, { stage: 'final_build', message: 'a table this recipe reads from does not exist', details: { missing_column: null } });
+    r.error = buildError('sql_object_not_found', now, {
+      stage: 'final_build',
+      message: 'a table this recipe reads from does not exist',
+      details: { missing_column: null },
+    });
     r.state = 'failed';
   }
   const doomedTables = new Set(s.recipes.filter((r) => doomed.has(r.id)).map((r) => r.datatable_id));
   for (const r of s.recipes.filter((x) => doomed.has(x.id))) {
-    store.emit('recipe_deactivated', r.workspace_id, 'Recipe', recipeEventData(r, { description: `Recipe "${r.title}" was deleted.`, manualDeactivation: true }));
+    store.emit(
+      'recipe_deactivated',
+      r.workspace_id,
+      'Recipe',
+      recipeEventData(r, { description: `Recipe "${r.title}" was deleted.`, manualDeactivation: true }),
+    );
   }
   for (const t of s.data_tables.filter((d) => doomedTables.has(d.id))) {
     emitDataTable(store, 'data_table_marked_as_deleting', t);
@@ -389,9 +592,17 @@ export interface TableCheck {
  */
 export function checkExtractions(store: Store, recipe: Recipe): TableCheck[] {
   const { reportsTables } = requireRecipeDestination(store, recipe.workspace_id);
-  if (!reportsTables) throw new SandboxError(501, 'destination_check_unsupported', 'The destination cannot report whether tables exist.');
+  if (!reportsTables)
+    throw new SandboxError(501, 'destination_check_unsupported', 'The destination cannot report whether tables exist.');
   if (takeFault(store, 'destination_unavailable')) {
-    throw new SandboxError(503, 'destination_unavailable', 'The destination could not be queried.', {}, {}, retryLater(store));
+    throw new SandboxError(
+      503,
+      'destination_unavailable',
+      'The destination could not be queried.',
+      {},
+      {},
+      retryLater(store),
+    );
   }
   const tables = new Map<number, TableCheck>();
   for (const id of recipe.build?.extraction_ids ?? []) {
@@ -400,11 +611,18 @@ export function checkExtractions(store: Store, recipe: Recipe): TableCheck[] {
     const table = store.state.data_tables.find((d) => d.id === e.data_table_id);
     let entry = tables.get(e.data_table_id);
     if (!entry) {
-      entry = { data_source: e.datasource_name, table: table?.sql_name ?? String(e.data_table_id), table_exists: false, extraction_ids: [] };
+      entry = {
+        data_source: e.datasource_name,
+        table: table?.sql_name ?? String(e.data_table_id),
+        table_exists: false,
+        extraction_ids: [],
+      };
       tables.set(e.data_table_id, entry);
     }
     entry.extraction_ids.push(e.id);
     if (e.delivered && table) entry.table_exists = true;
   }
-  return [...tables.values()].sort((a, b) => a.data_source.localeCompare(b.data_source) || a.table.localeCompare(b.table));
+  return [...tables.values()].sort(
+    (a, b) => a.data_source.localeCompare(b.data_source) || a.table.localeCompare(b.table),
+  );
 }

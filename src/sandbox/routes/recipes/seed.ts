@@ -25,46 +25,102 @@ type TemplateSeed = Omit<RecipeTemplate, 'revision'>;
  */
 export const DEMO_TEMPLATES: TemplateSeed[] = [
   {
-    id: 4001, title: 'Paid Media Performance', description: 'Spend, clicks and conversions across ad platforms, one row per campaign and day.',
-    origin: 'improvado', categories: ['Paid media'], build_mode: 'progressive',
-    data_sources: ['google_ads', 'facebook_ads', 'linkedin_ads'], extract_kinds: ['campaign_performance'],
-    children: [], level: 1, output_columns: PAID_MEDIA_COLUMNS, deployable: true,
+    id: 4001,
+    title: 'Paid Media Performance',
+    description: 'Spend, clicks and conversions across ad platforms, one row per campaign and day.',
+    origin: 'improvado',
+    categories: ['Paid media'],
+    build_mode: 'progressive',
+    data_sources: ['google_ads', 'facebook_ads', 'linkedin_ads'],
+    extract_kinds: ['campaign_performance'],
+    children: [],
+    level: 1,
+    output_columns: PAID_MEDIA_COLUMNS,
+    deployable: true,
   },
   {
-    id: 4002, title: 'Cross-Channel Spend', description: 'Spend reconciled across channels; every channel must deliver.',
-    origin: 'improvado', categories: ['Paid media', 'Finance'], build_mode: 'atomic',
-    data_sources: ['google_ads', 'facebook_ads'], extract_kinds: ['campaign_performance'],
-    children: [], level: 1, output_columns: [col('date', 'date'), col('data_source', 'string'), col('spend', 'float')], deployable: true,
+    id: 4002,
+    title: 'Cross-Channel Spend',
+    description: 'Spend reconciled across channels; every channel must deliver.',
+    origin: 'improvado',
+    categories: ['Paid media', 'Finance'],
+    build_mode: 'atomic',
+    data_sources: ['google_ads', 'facebook_ads'],
+    extract_kinds: ['campaign_performance'],
+    children: [],
+    level: 1,
+    output_columns: [col('date', 'date'), col('data_source', 'string'), col('spend', 'float')],
+    deployable: true,
   },
   {
-    id: 4003, title: 'Web Analytics Funnel', description: 'Sessions to conversions from web analytics and search ads.',
-    origin: 'improvado', categories: ['Web analytics'], build_mode: 'progressive',
-    data_sources: ['google_analytics_4', 'google_ads'], extract_kinds: ['campaign_performance', 'custom_report'],
-    children: [], level: 1, output_columns: [], deployable: true,
+    id: 4003,
+    title: 'Web Analytics Funnel',
+    description: 'Sessions to conversions from web analytics and search ads.',
+    origin: 'improvado',
+    categories: ['Web analytics'],
+    build_mode: 'progressive',
+    data_sources: ['google_analytics_4', 'google_ads'],
+    extract_kinds: ['campaign_performance', 'custom_report'],
+    children: [],
+    level: 1,
+    output_columns: [],
+    deployable: true,
   },
   {
-    id: 4004, title: 'Marketing Mix Summary', description: 'Executive summary built on the ad spend base recipe.',
-    origin: 'agency', categories: ['Executive'], build_mode: 'progressive',
-    data_sources: ['google_ads', 'facebook_ads'], extract_kinds: ['campaign_performance'],
-    children: [4005], level: 2, output_columns: [col('month', 'date'), col('channel', 'string'), col('spend', 'float'), col('roas', 'float')], deployable: true,
+    id: 4004,
+    title: 'Marketing Mix Summary',
+    description: 'Executive summary built on the ad spend base recipe.',
+    origin: 'agency',
+    categories: ['Executive'],
+    build_mode: 'progressive',
+    data_sources: ['google_ads', 'facebook_ads'],
+    extract_kinds: ['campaign_performance'],
+    children: [4005],
+    level: 2,
+    output_columns: [col('month', 'date'), col('channel', 'string'), col('spend', 'float'), col('roas', 'float')],
+    deployable: true,
   },
   {
-    id: 4005, title: 'Ad Spend Base', description: 'Daily spend per campaign; the base other recipes are built on.',
-    origin: 'improvado', categories: ['Paid media'], build_mode: 'progressive',
-    data_sources: ['google_ads', 'facebook_ads'], extract_kinds: ['campaign_performance'],
-    children: [], level: 1, output_columns: [col('date', 'date'), col('campaign_id', 'string'), col('spend', 'float')], deployable: true,
+    id: 4005,
+    title: 'Ad Spend Base',
+    description: 'Daily spend per campaign; the base other recipes are built on.',
+    origin: 'improvado',
+    categories: ['Paid media'],
+    build_mode: 'progressive',
+    data_sources: ['google_ads', 'facebook_ads'],
+    extract_kinds: ['campaign_performance'],
+    children: [],
+    level: 1,
+    output_columns: [col('date', 'date'), col('campaign_id', 'string'), col('spend', 'float')],
+    deployable: true,
   },
   {
-    id: 4006, title: 'Paid Media: Performance', description: 'An agency copy of Paid Media Performance; shares its output table name.',
-    origin: 'agency', categories: ['Paid media'], build_mode: 'progressive',
-    data_sources: ['google_ads', 'facebook_ads'], extract_kinds: ['campaign_performance'],
-    children: [], level: 1, output_columns: PAID_MEDIA_COLUMNS, deployable: true,
+    id: 4006,
+    title: 'Paid Media: Performance',
+    description: 'An agency copy of Paid Media Performance; shares its output table name.',
+    origin: 'agency',
+    categories: ['Paid media'],
+    build_mode: 'progressive',
+    data_sources: ['google_ads', 'facebook_ads'],
+    extract_kinds: ['campaign_performance'],
+    children: [],
+    level: 1,
+    output_columns: PAID_MEDIA_COLUMNS,
+    deployable: true,
   },
   {
-    id: 4007, title: 'Attribution Model (draft)', description: 'Work in progress; not deployable yet.',
-    origin: 'agency', categories: ['Attribution'], build_mode: 'atomic',
-    data_sources: ['google_ads'], extract_kinds: ['campaign_performance'],
-    children: [], level: 1, output_columns: [], deployable: false,
+    id: 4007,
+    title: 'Attribution Model (draft)',
+    description: 'Work in progress; not deployable yet.',
+    origin: 'agency',
+    categories: ['Attribution'],
+    build_mode: 'atomic',
+    data_sources: ['google_ads'],
+    extract_kinds: ['campaign_performance'],
+    children: [],
+    level: 1,
+    output_columns: [],
+    deployable: false,
   },
 ];
 
@@ -73,7 +129,10 @@ export function seedRecipeTemplates(store: Store): void {
     // System fields do not appear in recipe metadata, which lists only provider fields
     // (contract, "What the service does").
     const system = t.output_columns.filter((c) => SYSTEM_FIELD_NAMES.has(c.name));
-    if (system.length > 0) throw new Error(`recipe template ${t.id} lists system fields in output_columns: ${system.map((c) => c.name).join(', ')}`);
+    if (system.length > 0)
+      throw new Error(
+        `recipe template ${t.id} lists system fields in output_columns: ${system.map((c) => c.name).join(', ')}`,
+      );
     store.state.recipe_templates.push({ ...t, revision: 1 });
   }
 }
@@ -89,8 +148,16 @@ export function equipWorkspace(store: Store, workspaceId: number): void {
   if (!ws) return;
   const now = store.clock.iso();
   for (const ds of DEMO_DATASOURCES) {
-    if (s.connections.some((c) => c.workspace_id === workspaceId && c.datasource_name === ds.name && !c.deleted)) continue;
-    const connection = { id: store.nextId('connection'), workspace_id: workspaceId, datasource_name: ds.name, title: `${ds.title} (${ws.title})`, created_at: now, deleted: false };
+    if (s.connections.some((c) => c.workspace_id === workspaceId && c.datasource_name === ds.name && !c.deleted))
+      continue;
+    const connection = {
+      id: store.nextId('connection'),
+      workspace_id: workspaceId,
+      datasource_name: ds.name,
+      title: `${ds.title} (${ws.title})`,
+      created_at: now,
+      deleted: false,
+    };
     s.connections.push(connection);
     for (let i = 0; i < ACCOUNTS_PER_CONNECTION; i++) {
       const remote = `${ds.prefix}${String(i + 1).padStart(2, '0')}`;

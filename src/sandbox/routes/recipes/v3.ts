@@ -6,8 +6,18 @@ import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
 import {
-  OtherWorkspaceRecipe, buildRecipe, checkExtractions, configurationSchemaV3, configureRecipe, createRecipe, createSchema, deleteRecipe,
-  findRecipe, findTemplate, recipeCaller, resetupRecipe,
+  OtherWorkspaceRecipe,
+  buildRecipe,
+  checkExtractions,
+  configurationSchemaV3,
+  configureRecipe,
+  createRecipe,
+  createSchema,
+  deleteRecipe,
+  findRecipe,
+  findTemplate,
+  recipeCaller,
+  resetupRecipe,
 } from './operations.js';
 import { v3Recipe, v3Template } from './views.js';
 
@@ -16,20 +26,36 @@ type Handler<R extends RouteGenericInterface> = (request: FastifyRequest<R>, rep
 
 /** Codes v3 answers with 400 and a `{detail}` body: v3.1 moved contradictions of state to 409. */
 const CONFLICTS_AS_400 = new Set([
-  'recipe_already_exists', 'view_name_taken', 'template_not_deployable', 'data_source_removal_not_allowed', 'connection_removal_not_allowed',
-  'account_removal_not_allowed', 'recipe_not_configured', 'build_already_running', 'recipe_template_unavailable', 'no_active_destination',
+  'recipe_already_exists',
+  'view_name_taken',
+  'template_not_deployable',
+  'data_source_removal_not_allowed',
+  'connection_removal_not_allowed',
+  'account_removal_not_allowed',
+  'recipe_not_configured',
+  'build_already_running',
+  'recipe_template_unavailable',
+  'no_active_destination',
   'destination_not_supported',
 ]);
 
 /** The v3 form of an error raised in v3.1 terms (contract, v3-vs-v3.1 table). The envelope itself is chosen by URL. */
 function toV3(store: Store, err: unknown, operation: 'extractions' | 'other'): unknown {
   if (!(err instanceof SandboxError)) return err;
-  if (err instanceof OtherWorkspaceRecipe) return new SandboxError(403, 'permission_denied', 'You do not have permission to access this recipe.');
+  if (err instanceof OtherWorkspaceRecipe)
+    return new SandboxError(403, 'permission_denied', 'You do not have permission to access this recipe.');
   if (operation === 'extractions') {
     // v3: 503 when the destination cannot be queried, also when none exists; 501 when it cannot
     // report tables. Every 503 carries Retry-After (contract, Status meaning).
     if (err.code === 'no_active_destination') {
-      return new SandboxError(503, err.code, 'The destination could not be queried: the workspace has no active destination.', {}, {}, { 'retry-after': String(store.opts.retryAfter) });
+      return new SandboxError(
+        503,
+        err.code,
+        'The destination could not be queried: the workspace has no active destination.',
+        {},
+        {},
+        { 'retry-after': String(store.opts.retryAfter) },
+      );
     }
     if (err.code === 'destination_not_supported') return new SandboxError(501, err.code, err.message);
   }
@@ -37,9 +63,14 @@ function toV3(store: Store, err: unknown, operation: 'extractions' | 'other'): u
   return err;
 }
 
-function v3<R extends RouteGenericInterface>(store: Store, operation: 'extractions' | 'other', handler: Handler<R>): Handler<R> {
+function v3<R extends RouteGenericInterface>(
+  store: Store,
+  operation: 'extractions' | 'other',
+  handler: Handler<R>,
+): Handler<R> {
   return async (request, reply) => {
-    if (store.state.recipe_v3_switched_off) throw new SandboxError(410, 'gone', 'The v3 automated recipe operations are switched off; use /api/v3.1/.');
+    if (store.state.recipe_v3_switched_off)
+      throw new SandboxError(410, 'gone', 'The v3 automated recipe operations are switched off; use /api/v3.1/.');
     try {
       return await handler(request, reply);
     } catch (err) {
@@ -52,77 +83,114 @@ function v3<R extends RouteGenericInterface>(store: Store, operation: 'extractio
 export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
   const s = () => store.state;
 
-  app.get('/api/v3/automated-recipe-templates/', { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } }, v3(store, 'other', async (request) => {
-    recipeCaller(store, request);
-    const needle = queryOf(request).search?.trim().toLowerCase();
-    const items = s()
-      .recipe_templates.filter((t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle))
-      .sort((a, b) => a.id - b.id)
-      .map((t) => v3Template(store, t, false));
-    return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
-  }));
+  app.get(
+    '/api/v3/automated-recipe-templates/',
+    { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } },
+    v3(store, 'other', async (request) => {
+      recipeCaller(store, request);
+      const needle = queryOf(request).search?.trim().toLowerCase();
+      const items = s()
+        .recipe_templates.filter(
+          (t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle),
+        )
+        .sort((a, b) => a.id - b.id)
+        .map((t) => v3Template(store, t, false));
+      return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
+    }),
+  );
 
-  app.get<{ Params: IdParams }>('/api/v3/automated-recipe-templates/:id/', v3(store, 'other', async (request) => {
-    recipeCaller(store, request);
-    return v3Template(store, findTemplate(store, request.params.id), true);
-  }));
+  app.get<{ Params: IdParams }>(
+    '/api/v3/automated-recipe-templates/:id/',
+    v3(store, 'other', async (request) => {
+      recipeCaller(store, request);
+      return v3Template(store, findTemplate(store, request.params.id), true);
+    }),
+  );
 
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
-  app.get('/api/v3/automated-recipes/', { config: { query: z.object({ state: z.string().optional(), template_id: z.string().optional(), ...pageQuery }) } }, v3(store, 'other', async (request) => {
-    const ws = recipeCaller(store, request);
-    const q = queryOf(request);
-    const items = s()
-      .recipes.filter(
-        (r) =>
-          r.workspace_id === ws &&
-          (q.state === undefined || (r.state !== null && V3_STATE[r.state as RecipeState] === q.state)) &&
-          (q.template_id === undefined || String(r.template_id) === q.template_id),
-      )
-      .sort((a, b) => compareRecipeIds(a.id, b.id))
-      .map((r) => v3Recipe(store, r, true));
-    return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
-  }));
+  app.get(
+    '/api/v3/automated-recipes/',
+    { config: { query: z.object({ state: z.string().optional(), template_id: z.string().optional(), ...pageQuery }) } },
+    v3(store, 'other', async (request) => {
+      const ws = recipeCaller(store, request);
+      const q = queryOf(request);
+      const items = s()
+        .recipes.filter(
+          (r) =>
+            r.workspace_id === ws &&
+            (q.state === undefined || (r.state !== null && V3_STATE[r.state as RecipeState] === q.state)) &&
+            (q.template_id === undefined || String(r.template_id) === q.template_id),
+        )
+        .sort((a, b) => compareRecipeIds(a.id, b.id))
+        .map((r) => v3Recipe(store, r, true));
+      return paginate(request, items, { mode: 'v3', maxPageSize: 100 });
+    }),
+  );
 
-  app.post('/api/v3/automated-recipes/', { config: { body: createSchema, success: 201 } }, v3(store, 'other', async (request, reply) => {
-    const ws = recipeCaller(store, request);
-    const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
-    return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
-  }));
+  app.post(
+    '/api/v3/automated-recipes/',
+    { config: { body: createSchema, success: 201 } },
+    v3(store, 'other', async (request, reply) => {
+      const ws = recipeCaller(store, request);
+      const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
+      return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
+    }),
+  );
 
-  app.get<{ Params: IdParams }>('/api/v3/automated-recipes/:id/', v3(store, 'other', async (request) => {
-    const ws = recipeCaller(store, request);
-    return v3Recipe(store, findRecipe(store, ws, request.params.id), false);
-  }));
+  app.get<{ Params: IdParams }>(
+    '/api/v3/automated-recipes/:id/',
+    v3(store, 'other', async (request) => {
+      const ws = recipeCaller(store, request);
+      return v3Recipe(store, findRecipe(store, ws, request.params.id), false);
+    }),
+  );
 
-  app.put<{ Params: IdParams }>('/api/v3/automated-recipes/:id/', { config: { body: configurationSchemaV3 } }, v3(store, 'other', async (request, reply) => {
-    const ws = recipeCaller(store, request);
-    const recipe = findRecipe(store, ws, request.params.id);
-    configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
-    return reply.code(200).send();
-  }));
+  app.put<{ Params: IdParams }>(
+    '/api/v3/automated-recipes/:id/',
+    { config: { body: configurationSchemaV3 } },
+    v3(store, 'other', async (request, reply) => {
+      const ws = recipeCaller(store, request);
+      const recipe = findRecipe(store, ws, request.params.id);
+      configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
+      return reply.code(200).send();
+    }),
+  );
 
   // v3 answers 204 even when the recipe was not deleted.
-  app.delete<{ Params: IdParams }>('/api/v3/automated-recipes/:id/', { config: { success: 204 } }, v3(store, 'other', async (request, reply) => {
-    const ws = recipeCaller(store, request);
-    deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'silent' });
-    return reply.code(204).send();
-  }));
+  app.delete<{ Params: IdParams }>(
+    '/api/v3/automated-recipes/:id/',
+    { config: { success: 204 } },
+    v3(store, 'other', async (request, reply) => {
+      const ws = recipeCaller(store, request);
+      deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'silent' });
+      return reply.code(204).send();
+    }),
+  );
 
-  app.post<{ Params: IdParams }>('/api/v3/automated-recipes/:id/build/', v3(store, 'other', async (request) => {
-    const ws = recipeCaller(store, request);
-    buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
-    return { status: 'started', message: 'The build has started.' };
-  }));
+  app.post<{ Params: IdParams }>(
+    '/api/v3/automated-recipes/:id/build/',
+    v3(store, 'other', async (request) => {
+      const ws = recipeCaller(store, request);
+      buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
+      return { status: 'started', message: 'The build has started.' };
+    }),
+  );
 
-  app.post<{ Params: IdParams }>('/api/v3/automated-recipes/:id/resetup/', v3(store, 'other', async (request) => {
-    const ws = recipeCaller(store, request);
-    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
-    return { status: 'started', recipe_id: recipeIdJson(recipe.id) };
-  }));
+  app.post<{ Params: IdParams }>(
+    '/api/v3/automated-recipes/:id/resetup/',
+    v3(store, 'other', async (request) => {
+      const ws = recipeCaller(store, request);
+      const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
+      return { status: 'started', recipe_id: recipeIdJson(recipe.id) };
+    }),
+  );
 
-  app.get<{ Params: IdParams }>('/api/v3/automated-recipes/:id/extractions/', v3(store, 'extractions', async (request) => {
-    const ws = recipeCaller(store, request);
-    const sources = checkExtractions(store, findRecipe(store, ws, request.params.id));
-    return { ready: sources.every((t) => t.table_exists), sources };
-  }));
+  app.get<{ Params: IdParams }>(
+    '/api/v3/automated-recipes/:id/extractions/',
+    v3(store, 'extractions', async (request) => {
+      const ws = recipeCaller(store, request);
+      const sources = checkExtractions(store, findRecipe(store, ws, request.params.id));
+      return { ready: sources.every((t) => t.table_exists), sources };
+    }),
+  );
 }

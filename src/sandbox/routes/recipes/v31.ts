@@ -6,8 +6,17 @@ import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { RECIPE_STATES, compareRecipeIds } from './model.js';
 import {
-  buildRecipe, checkExtractions, configurationSchemaV31, configureRecipe, createRecipe, createSchema, deleteRecipe, findRecipe,
-  findTemplate, recipeCaller, resetupRecipe,
+  buildRecipe,
+  checkExtractions,
+  configurationSchemaV31,
+  configureRecipe,
+  createRecipe,
+  createSchema,
+  deleteRecipe,
+  findRecipe,
+  findTemplate,
+  recipeCaller,
+  resetupRecipe,
 } from './operations.js';
 import { v31Recipe, v31Template } from './views.js';
 
@@ -15,7 +24,11 @@ type IdParams = { id: string };
 
 /** Query parameters the handlers read (documented in the OpenAPI document; checked in the handlers). */
 const templateQuery = z.object({ search: z.string().optional(), ...pageQuery });
-const recipeListQuery = z.object({ state: z.enum(RECIPE_STATES).optional(), template_id: z.string().regex(/^\d+$/).optional(), ...pageQuery });
+const recipeListQuery = z.object({
+  state: z.enum(RECIPE_STATES).optional(),
+  template_id: z.string().regex(/^\d+$/).optional(),
+  ...pageQuery,
+});
 
 /** Automated recipes, v3.1 (contract, "Automated recipes, v3.1"). Every path ends with a slash. */
 export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
@@ -27,7 +40,9 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     if (search !== undefined && search.trim() === '') throw invalidQuery('search', [], 'search must not be blank.');
     const needle = search?.trim().toLowerCase();
     const items = s()
-      .recipe_templates.filter((t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle))
+      .recipe_templates.filter(
+        (t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle),
+      )
       .sort((a, b) => a.id - b.id)
       .map(v31Template);
     return paginate(request, items, { mode: 'v31' });
@@ -44,9 +59,15 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     if (q.state !== undefined && !(RECIPE_STATES as string[]).includes(q.state)) {
       throw invalidQuery('state', RECIPE_STATES, `Unknown state "${q.state}".`);
     }
-    if (q.template_id !== undefined && !/^\d{1,15}$/.test(q.template_id)) throw invalidQuery('template_id', [], 'template_id must be an integer.');
+    if (q.template_id !== undefined && !/^\d{1,15}$/.test(q.template_id))
+      throw invalidQuery('template_id', [], 'template_id must be an integer.');
     const items = s()
-      .recipes.filter((r) => r.workspace_id === ws && (q.state === undefined || r.state === q.state) && (q.template_id === undefined || r.template_id === Number(q.template_id)))
+      .recipes.filter(
+        (r) =>
+          r.workspace_id === ws &&
+          (q.state === undefined || r.state === q.state) &&
+          (q.template_id === undefined || r.template_id === Number(q.template_id)),
+      )
       .sort((a, b) => compareRecipeIds(a.id, b.id))
       .map(v31Recipe);
     return paginate(request, items, { mode: 'v31', maxPageSize: 100 });
@@ -63,30 +84,46 @@ export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngin
     return v31Recipe(findRecipe(store, ws, request.params.id));
   });
 
-  app.put<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', { config: { body: configurationSchemaV31 } }, async (request) => {
-    const ws = recipeCaller(store, request);
-    const recipe = findRecipe(store, ws, request.params.id);
-    const body = parseBody(configurationSchemaV31, request.body);
-    return v31Recipe(configureRecipe(store, recipe, body));
-  });
+  app.put<{ Params: IdParams }>(
+    '/api/v3.1/automated-recipes/:id/',
+    { config: { body: configurationSchemaV31 } },
+    async (request) => {
+      const ws = recipeCaller(store, request);
+      const recipe = findRecipe(store, ws, request.params.id);
+      const body = parseBody(configurationSchemaV31, request.body);
+      return v31Recipe(configureRecipe(store, recipe, body));
+    },
+  );
 
-  app.delete<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', { config: { success: 204 } }, async (request, reply) => {
-    const ws = recipeCaller(store, request);
-    deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'error' });
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: IdParams }>(
+    '/api/v3.1/automated-recipes/:id/',
+    { config: { success: 204 } },
+    async (request, reply) => {
+      const ws = recipeCaller(store, request);
+      deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'error' });
+      return reply.code(204).send();
+    },
+  );
 
-  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/build/', { config: { success: 202 } }, async (request, reply) => {
-    const ws = recipeCaller(store, request);
-    const recipe = buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
-    return reply.code(202).send(v31Recipe(recipe));
-  });
+  app.post<{ Params: IdParams }>(
+    '/api/v3.1/automated-recipes/:id/build/',
+    { config: { success: 202 } },
+    async (request, reply) => {
+      const ws = recipeCaller(store, request);
+      const recipe = buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
+      return reply.code(202).send(v31Recipe(recipe));
+    },
+  );
 
-  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/resetup/', { config: { success: 202 } }, async (request, reply) => {
-    const ws = recipeCaller(store, request);
-    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
-    return reply.code(202).send(v31Recipe(recipe));
-  });
+  app.post<{ Params: IdParams }>(
+    '/api/v3.1/automated-recipes/:id/resetup/',
+    { config: { success: 202 } },
+    async (request, reply) => {
+      const ws = recipeCaller(store, request);
+      const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
+      return reply.code(202).send(v31Recipe(recipe));
+    },
+  );
 
   app.get<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/extractions/', async (request) => {
     const ws = recipeCaller(store, request);

@@ -16,14 +16,21 @@ export interface CatalogLayer {
   permissions: CatalogPermission[];
 }
 
-const p = (permission: string, title: string, description: string): CatalogPermission => ({ permission, title, description });
+const p = (permission: string, title: string, description: string): CatalogPermission => ({
+  permission,
+  title,
+  description,
+});
 
 export const PERMISSION_CATALOG: readonly CatalogLayer[] = [
   {
     layer: 'WORKSPACE',
     title: 'Workspace',
     description: 'The workspace itself and its members',
-    permissions: [p('VIEW', 'View workspace', 'See the workspace and its settings'), p('MANAGE_USERS', 'Manage users', 'Invite, remove and re-assign workspace members')],
+    permissions: [
+      p('VIEW', 'View workspace', 'See the workspace and its settings'),
+      p('MANAGE_USERS', 'Manage users', 'Invite, remove and re-assign workspace members'),
+    ],
   },
   {
     layer: 'CONNECTION',
@@ -51,7 +58,10 @@ export const PERMISSION_CATALOG: readonly CatalogLayer[] = [
     layer: 'DATA_TABLE',
     title: 'Data tables',
     description: 'Tables extracts deliver into',
-    permissions: [p('VIEW', 'View data tables', 'See data tables and their schemas'), p('EDIT', 'Edit data tables', 'Choose the fields delivered to loads')],
+    permissions: [
+      p('VIEW', 'View data tables', 'See data tables and their schemas'),
+      p('EDIT', 'Edit data tables', 'Choose the fields delivered to loads'),
+    ],
   },
   {
     layer: 'DESTINATION',

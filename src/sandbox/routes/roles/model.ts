@@ -40,7 +40,13 @@ export function assignmentsOf(store: Store): RoleAssignment[] {
  * Whether a user holds a `(layer, permission)` pair in a workspace: the agency chief and owner
  * hold every permission; anyone else holds those of their role in that workspace.
  */
-export function holdsPermission(store: Store, user: User, workspaceId: number, layer: string, permission: string): boolean {
+export function holdsPermission(
+  store: Store,
+  user: User,
+  workspaceId: number,
+  layer: string,
+  permission: string,
+): boolean {
   if (user.is_agency_chief || user.is_agency_owner) return true;
   const assignment = assignmentsOf(store).find((a) => a.user_id === user.id && a.workspace_id === workspaceId);
   const role = assignment && rolesOf(store).find((r) => r.id === assignment.role_id);

@@ -31,7 +31,8 @@ function setExtraction(store: Store, c: Connection, a: Account, enabled: boolean
 }
 
 export function accountRoutes(app: FastifyInstance, store: Store): void {
-  const connectionOf = (connectionId: string, workspaceId: number) => liveConnection(store, workspaceId, pathId(connectionId));
+  const connectionOf = (connectionId: string, workspaceId: number) =>
+    liveConnection(store, workspaceId, pathId(connectionId));
 
   app.get<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id/accounts', async (request) => {
     const { workspaceId } = requireBearer(store, request);
@@ -42,52 +43,66 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // Rules 1-4 of the v3.1 accounts list: the slash is part of the path (the slashless form
   // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
-  app.get<{ Params: { connection_id: string } }>('/api/v3.1/connections/:connection_id/accounts/', { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } }, async (request) => {
-    const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request.params.connection_id, workspaceId);
-    const matching = searchAccounts(accountsOf(store, c.id), queryOf(request).search);
-    const page = paginate(request, matching, { mode: 'v31', maxPageSize: 100, defaultPageSize: 100 });
-    return { ...page, results: page.results.map(accountV31) };
-  });
+  app.get<{ Params: { connection_id: string } }>(
+    '/api/v3.1/connections/:connection_id/accounts/',
+    { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } },
+    async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const c = connectionOf(request.params.connection_id, workspaceId);
+      const matching = searchAccounts(accountsOf(store, c.id), queryOf(request).search);
+      const page = paginate(request, matching, { mode: 'v31', maxPageSize: 100, defaultPageSize: 100 });
+      return { ...page, results: page.results.map(accountV31) };
+    },
+  );
 
   // One account or a list: `{id, enabled_for_embedded_extraction}` or an array of them. All
   // ids must belong to the connection, else nothing changes.
-  app.patch<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id/accounts', { config: { body: z.union([bulkItemSchema, bulkListSchema]) } }, async (request) => {
-    const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request.params.connection_id, workspaceId);
-    const many = Array.isArray(request.body);
-    const items = many ? parseBody(bulkListSchema, request.body) : [parseBody(bulkItemSchema, request.body)];
-    const own = new Map(accountsOf(store, c.id).map((a) => [a.id, a]));
-    const seen = new Set<number>();
-    const unknown: number[] = [];
-    const duplicate: number[] = [];
-    for (const item of items) {
-      if (!own.has(item.id)) unknown.push(item.id);
-      if (seen.has(item.id)) duplicate.push(item.id);
-      seen.add(item.id);
-    }
-    if (unknown.length > 0) throw badRequest(`Accounts not found in connection ${c.id}: ${unknown.join(', ')}.`, { ids: unknown });
-    if (duplicate.length > 0) throw badRequest(`Accounts listed more than once: ${duplicate.join(', ')}.`, { ids: duplicate });
-    const updated = items.map((item) => {
-      const a = own.get(item.id)!;
-      setExtraction(store, c, a, item.enabled_for_embedded_extraction);
-      return a;
-    });
-    store.changed();
-    return many ? updated.map(accountV3) : accountV3(updated[0]!);
-  });
+  app.patch<{ Params: { connection_id: string } }>(
+    '/api/v3/connections/:connection_id/accounts',
+    { config: { body: z.union([bulkItemSchema, bulkListSchema]) } },
+    async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const c = connectionOf(request.params.connection_id, workspaceId);
+      const many = Array.isArray(request.body);
+      const items = many ? parseBody(bulkListSchema, request.body) : [parseBody(bulkItemSchema, request.body)];
+      const own = new Map(accountsOf(store, c.id).map((a) => [a.id, a]));
+      const seen = new Set<number>();
+      const unknown: number[] = [];
+      const duplicate: number[] = [];
+      for (const item of items) {
+        if (!own.has(item.id)) unknown.push(item.id);
+        if (seen.has(item.id)) duplicate.push(item.id);
+        seen.add(item.id);
+      }
+      if (unknown.length > 0)
+        throw badRequest(`Accounts not found in connection ${c.id}: ${unknown.join(', ')}.`, { ids: unknown });
+      if (duplicate.length > 0)
+        throw badRequest(`Accounts listed more than once: ${duplicate.join(', ')}.`, { ids: duplicate });
+      const updated = items.map((item) => {
+        const a = own.get(item.id)!;
+        setExtraction(store, c, a, item.enabled_for_embedded_extraction);
+        return a;
+      });
+      store.changed();
+      return many ? updated.map(accountV3) : accountV3(updated[0]!);
+    },
+  );
 
   // `{account_id}` here is the internal account `id` (the remote id is not a path segment:
   // some contain a slash, such as "properties/310001").
-  app.patch<{ Params: { connection_id: string; account_id: string } }>('/api/v3/connections/:connection_id/accounts/:account_id', { config: { body: toggleSchema } }, async (request) => {
-    const { workspaceId } = requireBearer(store, request);
-    const c = connectionOf(request.params.connection_id, workspaceId);
-    const accountId = pathId(request.params.account_id);
-    const a = accountsOf(store, c.id).find((x) => x.id === accountId);
-    if (!a) throw notFound('Account not found.');
-    const { enabled_for_embedded_extraction } = parseBody(toggleSchema, request.body);
-    setExtraction(store, c, a, enabled_for_embedded_extraction);
-    store.changed();
-    return accountV3(a);
-  });
+  app.patch<{ Params: { connection_id: string; account_id: string } }>(
+    '/api/v3/connections/:connection_id/accounts/:account_id',
+    { config: { body: toggleSchema } },
+    async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const c = connectionOf(request.params.connection_id, workspaceId);
+      const accountId = pathId(request.params.account_id);
+      const a = accountsOf(store, c.id).find((x) => x.id === accountId);
+      if (!a) throw notFound('Account not found.');
+      const { enabled_for_embedded_extraction } = parseBody(toggleSchema, request.body);
+      setExtraction(store, c, a, enabled_for_embedded_extraction);
+      store.changed();
+      return accountV3(a);
+    },
+  );
 }

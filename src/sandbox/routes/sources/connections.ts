@@ -3,7 +3,14 @@ import { badRequest } from '../../errors.js';
 import { byId, paginate, pathId, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { Connection } from '../../types.js';
-import { accountsOf, connectionEventData, connectionView, dataSource, extractionEventData, liveConnection } from './model.js';
+import {
+  accountsOf,
+  connectionEventData,
+  connectionView,
+  dataSource,
+  extractionEventData,
+  liveConnection,
+} from './model.js';
 
 /**
  * Contract, Other state effects: deleting a connection marks its accounts inactive and pauses
@@ -39,24 +46,30 @@ export function connectionRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/connections', async (request) => {
-    const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name } = request.params;
-    if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
-    const items = store.state.connections
-      .filter((c) => c.workspace_id === workspaceId && c.datasource_name === name && !c.deleted)
-      .sort(byId);
-    const page = paginate(request, items, { mode: 'v3' });
-    return { ...page, results: page.results.map((c) => connectionView(store, c)) };
-  });
+  app.get<{ Params: { datasource_name: string } }>(
+    '/api/v3/datasources/:datasource_name/connections',
+    async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const { datasource_name: name } = request.params;
+      if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
+      const items = store.state.connections
+        .filter((c) => c.workspace_id === workspaceId && c.datasource_name === name && !c.deleted)
+        .sort(byId);
+      const page = paginate(request, items, { mode: 'v3' });
+      return { ...page, results: page.results.map((c) => connectionView(store, c)) };
+    },
+  );
 
-  app.delete<{ Params: { datasource_name: string; id: string } }>('/api/v3/datasources/:datasource_name/connections/:id', async (request, reply) => {
-    const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name, id } = request.params;
-    if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
-    deleteConnection(store, liveConnection(store, workspaceId, pathId(id), name));
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { datasource_name: string; id: string } }>(
+    '/api/v3/datasources/:datasource_name/connections/:id',
+    async (request, reply) => {
+      const { workspaceId } = requireBearer(store, request);
+      const { datasource_name: name, id } = request.params;
+      if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
+      deleteConnection(store, liveConnection(store, workspaceId, pathId(id), name));
+      return reply.code(204).send();
+    },
+  );
 
   app.delete<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id', async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);

@@ -93,7 +93,11 @@ function requester(store: Store, email: string, workspaceId: number): User {
   const user = store.state.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
   if (!user || !user.is_active || !(user.is_agency_owner || user.workspace_ids.includes(workspaceId))) {
     throw validationError([
-      { field: 'requested_by', code: 'invalid', message: 'Must be an active agency user who is a member of this workspace or the agency owner.' },
+      {
+        field: 'requested_by',
+        code: 'invalid',
+        message: 'Must be an active agency user who is a member of this workspace or the agency owner.',
+      },
     ]);
   }
   return user;
@@ -129,11 +133,23 @@ export function createLinks(
   const ds = dataSource(store, datasourceName);
   if (body.send_email) {
     for (const link of links) {
-      store.state.outbox.push({ to: link.email, kind: 'invitation', subject: `${inviterOf(store, link)} asks you to connect ${ds?.title ?? datasourceName}`, link_ids: [link.id], sent_at: sentAt });
+      store.state.outbox.push({
+        to: link.email,
+        kind: 'invitation',
+        subject: `${inviterOf(store, link)} asks you to connect ${ds?.title ?? datasourceName}`,
+        link_ids: [link.id],
+        sent_at: sentAt,
+      });
     }
   }
   if (user) {
-    store.state.outbox.push({ to: user.email, kind: 'confirmation', subject: `Links sent to connect ${ds?.title ?? datasourceName}`, link_ids: links.map((l) => l.id), sent_at: sentAt });
+    store.state.outbox.push({
+      to: user.email,
+      kind: 'confirmation',
+      subject: `Links sent to connect ${ds?.title ?? datasourceName}`,
+      link_ids: links.map((l) => l.id),
+      sent_at: sentAt,
+    });
   }
   store.changed();
   return links;
@@ -199,47 +215,58 @@ function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unk
 export function linkRoutes(app: FastifyInstance, store: Store): void {
   const links = () => store.state.external_auth_links;
 
-  app.post<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/external-auth-links', { config: { body: createSchema } }, async (request, reply) => {
-    const { workspaceId } = requireBearer(store, request);
-    if (!store.state.agency.flags.external_auth_links) {
-      throw forbidden('External authentication links are not enabled for this agency.');
-    }
-    const { datasource_name: name } = request.params;
-    if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
-    const body = parseBody(createSchema, request.body);
-    const created = createLinks(store, workspaceId, name, body);
-    return reply.code(201).send(created.map((l) => linkView(store, l, request)));
-  });
+  app.post<{ Params: { datasource_name: string } }>(
+    '/api/v3/datasources/:datasource_name/external-auth-links',
+    { config: { body: createSchema } },
+    async (request, reply) => {
+      const { workspaceId } = requireBearer(store, request);
+      if (!store.state.agency.flags.external_auth_links) {
+        throw forbidden('External authentication links are not enabled for this agency.');
+      }
+      const { datasource_name: name } = request.params;
+      if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
+      const body = parseBody(createSchema, request.body);
+      const created = createLinks(store, workspaceId, name, body);
+      return reply.code(201).send(created.map((l) => linkView(store, l, request)));
+    },
+  );
 
   // Listing and revoking stay available with the feature flag off: the contract lists 403
   // for create only, and revoking links already sent is what an agency wants then.
-  app.get<{ Params: { datasource_name: string } }>('/api/v3/datasources/:datasource_name/external-auth-links', { config: { query: z.object(pageQuery) } }, async (request) => {
-    const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name } = request.params;
-    const items = links()
-      .filter((l) => l.workspace_id === workspaceId && l.datasource_name === name)
-      .sort((a, b) => b.created_ms - a.created_ms || b.id - a.id);
-    const page = linkPage(request, items);
-    return { ...page, results: (page.results as typeof items).map((l) => linkView(store, l, request)) };
-  });
+  app.get<{ Params: { datasource_name: string } }>(
+    '/api/v3/datasources/:datasource_name/external-auth-links',
+    { config: { query: z.object(pageQuery) } },
+    async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const { datasource_name: name } = request.params;
+      const items = links()
+        .filter((l) => l.workspace_id === workspaceId && l.datasource_name === name)
+        .sort((a, b) => b.created_ms - a.created_ms || b.id - a.id);
+      const page = linkPage(request, items);
+      return { ...page, results: (page.results as typeof items).map((l) => linkView(store, l, request)) };
+    },
+  );
 
-  app.post<{ Params: { datasource_name: string; id: string } }>('/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke', async (request) => {
-    const { workspaceId } = requireBearer(store, request);
-    const { datasource_name: name, id } = request.params;
-    const linkId = pathId(id);
-    const link = links().find((l) => l.id === linkId && l.workspace_id === workspaceId && l.datasource_name === name);
-    if (!link) throw notFound('External authentication link not found.');
-    const status = linkStatus(store, link);
-    if (status === 'used') throw badRequest('This link has already been used and cannot be revoked.', { status });
-    if (status === 'expired') throw badRequest('This link has expired and cannot be revoked.', { status });
-    if (status === 'not_used') {
-      link.status = 'revoked_manually';
-      link.revoked_at = store.clock.iso();
-      store.changed();
-    }
-    // Already revoked: unchanged, 200 with the existing revocation data.
-    return linkView(store, link, request);
-  });
+  app.post<{ Params: { datasource_name: string; id: string } }>(
+    '/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke',
+    async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const { datasource_name: name, id } = request.params;
+      const linkId = pathId(id);
+      const link = links().find((l) => l.id === linkId && l.workspace_id === workspaceId && l.datasource_name === name);
+      if (!link) throw notFound('External authentication link not found.');
+      const status = linkStatus(store, link);
+      if (status === 'used') throw badRequest('This link has already been used and cannot be revoked.', { status });
+      if (status === 'expired') throw badRequest('This link has expired and cannot be revoked.', { status });
+      if (status === 'not_used') {
+        link.status = 'revoked_manually';
+        link.revoked_at = store.clock.iso();
+        store.changed();
+      }
+      // Already revoked: unchanged, 200 with the existing revocation data.
+      return linkView(store, link, request);
+    },
+  );
 
   // Sandbox control: the external user opens the link and creates the connection.
   app.post<{ Params: { id: string } }>('/_sandbox/external-auth-links/:id/use', async (request) => {
@@ -247,7 +274,8 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
     const link = links().find((l) => l.id === linkId);
     if (!link) throw notFound('External authentication link not found.');
     const status = linkStatus(store, link);
-    if (status !== 'not_used') throw new SandboxError(409, 'bad_request', `The link is ${status}; only an unused link can be used.`);
+    if (status !== 'not_used')
+      throw new SandboxError(409, 'bad_request', `The link is ${status}; only an unused link can be used.`);
     const { connectionId } = useLink(store, link);
     const connection = store.state.connections.find((c) => c.id === connectionId)!;
     return { link: linkView(store, link, request), connection: connectionView(store, connection) };
@@ -259,8 +287,14 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
     if (!link) throw notFound('Unknown link.');
     const status = linkStatus(store, link);
     const ds = dataSource(store, link.datasource_name);
-    const text = status === 'not_used' ? `${inviterOf(store, link)} asks you to connect ${ds?.title ?? link.datasource_name}.` : `This link is ${status.replace('_', ' ')}.`;
-    return reply.code(status === 'not_used' ? 200 : 410).type('text/html').send(`<!doctype html><title>${escapeHtml(inviterOf(store, link))}</title><p>${escapeHtml(text)}</p>`);
+    const text =
+      status === 'not_used'
+        ? `${inviterOf(store, link)} asks you to connect ${ds?.title ?? link.datasource_name}.`
+        : `This link is ${status.replace('_', ' ')}.`;
+    return reply
+      .code(status === 'not_used' ? 200 : 410)
+      .type('text/html')
+      .send(`<!doctype html><title>${escapeHtml(inviterOf(store, link))}</title><p>${escapeHtml(text)}</p>`);
   });
 }
 
@@ -269,7 +303,10 @@ export function seedLinks(store: Store): void {
   const ws = store.state.workspaces[0];
   if (!ws || !dataSource(store, 'google_ads')) return;
   createLinks(store, ws.id, 'google_ads', { to_emails: ['client@example.com'], send_email: false });
-  const [revoked] = createLinks(store, ws.id, 'google_ads', { to_emails: ['former-client@example.com'], send_email: false });
+  const [revoked] = createLinks(store, ws.id, 'google_ads', {
+    to_emails: ['former-client@example.com'],
+    send_email: false,
+  });
   revoked!.status = 'revoked_manually';
   revoked!.revoked_at = store.clock.iso();
 }

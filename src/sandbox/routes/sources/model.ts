@@ -14,7 +14,12 @@ export function dataSource(store: Store, name: string): DataSource | undefined {
 /** A connection of this workspace that has not been deleted, or 404. */
 export function liveConnection(store: Store, workspaceId: number, id: number, datasourceName?: string): Connection {
   const c = store.state.connections.find((x) => x.id === id);
-  if (!c || c.deleted || c.workspace_id !== workspaceId || (datasourceName !== undefined && c.datasource_name !== datasourceName)) {
+  if (
+    !c ||
+    c.deleted ||
+    c.workspace_id !== workspaceId ||
+    (datasourceName !== undefined && c.datasource_name !== datasourceName)
+  ) {
     throw notFound('Connection not found.');
   }
   return c;

@@ -28,12 +28,18 @@ export type VerifyResult = { ok: true } | { ok: false; reason: string };
  * the new workspace can have an endpoint). Those go to subscribed endpoints of every workspace.
  */
 export function isAgencyWide(event: SandboxEvent): boolean {
-  return event.workspace_id === null || event.shape === 'Agency' || event.shape === 'AgencyInvite' || event.type === 'workspace_created';
+  return (
+    event.workspace_id === null ||
+    event.shape === 'Agency' ||
+    event.shape === 'AgencyInvite' ||
+    event.type === 'workspace_created'
+  );
 }
 
 function describeFailure(err: unknown): string {
   const code = (err as { code?: string }).code;
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'the receiver did not answer in time';
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+    return 'the receiver did not answer in time';
   return code ? `${code}: ${(err as Error).message}` : String((err as Error)?.message ?? err);
 }
 
@@ -61,7 +67,10 @@ export class WebhookDispatcher {
     if (SILENT_EVENT_TYPES.has(event.type) || !isEventType(event.type)) return;
     const agencyWide = isAgencyWide(event);
     const targets = endpointsOf(this.store).filter(
-      (e) => (agencyWide || e.workspace_id === event.workspace_id) && e.status === 'active' && e.event_types.includes(event.type),
+      (e) =>
+        (agencyWide || e.workspace_id === event.workspace_id) &&
+        e.status === 'active' &&
+        e.event_types.includes(event.type),
     );
     if (targets.length === 0) return;
     const digits = this.store.opts.webhookTimestampDigits ?? 3;
@@ -73,7 +82,11 @@ export class WebhookDispatcher {
     const timestamp = eventTimestamp(event.occurred_at, digits, eventMicros(event));
     const body = JSON.stringify({ id: event.id, type: event.type, timestamp, data });
     for (const endpoint of targets) {
-      this.schedule({ endpointId: endpoint.id, event, body, idempotencyKey: randomUUID() }, 1, this.store.opts.webhookDelay * 1000);
+      this.schedule(
+        { endpointId: endpoint.id, event, body, idempotencyKey: randomUUID() },
+        1,
+        this.store.opts.webhookDelay * 1000,
+      );
     }
   }
 
@@ -88,7 +101,9 @@ export class WebhookDispatcher {
 
   private async attempt(job: DeliveryJob, attempt: number): Promise<void> {
     const endpoint = this.endpoint(job.endpointId);
-    const record = (fields: Pick<WebhookDeliveryAttempt, 'status_code' | 'error' | 'outcome' | 'will_retry' | 'retry_in_s'>) =>
+    const record = (
+      fields: Pick<WebhookDeliveryAttempt, 'status_code' | 'error' | 'outcome' | 'will_retry' | 'retry_in_s'>,
+    ) =>
       this.log({
         id: this.store.nextId('webhook_delivery'),
         endpoint_id: job.endpointId,
@@ -103,7 +118,13 @@ export class WebhookDispatcher {
     // Only active endpoints receive events (Events, rule 1): one deleted, reset to unverified by
     // a secret rotation, or unsubscribed since the event occurred gets no further attempt.
     if (!endpoint || endpoint.status !== 'active' || !endpoint.event_types.includes(job.event.type)) {
-      record({ status_code: null, error: 'the endpoint is no longer an active subscriber', outcome: 'abandoned', will_retry: false, retry_in_s: null });
+      record({
+        status_code: null,
+        error: 'the endpoint is no longer an active subscriber',
+        outcome: 'abandoned',
+        will_retry: false,
+        retry_in_s: null,
+      });
       return;
     }
     let statusCode: number | null = null;
@@ -139,7 +160,13 @@ export class WebhookDispatcher {
     // retried up to four times, the n-th retry n-th delay after the previous failure.
     const willRetry = !delivered && attempt <= delays.length;
     const retryIn = willRetry ? delays[attempt - 1]! : null;
-    record({ status_code: statusCode, error, outcome: delivered ? 'delivered' : 'failed', will_retry: willRetry, retry_in_s: retryIn });
+    record({
+      status_code: statusCode,
+      error,
+      outcome: delivered ? 'delivered' : 'failed',
+      will_retry: willRetry,
+      retry_in_s: retryIn,
+    });
     if (retryIn !== null) this.schedule(job, attempt + 1, retryIn * 1000);
   }
 
@@ -171,7 +198,8 @@ export class WebhookDispatcher {
       });
       const text = await res.body.text();
       if (res.statusCode !== 200) return { ok: false, reason: `the receiver answered ${res.statusCode}` };
-      if (text !== challenge) return { ok: false, reason: 'the receiver answered 200 but its body was not the challenge value' };
+      if (text !== challenge)
+        return { ok: false, reason: 'the receiver answered 200 but its body was not the challenge value' };
       return { ok: true };
     } catch (err) {
       return { ok: false, reason: `the receiver could not be reached (${describeFailure(err)})` };
