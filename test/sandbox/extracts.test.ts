@@ -242,7 +242,8 @@ describe('extracts (HTTP)', () => {
     expect((await call('POST', `/api/v3/extracts/${e.id}/pause`)).status).toBe(200);
     const run = await call('POST', `/api/v3/extracts/${e.id}/run`);
     expect(run.status).toBe(409);
-    await new Promise((r) => setTimeout(r, 150));
+    // A run started before the pause ends (its timer fires) without delivering.
+    await until(() => sb.store.state.extracts.find((x) => x.id === e.id)!.status !== 'running');
     expect(sb.store.state.extracts.find((x) => x.id === e.id)!.delivered).toBe(false);
     const unpaused = await call('POST', `/api/v3/extracts/${e.id}/unpause`);
     expect(unpaused.body.is_paused).toBe(false);

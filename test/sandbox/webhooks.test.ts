@@ -285,9 +285,13 @@ describe('deliveries', () => {
       expect(post.headers['content-type']).toBe('application/json');
       expect(post.headers['x-service-signature']).toBe(createHmac('sha256', ep.secret).update(post.body).digest('hex'));
       expect(post.headers['x-service-idempotency-key']).toMatch(/.+/);
-      await new Promise((r) => setTimeout(r, 100));
+      // Deliveries go out in the order they were scheduled: once an event emitted after this
+      // one has reached `other`, anything this one would have sent to it or to the unverified
+      // endpoint has gone out too.
+      sb.store.emit('load_completed', 101, 'Load', { load_id: '5' });
+      await eventually(() => other.posts()[0]);
       expect(unverified.posts()).toHaveLength(0);
-      expect(other.posts()).toHaveLength(0);
+      expect(other.posts().map((p) => JSON.parse(p.body).type)).toEqual(['load_completed']);
       expect(subscribed.posts()).toHaveLength(1);
     } finally {
       await Promise.all([subscribed.close(), unverified.close(), other.close()]);
@@ -302,8 +306,10 @@ describe('deliveries', () => {
       await activeEndpoint(t102, theirs.url, ['load_completed']);
       sb.store.emit('load_completed', 101, 'Load', { load_id: '5' });
       await eventually(() => mine.posts()[0]);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(theirs.posts()).toHaveLength(0);
+      // A later event of workspace 102 reaches `theirs` after anything the first one sent it.
+      sb.store.emit('load_completed', 102, 'Load', { load_id: '6' });
+      await eventually(() => theirs.posts()[0]);
+      expect(theirs.posts().map((p) => JSON.parse(p.body).data.load_id)).toEqual(['6']);
     } finally {
       await Promise.all([mine.close(), theirs.close()]);
     }
@@ -360,8 +366,8 @@ describe('deliveries', () => {
       const ep = await activeEndpoint(t102, r.url, ['connection_created', 'connection_invalidated']);
       sb.store.emit('connection_created', 102, 'Connection', {});
       sb.store.emit('connection_invalidated', 102, 'Connection', {});
-      await eventually(() => r.posts()[0]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The silent event was emitted first, so its delivery would have gone out first.
+      await eventually(async () => ((await deliveries(ep.id)).length > 0 ? true : undefined));
       expect(r.posts().map((p) => JSON.parse(p.body).type)).toEqual(['connection_invalidated']);
       expect((await deliveries(ep.id)).map((d) => d.event_type)).toEqual(['connection_invalidated']);
     } finally {
