@@ -2,7 +2,8 @@
 // entry holds only what `--help` needs (commander and the command names); each command area,
 // the HTTP client, prompts, tables, spinners and the sandbox are chunks loaded on use.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -87,3 +88,15 @@ mkdirSync('dist/vendor/jq-web', { recursive: true });
 copyFileSync('node_modules/jq-web/jq.js', 'dist/vendor/jq-web/jq.cjs');
 copyFileSync('node_modules/jq-web/jq.wasm', 'dist/vendor/jq-web/jq.wasm');
 copyFileSync('node_modules/jq-web/LICENSE', 'dist/vendor/jq-web/LICENSE');
+
+// `edp --help` as the CLI prints it off a terminal, for the launcher to print without loading
+// the CLI (bin/edp.js). Rendered by the CLI just built (dist has no help.txt yet, so the
+// launcher takes the CLI), with none of the user's settings in the environment.
+const helpEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.startsWith('EDP_') && !['NO_COLOR', 'FORCE_COLOR'].includes(k)),
+);
+const help = spawnSync(process.execPath, ['bin/edp.js', '--help'], { env: helpEnv, encoding: 'utf8' });
+if (help.status !== 0 || !help.stdout.startsWith('Usage: edp')) {
+  throw new Error(`edp --help failed while building (exit ${help.status}): ${help.stderr}`);
+}
+writeFileSync('dist/help.txt', help.stdout);

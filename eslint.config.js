@@ -31,6 +31,12 @@ export default tseslint.config(
     },
   },
   {
+    // The launcher is CommonJS (bin/package.json): a CommonJS entry starts sooner.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests and benches read loosely typed JSON answers, print their results, and match the
     // escape codes a terminal receives.
     files: ['test/**', 'bench/**', 'scripts/**'],

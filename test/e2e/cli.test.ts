@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
+import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
 import { operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
 
 // The built command line as a process: help, version, errors, sign-in and the agency-level
@@ -50,6 +50,32 @@ describe('edp, built: help, version and errors', () => {
       expect(r.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
     }
     expect(r.stdout).toContain('Exit codes: 0 ok');
+  });
+
+  it('--help and -h off a terminal print the text rendered at build time, which is what the CLI itself prints', async () => {
+    const inProcess = await cli(undefined, ['--help']);
+    expect(inProcess.code).toBe(0);
+    expect(readFileSync(join(ROOT, 'dist/help.txt'), 'utf8')).toBe(inProcess.stdout);
+    for (const flag of ['--help', '-h']) {
+      const r = await runEdp([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(inProcess.stdout);
+    }
+  });
+
+  it('without the rendered help text, --help loads the CLI and prints the same', async () => {
+    const copy = tempDir('edp-bin-');
+    try {
+      cpSync(join(ROOT, 'bin'), join(copy.dir, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'dist'), join(copy.dir, 'dist'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(copy.dir, 'package.json'));
+      rmSync(join(copy.dir, 'dist/help.txt'));
+      const r = await runEdp(['--help'], { bin: join(copy.dir, 'bin/edp.js') });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(readFileSync(join(ROOT, 'dist/help.txt'), 'utf8'));
+    } finally {
+      copy.remove();
+    }
   });
 
   it('--version prints the version of package.json', async () => {

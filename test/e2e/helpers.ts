@@ -32,6 +32,8 @@ export interface EdpRunOptions {
   /** written to the child's standard input, which is then closed (empty when not given) */
   stdin?: string;
   cwd?: string;
+  /** another copy of the launcher to run (default: this checkout's bin/edp.js) */
+  bin?: string;
 }
 
 export interface EdpRun {
@@ -64,7 +66,7 @@ function childEnv(env: Record<string, string | undefined> = {}): Record<string, 
 /** Starts `edp argv…` and leaves it running (for `edp sandbox`, listeners); stdin stays open. */
 export function startEdp(argv: string[], opts: Omit<EdpRunOptions, 'stdin'> = {}): ChildProcessWithoutNullStreams {
   requireBuild();
-  return spawn(process.execPath, [BIN, ...argv], {
+  return spawn(process.execPath, [opts.bin ?? BIN, ...argv], {
     env: childEnv(opts.env),
     cwd: opts.cwd ?? ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
