@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -14,6 +15,32 @@ export const PASSWORD = 'sandbox';
 /** A sandbox on a free port; close it in afterAll. */
 export function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, retryAfter: 0, ...opts });
+}
+
+/**
+ * The sandbox of a test file: started before its tests, closed after them. `t.sb` is the
+ * sandbox; `t.edp(...argv)` runs the CLI against it with `trailing` appended (e.g. `-w 101`).
+ * `const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);`
+ */
+export function useSandbox(
+  opts: Partial<SandboxOptions> = {},
+  trailing: string[] = [],
+): { sb: Sandbox; edp(...argv: string[]): Promise<CliResult> } {
+  let started: Sandbox | undefined;
+  beforeAll(async () => {
+    started = await sandbox(opts);
+  });
+  afterAll(() => started?.close());
+  const current = () => {
+    if (!started) throw new Error('useSandbox: the sandbox starts in beforeAll; use it inside tests and hooks');
+    return started;
+  };
+  return {
+    get sb() {
+      return current();
+    },
+    edp: (...argv: string[]) => cli(current(), [...argv, ...trailing]),
+  };
 }
 
 export function tempDir(prefix = 'edp-test-'): { dir: string; remove(): void } {
