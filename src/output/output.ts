@@ -1,7 +1,6 @@
-import type { ChalkInstance } from 'chalk';
+import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../util/json.js';
 import { colorLevel, type IO } from './io.js';
-import { createStyle } from './style.js';
 import { collect } from '../util/collect.js';
 import { terminalSafe, terminalSafeStyled } from './terminal-text.js';
 
@@ -109,8 +108,8 @@ export class Output {
     readonly io: IO,
     readonly flags: OutputFlags,
   ) {
-    this.out = createStyle(colorLevel(io.stdout, io.env, flags));
-    this.err = createStyle(colorLevel(io.stderr, io.env, flags));
+    this.out = new Chalk({ level: colorLevel(io.stdout, io.env, flags) });
+    this.err = new Chalk({ level: colorLevel(io.stderr, io.env, flags) });
   }
 
   get machine(): boolean {
