@@ -52,20 +52,21 @@ export function parseDuration(value: string, what: string): number {
   return Math.round(total);
 }
 
+/**
+ * Whether `value` is an ISO 8601 calendar date, YYYY-MM-DD, that exists: the one date check of
+ * the command line (flags, prompts, `--file` schemas) and of the sandbox.
+ */
+export function isDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
 /** An ISO 8601 calendar date, YYYY-MM-DD, that exists. */
 export function parseDate(value: string, what: string): string {
   const v = String(value).trim();
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (m) {
-    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    if (
-      d.getUTCFullYear() === Number(m[1]) &&
-      d.getUTCMonth() === Number(m[2]) - 1 &&
-      d.getUTCDate() === Number(m[3])
-    ) {
-      return v;
-    }
-  }
+  if (isDate(v)) return v;
   throw new UsageError(`${what} must be a date as YYYY-MM-DD, got "${value}"`);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDate, parseDuration, parseEmailList, parseId } from '../../src/util/validate.js';
+import { isDate, parseDate, parseDuration, parseEmailList, parseId } from '../../src/util/validate.js';
 import { parseJson, stringifyJson, idText } from '../../src/util/json.js';
 
 describe('input validation', () => {
@@ -22,6 +22,10 @@ describe('input validation', () => {
     expect(parseDate('2024-02-29', '--from')).toBe('2024-02-29');
     expect(() => parseDate('2023-02-29', '--from')).toThrow(/--from/);
     expect(() => parseDate('2024-1-5', '--from')).toThrow(/YYYY-MM-DD/);
+    expect(['2024-02-29', '2000-02-29', '1999-12-31'].map(isDate)).toEqual([true, true, true]);
+    expect(
+      ['1900-02-29', '2024-04-31', '2024-13-01', '2024-00-10', ' 2024-01-01', '2024-01-01T00:00'].map(isDate),
+    ).toEqual([false, false, false, false, false, false]);
   });
 
   it('splits and checks e-mail lists', () => {

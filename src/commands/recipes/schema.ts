@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isDate } from '../../util/validate.js';
 import { idText, LosslessNumber } from '../../util/json.js';
 
 /** The schemas of recipe `--file` documents; loaded only when a document is given, zod with it. */
@@ -17,10 +18,7 @@ export const idField = z
 export const dateField = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD' })
-  .refine(
-    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    { error: 'must be a date that exists' },
-  );
+  .refine(isDate, { error: 'must be a date that exists' });
 
 /** `recipes configure --file`: the complete configuration the API takes. */
 export const configurationFile = z.object({

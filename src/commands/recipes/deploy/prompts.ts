@@ -9,7 +9,7 @@ import { collect } from '../../../util/collect.js';
 import { idText } from '../../../util/json.js';
 import { terminalSafe } from '../../../output/terminal-text.js';
 import type { DeploySpec, SourceSpec } from './spec.js';
-import { parseDate } from '../../../util/validate.js';
+import { isDate, parseDate } from '../../../util/validate.js';
 import { resolveTemplate } from './steps.js';
 
 const DONE = '\u0000done';
@@ -21,15 +21,6 @@ export interface Answers {
   /** account selector (internal id or remote:ID) to its title */
   accountTitles: Map<string, string>;
 }
-
-const isDate = (v: string): boolean => {
-  try {
-    parseDate(v, 'date');
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Asks for every input the flags did not give, on a terminal only: workspaces, template (with

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isDate } from '../../../util/validate.js';
 import { forbidden, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -17,14 +18,8 @@ import {
   connectionOf,
 } from './model.js';
 
-/** A calendar date as YYYY-MM-DD that exists. */
-export function isCalendarDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const t = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s);
-}
-
-export const isoDate = z.string().refine(isCalendarDate, 'Date has wrong format. Use YYYY-MM-DD.');
+/** A calendar date as YYYY-MM-DD that exists, as the service's validation message names it. */
+export const isoDate = z.string().refine(isDate, 'Date has wrong format. Use YYYY-MM-DD.');
 
 /** Contract, validation endpoint: `template_settings` with these keys, each optional. */
 export const templateSettingsSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { isoDate } from '../extraction/templates.js';
 import { SandboxError, forbidden, validationError, type FieldError } from '../../errors.js';
 import { idOf, integerId, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -213,16 +214,6 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
 }
 
 // ---------------------------------------------------------------- configure
-
-const isoDate = z.string().refine(
-  (v) => {
-    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-    if (!m) return false;
-    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    return d.getUTCDate() === Number(m[3]) && d.getUTCMonth() === Number(m[2]) - 1;
-  },
-  { message: 'Date has wrong format. Use YYYY-MM-DD.' },
-);
 
 function configurationSchema<A extends z.ZodType<{ id: unknown; account_id?: string | number | undefined }>>(
   account: A,
