@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readDocument } from '../../util/document.js';
+import { readValidDocument } from '../../util/document.js';
 import { LosslessNumber } from '../../util/json.js';
 import { readAll } from '../../util/stdin.js';
 import { parsePositiveInt } from '../../util/validate.js';
@@ -159,18 +159,13 @@ export async function paramsFrom(
       throw new UsageError(
         '--file - and --secret-stdin both read stdin; put the secret in the file or in the environment',
       );
-    const doc = await readDocument(opts.file, ctx.io.stdin, '--file');
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc))
-      throw new UsageError('--file must hold an object of connection parameters');
-    const obj = doc as Record<string, unknown>;
-    if ('connection_params' in obj) {
-      if (!obj.connection_params || typeof obj.connection_params !== 'object')
-        throw new UsageError('--file: connection_params must be an object');
-      params = { ...(obj.connection_params as Record<string, unknown>) };
-      if (obj.title !== undefined) title = String(obj.title);
-    } else {
-      params = { ...obj };
-    }
+    ({ params, title } = await readValidDocument(
+      opts.file,
+      ctx.io.stdin,
+      '--file',
+      'destination connection',
+      async () => (await import('./params-schema.js')).connectionFile,
+    ));
   }
   for (const raw of opts.param ?? []) {
     const i = raw.indexOf('=');
