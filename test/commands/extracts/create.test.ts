@@ -1,49 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
+import { created } from './fixtures.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
-
-async function created(...extra: string[]) {
-  const d = demo(sb);
-  const r = await edp(
-    'extracts',
-    'create',
-    '--template',
-    String(d.template('facebook_ads', false).id),
-    '--account',
-    String(d.accounts('facebook_ads')[0]!.id),
-    '--json',
-    ...extra,
-  );
-  expect(r.code).toBe(0);
-  return r.json();
-}
+const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
 
 describe('edp extracts create', () => {
   it('creates an extract (v3.1 path) that runs and delivers', async () => {
-    const e = await created('--sync-historical-data', '2024-01-01', '--schedule', 'hourly', '--title', 'FB history');
+    const e = await created(t, '--sync-historical-data', '2024-01-01', '--schedule', 'hourly', '--title', 'FB history');
     expect(e).toMatchObject({ title: 'FB history', schedule: 'hourly', sync_historical_data: '2024-01-01' });
-    const run = await edp('extracts', 'get', String(e.id), '--json');
+    const run = await t.edp('extracts', 'get', String(e.id), '--json');
     expect(['running', 'completed']).toContain(run.json().status);
   });
 
   it("refuses bad create input locally (exit 2), and shows the service's 400 for an inactive account", async () => {
-    const d = demo(sb);
-    const before = sb.store.state.extracts.length;
-    expect((await edp('extracts', 'create', '--template', '301', '--account', 'x')).code).toBe(2);
-    const schedule = await edp('extracts', 'create', '--template', '301', '--account', '1', '--schedule', 'often');
+    const d = demo(t.sb);
+    const before = t.sb.store.state.extracts.length;
+    expect((await t.edp('extracts', 'create', '--template', '301', '--account', 'x')).code).toBe(2);
+    const schedule = await t.edp('extracts', 'create', '--template', '301', '--account', '1', '--schedule', 'often');
     expect(schedule.code).toBe(2);
     expect(schedule.stderr).toContain('--schedule');
-    expect(sb.store.state.extracts.length).toBe(before);
-    const inactive = await edp(
+    expect(t.sb.store.state.extracts.length).toBe(before);
+    const inactive = await t.edp(
       'extracts',
       'create',
       '--template',

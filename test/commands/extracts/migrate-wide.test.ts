@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
+const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
 
 describe('edp extracts migrate-wide', () => {
   it('migrates an extract to a wide template; repeating it is a conflict (exit 6)', async () => {
-    const source = sb.store.state.extracts.find(
-      (e) => e.workspace_id === 101 && e.template_id === demo(sb).template('google_ads', false).id && !e.is_paused,
+    const source = t.sb.store.state.extracts.find(
+      (e) => e.workspace_id === 101 && e.template_id === demo(t.sb).template('google_ads', false).id && !e.is_paused,
     )!;
-    const r = await edp('extracts', 'migrate-wide', String(source.id), '--fields', 'date,ad_name,spend', '--json');
+    const r = await t.edp('extracts', 'migrate-wide', String(source.id), '--fields', 'date,ad_name,spend', '--json');
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({
       migrated_from_id: source.id,
       template: { is_wide_template: true },
       template_settings: { fields: ['date', 'ad_name', 'spend'] },
     });
-    expect(sb.store.state.extracts.find((e) => e.id === source.id)!.pause_reason).toBe('migrated');
-    const again = await edp('extracts', 'migrate-wide', String(source.id));
+    expect(t.sb.store.state.extracts.find((e) => e.id === source.id)!.pause_reason).toBe('migrated');
+    const again = await t.edp('extracts', 'migrate-wide', String(source.id));
     expect(again.code).toBe(6);
     expect(again.stderr).toContain('already migrated');
   });
