@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox, tempDir } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useSandbox } from '../../helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { destinationConnections, SECRET } from './fixtures.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const SECRET = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCY';
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = {}) => cli(sb, [...argv, '-w', '101'], opts);
-const count = () => sb.store.state.destination_connections.length;
-const stored = (id: number) => sb.store.state.destination_connections.find((d) => d.id === id)!;
+const t = useSandbox({ buildSeconds: 0.05 });
+const { edp, stored } = destinationConnections(t);
+const count = () => t.sb.store.state.destination_connections.length;
 
 describe('edp destinations connections create', () => {
   it('creates an S3 connection with the secret from stdin, never echoing it', async () => {

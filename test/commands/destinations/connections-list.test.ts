@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
+import { destinationConnections } from './fixtures.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = {}) => cli(sb, [...argv, '-w', '101'], opts);
+const t = useSandbox({ buildSeconds: 0.05 });
+const { edp } = destinationConnections(t);
 
 describe('edp destinations connections list and get', () => {
   it('lists and gets connections; 404 for an unknown destination is exit 5', async () => {
-    const s3 = demo(sb).s3;
+    const s3 = demo(t.sb).s3;
     const list = await edp(['destinations', 'connections', 'list', '--destination', 's3', '--json']);
     expect(list.json().map((c: any) => c.id)).toContain(s3.id);
     const get = await edp(['destinations', 'connections', 'get', String(s3.id), '--destination', 's3'], { tty: true });

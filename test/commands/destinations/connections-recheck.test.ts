@@ -1,40 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
+import { destinationConnections } from './fixtures.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const SECRET = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCY';
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = {}) => cli(sb, [...argv, '-w', '101'], opts);
-
-async function lake() {
-  const r = await edp(
-    [
-      'destinations',
-      'connections',
-      'create',
-      '--destination',
-      's3',
-      '--title',
-      'Lake',
-      '--bucket',
-      'lake',
-      '--region',
-      'eu-west-1',
-      '--aws-access-key-id',
-      'AKIA1',
-      '--secret-stdin',
-      '--json',
-    ],
-    { stdin: SECRET },
-  );
-  return r.json().id as number;
-}
+const t = useSandbox({ buildSeconds: 0.05 });
+const { edp, lake } = destinationConnections(t);
 
 describe('edp destinations connections recheck', () => {
   it('reports a failing check, and recheck shows the status', async () => {
@@ -54,7 +24,7 @@ describe('edp destinations connections recheck', () => {
     const recheck = await edp(['destinations', 'connections', 'recheck', String(id), '--destination', 's3']);
     expect(recheck.code).toBe(0);
     expect(recheck.stderr).toContain('is error');
-    const ok = await edp(['destinations', 'connections', 'recheck', String(demo(sb).s3.id), '--destination', 's3']);
+    const ok = await edp(['destinations', 'connections', 'recheck', String(demo(t.sb).s3.id), '--destination', 's3']);
     expect(ok.stderr).toContain('is active');
   });
 });

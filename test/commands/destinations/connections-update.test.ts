@@ -1,40 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
+import { destinationConnections, SECRET } from './fixtures.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const SECRET = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCY';
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = {}) => cli(sb, [...argv, '-w', '101'], opts);
-const stored = (id: number) => sb.store.state.destination_connections.find((d) => d.id === id)!;
-
-async function lake() {
-  const r = await edp(
-    [
-      'destinations',
-      'connections',
-      'create',
-      '--destination',
-      's3',
-      '--title',
-      'Lake',
-      '--bucket',
-      'lake',
-      '--region',
-      'eu-west-1',
-      '--aws-access-key-id',
-      'AKIA1',
-      '--secret-stdin',
-      '--json',
-    ],
-    { stdin: SECRET },
-  );
-  return r.json().id as number;
-}
+const t = useSandbox({ buildSeconds: 0.05 });
+const { edp, stored, lake } = destinationConnections(t);
 
 describe('edp destinations connections update', () => {
   it('merges parameters (PUT), keeping the rest and the secret, and re-checks', async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectionRows } from '../../../src/commands/destinations/show.js';
-
-const SECRET = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCY';
+import { SECRET } from './fixtures.js';
 
 describe('destinations connections: the human view', () => {
   it('masks secret parameters in the human view, should a service return them', () => {
