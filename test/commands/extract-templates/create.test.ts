@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox, tempDir } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir, useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
+const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
 
 describe('edp extract-templates create', () => {
   it('creates a wide template with its connection and fields', async () => {
-    const d = demo(sb);
-    const r = await edp(
+    const d = demo(t.sb);
+    const r = await t.edp(
       'extract-templates',
       'create',
       '--data-source',
@@ -41,10 +34,10 @@ describe('edp extract-templates create', () => {
   });
 
   it('refuses a wide parent without --connection or --fields before creating anything (exit 2)', async () => {
-    const d = demo(sb);
-    const before = sb.store.state.extract_templates.length;
+    const d = demo(t.sb);
+    const before = t.sb.store.state.extract_templates.length;
     const parent = String(d.template('google_ads', true).id);
-    const noConnection = await edp(
+    const noConnection = await t.edp(
       'extract-templates',
       'create',
       '--data-source',
@@ -58,7 +51,7 @@ describe('edp extract-templates create', () => {
     );
     expect(noConnection.code).toBe(2);
     expect(noConnection.stderr).toContain('--connection');
-    const noFields = await edp(
+    const noFields = await t.edp(
       'extract-templates',
       'create',
       '--data-source',
@@ -72,7 +65,7 @@ describe('edp extract-templates create', () => {
     );
     expect(noFields.code).toBe(2);
     expect(noFields.stderr).toContain('--fields');
-    const wrongSource = await edp(
+    const wrongSource = await t.edp(
       'extract-templates',
       'create',
       '--data-source',
@@ -83,12 +76,12 @@ describe('edp extract-templates create', () => {
       'x',
     );
     expect(wrongSource.code).toBe(2);
-    expect(sb.store.state.extract_templates.length).toBe(before);
+    expect(t.sb.store.state.extract_templates.length).toBe(before);
   });
 
   it("shows the service's 400 for an unknown field (exit 2)", async () => {
-    const d = demo(sb);
-    const r = await edp(
+    const d = demo(t.sb);
+    const r = await t.edp(
       'extract-templates',
       'create',
       '--data-source',
@@ -110,14 +103,14 @@ describe('edp extract-templates create', () => {
     const cfg = tempDir();
     try {
       const r = await cli(
-        sb,
+        t.sb,
         [
           'extract-templates',
           'create',
           '--data-source',
           'google_ads',
           '--parent',
-          String(demo(sb).template('google_ads', false).id),
+          String(demo(t.sb).template('google_ads', false).id),
           '--title',
           'x',
           '-w',

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
+const t = useSandbox({ buildSeconds: 0.05 });
 
 describe('edp extract-templates preview', () => {
   it('previews rows as a table on a terminal and as JSON', async () => {
-    const d = demo(sb);
+    const d = demo(t.sb);
     const args = [
       'extract-templates',
       'preview',
@@ -21,9 +16,9 @@ describe('edp extract-templates preview', () => {
       '-w',
       '101',
     ];
-    const json = await cli(sb, [...args, '--json']);
+    const json = await cli(t.sb, [...args, '--json']);
     expect(json.json().rows).toHaveLength(5);
-    const table = await cli(sb, args, { tty: true });
+    const table = await cli(t.sb, args, { tty: true });
     expect(table.stdout).toContain('campaign_name');
   });
 });

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
+const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
 
 describe('edp extract-templates setting-options', () => {
   it('lists custom setting options grouped by account', async () => {
-    const d = demo(sb);
+    const d = demo(t.sb);
     const remote = d.accounts('google_ads')[0]!.account_id;
-    const r = await edp(
+    const r = await t.edp(
       'extract-templates',
       'setting-options',
       '--data-source',
@@ -36,7 +29,7 @@ describe('edp extract-templates setting-options', () => {
         options: [{ value: `${remote}:lead_form`, title: 'Lead form' }],
       },
     ]);
-    const piped = await edp(
+    const piped = await t.edp(
       'extract-templates',
       'setting-options',
       '--data-source',

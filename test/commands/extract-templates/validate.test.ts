@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
+const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
 
 describe('edp extract-templates validate', () => {
   it('validates accounts with settings', async () => {
-    const d = demo(sb);
+    const d = demo(t.sb);
     const [a, b] = d.accounts('google_ads');
-    const r = await edp(
+    const r = await t.edp(
       'extract-templates',
       'validate',
       String(d.template('google_ads', true).id),
@@ -33,8 +26,8 @@ describe('edp extract-templates validate', () => {
   });
 
   it('maps accounts of several connections (400) to exit 2', async () => {
-    const d = demo(sb);
-    const r = await edp(
+    const d = demo(t.sb);
+    const r = await t.edp(
       'extract-templates',
       'validate',
       String(d.template('google_ads', true).id),
@@ -52,15 +45,15 @@ describe('edp extract-templates validate', () => {
     [['--accounts', '1', '--sync-historical-data', '2024-02-30'], '--sync-historical-data'],
     [['--accounts', '1', '--fields', 'a,a'], '--fields'],
   ])('refuses bad validate input %j locally (exit 2)', async (args, flag) => {
-    const r = await edp('extract-templates', 'validate', '301', ...args);
+    const r = await t.edp('extract-templates', 'validate', '301', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(flag);
   });
 
   it('reads settings from a file', async () => {
-    const d = demo(sb);
+    const d = demo(t.sb);
     const withFile = await cli(
-      sb,
+      t.sb,
       [
         'extract-templates',
         'validate',
@@ -80,7 +73,7 @@ describe('edp extract-templates validate', () => {
     expect(withFile.code).toBe(0);
     expect(withFile.json().template_settings.dynamic_fields).toEqual(['custom_label']);
     const bad = await cli(
-      sb,
+      t.sb,
       ['extract-templates', 'validate', '301', '--accounts', '1', '--settings-file', '-', '-w', '101'],
       { stdin: 'colour: red\n' },
     );
