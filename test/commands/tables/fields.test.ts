@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(() => sb.close());
-
-const edp = (...argv: string[]) => cli(sb, [...argv, '-w', '101']);
-const selection = () => demo(sb).table.selected_fields;
+const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const selection = () => demo(t.sb).table.selected_fields;
 
 describe('edp tables fields', () => {
   it('shows the fields with their selection', async () => {
-    const r = await edp('tables', 'fields', String(demo(sb).table.id), '--json');
+    const r = await t.edp('tables', 'fields', String(demo(t.sb).table.id), '--json');
     expect(r.json().find((f: any) => f.name === 'spend')).toMatchObject({ format: 'currency', is_selected: true });
   });
 
   it('--remove and --add compute the full list for the PUT', async () => {
-    const id = String(demo(sb).table.id);
-    const removed = await edp('tables', 'fields', id, '--remove', 'ctr,conversions', '--json');
+    const id = String(demo(t.sb).table.id);
+    const removed = await t.edp('tables', 'fields', id, '--remove', 'ctr,conversions', '--json');
     expect(removed.code).toBe(0);
     expect(removed.json().selected_fields).toEqual([
       'date',
@@ -30,7 +23,7 @@ describe('edp tables fields', () => {
       'clicks',
       'spend',
     ]);
-    const added = await edp('tables', 'fields', id, '--add', 'ctr', '--json');
+    const added = await t.edp('tables', 'fields', id, '--add', 'ctr', '--json');
     expect(added.json().selected_fields).toEqual([
       'date',
       'campaign_id',
@@ -43,8 +36,8 @@ describe('edp tables fields', () => {
   });
 
   it('--set names the whole selection; unknown names are reported and left out', async () => {
-    const id = String(demo(sb).table.id);
-    const r = await edp(
+    const id = String(demo(t.sb).table.id);
+    const r = await t.edp(
       'tables',
       'fields',
       id,
@@ -64,7 +57,7 @@ describe('edp tables fields', () => {
     [['--add', 'ctr', '--remove', 'ctr'], 'both name ctr'],
   ])('refuses %j locally and sends nothing (exit 2)', async (args, message) => {
     const before = selection();
-    const r = await edp('tables', 'fields', String(demo(sb).table.id), ...args);
+    const r = await t.edp('tables', 'fields', String(demo(t.sb).table.id), ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(selection()).toEqual(before);
