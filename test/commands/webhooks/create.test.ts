@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox, tokenFor } from '../../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, tokenFor, useSandbox } from '../../helpers.js';
+import { count, create, W } from './fixtures.js';
 
-let sb: Sandbox;
+const t = useSandbox({}, W);
 let token: string;
 beforeAll(async () => {
-  sb = await sandbox();
-  token = await tokenFor(sb, 102);
+  token = await tokenFor(t.sb, 102);
 });
-afterAll(() => sb.close());
-
-const W = ['-w', '102'];
-const count = async () => (await http(sb, 'GET', '/api/v3/webhook_endpoints/', { token })).body.count as number;
-
-async function create(url = 'https://hooks.example.com/x', events = 'load_completed') {
-  const r = await cli(sb, ['webhooks', 'create', ...W, '--url', url, '--events', events, '--json']);
-  expect(r.code).toBe(0);
-  return r.json();
-}
 
 describe('edp webhooks create', () => {
   it('creates an unverified endpoint and prints the exact object with its secret', async () => {
-    const ep = await create('https://hooks.example.com/a', 'workspace_created,load_completed,workspace_created');
+    const ep = await create(t, 'https://hooks.example.com/a', 'workspace_created,load_completed,workspace_created');
     expect(ep).toMatchObject({
       url: 'https://hooks.example.com/a',
       event_types: ['workspace_created', 'load_completed'],
@@ -31,15 +20,7 @@ describe('edp webhooks create', () => {
   });
 
   it('shows the secret to a person once, with the next steps', async () => {
-    const r = await cli(sb, [
-      'webhooks',
-      'create',
-      ...W,
-      '--url',
-      'https://hooks.example.com/b',
-      '--events',
-      'load_completed',
-    ]);
+    const r = await t.edp('webhooks', 'create', '--url', 'https://hooks.example.com/b', '--events', 'load_completed');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/secret\s+[0-9a-f]{64}/);
     expect(r.stderr).toContain('Created webhook endpoint');
@@ -47,54 +28,52 @@ describe('edp webhooks create', () => {
   });
 
   it('refuses unknown event names before writing, with a suggestion (exit 2)', async () => {
-    const before = await count();
-    const r = await cli(sb, [
+    const before = await count(t, token);
+    const r = await t.edp(
       'webhooks',
       'create',
-      ...W,
       '--url',
       'https://hooks.example.com/c',
       '--events',
       'load_complete,nonsense_thing_here',
-    ]);
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--events');
     expect(r.stderr).toContain('"load_complete" (did you mean load_completed?)');
     expect(r.stderr).toContain('"nonsense_thing_here"');
-    expect(await count()).toBe(before);
+    expect(await count(t, token)).toBe(before);
   });
 
   it('refuses a bad --url, malformed --events and a missing workspace (exit 2, nothing sent)', async () => {
-    const before = await count();
-    const url = await cli(sb, ['webhooks', 'create', ...W, '--url', 'hooks.example.com', '--events', 'load_completed']);
+    const before = await count(t, token);
+    const url = await t.edp('webhooks', 'create', '--url', 'hooks.example.com', '--events', 'load_completed');
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('--url');
-    const events = await cli(sb, ['webhooks', 'create', ...W, '--url', 'https://x.example.com', '--events', ' , ']);
+    const events = await t.edp('webhooks', 'create', '--url', 'https://x.example.com', '--events', ' , ');
     expect(events.code).toBe(2);
     expect(events.stderr).toContain('--events');
-    const ws = await cli(sb, ['webhooks', 'create', '--url', 'https://x.example.com', '--events', 'load_completed']);
+    const ws = await cli(t.sb, ['webhooks', 'create', '--url', 'https://x.example.com', '--events', 'load_completed']);
     expect(ws.code).toBe(2);
     expect(ws.stderr).toContain('--workspace');
-    expect(await count()).toBe(before);
+    expect(await count(t, token)).toBe(before);
   });
 
   it('warns about silent event types but subscribes', async () => {
-    const r = await cli(sb, [
+    const r = await t.edp(
       'webhooks',
       'create',
-      ...W,
       '--url',
       'https://hooks.example.com/s',
       '--events',
       'connection_created',
       '--json',
-    ]);
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('connection_created is a valid subscription that produced no events');
   });
 
   it('maps an invalid token to exit 3', async () => {
-    const r = await cli(sb, ['webhooks', 'list', ...W], {
+    const r = await cli(t.sb, ['webhooks', 'list', ...W], {
       env: { EDP_TOKEN: 'nope', EDP_USERNAME: undefined, EDP_PASSWORD: undefined },
     });
     expect(r.code).toBe(3);
@@ -104,17 +83,16 @@ describe('edp webhooks create', () => {
 
 describe('edp webhooks create --verbose', () => {
   it('keeps the secret out of the --verbose request log', async () => {
-    const r = await cli(sb, [
+    const r = await t.edp(
       'webhooks',
       'create',
-      ...W,
       '--url',
       'https://hooks.example.com/v',
       '--events',
       'load_completed',
       '--json',
       '--verbose',
-    ]);
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain(r.json().secret);
   });

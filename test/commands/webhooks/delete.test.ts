@@ -1,44 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox, tokenFor } from '../../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, tokenFor, useSandbox } from '../../helpers.js';
+import { create, endpoint, W } from './fixtures.js';
 
-let sb: Sandbox;
+const t = useSandbox({}, W);
 let token: string;
 beforeAll(async () => {
-  sb = await sandbox();
-  token = await tokenFor(sb, 102);
+  token = await tokenFor(t.sb, 102);
 });
-afterAll(() => sb.close());
-
-const W = ['-w', '102'];
-
-async function create(url = 'https://hooks.example.com/x', events = 'load_completed') {
-  const r = await cli(sb, ['webhooks', 'create', ...W, '--url', url, '--events', events, '--json']);
-  expect(r.code).toBe(0);
-  return r.json();
-}
 
 describe('edp webhooks delete', () => {
   it('requires --yes without a terminal (exit 2, kept)', async () => {
-    const ep = await create();
-    const r = await cli(sb, ['webhooks', 'delete', String(ep.id), ...W]);
+    const ep = await create(t);
+    const r = await t.edp('webhooks', 'delete', String(ep.id));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--yes');
-    expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token })).status).toBe(200);
+    expect((await endpoint(t, token, ep.id)).status).toBe(200);
   });
 
   it('deletes with --yes; a second delete is exit 5', async () => {
-    const ep = await create();
-    const r = await cli(sb, ['webhooks', 'delete', String(ep.id), ...W, '--yes']);
+    const ep = await create(t);
+    const r = await t.edp('webhooks', 'delete', String(ep.id), '--yes');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Deleted webhook endpoint ${ep.id}`);
-    expect((await cli(sb, ['webhooks', 'delete', String(ep.id), ...W, '--yes'])).code).toBe(5);
+    expect((await t.edp('webhooks', 'delete', String(ep.id), '--yes')).code).toBe(5);
   });
 
   it('asks on a terminal', async () => {
-    const ep = await create();
-    const r = await cli(sb, ['webhooks', 'delete', String(ep.id), ...W], { tty: true, stdin: 'y\n' });
+    const ep = await create(t);
+    const r = await cli(t.sb, ['webhooks', 'delete', String(ep.id), ...W], { tty: true, stdin: 'y\n' });
     expect(r.code).toBe(0);
-    expect((await http(sb, 'GET', `/api/v3/webhook_endpoints/${ep.id}/`, { token })).status).toBe(404);
+    expect((await endpoint(t, token, ep.id)).status).toBe(404);
   });
 });

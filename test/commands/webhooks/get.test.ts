@@ -1,33 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, useSandbox } from '../../helpers.js';
+import { create, W } from './fixtures.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox();
-});
-afterAll(() => sb.close());
-
-const W = ['-w', '102'];
-
-async function create(url = 'https://hooks.example.com/x', events = 'load_completed') {
-  const r = await cli(sb, ['webhooks', 'create', ...W, '--url', url, '--events', events, '--json']);
-  expect(r.code).toBe(0);
-  return r.json();
-}
+const t = useSandbox({}, W);
 
 describe('edp webhooks get', () => {
   it('gets one endpoint; 404 is exit 5', async () => {
-    const ep = await create();
-    const got = await cli(sb, ['webhooks', 'get', String(ep.id), ...W, '--json']);
+    const ep = await create(t);
+    const got = await t.edp('webhooks', 'get', String(ep.id), '--json');
     expect(got.json()).toMatchObject({ id: ep.id, status: 'unverified' });
     expect(got.json().secret).toBeUndefined();
-    const missing = await cli(sb, ['webhooks', 'get', '9999', ...W]);
+    const missing = await t.edp('webhooks', 'get', '9999');
     expect(missing.code).toBe(5);
     expect(missing.stderr).toContain('404');
-    const other = await cli(sb, ['webhooks', 'get', String(ep.id), '-w', '101']);
+    const other = await cli(t.sb, ['webhooks', 'get', String(ep.id), '-w', '101']);
     expect(other.code).toBe(5);
-    const bad = await cli(sb, ['webhooks', 'get', 'x1', ...W]);
+    const bad = await t.edp('webhooks', 'get', 'x1');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('endpoint id');
   });
