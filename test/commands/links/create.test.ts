@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, http, useSandbox } from '../../helpers.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox();
-});
-afterAll(() => sb.close());
-
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = { env: { EDP_WORKSPACE: '101' } }) =>
-  cli(sb, argv, opts);
-const linkCount = () => sb.store.state.external_auth_links.length;
+const t = useSandbox({}, ['-w', '101']);
+const linkCount = () => t.sb.store.state.external_auth_links.length;
 
 describe('edp links create', () => {
   it('creates one link per address and prints them', async () => {
-    const r = await edp([
+    const r = await t.edp(
       'links',
       'create',
       '--data-source',
@@ -24,7 +16,7 @@ describe('edp links create', () => {
       '--to',
       'A@client.com',
       '--json',
-    ]);
+    );
     expect(r.code).toBe(0);
     const links = r.json();
     expect(links.map((l: any) => [l.email, l.status, l.send_email])).toEqual([
@@ -35,11 +27,11 @@ describe('edp links create', () => {
   });
 
   it('says when the links were not e-mailed; --send-email and --requested-by are passed on', async () => {
-    const quiet = await edp(['links', 'create', '--data-source', 'google_ads', '--to', 'c@client.com']);
+    const quiet = await t.edp('links', 'create', '--data-source', 'google_ads', '--to', 'c@client.com');
     expect(quiet.stderr).toContain('Created 1 google_ads link (valid 14 days, single use)');
     expect(quiet.stderr).toContain('Not e-mailed: send each address its URL.');
     expect(quiet.stdout).toMatch(/^\d+\tc@client\.com\tnot_used\t.*\thttp:\/\/.*\/connect\//);
-    const mailed = await edp([
+    const mailed = await t.edp(
       'links',
       'create',
       '--data-source',
@@ -50,7 +42,7 @@ describe('edp links create', () => {
       '--requested-by',
       'analyst@sandbox.local',
       '--json',
-    ]);
+    );
     expect(mailed.code).toBe(0);
     expect(mailed.json()[0]).toMatchObject({ send_email: true, requested_by: 'analyst@sandbox.local' });
     expect(mailed.stderr).not.toContain('Not e-mailed');
@@ -62,35 +54,32 @@ describe('edp links create', () => {
     [['--to', 'a@client.com', '--requested-by', 'boss'], '--requested-by: "boss" is not an e-mail address'],
   ])('bad e-mail input %j: exit 2, nothing sent', async (args, message) => {
     const before = linkCount();
-    const r = await edp(['links', 'create', '--data-source', 'google_ads', ...args]);
+    const r = await t.edp('links', 'create', '--data-source', 'google_ads', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(linkCount()).toBe(before);
   });
 
   it('needs --to (exit 2)', async () => {
-    const r = await edp(['links', 'create', '--data-source', 'google_ads']);
+    const r = await t.edp('links', 'create', '--data-source', 'google_ads');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--to');
   });
 
   it('requested_by outside the workspace: the service refuses (400, exit 2) and creates nothing', async () => {
     const before = linkCount();
-    const r = await edp(
-      [
-        'links',
-        'create',
-        '-w',
-        '102',
-        '--data-source',
-        'google_ads',
-        '--to',
-        'e@client.com',
-        '--requested-by',
-        'analyst@sandbox.local',
-      ],
-      {},
-    );
+    const r = await cli(t.sb, [
+      'links',
+      'create',
+      '-w',
+      '102',
+      '--data-source',
+      'google_ads',
+      '--to',
+      'e@client.com',
+      '--requested-by',
+      'analyst@sandbox.local',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400');
     expect(r.stderr).toContain('requested_by');
@@ -99,18 +88,18 @@ describe('edp links create', () => {
   });
 
   it('an unknown data source: 400 (exit 2)', async () => {
-    const r = await edp(['links', 'create', '--data-source', 'nope', '--to', 'e@client.com']);
+    const r = await t.edp('links', 'create', '--data-source', 'nope', '--to', 'e@client.com');
     expect(r.code).toBe(2);
   });
 
   it('the agency feature flag off: 403 (exit 4)', async () => {
-    await http(sb, 'PATCH', '/_sandbox/agency', { body: { external_auth_links: false } });
+    await http(t.sb, 'PATCH', '/_sandbox/agency', { body: { external_auth_links: false } });
     try {
-      const r = await edp(['links', 'create', '--data-source', 'google_ads', '--to', 'f@client.com', '--json']);
+      const r = await t.edp('links', 'create', '--data-source', 'google_ads', '--to', 'f@client.com', '--json');
       expect(r.code).toBe(4);
       expect(r.errorJson().error).toMatchObject({ status: 403, message: expect.stringContaining('not enabled') });
     } finally {
-      await http(sb, 'PATCH', '/_sandbox/agency', { body: { external_auth_links: true } });
+      await http(t.sb, 'PATCH', '/_sandbox/agency', { body: { external_auth_links: true } });
     }
   });
 });
