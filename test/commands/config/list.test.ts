@@ -1,22 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../../helpers.js';
-
-/** A fresh config dir, no service address and no workspace from the environment. */
-function fresh() {
-  const dir = tempDir();
-  const env: Record<string, string | undefined> = {
-    EDP_CONFIG_DIR: dir.dir,
-    EDP_BASE_URL: undefined,
-    EDP_WORKSPACE: undefined,
-  };
-  return {
-    env,
-    file: join(dir.dir, 'config.json'),
-    read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')),
-  };
-}
+import { cli } from '../../helpers.js';
+import { fresh } from './fixtures.js';
 
 describe('edp config', () => {
   it('resolves flag, then environment, then profile, then default, and says which', async () => {

@@ -1,22 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, PASSWORD, tempDir, USERNAME } from '../../helpers.js';
-
-/** A fresh config dir, no service address and no workspace from the environment. */
-function fresh() {
-  const dir = tempDir();
-  const env: Record<string, string | undefined> = {
-    EDP_CONFIG_DIR: dir.dir,
-    EDP_BASE_URL: undefined,
-    EDP_WORKSPACE: undefined,
-  };
-  return {
-    env,
-    file: join(dir.dir, 'config.json'),
-    read: () => JSON.parse(readFileSync(join(dir.dir, 'config.json'), 'utf8')),
-  };
-}
+import { cli, PASSWORD, USERNAME } from '../../helpers.js';
+import { fresh } from './fixtures.js';
 
 describe('edp config', () => {
   it('sets, gets and unsets each setting in the profile, keeping its credentials', async () => {
