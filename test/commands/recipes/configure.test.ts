@@ -1,27 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
+import { cli, http, tempDir, tokenFor } from '../../helpers.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
-import { V31, configuration, configure, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
+import { V31, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
+import { useRecipeSandbox, W } from './fixtures.js';
 
-let sb: Sandbox;
+const t = useRecipeSandbox();
 let token: string;
 const files = tempDir('edp-recipes-');
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-  token = await tokenFor(sb, 101);
+  token = await tokenFor(t.sb, 101);
 });
-afterAll(async () => {
-  await sb.close();
-  files.remove();
-});
-beforeEach(() => resetRecipes(sb));
+afterAll(() => files.remove());
 
-const W = ['-w', '101'];
-const g = () => demo(sb, 101, 'google_ads');
-const remoteOf = (id: number) => sb.store.state.accounts.find((a) => a.id === id)!.account_id;
+const g = () => demo(t.sb, 101, 'google_ads');
+const remoteOf = (id: number) => t.sb.store.state.accounts.find((a) => a.id === id)!.account_id;
 function file(name: string, text: string): string {
   const p = join(files.dir, name);
   writeFileSync(p, text);
@@ -31,49 +25,38 @@ function file(name: string, text: string): string {
 describe('edp recipes configure', () => {
   let id: string;
   beforeEach(async () => {
-    id = await createRecipe(sb, token, 4001);
+    id = await createRecipe(t.sb, token, 4001);
   });
-  const stored = () => sb.store.state.recipes.find((r) => r.id === id)!;
+  const stored = () => t.sb.store.state.recipes.find((r) => r.id === id)!;
 
   it('adds accounts by remote id, then appends more, keeping what was there', async () => {
     const [a, b, c] = g().accounts;
-    const first = await cli(sb, [
+    const first = await t.edp(
       'recipes',
       'configure',
       id,
-      ...W,
       '--data-source',
       'google_ads',
       '--accounts',
       `remote:${remoteOf(a!)},remote:${remoteOf(b!)}`,
       '--json',
-    ]);
+    );
     expect(first.code).toBe(0);
     expect(first.json().connections[0].accounts).toEqual([{ id: a }, { id: b }]);
-    const more = await cli(sb, [
+    const more = await t.edp(
       'recipes',
       'configure',
       id,
-      ...W,
       '--data-source',
       'google_ads',
       '--accounts',
       String(c),
       '--accounts',
       String(a),
-    ]);
+    );
     expect(more.code).toBe(0);
     expect(stored().connections[0]!.account_ids).toEqual([a, b, c]);
-    const again = await cli(sb, [
-      'recipes',
-      'configure',
-      id,
-      ...W,
-      '--data-source',
-      'google_ads',
-      '--accounts',
-      String(c),
-    ]);
+    const again = await t.edp('recipes', 'configure', id, '--data-source', 'google_ads', '--accounts', String(c));
     expect(again.stderr).toContain('nothing sent');
   });
 
@@ -83,17 +66,17 @@ describe('edp recipes configure', () => {
       'config.yaml',
       `data_sources: [google_ads]\nconnections:\n  - connection_id: ${g().connection}\n    connection_data_source: google_ads\n    accounts: [{id: ${a}}, {id: ${b}}]\nsync_from_date: 2024-01-01\n`,
     );
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    const r = await t.edp('recipes', 'configure', id, '--file', path);
     expect(r.code).toBe(0);
     expect(stored()).toMatchObject({ sync_from_date: '2024-01-01', connections: [{ account_ids: [a, b] }] });
   });
 
   it("refuses a removal locally with the service's code and sends nothing (exit 6)", async () => {
     const [a, b] = g().accounts;
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: [a!, b!] }));
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: [a!, b!] }));
     const before = stored().configured_at;
-    const path = file('less.json', JSON.stringify(configuration(sb, 101, { google_ads: [b!] })));
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    const path = file('less.json', JSON.stringify(configuration(t.sb, 101, { google_ads: [b!] })));
+    const r = await t.edp('recipes', 'configure', id, '--file', path);
     expect(r.code).toBe(6);
     expect(r.stderr).toContain(
       `account_removal_not_allowed: Accounts cannot be removed; only new ones may be added: ${a} of connection ${g().connection} (google_ads)`,
@@ -101,15 +84,15 @@ describe('edp recipes configure', () => {
     expect(r.stderr).toContain('nothing was sent');
     expect(stored().configured_at).toBe(before);
     const noSource = file('nosource.json', JSON.stringify({ data_sources: [], connections: [] }));
-    const r2 = await cli(sb, ['recipes', 'configure', id, ...W, '--file', noSource]);
+    const r2 = await t.edp('recipes', 'configure', id, '--file', noSource);
     expect(r2.stderr).toContain('data_source_removal_not_allowed');
   });
 
   it('two concurrent configures appending different accounts both succeed; the recipe holds both', async () => {
     const [a, b, c] = g().accounts;
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: [a!] }));
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: [a!] }));
     // Both read the recipe before either writes: the second PUT leaves out the first one's account.
-    const proxy = await holdWrites(sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
+    const proxy = await holdWrites(t.sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
     try {
       const [one, two] = await Promise.all([
         cli(proxy, [
@@ -145,9 +128,9 @@ describe('edp recipes configure', () => {
 
   it('a removal the user asks for is still refused after a concurrent append (exit 6)', async () => {
     const [a, b, c] = g().accounts;
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: [a!, b!] }));
-    const path = file('drop-b.json', JSON.stringify(configuration(sb, 101, { google_ads: [a!, c!] })));
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: [a!, b!] }));
+    const path = file('drop-b.json', JSON.stringify(configuration(t.sb, 101, { google_ads: [a!, c!] })));
+    const r = await t.edp('recipes', 'configure', id, '--file', path);
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('account_removal_not_allowed');
     expect(stored().connections[0]!.account_ids).toEqual([a, b]);
@@ -158,27 +141,26 @@ describe('edp recipes configure', () => {
       'bad.yaml',
       `data_sources: [google_ads]\nconnections:\n  - connection_id: x\n    connection_data_source: google_ads\n    accounts: []\n`,
     );
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    const r = await t.edp('recipes', 'configure', id, '--file', path);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('connections[0].connection_id: must be a positive integer id');
     expect(r.stderr).toContain('connections[0].accounts: needs at least one account');
-    const none = await cli(sb, ['recipes', 'configure', id, ...W]);
+    const none = await t.edp('recipes', 'configure', id);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--file');
-    const both = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path, '--data-source', 'google_ads']);
+    const both = await t.edp('recipes', 'configure', id, '--file', path, '--data-source', 'google_ads');
     expect(both.code).toBe(2);
-    const badDate = await cli(sb, [
+    const badDate = await t.edp(
       'recipes',
       'configure',
       id,
-      ...W,
       '--data-source',
       'google_ads',
       '--accounts',
       'all-active',
       '--sync-from',
       '2024-13-01',
-    ]);
+    );
     expect(badDate.code).toBe(2);
     expect(badDate.stderr).toContain('--sync-from');
   });
@@ -191,7 +173,7 @@ describe('edp recipes configure', () => {
       accounts: [{ id: a }, { id: a }],
     };
     const path = file('rules.json', JSON.stringify({ data_sources: ['facebook_ads'], connections: [conn, conn] }));
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    const r = await t.edp('recipes', 'configure', id, '--file', path);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'connections[0].connection_data_source: "google_ads" is not in data_sources (connection_data_source_not_selected)',
@@ -207,65 +189,46 @@ describe('edp recipes configure', () => {
     const path = file(
       'noconn.json',
       JSON.stringify({
-        ...configuration(sb, 101, { google_ads: 'all' }),
+        ...configuration(t.sb, 101, { google_ads: 'all' }),
         data_sources: ['google_ads', 'facebook_ads'],
       }),
     );
-    const r = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    const r = await t.edp('recipes', 'configure', id, '--file', path);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400 data_source_without_connection');
     expect(r.stderr).toContain('data_sources: ["facebook_ads"]');
   });
 
   it("shows the service's configuration refusals: data_source_not_allowed and account_unavailable (exit 2)", async () => {
-    const ga = demo(sb, 101, 'google_analytics_4');
-    const notAllowed = await cli(sb, [
+    const ga = demo(t.sb, 101, 'google_analytics_4');
+    const notAllowed = await t.edp(
       'recipes',
       'configure',
       id,
-      ...W,
       '--data-source',
       'google_analytics_4',
       '--accounts',
       String(ga.accounts[0]),
-    ]);
+    );
     expect(notAllowed.code).toBe(2);
     expect(notAllowed.stderr).toContain('400 data_source_not_allowed');
     expect(notAllowed.stderr).toContain('data_sources: ["google_analytics_4"]');
-    const path = file('inactive.json', JSON.stringify(configuration(sb, 101, { google_ads: [g().inactive] })));
-    const inactive = await cli(sb, ['recipes', 'configure', id, ...W, '--file', path]);
+    const path = file('inactive.json', JSON.stringify(configuration(t.sb, 101, { google_ads: [g().inactive] })));
+    const inactive = await t.edp('recipes', 'configure', id, '--file', path);
     expect(inactive.code).toBe(2);
     expect(inactive.stderr).toContain('400 account_unavailable');
   });
 
   it('an account selector that does not resolve is exit 5 and nothing is sent', async () => {
-    const r = await cli(sb, [
-      'recipes',
-      'configure',
-      id,
-      ...W,
-      '--data-source',
-      'google_ads',
-      '--accounts',
-      'remote:nope',
-    ]);
+    const r = await t.edp('recipes', 'configure', id, '--data-source', 'google_ads', '--accounts', 'remote:nope');
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('remote:nope');
     expect(stored().connections).toEqual([]);
   });
 
   it('repeats a configuration refused with account_check_unavailable (nothing was saved)', async () => {
-    await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { account_check_unavailable: 1 } });
-    const r = await cli(sb, [
-      'recipes',
-      'configure',
-      id,
-      ...W,
-      '--data-source',
-      'google_ads',
-      '--accounts',
-      'all-active',
-    ]);
+    await http(t.sb, 'POST', '/_sandbox/recipes/faults', { body: { account_check_unavailable: 1 } });
+    const r = await t.edp('recipes', 'configure', id, '--data-source', 'google_ads', '--accounts', 'all-active');
     expect(r.code).toBe(0);
     expect(stored().connections[0]!.account_ids).toHaveLength(5);
   });

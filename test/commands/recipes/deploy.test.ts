@@ -1,30 +1,24 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { keyedFaults } from '../../fixtures/keyed-faults.js';
+import { FAST, useRecipeSandbox } from './fixtures.js';
 
-let sb: Sandbox;
+const t = useRecipeSandbox();
 let token: string;
 const files = tempDir('edp-deploy-');
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-  token = await tokenFor(sb, 101);
+  token = await tokenFor(t.sb, 101);
 });
-afterAll(async () => {
-  await sb.close();
-  files.remove();
-});
-beforeEach(() => resetRecipes(sb));
+afterAll(() => files.remove());
 
-const FAST = ['--poll-interval', '10ms'];
 const BASE = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', ...FAST];
 const remote = (ws: number, i: number) =>
-  sb.store.state.accounts.find((a) => a.id === demo(sb, ws, 'google_ads').accounts[i])!.account_id;
-const recipesOf = (ws: number) => sb.store.state.recipes.filter((r) => r.workspace_id === ws);
+  t.sb.store.state.accounts.find((a) => a.id === demo(t.sb, ws, 'google_ads').accounts[i])!.account_id;
+const recipesOf = (ws: number) => t.sb.store.state.recipes.filter((r) => r.workspace_id === ws);
 function file(name: string, text: string): string {
   const p = join(files.dir, name);
   writeFileSync(p, text);
@@ -33,7 +27,7 @@ function file(name: string, text: string): string {
 
 describe('edp recipes deploy: one workspace', () => {
   it('walks the seven steps by template title and prints one row as JSON', async () => {
-    const r = await cli(sb, [
+    const r = await cli(t.sb, [
       'recipes',
       'deploy',
       '-w',
@@ -67,36 +61,36 @@ describe('edp recipes deploy: one workspace', () => {
     });
     expect(r.stdout).toMatch(/"recipe_id": 9007199254740993,/);
     for (const n of [1, 2, 3, 4, 5, 6]) expect(r.stderr).toContain(`${n}/7`);
-    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(sb, 101, 'google_ads').accounts);
+    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(t.sb, 101, 'google_ads').accounts);
   });
 
   it('is safe to run again: adopts, adds nothing twice, starts no second build', async () => {
     const args = ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 0)}`];
-    expect((await cli(sb, args)).code).toBe(0);
+    expect((await cli(t.sb, args)).code).toBe(0);
     const first = structuredClone(recipesOf(101)[0]!);
-    const again = await cli(sb, args);
+    const again = await cli(t.sb, args);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('adopted recipe');
     expect(again.stderr).toContain('nothing sent');
     expect(recipesOf(101)).toHaveLength(1);
     expect(recipesOf(101)[0]!.last_build_at).toBe(first.last_build_at);
     // more accounts: appended, and built again
-    const more = await cli(sb, ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 1)}`, '--json']);
+    const more = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 1)}`, '--json']);
     expect(more.code).toBe(0);
-    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(sb, 101, 'google_ads').accounts.slice(0, 2));
+    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(t.sb, 101, 'google_ads').accounts.slice(0, 2));
     expect(recipesOf(101)[0]!.last_build_at).not.toBe(first.last_build_at);
   });
 
   it('step 5 reads and merges again when a concurrent configure appended first', async () => {
-    const [a, b, c] = demo(sb, 101, 'google_ads').accounts;
-    const id = await createRecipe(sb, token, 4001);
-    await http(sb, 'PUT', `${V31}${id}/`, {
+    const [a, b, c] = demo(t.sb, 101, 'google_ads').accounts;
+    const id = await createRecipe(t.sb, token, 4001);
+    await http(t.sb, 'PUT', `${V31}${id}/`, {
       token,
       body: {
         data_sources: ['google_ads'],
         connections: [
           {
-            connection_id: demo(sb, 101, 'google_ads').connection,
+            connection_id: demo(t.sb, 101, 'google_ads').connection,
             connection_data_source: 'google_ads',
             accounts: [{ id: a }],
           },
@@ -104,7 +98,7 @@ describe('edp recipes deploy: one workspace', () => {
       },
     });
     // The deployment and the configure both read the recipe before either writes.
-    const proxy = await holdWrites(sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
+    const proxy = await holdWrites(t.sb.url, 2, (method, path) => method === 'PUT' && path.startsWith(`${V31}${id}/`));
     try {
       const [deployed, configured] = await Promise.all([
         cli(proxy, ['-w', '101', ...BASE, '--accounts', String(b), '--json']),
@@ -130,28 +124,28 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('joins a build that is running instead of starting another', async () => {
-    expect((await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active'])).code).toBe(0);
+    expect((await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active'])).code).toBe(0);
     const id = recipesOf(101)[0]!.id;
-    await http(sb, 'POST', `${V31}${id}/build/`, { token });
-    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active']);
+    await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('joined the running build');
   });
 
   it('adopts through the list when recipe_already_exists names no id', async () => {
-    const id = await createRecipe(sb, token, 4001);
-    await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { existing_ids_lost: 1 } });
-    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
+    const id = await createRecipe(t.sb, token, 4001);
+    await http(t.sb, 'POST', '/_sandbox/recipes/faults', { body: { existing_ids_lost: 1 } });
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(0);
     expect(String(r.json()[0].recipe_id)).toBe(id);
     expect(recipesOf(101)).toHaveLength(1);
   });
 
   it('step 7: when nothing was delivered it waits for the extraction tables and builds once more', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { datasource_name: 'google_ads', behavior: 'slow' },
     });
-    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('6/7 built: failed: no_data_delivered');
     expect(r.stderr).toContain('7/7 extraction tables exist; rebuilt: ready_to_work');
@@ -159,10 +153,10 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('a failed build is exit 7 with the build error in the row', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { datasource_name: 'google_ads', behavior: 'fails' },
     });
-    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(7);
     expect(r.json()[0]).toMatchObject({
       state: 'failed',
@@ -173,10 +167,10 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('step 7 waits at most --wait-timeout for tables that do not come (exit 8, naming them)', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { datasource_name: 'facebook_ads', behavior: 'fails' },
     });
-    const r = await cli(sb, [
+    const r = await cli(t.sb, [
       'recipes',
       'deploy',
       '-w',
@@ -202,25 +196,25 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('a degraded build is exit 9 with --fail-on-degraded', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
-      body: { account_id: demo(sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' },
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { account_id: demo(t.sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' },
     });
-    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded']);
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded']);
     expect(r.code).toBe(9);
     expect(r.stdout).toContain('degraded (--fail-on-degraded)');
   });
 
   it('--dry-run lists the requests and sends no write', async () => {
-    const r = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run']);
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       'POST /api/v3.1/automated-recipes/ {"template_id":4001,"title":"Paid Media Performance"}',
     );
     expect(r.stdout).toContain('PUT /api/v3.1/automated-recipes/{recipe_id}/ {"data_sources":["google_ads"]');
     expect(r.stdout).toContain('POST /api/v3.1/automated-recipes/{recipe_id}/build/');
-    expect(sb.store.state.recipes).toHaveLength(0);
-    const existing = await createRecipe(sb, token, 4001);
-    const plan = await cli(sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run', '--json']);
+    expect(t.sb.store.state.recipes).toHaveLength(0);
+    const existing = await createRecipe(t.sb, token, 4001);
+    const plan = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run', '--json']);
     expect(plan.json()[0].requests.map((q: any) => `${q.method} ${q.path}`)).toEqual([
       `PUT ${V31}${existing}/`,
       `POST ${V31}${existing}/build/`,
@@ -229,11 +223,11 @@ describe('edp recipes deploy: one workspace', () => {
   });
 
   it('refuses locally, before any write: missing inputs off a terminal, a data source the template does not allow, flags beside --file', async () => {
-    const missing = await cli(sb, ['recipes', 'deploy', '-w', '101']);
+    const missing = await cli(t.sb, ['recipes', 'deploy', '-w', '101']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--template');
     expect(missing.stderr).toContain('--data-source');
-    const notAllowed = await cli(sb, [
+    const notAllowed = await cli(t.sb, [
       'recipes',
       'deploy',
       '-w',
@@ -247,10 +241,10 @@ describe('edp recipes deploy: one workspace', () => {
     ]);
     expect(notAllowed.code).toBe(2);
     expect(notAllowed.stderr).toContain('does not allow google_analytics_4');
-    const clash = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', 'x.yaml', '--template', '4001']);
+    const clash = await cli(t.sb, ['recipes', 'deploy', '-w', '101', '--file', 'x.yaml', '--template', '4001']);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain('--template');
-    const noTitle = await cli(sb, [
+    const noTitle = await cli(t.sb, [
       'recipes',
       'deploy',
       '-w',
@@ -263,14 +257,14 @@ describe('edp recipes deploy: one workspace', () => {
       'all-active',
     ]);
     expect(noTitle.code).toBe(5);
-    expect(sb.store.state.recipes).toHaveLength(0);
+    expect(t.sb.store.state.recipes).toHaveLength(0);
   });
 });
 
 describe('edp recipes deploy: fleets and spec files', () => {
   it('-w 101,102,103 resolves the same remote accounts in each workspace; one row per workspace', async () => {
     const accounts = `remote:${remote(101, 0)},remote:${remote(101, 2)}`;
-    const r = await cli(sb, [
+    const r = await cli(t.sb, [
       'recipes',
       'deploy',
       '-w',
@@ -294,7 +288,7 @@ describe('edp recipes deploy: fleets and spec files', () => {
     ]);
     for (const ws of [101, 102, 103]) {
       const ids = recipesOf(ws)[0]!.connections[0]!.account_ids;
-      expect(ids.map((id) => sb.store.state.accounts.find((a) => a.id === id)!.account_id)).toEqual([
+      expect(ids.map((id) => t.sb.store.state.accounts.find((a) => a.id === id)!.account_id)).toEqual([
         remote(101, 0),
         remote(101, 2),
       ]);
@@ -305,7 +299,7 @@ describe('edp recipes deploy: fleets and spec files', () => {
   it('a failed template read fails only the workspace that made it; the others read again', async () => {
     const accounts = `remote:${remote(101, 0)}`;
     const deploy = (concurrency: string) =>
-      cli(sb, [
+      cli(t.sb, [
         'recipes',
         'deploy',
         '-w',
@@ -322,9 +316,9 @@ describe('edp recipes deploy: fleets and spec files', () => {
         '--json',
       ]);
     for (const concurrency of ['1', '3']) {
-      resetRecipes(sb);
+      resetRecipes(t.sb);
       expect(
-        (await http(sb, 'POST', '/_sandbox/recipes/faults', { body: { template_read_failed: 1 } })).body
+        (await http(t.sb, 'POST', '/_sandbox/recipes/faults', { body: { template_read_failed: 1 } })).body
           .template_read_failed,
       ).toBe(1);
       const r = await deploy(concurrency);
@@ -339,10 +333,10 @@ describe('edp recipes deploy: fleets and spec files', () => {
   });
 
   it('a failure in one workspace is its own row and a non-zero exit; the others deploy', async () => {
-    const dc = sb.store.state.destination_connections.find((d) => d.workspace_id === 103)!;
+    const dc = t.sb.store.state.destination_connections.find((d) => d.workspace_id === 103)!;
     dc.status = 'paused';
     try {
-      const r = await cli(sb, [
+      const r = await cli(t.sb, [
         'recipes',
         'deploy',
         '--all-workspaces',
@@ -383,7 +377,7 @@ describe('edp recipes deploy: fleets and spec files', () => {
         '    accounts: all-active',
       ].join('\n'),
     );
-    const r = await cli(sb, ['recipes', 'deploy', '--file', spec, '-w', '102', ...FAST, '--json']);
+    const r = await cli(t.sb, ['recipes', 'deploy', '--file', spec, '-w', '102', ...FAST, '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((x: any) => x.workspace_id)).toEqual([102]);
     expect(recipesOf(102)[0]).toMatchObject({
@@ -405,18 +399,18 @@ describe('edp recipes deploy: fleets and spec files', () => {
         'concurrency: 0',
       ].join('\n'),
     );
-    const r = await cli(sb, ['recipes', 'deploy', '--file', spec, '-w', '101']);
+    const r = await cli(t.sb, ['recipes', 'deploy', '--file', spec, '-w', '101']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('sources[0].accounts: needs at least one account');
     expect(r.stderr).toMatch(/sources\[0\]: .*acounts/);
     expect(r.stderr).toMatch(/concurrency: /);
-    const notYaml = await cli(sb, ['recipes', 'deploy', '--file', file('x.json', '{"template": '), '-w', '101']);
+    const notYaml = await cli(t.sb, ['recipes', 'deploy', '--file', file('x.json', '{"template": '), '-w', '101']);
     expect(notYaml.code).toBe(2);
-    expect(sb.store.state.recipes).toHaveLength(0);
+    expect(t.sb.store.state.recipes).toHaveLength(0);
   });
 
   it('refuses a connection id for several workspaces', async () => {
-    const r = await cli(sb, [
+    const r = await cli(t.sb, [
       'recipes',
       'deploy',
       '-w',

@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox, tokenFor } from '../../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, http, tokenFor } from '../../helpers.js';
 import { builtRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
+import { useRecipeSandbox, W } from './fixtures.js';
 
-let sb: Sandbox;
+const t = useRecipeSandbox();
 let token: string;
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-  token = await tokenFor(sb, 101);
+  token = await tokenFor(t.sb, 101);
 });
-afterAll(() => sb.close());
-beforeEach(() => resetRecipes(sb));
 
-const W = ['-w', '101'];
-const account = (id: number) => sb.store.state.accounts.find((a) => a.id === id)!;
+const account = (id: number) => t.sb.store.state.accounts.find((a) => a.id === id)!;
 
 async function degradedRecipe(behavior: string) {
-  const left = demo(sb, 101, 'google_ads').accounts[0]!;
-  await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior } });
-  const { id, recipe } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all' });
+  const left = demo(t.sb, 101, 'google_ads').accounts[0]!;
+  await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior } });
+  const { id, recipe } = await builtRecipe(t.sb, token, 101, 4001, { google_ads: 'all' });
   expect(recipe.degraded).toBe(true);
   return { id, left, a: account(left) };
 }
@@ -28,7 +24,7 @@ describe('a degraded build explained', () => {
     const { id, left, a } = await degradedRecipe('fails');
     // at a terminal the explanation is part of the view; piped it is a note on stderr
     for (const tty of [false, true]) {
-      const r = await cli(sb, ['recipes', 'get', id, ...W], { tty });
+      const r = await cli(t.sb, ['recipes', 'get', id, ...W], { tty });
       expect(r.code).toBe(0);
       const text = tty ? r.stdout : r.stderr;
       expect(text).toMatch(
@@ -42,9 +38,9 @@ describe('a degraded build explained', () => {
 
   it('a reason the tool does not know is shown as it comes, with a generic next step', async () => {
     const { id } = await degradedRecipe('never_delivers');
-    const entry = sb.store.state.recipes[0]!.sources[0]!.not_delivered[0]!;
+    const entry = t.sb.store.state.recipes[0]!.sources[0]!.not_delivered[0]!;
     entry.reason = 'quota_exceeded_elsewhere';
-    const r = await cli(sb, ['recipes', 'get', id, ...W], { tty: true });
+    const r = await cli(t.sb, ['recipes', 'get', id, ...W], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(': quota_exceeded_elsewhere');
     expect(r.stdout).toMatch(/a reason this version of edp does not know; next: edp extracts get \d+ -w 101/);
@@ -52,36 +48,38 @@ describe('a degraded build explained', () => {
 
   it('reads account names only when something was left out; --json stays the exact object', async () => {
     const { id } = await degradedRecipe('never_delivers');
-    const verbose = await cli(sb, ['recipes', 'get', id, ...W, '--verbose']);
+    const verbose = await t.edp('recipes', 'get', id, '--verbose');
     expect(verbose.stderr).toMatch(/GET \/api\/v3\/connections\/\d+\/accounts/);
-    const json = await cli(sb, ['recipes', 'get', id, ...W, '--json', '--verbose']);
+    const json = await t.edp('recipes', 'get', id, '--json', '--verbose');
     expect(json.stderr).not.toContain('/accounts');
     expect(Object.keys(json.json())).not.toContain('names');
-    resetRecipes(sb);
-    const { id: clean } = await builtRecipe(sb, token, 101, 4001, { google_ads: 'all' });
-    const plain = await cli(sb, ['recipes', 'get', clean, ...W, '--verbose']);
+    resetRecipes(t.sb);
+    const { id: clean } = await builtRecipe(t.sb, token, 101, 4001, { google_ads: 'all' });
+    const plain = await t.edp('recipes', 'get', clean, '--verbose');
     expect(plain.stdout).not.toContain('Once fixed');
     expect(plain.stderr).not.toContain('/accounts');
   });
 
   it('poll and build --wait explain the same way', async () => {
     const { id, a } = await degradedRecipe('fails');
-    const r = await cli(sb, ['recipes', 'poll', id, ...W, '--poll-interval', '10ms']);
+    const r = await t.edp('recipes', 'poll', id, '--poll-interval', '10ms');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`"${a.title}", remote id ${a.account_id}`);
   });
 
   it('the deploy summary names the accounts left out, per workspace, with the next commands', async () => {
-    const left = demo(sb, 101, 'google_ads').accounts[0]!;
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', { body: { account_id: left, behavior: 'fails' } });
+    const left = demo(t.sb, 101, 'google_ads').accounts[0]!;
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      body: { account_id: left, behavior: 'fails' },
+    });
     const a = account(left);
     for (const tty of [false, true]) {
-      resetRecipes(sb);
-      await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+      resetRecipes(t.sb);
+      await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
         body: { account_id: left, behavior: 'fails' },
       });
       const r = await cli(
-        sb,
+        t.sb,
         [
           'recipes',
           'deploy',
@@ -107,11 +105,11 @@ describe('a degraded build explained', () => {
 
 describe('edp recipes get', () => {
   it('get shows state, error code, stage and message, and per-source not-delivered reasons', async () => {
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { datasource_name: 'facebook_ads', behavior: 'fails' },
     });
-    const { id } = await builtRecipe(sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
-    const r = await cli(sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
+    const { id } = await builtRecipe(t.sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
+    const r = await cli(t.sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/State\s+failed/);
     expect(r.stdout).toMatch(/Error\s+no_data_delivered \(extraction, facebook_ads\): /);
