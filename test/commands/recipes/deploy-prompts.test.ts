@@ -1,25 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { PASSWORD, USERNAME, answerPrompts, cli, tempDir, useSandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
+import { FAST } from './fixtures.js';
 
-let sb: Sandbox;
+const t = useSandbox({ buildSeconds: 0.05 });
 const config = tempDir('edp-prompts-');
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
-});
-afterAll(async () => {
-  await sb.close();
-  config.remove();
-});
+afterAll(() => config.remove());
 
 const atTerminal = (argv: string[], answers: Array<[string, string]>) =>
   answerPrompts(argv, answers, {
     EDP_CONFIG_DIR: config.dir,
-    EDP_BASE_URL: sb.url,
+    EDP_BASE_URL: t.sb.url,
     EDP_USERNAME: USERNAME,
     EDP_PASSWORD: PASSWORD,
   });
@@ -41,15 +35,14 @@ it('asks for the missing data source and accounts on a terminal, with search', a
   );
   expect(r.unanswered, r.err).toBe(0);
   expect(r.code).toBe(0);
-  const recipe = sb.store.state.recipes.find((x) => x.workspace_id === 101)!;
-  const account = sb.store.state.accounts.find((a) => a.id === recipe.connections[0]!.account_ids[0])!;
+  const recipe = t.sb.store.state.recipes.find((x) => x.workspace_id === 101)!;
+  const account = t.sb.store.state.accounts.find((a) => a.id === recipe.connections[0]!.account_ids[0])!;
   expect(recipe.data_sources).toEqual(['google_ads']);
   expect(recipe.connections[0]!.account_ids).toHaveLength(1);
   expect(account.title).toContain('Performance');
   expect(recipe.state).toBe('ready_to_work');
 });
 
-const FAST = ['--poll-interval', '10ms'];
 /** The words a POSIX shell reads from `text` (proves the printed command's quoting). */
 const shellWords = (text: string): string[] =>
   execFileSync('sh', ['-c', `printf '%s\\0' ${text}`], { encoding: 'utf8' })
@@ -57,7 +50,7 @@ const shellWords = (text: string): string[] =>
     .slice(0, -1);
 
 describe('an interactive deploy asks for every input, shows a summary, asks, and prints the command', () => {
-  beforeEach(() => resetRecipes(sb));
+  beforeEach(() => resetRecipes(t.sb));
 
   it('template, title, sync date and two data sources; the printed command deploys the same without prompts', async () => {
     const r = await atTerminal(
@@ -80,7 +73,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     );
     expect(r.unanswered, r.err).toBe(0);
     expect(r.code, r.err).toBe(0);
-    const recipe = sb.store.state.recipes.find((x) => x.workspace_id === 101)!;
+    const recipe = t.sb.store.state.recipes.find((x) => x.workspace_id === 101)!;
     expect(recipe.title).toBe("Acme's paid media");
     expect(recipe.sync_from_date).toBe('2024-01-01');
     expect(recipe.data_sources).toEqual(['google_ads', 'facebook_ads']);
@@ -104,7 +97,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
         { data_source: 'facebook_ads', accounts: ['all-active'] },
       ],
     });
-    const again = await cli(sb, ['recipes', 'deploy', '-w', '101', '--file', '-', ...FAST], { stdin: m![1]! });
+    const again = await cli(t.sb, ['recipes', 'deploy', '-w', '101', '--file', '-', ...FAST], { stdin: m![1]! });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('adopted recipe');
     expect(again.stderr).toContain('configuration already complete');
@@ -143,10 +136,10 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
       '--poll-interval',
       '10ms',
     ]);
-    const again = await cli(sb, words);
+    const again = await cli(t.sb, words);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('configuration already complete');
-    expect(sb.store.state.recipes.filter((x) => x.workspace_id === 101)).toHaveLength(1);
+    expect(t.sb.store.state.recipes.filter((x) => x.workspace_id === 101)).toHaveLength(1);
   });
 
   it('declining writes nothing (exit 11) and still prints the command', async () => {
@@ -163,7 +156,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
     expect(r.code).toBe(11);
     expect(r.err).toContain('Nothing was written');
     expect(r.err).toContain('edp recipes deploy -w 101 --template 4002 --title');
-    expect(sb.store.state.recipes).toHaveLength(0);
+    expect(t.sb.store.state.recipes).toHaveLength(0);
   });
 
   it("with a spec file only the workspaces are asked; the file's defaults are not asked again", async () => {
@@ -185,7 +178,7 @@ describe('an interactive deploy asks for every input, shows a summary, asks, and
   });
 
   it('off a terminal the missing inputs are a usage error naming the flags (exit 2), nothing asked', async () => {
-    const r = await cli(sb, ['recipes', 'deploy', '-w', '101']);
+    const r = await cli(t.sb, ['recipes', 'deploy', '-w', '101']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--template');
     expect(r.stderr).not.toContain('Deploy now?');

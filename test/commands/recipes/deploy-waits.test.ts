@@ -3,10 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
 import { elapsedText } from '../../../src/commands/recipes/deploy.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, cli, sandbox, tempDir, tokenFor } from '../../helpers.js';
+import { PASSWORD, USERNAME, cli, tempDir, tokenFor, useSandbox } from '../../helpers.js';
 import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
+import { FAST } from './fixtures.js';
 
-const FAST = ['--poll-interval', '10ms'];
 const DEPLOY = [
   'recipes',
   'deploy',
@@ -48,15 +48,15 @@ async function interruptWhen(sb: Sandbox, argv: string[], when: RegExp) {
 afterAll(() => config.remove());
 
 describe('a build that takes its time', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await sandbox({ buildSeconds: 0.3 });
-  });
-  afterAll(() => sb.close());
-  beforeEach(() => resetRecipes(sb));
+  const t = useSandbox({ buildSeconds: 0.3 });
+  beforeEach(() => resetRecipes(t.sb));
 
   it("a fleet deploy shows each workspace's build states with the time taken, one line per change", async () => {
-    const r = await cli(sb, ['-w', '101,102', ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a))]);
+    const r = await cli(t.sb, [
+      '-w',
+      '101,102',
+      ...DEPLOY.map((a) => (a === 'all-active' ? 'remote:123-456-7801' : a)),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     for (const ws of [101, 102]) {
       expect(r.stderr).toMatch(new RegExp(`\\[${ws}\\] … 6/7 build: extracting_data \\(\\d+s\\)`));
@@ -69,12 +69,12 @@ describe('a build that takes its time', () => {
 
   it('one workspace, piped or at a pretend terminal with stderr piped: a line per state change', async () => {
     for (const tty of [false, true]) {
-      resetRecipes(sb);
-      const r = await cli(sb, ['-w', '101', ...DEPLOY], { tty });
+      resetRecipes(t.sb);
+      const r = await cli(t.sb, ['-w', '101', ...DEPLOY], { tty });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/… 6\/7 build: extracting_data \(\d+s\)/);
       expect(r.stderr).toMatch(/… 6\/7 build: building_dependencies \(\d+s\)/);
-      const quiet = await cli(sb, ['-w', '101', ...DEPLOY, '--rebuild', '--quiet'], { tty });
+      const quiet = await cli(t.sb, ['-w', '101', ...DEPLOY, '--rebuild', '--quiet'], { tty });
       expect(quiet.code).toBe(0);
       expect(quiet.stderr).not.toContain('6/7 build:');
     }
@@ -98,7 +98,7 @@ describe('a build that takes its time', () => {
     const env = {
       PATH: process.env.PATH,
       EDP_CONFIG_DIR: config.dir,
-      EDP_BASE_URL: sb.url,
+      EDP_BASE_URL: t.sb.url,
       EDP_USERNAME: USERNAME,
       EDP_PASSWORD: PASSWORD,
     };
@@ -132,20 +132,18 @@ describe('a build that takes its time', () => {
 });
 
 describe('Ctrl-C while waiting', () => {
-  let sb: Sandbox;
+  const t = useSandbox({ buildSeconds: 60 });
   let token: string;
   beforeAll(async () => {
-    sb = await sandbox({ buildSeconds: 60 });
-    token = await tokenFor(sb, 101);
+    token = await tokenFor(t.sb, 101);
   });
-  afterAll(() => sb.close());
-  beforeEach(() => resetRecipes(sb));
+  beforeEach(() => resetRecipes(t.sb));
 
   it('recipes build --wait: exit 130, says the build continues and prints the poll command', async () => {
-    const id = await createRecipe(sb, token, 4001);
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
     const r = await interruptWhen(
-      sb,
+      t.sb,
       ['recipes', 'build', id, '-w', '101', '--wait', '--verbose', ...FAST],
       new RegExp(`GET /api/v3.1/automated-recipes/${id}/ 200`),
     );
@@ -155,13 +153,13 @@ describe('Ctrl-C while waiting', () => {
     expect(r.stderr).toContain(
       `the build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
     );
-    expect(sb.store.state.recipes[0]!.state).toBe('extracting_data');
+    expect(t.sb.store.state.recipes[0]!.state).toBe('extracting_data');
   });
 
   it('recipes deploy: exit 130 and the poll command of the recipe', async () => {
-    const r = await interruptWhen(sb, ['-w', '101', ...DEPLOY], /6\/7 build: extracting_data/);
+    const r = await interruptWhen(t.sb, ['-w', '101', ...DEPLOY], /6\/7 build: extracting_data/);
     expect(r.code).toBe(130);
-    const id = String(sb.store.state.recipes[0]!.id);
+    const id = String(t.sb.store.state.recipes[0]!.id);
     expect(r.stderr).toContain(`continues on the service; follow it with \`edp recipes poll ${id} -w 101\``);
   });
 });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, control, http, sandbox, tokenFor } from '../../helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cli, control, http, tokenFor, useSandbox } from '../../helpers.js';
 import {
   V31,
   builtRecipe,
@@ -11,33 +10,27 @@ import {
   waitBuilt,
 } from '../../fixtures/recipes.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.02 });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const t = useSandbox({ buildSeconds: 0.02 });
 beforeEach(async () => {
-  resetRecipes(sb);
-  await control(sb, 'PATCH', '/faults', { build_seconds: 0.02 });
+  resetRecipes(t.sb);
+  await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.02 });
 });
 
 async function failedRecipe(ws: number, code: string) {
-  const token = await tokenFor(sb, ws);
-  const id = await createRecipe(sb, token, 4002);
-  await configure(sb, token, id, configuration(sb, ws, { google_ads: 'all' }));
-  await http(sb, 'POST', '/_sandbox/recipes/build-errors', { body: { recipe_id: id, code } });
-  await http(sb, 'POST', `${V31}${id}/build/`, { token });
-  await waitBuilt(sb, token, id);
+  const token = await tokenFor(t.sb, ws);
+  const id = await createRecipe(t.sb, token, 4002);
+  await configure(t.sb, token, id, configuration(t.sb, ws, { google_ads: 'all' }));
+  await http(t.sb, 'POST', '/_sandbox/recipes/build-errors', { body: { recipe_id: id, code } });
+  await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
+  await waitBuilt(t.sb, token, id);
   return id;
 }
 
 describe('edp recipes status', () => {
   it('one row per workspace and recipe with state, degraded, not delivered, last build and error code', async () => {
-    const ok = await builtRecipe(sb, await tokenFor(sb, 101), 101, 4001, { google_ads: 'all' });
+    const ok = await builtRecipe(t.sb, await tokenFor(t.sb, 101), 101, 4001, { google_ads: 'all' });
     const bad = await failedRecipe(102, 'sql_syntax_error');
-    const r = await cli(sb, ['recipes', 'status', '--all-workspaces', '--json']);
+    const r = await cli(t.sb, ['recipes', 'status', '--all-workspaces', '--json']);
     expect(r.code).toBe(0);
     const rows = r.json();
     expect(rows.map((x: any) => [x.workspace_id, String(x.recipe_id)])).toEqual([
@@ -65,21 +58,21 @@ describe('edp recipes status', () => {
     expect(rows[0].last_build_at).toBe(ok.recipe.last_build_at);
     expect(rows[1]).toMatchObject({ state: 'failed', error_code: 'sql_syntax_error' });
     expect(r.stdout).toContain(`"recipe_id": ${bad}`);
-    const table = await cli(sb, ['recipes', 'status', '-w', '101,102'], { tty: true });
+    const table = await cli(t.sb, ['recipes', 'status', '-w', '101,102'], { tty: true });
     expect(table.stdout).toContain('sql_syntax_error');
     expect(table.stdout).toContain('ready');
   });
 
   it('counts what was not delivered and marks a degraded build', async () => {
-    const token = await tokenFor(sb, 103);
-    const s = sb.store.state;
+    const token = await tokenFor(t.sb, 103);
+    const s = t.sb.store.state;
     const conn = s.connections.find((c) => c.workspace_id === 103 && c.datasource_name === 'google_ads')!;
     const quiet = s.accounts.find((a) => a.connection_id === conn.id && a.is_active)!;
-    await http(sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
+    await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { account_id: quiet.id, behavior: 'fails' },
     });
-    await builtRecipe(sb, token, 103, 4001, { google_ads: 'all' });
-    const [row] = (await cli(sb, ['recipes', 'status', '-w', '103', '--json'])).json();
+    await builtRecipe(t.sb, token, 103, 4001, { google_ads: 'all' });
+    const [row] = (await cli(t.sb, ['recipes', 'status', '-w', '103', '--json'])).json();
     expect(row.state).toBe('ready_to_work');
     expect(row.degraded).toBe(true);
     expect(row.not_delivered_count).toBeGreaterThan(0);
@@ -87,40 +80,49 @@ describe('edp recipes status', () => {
   });
 
   it('--watch follows running builds until every one has ended, a line per change when not on a terminal', async () => {
-    await control(sb, 'PATCH', '/faults', { build_seconds: 0.15 });
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.15 });
     for (const ws of [101, 102]) {
-      const token = await tokenFor(sb, ws);
-      const id = await createRecipe(sb, token, 4001);
-      await configure(sb, token, id, configuration(sb, ws, { google_ads: 'all' }));
-      expect((await http(sb, 'POST', `${V31}${id}/build/`, { token })).status).toBe(202);
+      const token = await tokenFor(t.sb, ws);
+      const id = await createRecipe(t.sb, token, 4001);
+      await configure(t.sb, token, id, configuration(t.sb, ws, { google_ads: 'all' }));
+      expect((await http(t.sb, 'POST', `${V31}${id}/build/`, { token })).status).toBe(202);
     }
-    const r = await cli(sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms']);
+    const r = await cli(t.sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/workspace 101 recipe \d+: ready_to_work/);
     expect(r.stdout).toMatch(/workspace 102 recipe \d+: ready_to_work/);
-    const json = await cli(sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms', '--json']);
+    const json = await cli(t.sb, [
+      'recipes',
+      'status',
+      '-w',
+      '101,102',
+      '--watch',
+      '--poll-interval',
+      '20ms',
+      '--json',
+    ]);
     expect(json.json().map((x: any) => x.state)).toEqual(['ready_to_work', 'ready_to_work']);
   });
 
   it('--watch on a terminal redraws the table until every build has ended', async () => {
-    await control(sb, 'PATCH', '/faults', { build_seconds: 0.1 });
-    const token = await tokenFor(sb, 101);
-    const id = await createRecipe(sb, token, 4001);
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
-    await http(sb, 'POST', `${V31}${id}/build/`, { token });
-    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], { tty: true });
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.1 });
+    const token = await tokenFor(t.sb, 101);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
+    await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
+    const r = await cli(t.sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\u001b[H\u001b[2J').length).toBeGreaterThan(2);
     expect(r.stdout.slice(r.stdout.lastIndexOf('\u001b[2J'))).toContain('ready_to_work');
   });
 
   it('--watch stops at --wait-timeout with exit 8', async () => {
-    await control(sb, 'PATCH', '/faults', { build_seconds: 30 });
-    const token = await tokenFor(sb, 101);
-    const id = await createRecipe(sb, token, 4001);
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
-    await http(sb, 'POST', `${V31}${id}/build/`, { token });
-    const r = await cli(sb, [
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 30 });
+    const token = await tokenFor(t.sb, 101);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
+    await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
+    const r = await cli(t.sb, [
       'recipes',
       'status',
       '-w',
@@ -136,13 +138,13 @@ describe('edp recipes status', () => {
   });
 
   it('--watch pauses no longer than the time left: a first pause past --wait-timeout ends at the deadline', async () => {
-    await control(sb, 'PATCH', '/faults', { build_seconds: 30 });
-    const token = await tokenFor(sb, 101);
-    const id = await createRecipe(sb, token, 4001);
-    await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
-    await http(sb, 'POST', `${V31}${id}/build/`, { token });
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 30 });
+    const token = await tokenFor(t.sb, 101);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
+    await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
     const started = Date.now();
-    const r = await cli(sb, [
+    const r = await cli(t.sb, [
       'recipes',
       'status',
       '-w',
