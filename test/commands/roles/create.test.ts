@@ -1,24 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox, tempDir } from '../../helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, http, tempDir, useSandbox } from '../../helpers.js';
 
-let sb: Sandbox;
+const t = useSandbox();
 const tmp = tempDir('edp-roles-');
-beforeAll(async () => {
-  sb = await sandbox();
-});
-afterAll(async () => {
-  await sb.close();
-  tmp.remove();
-});
+afterAll(() => tmp.remove());
 
-const roleCount = async () => (await http(sb, 'GET', '/api/v3/roles/', { basic: true })).body.count as number;
+const roleCount = async () => (await http(t.sb, 'GET', '/api/v3/roles/', { basic: true })).body.count as number;
 
 describe('edp roles create', () => {
   it('creates a role from repeated --permission flags (LAYER:PERM or LAYER.PERM, any case)', async () => {
-    const r = await cli(sb, [
+    const r = await t.edp(
       'roles',
       'create',
       '--title',
@@ -30,7 +23,7 @@ describe('edp roles create', () => {
       '--permission',
       'load.view',
       '--json',
-    ]);
+    );
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({
       title: 'Loader',
@@ -49,7 +42,7 @@ describe('edp roles create', () => {
       file,
       'title: From File\ndescription: file text\npermissions:\n  - RECIPE:VIEW\n  - {layer: RECIPE, permission: BUILD}\n',
     );
-    const r = await cli(sb, ['roles', 'create', '--file', file, '--title', 'From Flags', '--json']);
+    const r = await t.edp('roles', 'create', '--file', file, '--title', 'From Flags', '--json');
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({
       title: 'From Flags',
@@ -63,7 +56,7 @@ describe('edp roles create', () => {
 
   it('refuses permissions outside the catalog before writing (exit 2)', async () => {
     const before = await roleCount();
-    const r = await cli(sb, [
+    const r = await t.edp(
       'roles',
       'create',
       '--title',
@@ -72,7 +65,7 @@ describe('edp roles create', () => {
       'EXTRACT:FLY',
       '--permission',
       'MOON:VIEW',
-    ]);
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('EXTRACT:FLY: layer EXTRACT has no permission FLY');
     expect(r.stderr).toContain('MOON:VIEW: no layer MOON');
@@ -91,7 +84,7 @@ describe('edp roles create', () => {
     writeFileSync(badKeys, JSON.stringify({ title: 'x', perms: [] }));
     cases.push([['roles', 'create', '--file', badKeys], 'unknown key perms']);
     for (const [argv, message] of cases) {
-      const r = await cli(sb, argv);
+      const r = await cli(t.sb, argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toContain(message);
     }
@@ -99,7 +92,7 @@ describe('edp roles create', () => {
   });
 
   it('maps a duplicate title to exit 6', async () => {
-    const r = await cli(sb, ['roles', 'create', '--title', 'Editor']);
+    const r = await t.edp('roles', 'create', '--title', 'Editor');
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('409');
     expect(r.stderr).toContain('already exists');
