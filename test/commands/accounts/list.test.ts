@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, useSandbox } from '../../helpers.js';
 
-let sb: Sandbox;
+const t = useSandbox({ scale: 2 }, ['-w', '101']);
 /** --scale 2: connection 1013 in workspace 101 holds 200 accounts (two pages). */
 const BULK = '1013';
-beforeAll(async () => {
-  sb = await sandbox({ scale: 2 });
-});
-afterAll(() => sb.close());
-
-const ws101 = { env: { EDP_WORKSPACE: '101' } };
-const edp = (argv: string[], opts: Parameters<typeof cli>[2] = ws101) => cli(sb, argv, opts);
 
 describe('edp accounts list', () => {
   it('lists every page (v3.1 objects) with --json', async () => {
-    const r = await edp(['accounts', 'list', '--connection', BULK, '--json']);
+    const r = await t.edp('accounts', 'list', '--connection', BULK, '--json');
     expect(r.code).toBe(0);
     const items = r.json();
     expect(items).toHaveLength(200);
@@ -25,43 +17,45 @@ describe('edp accounts list', () => {
   });
 
   it('--limit stops early; --ndjson streams one per line', async () => {
-    const r = await edp(['accounts', 'list', '--connection', BULK, '--ndjson', '--limit', '150']);
+    const r = await t.edp('accounts', 'list', '--connection', BULK, '--ndjson', '--limit', '150');
     expect(r.stdout.trim().split('\n')).toHaveLength(150);
   });
 
   it('--active keeps active accounts; --limit then counts those', async () => {
-    const all = await edp(['accounts', 'list', '--connection', '1001', '--active', '--json']);
+    const all = await t.edp('accounts', 'list', '--connection', '1001', '--active', '--json');
     expect(all.json().map((a: any) => a.id)).toEqual([20001, 20002, 20003, 20004, 20005]);
-    const two = await edp(['accounts', 'list', '--connection', '1001', '--active', '--limit', '2', '--json']);
+    const two = await t.edp('accounts', 'list', '--connection', '1001', '--active', '--limit', '2', '--json');
     expect(two.json()).toHaveLength(2);
   });
 
   it('--search matches titles, and ids for digits', async () => {
-    const r = await edp(['accounts', 'list', '--connection', '1001', '--search', 'RETARGETING', '--json']);
+    const r = await t.edp('accounts', 'list', '--connection', '1001', '--search', 'RETARGETING', '--json');
     expect(r.json().map((a: any) => a.title)).toEqual(['Retargeting 123-456-7803']);
-    const byId = await edp(['accounts', 'list', '--connection', '1001', '--search', '20004', '--json']);
+    const byId = await t.edp('accounts', 'list', '--connection', '1001', '--search', '20004', '--json');
     expect(byId.json().map((a: any) => a.id)).toEqual([20004]);
-    const none = await edp(['accounts', 'list', '--connection', '1001', '--search', 'zzz', '-w', '101'], { tty: true });
+    const none = await cli(t.sb, ['accounts', 'list', '--connection', '1001', '--search', 'zzz', '-w', '101'], {
+      tty: true,
+    });
     expect(none.stderr).toContain('No accounts matching "zzz" in connection 1001.');
   });
 
   it('a terminal table has id, title, active, enabled for extraction, currency; --remote adds the remote id', async () => {
-    const r = await edp(['accounts', 'list', '--connection', '1001', '-w', '101', '--remote'], { tty: true });
+    const r = await cli(t.sb, ['accounts', 'list', '--connection', '1001', '-w', '101', '--remote'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ID.*TITLE.*ACTIVE.*ENABLED FOR EXTRACTION.*CURRENCY.*REMOTE ACCOUNT_ID/);
     expect(r.stdout).toMatch(/20001.*Brand 123-456-7801.*yes.*yes.*USD.*123-456-7801/);
-    const json = await edp(['accounts', 'list', '--connection', '1001', '--remote', '--json']);
+    const json = await t.edp('accounts', 'list', '--connection', '1001', '--remote', '--json');
     expect(json.json()[5]).toMatchObject({ id: 20006, account_id: '123-456-7806', is_active: false });
   });
 
   it('a connection of another workspace: 404 not_found (exit 5)', async () => {
-    const r = await edp(['accounts', 'list', '--connection', '1001', '-w', '102', '--json']);
+    const r = await cli(t.sb, ['accounts', 'list', '--connection', '1001', '-w', '102', '--json']);
     expect(r.code).toBe(5);
     expect(r.errorJson().error).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('refuses a bad --connection before sending (exit 2)', async () => {
-    const r = await edp(['accounts', 'list', '--connection', 'x1']);
+    const r = await t.edp('accounts', 'list', '--connection', 'x1');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--connection');
   });
