@@ -1,26 +1,18 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cli, http, tempDir, tokenFor } from '../../helpers.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cli, http, tokenFor } from '../../helpers.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { V31, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
-import { useRecipeSandbox, W } from './fixtures.js';
+import { useFiles, useRecipeSandbox, W } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
-const files = tempDir('edp-recipes-');
 beforeAll(async () => {
   token = await tokenFor(t.sb, 101);
 });
-afterAll(() => files.remove());
 
 const g = () => demo(t.sb, 101, 'google_ads');
 const remoteOf = (id: number) => t.sb.store.state.accounts.find((a) => a.id === id)!.account_id;
-function file(name: string, text: string): string {
-  const p = join(files.dir, name);
-  writeFileSync(p, text);
-  return p;
-}
+const file = useFiles('edp-recipes-');
 
 describe('edp recipes configure', () => {
   let id: string;

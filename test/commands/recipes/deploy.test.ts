@@ -1,29 +1,21 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { keyedFaults } from '../../fixtures/keyed-faults.js';
-import { FAST, useRecipeSandbox } from './fixtures.js';
+import { FAST, useFiles, useRecipeSandbox } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
-const files = tempDir('edp-deploy-');
 beforeAll(async () => {
   token = await tokenFor(t.sb, 101);
 });
-afterAll(() => files.remove());
 
 const BASE = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', ...FAST];
 const remote = (ws: number, i: number) =>
   t.sb.store.state.accounts.find((a) => a.id === demo(t.sb, ws, 'google_ads').accounts[i])!.account_id;
 const recipesOf = (ws: number) => t.sb.store.state.recipes.filter((r) => r.workspace_id === ws);
-function file(name: string, text: string): string {
-  const p = join(files.dir, name);
-  writeFileSync(p, text);
-  return p;
-}
+const file = useFiles('edp-deploy-');
 
 describe('edp recipes deploy: one workspace', () => {
   it('walks the seven steps by template title and prints one row as JSON', async () => {
