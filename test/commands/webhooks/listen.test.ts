@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryForwarder } from '../../../src/api/forwarder.js';
 import { forwardDelivery } from '../../../src/commands/webhooks/listen.js';
 import {
@@ -10,8 +10,7 @@ import {
   startReceiver,
   type DeliveryOutcome,
 } from '../../../src/commands/webhooks/receiver.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, http, sandbox } from '../../helpers.js';
+import { cli, http, useSandbox } from '../../helpers.js';
 import { eventually, freePort, receiver, startListen } from '../../fixtures/webhooks.js';
 
 const SECRET = 'a'.repeat(64);
@@ -360,15 +359,11 @@ describe('receiver internals', () => {
 });
 
 describe('webhooks end to end', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await sandbox({ webhookDelay: 0.05, webhookRetryDelays: [0, 0.1, 0.1, 0.1] });
-  });
-  afterAll(() => sb.close());
+  const t = useSandbox({ webhookDelay: 0.05, webhookRetryDelays: [0, 0.1, 0.1, 0.1] });
 
   it('an event reaches `edp webhooks listen` signed, and is printed once although the sandbox retries it', async () => {
     const port = await freePort();
-    const created = await cli(sb, [
+    const created = await cli(t.sb, [
       'webhooks',
       'create',
       '-w',
@@ -385,17 +380,17 @@ describe('webhooks end to end', () => {
     const listener = await startListen([], { port, env: { EDP_WEBHOOK_SECRET: secret } });
     let stopped = false;
     try {
-      const verified = await cli(sb, ['webhooks', 'verify', String(id), '-w', '101', '--json']);
+      const verified = await cli(t.sb, ['webhooks', 'verify', String(id), '-w', '101', '--json']);
       expect(verified.code).toBe(0);
       expect(verified.json().status).toBe('active');
 
       // The listener's first acknowledgement is lost on the way back: the sandbox delivers again.
-      await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { lost_answers: 1 } });
-      const ws = await cli(sb, ['workspaces', 'create', '--title', 'Delivered Co', '--json']);
+      await http(t.sb, 'PATCH', '/_sandbox/webhooks', { body: { lost_answers: 1 } });
+      const ws = await cli(t.sb, ['workspaces', 'create', '--title', 'Delivered Co', '--json']);
       expect(ws.code).toBe(0);
 
       const log = await eventually(async () => {
-        const d = (await http(sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body as any[];
+        const d = (await http(t.sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body as any[];
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
       expect(log.map((d) => [d.attempt, d.outcome, d.status_code])).toEqual([
@@ -424,7 +419,7 @@ describe('webhooks end to end', () => {
   it('after a rotation the listener with the old secret would refuse: the endpoint is unverified and gets nothing', async () => {
     const port = await freePort();
     const { id, secret } = (
-      await cli(sb, [
+      await cli(t.sb, [
         'webhooks',
         'create',
         '-w',
@@ -438,14 +433,14 @@ describe('webhooks end to end', () => {
     ).json();
     const listener = await startListen(['--secret', secret], { port });
     try {
-      expect((await cli(sb, ['webhooks', 'verify', String(id), '-w', '102'])).code).toBe(0);
-      const rotated = await cli(sb, ['webhooks', 'rotate-secret', String(id), '-w', '102', '--yes', '--json']);
+      expect((await cli(t.sb, ['webhooks', 'verify', String(id), '-w', '102'])).code).toBe(0);
+      const rotated = await cli(t.sb, ['webhooks', 'rotate-secret', String(id), '-w', '102', '--yes', '--json']);
       expect(rotated.json().status).toBe('unverified');
       // A verified endpoint subscribed alike gets the event: once it has, the rotated one would have too.
       const witness = await receiver();
       try {
         const other = (
-          await cli(sb, [
+          await cli(t.sb, [
             'webhooks',
             'create',
             '-w',
@@ -457,13 +452,13 @@ describe('webhooks end to end', () => {
             '--json',
           ])
         ).json();
-        expect((await cli(sb, ['webhooks', 'verify', String(other.id), '-w', '102'])).code).toBe(0);
-        await cli(sb, ['workspaces', 'create', '--title', 'Not Delivered Co']);
+        expect((await cli(t.sb, ['webhooks', 'verify', String(other.id), '-w', '102'])).code).toBe(0);
+        await cli(t.sb, ['workspaces', 'create', '--title', 'Not Delivered Co']);
         await eventually(() => (witness.posts().some((p) => p.body.includes('Not Delivered Co')) ? true : undefined));
       } finally {
         await witness.close();
       }
-      expect((await http(sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body).toEqual([]);
+      expect((await http(t.sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body).toEqual([]);
     } finally {
       const result = await listener.stop();
       expect(result.stdout).toBe('');
