@@ -43,6 +43,16 @@ export function useSandbox(
   };
 }
 
+/**
+ * A fresh config folder and no credentials from the environment: a run sees only what it
+ * stores there itself (`auth login`, the token cache). `file` is its config file.
+ */
+export function freshConfig(): { dir: string; env: Record<string, string | undefined>; file: string } {
+  const dir = tempDir();
+  const env = { EDP_CONFIG_DIR: dir.dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
+  return { dir: dir.dir, env, file: join(dir.dir, 'config.json') };
+}
+
 export function tempDir(prefix = 'edp-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };

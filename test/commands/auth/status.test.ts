@@ -1,49 +1,37 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cli, PASSWORD, USERNAME, freshConfig, useSandbox } from '../../helpers.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await sandbox({ tokenTtl: 5 });
-});
-afterAll(() => sb.close());
-
-/** A fresh config dir and no credentials in the environment: only what login stores. */
-function fresh() {
-  const dir = tempDir();
-  const env = { EDP_CONFIG_DIR: dir.dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
-  return { dir: dir.dir, env, file: join(dir.dir, 'config.json') };
-}
+const t = useSandbox({ tokenTtl: 5 });
+const fresh = freshConfig;
 
 describe('edp auth', () => {
   it('status shows profile, user and tokens, never a secret; logout forgets them', async () => {
     const { env } = fresh();
-    await cli(sb, ['auth', 'login', '--username', USERNAME, '--password-stdin'], { env, stdin: PASSWORD });
-    const tok = await cli(sb, ['token', '-w', '101'], { env });
+    await cli(t.sb, ['auth', 'login', '--username', USERNAME, '--password-stdin'], { env, stdin: PASSWORD });
+    const tok = await cli(t.sb, ['token', '-w', '101'], { env });
     const token = tok.stdout.trim();
-    const status = await cli(sb, ['auth', 'status', '--json', '--verbose'], { env });
+    const status = await cli(t.sb, ['auth', 'status', '--json', '--verbose'], { env });
     expect(status.code).toBe(0);
     const s = status.json();
-    expect(s).toMatchObject({ profile: 'default', base_url: sb.url, username: USERNAME, credentials_check: 'valid' });
+    expect(s).toMatchObject({ profile: 'default', base_url: t.sb.url, username: USERNAME, credentials_check: 'valid' });
     expect(s.tokens).toEqual([{ workspace_id: '101', expires_at: expect.any(String), expired: false }]);
     for (const text of [status.stdout, status.stderr]) {
       expect(text).not.toContain(PASSWORD === 'sandbox' ? '"sandbox"' : PASSWORD);
       expect(text).not.toContain(token);
     }
-    const human = await cli(sb, ['auth', 'status'], { tty: true, env: { ...env, NO_COLOR: '1' } });
+    const human = await cli(t.sb, ['auth', 'status'], { tty: true, env: { ...env, NO_COLOR: '1' } });
     expect(human.stdout).toMatch(/user\s+agency@sandbox.local/);
     expect(human.stdout).not.toContain(token);
 
-    expect((await cli(sb, ['auth', 'logout'], { env })).code).toBe(0);
-    const after = await cli(sb, ['auth', 'status'], { env });
+    expect((await cli(t.sb, ['auth', 'logout'], { env })).code).toBe(0);
+    const after = await cli(t.sb, ['auth', 'status'], { env });
     expect(after.code).toBe(3);
     expect(after.stderr).toContain('edp auth login');
   });
 
   it('--verbose logs the credential check like any other request', async () => {
-    const r = await cli(sb, ['auth', 'status', '--verbose']);
+    const r = await cli(t.sb, ['auth', 'status', '--verbose']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/GET \/api\/v3\/workspaces\S* 200/);
   });
