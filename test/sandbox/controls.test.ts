@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, http, sandbox } from '../helpers.js';
+import { cli, http, sandbox, tokenFor } from '../helpers.js';
 
 /** A request with a Host header of our choosing (fetch does not let one set it). */
 function rawGet(sb: Sandbox, path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
@@ -150,5 +150,42 @@ describe('sandbox listening beyond loopback', () => {
     });
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('EDP_SANDBOX_TOKEN');
+  });
+});
+
+describe('sandbox state controls', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  it('PATCH /_sandbox/accounts/{id} renames an account or switches it off, and refuses anything else (400)', async () => {
+    const renamed = await http(sb, 'PATCH', '/_sandbox/accounts/20001', { body: { title: 'Renamed account' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: 20001, title: 'Renamed account', is_active: true });
+    const token = await tokenFor(sb, 101);
+    const listed = await http(sb, 'GET', '/api/v3/connections/1001/accounts', { token });
+    expect(JSON.stringify(listed.body)).toContain('Renamed account');
+    for (const body of [{}, { title: '' }, { is_active: 'no' }]) {
+      expect((await http(sb, 'PATCH', '/_sandbox/accounts/20001', { body })).status).toBe(400);
+    }
+    expect((await http(sb, 'PATCH', '/_sandbox/accounts/999999', { body: { title: 'x' } })).status).toBe(404);
+  });
+
+  it('PATCH /_sandbox/external-auth-links/{id} serves a status the contract does not list, and null the real one', async () => {
+    const token = await tokenFor(sb, 101);
+    const created = await http(sb, 'POST', '/api/v3/datasources/google_ads/external-auth-links', {
+      token,
+      body: { to_emails: ['someone@client.com'], send_email: false },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body[0].id;
+    const control = `/_sandbox/external-auth-links/${id}`;
+    expect((await http(sb, 'PATCH', control, { body: { served_status: 'quarantined' } })).body.status).toBe(
+      'quarantined',
+    );
+    expect((await http(sb, 'PATCH', control, { body: { served_status: null } })).body.status).toBe('not_used');
+    expect((await http(sb, 'PATCH', control, { body: { served_status: 5 } })).status).toBe(400);
   });
 });

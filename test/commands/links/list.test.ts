@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, useSandbox } from '../../helpers.js';
+import { cli, http, useSandbox } from '../../helpers.js';
 import { seedLinks } from './fixtures.js';
 
 const t = useSandbox({}, ['-w', '101']);
@@ -25,14 +25,14 @@ describe('edp links list', () => {
 
   it('shows an unknown status as it is', async () => {
     const link = t.sb.store.state.external_auth_links.find((l) => l.email === 'c@client.com')!;
-    const saved = link.status;
-    (link as { status: string }).status = 'quarantined';
+    const control = `/_sandbox/external-auth-links/${link.id}`;
+    expect((await http(t.sb, 'PATCH', control, { body: { served_status: 'quarantined' } })).status).toBe(200);
     try {
       const r = await t.edp('links', 'list', '--data-source', 'google_ads');
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/c@client\.com\tquarantined\t/);
     } finally {
-      link.status = saved;
+      await http(t.sb, 'PATCH', control, { body: { served_status: null } });
     }
   });
 

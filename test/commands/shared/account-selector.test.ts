@@ -4,7 +4,7 @@ import { Service } from '../../../src/api/service.js';
 import { UnresolvedAccountsError, resolveAccounts } from '../../../src/commands/shared/account-selector.js';
 import { ApiError } from '../../../src/errors.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, sandbox } from '../../helpers.js';
+import { PASSWORD, USERNAME, http, sandbox } from '../../helpers.js';
 
 let sb: Sandbox;
 let api: Service;
@@ -93,8 +93,10 @@ describe('resolveAccounts', () => {
 
   it('among accounts of one title, takes the single active one; several active is ambiguous', async () => {
     const accounts = sb.store.state.accounts.filter((a) => a.connection_id === 1009); // google_ads, workspace 103
-    accounts[5]!.title = accounts[1]!.title; // an inactive namesake
-    accounts[3]!.title = accounts[2]!.title; // two active namesakes
+    const retitle = (i: number, title: string) =>
+      http(sb, 'PATCH', `/_sandbox/accounts/${accounts[i]!.id}`, { body: { title } });
+    await retitle(5, accounts[1]!.title); // an inactive namesake
+    await retitle(3, accounts[2]!.title); // two active namesakes
     const r = await resolveAccounts(api, '103', '1009', [accounts[1]!.title]);
     expect(r.map((a) => a.id)).toEqual([String(accounts[1]!.id)]);
     const err = await problemsOf(resolveAccounts(api, '103', '1009', [accounts[2]!.title]));

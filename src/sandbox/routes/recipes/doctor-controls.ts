@@ -49,11 +49,19 @@ export function doctorControls(app: FastifyInstance, store: Store): void {
       const account = s().accounts.find((a) => a.id === id);
       if (!account) throw notFound('No such account.');
       const body = request.body ?? {};
-      if (typeof body.is_active !== 'boolean') throw badRequest('is_active must be true or false');
-      account.is_active = body.is_active;
-      if (!body.is_active) account.enabled_for_embedded_extraction = false;
+      if (body.is_active === undefined && body.title === undefined)
+        throw badRequest('give is_active (true or false) and/or title');
+      if (body.is_active !== undefined && typeof body.is_active !== 'boolean')
+        throw badRequest('is_active must be true or false');
+      if (body.title !== undefined && (typeof body.title !== 'string' || body.title.trim() === ''))
+        throw badRequest('title must be a non-empty string');
+      if (typeof body.title === 'string') account.title = body.title;
+      if (typeof body.is_active === 'boolean') {
+        account.is_active = body.is_active;
+        if (!body.is_active) account.enabled_for_embedded_extraction = false;
+      }
       store.changed();
-      return { id: account.id, is_active: account.is_active };
+      return { id: account.id, title: account.title, is_active: account.is_active };
     },
   );
 

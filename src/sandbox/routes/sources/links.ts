@@ -28,6 +28,11 @@ export interface ExternalAuthLink {
   revoked_at: string | null;
   /** the connection the external user created with the link */
   connection_id: number | null;
+  /**
+   * A status answered in place of the real one, set through the sandbox's control to try a
+   * client against a status the contract does not list; the link otherwise behaves as `status`.
+   */
+  served_status?: string;
 }
 
 /** What the sandbox would have e-mailed: invitations (send_email) and confirmations (requested_by). */
@@ -47,6 +52,7 @@ declare module '../../types.js' {
 }
 
 export function linkStatus(store: Store, link: ExternalAuthLink): string {
+  if (link.served_status !== undefined) return link.served_status;
   if (link.status === 'not_used' && store.clock.now() >= link.created_ms + LINK_LIFETIME_MS) return 'expired';
   return link.status;
 }
@@ -264,6 +270,22 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
         store.changed();
       }
       // Already revoked: unchanged, 200 with the existing revocation data.
+      return linkView(store, link, request);
+    },
+  );
+
+  // Sandbox control: the status the link is shown with, e.g. one the contract does not list
+  // (`{"served_status": "quarantined"}`); null goes back to the real one.
+  app.patch<{ Params: { id: string }; Body: { served_status?: unknown } | undefined }>(
+    '/_sandbox/external-auth-links/:id',
+    async (request) => {
+      const link = links().find((l) => l.id === pathId(request.params.id));
+      if (!link) throw notFound('External authentication link not found.');
+      const served = request.body?.served_status;
+      if (served === null) delete link.served_status;
+      else if (typeof served === 'string' && served !== '') link.served_status = served;
+      else throw badRequest('served_status must be a status name, or null for the real status');
+      store.changed();
       return linkView(store, link, request);
     },
   );
