@@ -40,7 +40,8 @@ export class Context {
   private store: ConfigStore | undefined;
   private service: Service | undefined;
   private override: Credentials | undefined;
-  private digestStarted = false;
+  /** A workspace operation asked for its workspace: it will look up a workspace token. */
+  private workspaceCommand = false;
   /** What the command wrote to stdout, held for the --jq filter. */
   private readonly jqCapture: string[] | undefined;
 
@@ -166,7 +167,7 @@ export class Context {
   requireWorkspace(): string {
     const ws = this.workspace();
     if (!ws) throw new UsageError('this command needs a workspace: pass -w/--workspace ID or set EDP_WORKSPACE');
-    this.startIdentityDigest();
+    this.workspaceCommand = true;
     return ws;
   }
 
@@ -205,6 +206,7 @@ export class Context {
     // Every run that talks to the service reads the config file, even when the environment
     // supplies everything: a file that cannot be used is reported the same way by every command.
     this.config.read();
+    if (this.workspaceCommand) this.startIdentityDigest();
     const { Service } = await import('./api/service.js');
     const { retryNoticeText } = await import('./api/retry.js');
     // The request log is loaded only for --verbose (or EDP_DEBUG=1).
@@ -230,14 +232,13 @@ export class Context {
   /**
    * A workspace operation with a user name and password from the environment looks up its
    * token in the cache, keyed by a slow digest of the password (config/token-cache.ts). The
-   * digest (and the file's salt, if this is the first token) starts when the command asks for
-   * its workspace, on another thread, so that it overlaps loading the client rather than
-   * following it; the lookup later finds it computed or under way. Any failure is left for the
-   * lookup to meet and report.
+   * digest (and the file's salt, if this is the first token) starts when a command that asked
+   * for its workspace builds its client, on another thread, so that it overlaps loading the
+   * client rather than following it (and a command refused for bad input never starts it); the
+   * lookup later finds it computed or under way. Any failure is left for the lookup to meet and
+   * report.
    */
   private startIdentityDigest(): void {
-    if (this.digestStarted) return;
-    this.digestStarted = true;
     try {
       const creds = this.credentials();
       if (creds.source !== 'env' || creds.token || creds.sessionId || !creds.username || !creds.password) return;

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../helpers.js';
+import { cli, freshConfig, PASSWORD, USERNAME } from '../helpers.js';
 
 describe('edp itself', () => {
   it('prints help with exit 0, with and without --help', async () => {
@@ -38,6 +39,14 @@ describe('edp itself', () => {
       (await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list', '--base-url', 'ftp://x'])).stderr,
     ).toContain('--base-url must be an http(s) URL');
     expect((await cli({ url: 'http://127.0.0.1:9' }, ['-w', '1x', 'token'])).code).toBe(2);
+  });
+
+  it('bad input of a workspace command writes no config file, even with credentials from the environment', async () => {
+    const config = freshConfig();
+    const env = { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_BASE_URL: 'http://127.0.0.1:9' };
+    const r = await cli(undefined, ['-w', '101', 'webhooks', 'create', '--url', 'not a url', '--events', 'x'], { env });
+    expect(r.code).toBe(2);
+    expect(existsSync(config.file)).toBe(false);
   });
 
   it('reports an unreachable service as exit 1', async () => {
