@@ -7,10 +7,10 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
-// Built-ins that bundled libraries load at start-up for features edp never uses, each
-// replaced by an empty stand-in: commander's executable subcommands (child_process) and
-// undici's HTTP/2 client (edp never negotiates HTTP/2; undici itself tolerates a missing
-// http2). Measured in bench/startup.mjs; every other built-in loads as usual.
+// Modules that bundled libraries load at start-up for features edp never uses, each replaced
+// by a stand-in: commander's executable subcommands (child_process), undici's HTTP/2 client
+// (edp never negotiates HTTP/2) and its FormData body encoder. Measured in bench/startup.mjs;
+// everything else loads as usual.
 const UNUSED_BUILTINS = [
   // undici's HTTP/2 client, whole, and the fetch body encoder (FormData request bodies): edp
   // sends JSON text only and never negotiates HTTP/2.
@@ -25,16 +25,13 @@ const UNUSED_BUILTINS = [
     stub: "module.exports = { extractBody() { throw new Error('FormData bodies are not supported'); } };",
   },
   { module: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
-  {
-    module: 'node:http2',
-    importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
-    stub: 'module.exports = { constants: {} };',
-  },
 ];
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const unusedBuiltins = {
   name: 'unused-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:(child_process|http2)|\.\/client-h2\.js|\.\.\/web\/fetch\/body\.js)$/ }, (args) => {
+    const filter = new RegExp(`^(${UNUSED_BUILTINS.map((u) => escapeRegExp(u.module)).join('|')})$`);
+    b.onResolve({ filter }, (args) => {
       const entry = UNUSED_BUILTINS.find((u) => u.module === args.path && u.importer.test(args.importer));
       return entry ? { path: entry.module, namespace: 'unused-builtin' } : undefined;
     });
