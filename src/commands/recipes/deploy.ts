@@ -262,9 +262,10 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   }
 
   const templateFor = sharedRead((ws) => resolveTemplate(api, ws, spec.template!));
+  const concurrency = spec.concurrency ?? fleetSized(workspaces.length);
 
   if (opts.dryRun) {
-    const plans = await pool(workspaces, spec.concurrency ?? fleetSized(workspaces.length), async (ws) => {
+    const plans = await pool(workspaces, concurrency, async (ws) => {
       try {
         return await planWorkspace(api, ws, spec, templateFor, !!opts.rebuild);
       } catch (err) {
@@ -305,7 +306,7 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   const board = fleet ? await FleetBoard.start(ctx, workspaces.length) : undefined;
   let outcomes: DeployOutcome[];
   try {
-    outcomes = await pool(workspaces, spec.concurrency ?? fleetSized(workspaces.length), async (ws) => {
+    outcomes = await pool(workspaces, concurrency, async (ws) => {
       const outcome = await deployToWorkspace(
         api,
         ws,

@@ -214,6 +214,18 @@ describe('edp recipes deploy: one workspace', () => {
     expect(recipesOf(101)[0]!.connections).toEqual([]);
   });
 
+  it('--concurrency takes a number up to 50 or auto (the default), like EDP_CONCURRENCY; anything else is exit 2', async () => {
+    const dryRun = (value: string) =>
+      cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run', '--concurrency', value]);
+    for (const value of ['auto', '3']) expect((await dryRun(value)).code).toBe(0);
+    for (const value of ['0', '51', 'many']) {
+      const r = await dryRun(value);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--concurrency');
+    }
+    expect(t.sb.store.state.recipes).toHaveLength(0);
+  });
+
   it('refuses locally, before any write: missing inputs off a terminal, a data source the template does not allow, flags beside --file', async () => {
     const missing = await cli(t.sb, ['recipes', 'deploy', '-w', '101']);
     expect(missing.code).toBe(2);

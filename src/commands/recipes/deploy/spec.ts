@@ -1,8 +1,7 @@
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { readValidDocument } from '../../../util/document.js';
-import { parseDate, parseId, parseIdList, parsePositiveInt } from '../../../util/validate.js';
-import { MAX_CONCURRENCY } from '../../../config/settings.js';
+import { parseDate, parseId, parseIdList } from '../../../util/validate.js';
 import type { DeployOptions } from '../command.js';
 import { splitList } from '../configuration.js';
 import type { SpecDocument } from './schema.js';
@@ -55,7 +54,6 @@ const INPUT_FLAGS = [
  */
 export async function specFromOptions(ctx: Context, opts: DeployOptions): Promise<DeploySpec> {
   let spec: DeploySpec;
-  let fileConcurrency = false;
   if (opts.file !== undefined) {
     const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
     if (clash.length > 0)
@@ -69,7 +67,6 @@ export async function specFromOptions(ctx: Context, opts: DeployOptions): Promis
         async () => (await import('./schema.js')).deploySpec,
       ),
     );
-    fileConcurrency = spec.concurrency !== undefined;
   } else {
     if (opts.title !== undefined && (opts.title.trim() === '' || opts.title.length > 255))
       throw new UsageError('--title must be 1 to 255 characters');
@@ -106,10 +103,9 @@ export async function specFromOptions(ctx: Context, opts: DeployOptions): Promis
     const ws = ctx.workspace();
     if (ws) spec.workspaces = [ws];
   }
-  if (opts.concurrency !== undefined)
-    spec.concurrency = parsePositiveInt(opts.concurrency, '--concurrency', { max: MAX_CONCURRENCY });
-  // Below the flag and the file: EDP_CONCURRENCY, the profile's concurrency, then auto (edp config).
-  else if (!fileConcurrency) spec.concurrency = ctx.concurrency();
+  // The flag wins over the file; below both: EDP_CONCURRENCY, the profile's concurrency, then
+  // auto (edp config). `ctx.concurrency()` reads the flag first and checks every source.
+  if (opts.concurrency !== undefined || spec.concurrency === undefined) spec.concurrency = ctx.concurrency();
   return spec;
 }
 
