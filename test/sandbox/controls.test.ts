@@ -187,5 +187,12 @@ describe('sandbox state controls', () => {
     );
     expect((await http(sb, 'PATCH', control, { body: { served_status: null } })).body.status).toBe('not_used');
     expect((await http(sb, 'PATCH', control, { body: { served_status: 5 } })).status).toBe(400);
+    // The served status is only shown: a link served as quarantined still revokes as the unused link it is.
+    await http(sb, 'PATCH', control, { body: { served_status: 'quarantined' } });
+    const revoked = await http(sb, 'POST', `/api/v3/datasources/google_ads/external-auth-links/${id}/revoke`, {
+      token,
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).not.toBeNull();
   });
 });

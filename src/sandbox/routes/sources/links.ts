@@ -52,7 +52,6 @@ declare module '../../types.js' {
 }
 
 export function linkStatus(store: Store, link: ExternalAuthLink): string {
-  if (link.served_status !== undefined) return link.served_status;
   if (link.status === 'not_used' && store.clock.now() >= link.created_ms + LINK_LIFETIME_MS) return 'expired';
   return link.status;
 }
@@ -72,7 +71,7 @@ export function linkView(store: Store, link: ExternalAuthLink, request?: Fastify
     id: link.id,
     datasource_name: link.datasource_name,
     email: link.email,
-    status: linkStatus(store, link),
+    status: link.served_status ?? linkStatus(store, link),
     url: linkUrl(request, store, link),
     send_email: link.send_email,
     requested_by: link.requested_by,
