@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { sandbox } from '../helpers.js';
-import { bearer, demo, until } from '../fixtures/extraction.js';
+import { sandbox, waitUntil } from '../helpers.js';
+import { bearer, demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
@@ -61,7 +61,9 @@ describe('extracts (HTTP)', () => {
       status: 'running',
     });
     expect(e.template.is_wide_template).toBe(false);
-    await until(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed');
+    await waitUntil(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed', {
+      timeoutMs: 3000,
+    });
     expect(sb.store.state.data_table_rows[String(e.data_table_id)]!.length).toBeGreaterThan(6);
     for (const type of [
       'extraction_created',
@@ -111,7 +113,7 @@ describe('extracts (HTTP)', () => {
     };
     sb.store.state.extracts.push(extract);
     sb.store.runExtract(extract);
-    await until(() => extract.delivered);
+    await waitUntil(() => extract.delivered, { timeoutMs: 3000 });
     const e = (await call('GET', `/api/v3/extracts/${extract.id}`)).body;
     expect(e).toMatchObject({ status: 'completed', schedule: 'daily', template: { is_wide_template: false } });
     expect(e.template_settings.fields).toEqual(template.fields.map((f) => f.name));
@@ -243,11 +245,15 @@ describe('extracts (HTTP)', () => {
     const run = await call('POST', `/api/v3/extracts/${e.id}/run`);
     expect(run.status).toBe(409);
     // A run started before the pause ends (its timer fires) without delivering.
-    await until(() => sb.store.state.extracts.find((x) => x.id === e.id)!.status !== 'running');
+    await waitUntil(() => sb.store.state.extracts.find((x) => x.id === e.id)!.status !== 'running', {
+      timeoutMs: 3000,
+    });
     expect(sb.store.state.extracts.find((x) => x.id === e.id)!.delivered).toBe(false);
     const unpaused = await call('POST', `/api/v3/extracts/${e.id}/unpause`);
     expect(unpaused.body.is_paused).toBe(false);
-    await until(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed');
+    await waitUntil(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed', {
+      timeoutMs: 3000,
+    });
     const again = await call('POST', `/api/v3/extracts/${e.id}/run`);
     expect(again.status).toBe(202);
     expect((await call('POST', `/api/v3/extracts/${e.id}/run`)).status).toBe(409);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tempDir } from '../helpers.js';
-import { bearer, demo, until } from '../fixtures/extraction.js';
+import { http, sandbox, tempDir, waitUntil } from '../helpers.js';
+import { bearer, demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
@@ -19,7 +19,9 @@ async function newLoad() {
 }
 
 async function finished(id: number) {
-  await until(async () => (await call('GET', `/api/v3/loads/${id}`)).body.last_run?.status !== 'running');
+  await waitUntil(async () => (await call('GET', `/api/v3/loads/${id}`)).body.last_run?.status !== 'running', {
+    timeoutMs: 3000,
+  });
   return (await call('GET', `/api/v3/loads/${id}`)).body;
 }
 
@@ -75,7 +77,10 @@ describe('loads (HTTP)', () => {
     });
     const load = (await call102('GET', '/api/v3/loads')).body.results[0];
     await call102('PUT', `/api/v3/loads/${load.id}/run`);
-    await until(async () => (await call102('GET', `/api/v3/loads/${load.id}`)).body.last_run?.status === 'completed');
+    await waitUntil(
+      async () => (await call102('GET', `/api/v3/loads/${load.id}`)).body.last_run?.status === 'completed',
+      { timeoutMs: 3000 },
+    );
     const run = (await call102('GET', `/api/v3/loads/${load.id}`)).body.last_run;
     const csv = await http(sb, 'GET', `/_sandbox/exports/${run.export_id}`);
     expect(csv.text.split('\n')[0]).toBe('date,campaign_id,campaign_name,clicks,account_id,account_name,__insert_date');

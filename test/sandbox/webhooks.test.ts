@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor } from '../helpers.js';
-import { eventually, receiver } from '../fixtures/webhooks.js';
+import { http, sandbox, tokenFor, waitUntil } from '../helpers.js';
+import { receiver } from '../fixtures/webhooks.js';
 
 let sb: Sandbox;
 let t101: string;
@@ -243,9 +243,9 @@ describe('secret rotation', () => {
         datasource_name: 'google_ads',
         datasource_connection_title: 'x',
       });
-      await eventually(() => (r.posts().length === 1 ? true : undefined));
+      await waitUntil(() => (r.posts().length === 1 ? true : undefined));
       await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.id}/regenerate_secret/`, { token: t102 });
-      const log = await eventually(async () => {
+      const log = await waitUntil(async () => {
         const d = await deliveries(ep.id);
         return d.length === 2 ? d : undefined;
       });
@@ -272,7 +272,7 @@ describe('deliveries', () => {
         body: { title: 'Hooked Workspace' },
       });
       expect(created.status).toBe(201);
-      const post = await eventually(() => subscribed.posts()[0]);
+      const post = await waitUntil(() => subscribed.posts()[0]);
       const event = JSON.parse(post.body);
       expect(Object.keys(event)).toEqual(['id', 'type', 'timestamp', 'data']);
       expect(event.type).toBe('workspace_created');
@@ -289,7 +289,7 @@ describe('deliveries', () => {
       // one has reached `other`, anything this one would have sent to it or to the unverified
       // endpoint has gone out too.
       sb.store.emit('load_completed', 101, 'Load', { load_id: '5' });
-      await eventually(() => other.posts()[0]);
+      await waitUntil(() => other.posts()[0]);
       expect(unverified.posts()).toHaveLength(0);
       expect(other.posts().map((p) => JSON.parse(p.body).type)).toEqual(['load_completed']);
       expect(subscribed.posts()).toHaveLength(1);
@@ -305,10 +305,10 @@ describe('deliveries', () => {
       await activeEndpoint(t101, mine.url, ['load_completed']);
       await activeEndpoint(t102, theirs.url, ['load_completed']);
       sb.store.emit('load_completed', 101, 'Load', { load_id: '5' });
-      await eventually(() => mine.posts()[0]);
+      await waitUntil(() => mine.posts()[0]);
       // A later event of workspace 102 reaches `theirs` after anything the first one sent it.
       sb.store.emit('load_completed', 102, 'Load', { load_id: '6' });
-      await eventually(() => theirs.posts()[0]);
+      await waitUntil(() => theirs.posts()[0]);
       expect(theirs.posts().map((p) => JSON.parse(p.body).data.load_id)).toEqual(['6']);
     } finally {
       await Promise.all([mine.close(), theirs.close()]);
@@ -328,7 +328,7 @@ describe('deliveries', () => {
         invitee_user_email: 'new@example.com',
         agency_invite_accepted_date: null,
       });
-      await eventually(() => (r.posts().length === 3 ? true : undefined));
+      await waitUntil(() => (r.posts().length === 3 ? true : undefined));
       const byType = Object.fromEntries(r.posts().map((p) => [JSON.parse(p.body).type, JSON.parse(p.body).data]));
       const account = byType.account_enabled;
       expect(Object.keys(account).sort()).toEqual(
@@ -367,7 +367,7 @@ describe('deliveries', () => {
       sb.store.emit('connection_created', 102, 'Connection', {});
       sb.store.emit('connection_invalidated', 102, 'Connection', {});
       // The silent event was emitted first, so its delivery would have gone out first.
-      await eventually(async () => ((await deliveries(ep.id)).length > 0 ? true : undefined));
+      await waitUntil(async () => ((await deliveries(ep.id)).length > 0 ? true : undefined));
       expect(r.posts().map((p) => JSON.parse(p.body).type)).toEqual(['connection_invalidated']);
       expect((await deliveries(ep.id)).map((d) => d.event_type)).toEqual(['connection_invalidated']);
     } finally {
@@ -382,7 +382,7 @@ describe('deliveries', () => {
     try {
       const ep = await activeEndpoint(t102, r.url, ['extraction_completed']);
       sb.store.emit('extraction_completed', 102, 'Extraction', { order_id: '77' });
-      const log = await eventually(async () => {
+      const log = await waitUntil(async () => {
         const d = await deliveries(ep.id);
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
@@ -404,7 +404,7 @@ describe('deliveries', () => {
     try {
       const ep = await activeEndpoint(t102, r.url, ['load_started']);
       sb.store.emit('load_started', 102, 'Load', {});
-      const log = await eventually(async () => {
+      const log = await waitUntil(async () => {
         const d = await deliveries(ep.id);
         return d.some((x) => !x.will_retry) ? d : undefined;
       });
@@ -424,7 +424,7 @@ describe('deliveries', () => {
       const ep = await activeEndpoint(t102, r.url, ['load_created']);
       expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { lost_answers: 1 } })).body.lost_answers).toBe(1);
       sb.store.emit('load_created', 102, 'Load', {});
-      await eventually(() => (r.posts().length === 2 ? true : undefined));
+      await waitUntil(() => (r.posts().length === 2 ? true : undefined));
       const log = await deliveries(ep.id);
       expect(log.map((d) => d.outcome)).toEqual(['failed', 'delivered']);
       expect(log[0].status_code).toBe(200);
@@ -456,7 +456,7 @@ describe('as the vendor documents deliveries', () => {
       expect((await http(fresh, 'POST', `/api/v3/webhook_endpoints/${ep.id}/verify/`, { token })).status).toBe(200);
       fresh.store.emit('load_started', 101, 'Load', {});
       // The first two attempts are 0 s apart; the second schedules the third 2 s later.
-      const log = await eventually(async () => {
+      const log = await waitUntil(async () => {
         const d = (await http(fresh, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${ep.id}`)).body as any[];
         return d.length >= 2 ? d : undefined;
       });
@@ -488,7 +488,7 @@ describe('as the vendor documents deliveries', () => {
     try {
       const ep = await activeEndpoint(t103, r.url, ['load_completed']);
       sb.store.emit('load_completed', 103, 'Load', {});
-      await eventually(() => (r.posts().length >= 1 ? true : undefined));
+      await waitUntil(() => (r.posts().length >= 1 ? true : undefined));
       const three = JSON.parse(r.posts()[0]!.body);
       expect(three.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
       expect(
@@ -496,7 +496,7 @@ describe('as the vendor documents deliveries', () => {
       ).toBe(6);
       try {
         sb.store.emit('load_completed', 103, 'Load', {});
-        await eventually(() => (r.posts().length >= 2 ? true : undefined));
+        await waitUntil(() => (r.posts().length >= 2 ? true : undefined));
         const six = JSON.parse(r.posts()[1]!.body);
         expect(six.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
         expect(six.data.product_domain_event_inserted_at).toMatch(/\.\d{6}$/);

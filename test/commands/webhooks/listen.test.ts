@@ -10,8 +10,8 @@ import {
   startReceiver,
   type DeliveryOutcome,
 } from '../../../src/commands/webhooks/receiver.js';
-import { cli, http, useSandbox } from '../../helpers.js';
-import { eventually, freePort, receiver, startListen } from '../../fixtures/webhooks.js';
+import { cli, http, useSandbox, waitUntil } from '../../helpers.js';
+import { freePort, receiver, startListen } from '../../fixtures/webhooks.js';
 
 const SECRET = 'a'.repeat(64);
 
@@ -307,9 +307,9 @@ describe('receiver internals', () => {
     });
     try {
       const first = post(r.url, signed(event('evt_c'), { key: 'kc' }));
-      await eventually(() => (handed.length === 1 ? true : undefined));
+      await waitUntil(() => (handed.length === 1 ? true : undefined));
       const second = post(r.url, signed(event('evt_c'), { key: 'kc' }));
-      await eventually(() =>
+      await waitUntil(() =>
         notes.some((n) => n.includes('while the first is still being handed on')) ? true : undefined,
       );
       release({ status: 503, delivered: false });
@@ -389,7 +389,7 @@ describe('webhooks end to end', () => {
       const ws = await cli(t.sb, ['workspaces', 'create', '--title', 'Delivered Co', '--json']);
       expect(ws.code).toBe(0);
 
-      const log = await eventually(async () => {
+      const log = await waitUntil(async () => {
         const d = (await http(t.sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body as any[];
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
@@ -454,7 +454,7 @@ describe('webhooks end to end', () => {
         ).json();
         expect((await cli(t.sb, ['webhooks', 'verify', String(other.id), '-w', '102'])).code).toBe(0);
         await cli(t.sb, ['workspaces', 'create', '--title', 'Not Delivered Co']);
-        await eventually(() => (witness.posts().some((p) => p.body.includes('Not Delivered Co')) ? true : undefined));
+        await waitUntil(() => (witness.posts().some((p) => p.body.includes('Not Delivered Co')) ? true : undefined));
       } finally {
         await witness.close();
       }
