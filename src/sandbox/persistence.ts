@@ -72,14 +72,17 @@ export class StateFile {
     this.startSaving();
   }
 
+  /** How many changes were made so far. */
   get changeCount(): number {
     return this.changes;
   }
 
+  /** True while the last save failed and no later one succeeded. */
   get saveFailing(): boolean {
     return this.saveFailure !== undefined;
   }
 
+  /** True while some change is not yet in the state file. */
   get unsaved(): boolean {
     return this.changes > this.savedCount;
   }
@@ -166,19 +169,20 @@ async function writeDurably(file: string, text: string): Promise<void> {
  * --state it adds nothing to a request.
  */
 export function answerAfterSave(app: FastifyInstance, store: Store): void {
-  if (!store.opts.stateFile) return;
+  const file = store.file;
+  if (!file) return;
   const changesAtStart = new WeakMap<FastifyRequest, number>();
   app.addHook('onRequest', (request, _reply, done) => {
-    changesAtStart.set(request, store.changeCount);
+    changesAtStart.set(request, file.changeCount);
     done();
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!store.unsaved) return payload;
-    const changedHere = store.changeCount > (changesAtStart.get(request) ?? store.changeCount);
+    if (!file.unsaved) return payload;
+    const changedHere = file.changeCount > (changesAtStart.get(request) ?? file.changeCount);
     // While saving fails, a read does not retry it (only the next change does) and is answered.
-    if (!changedHere && store.saveFailing) return payload;
+    if (!changedHere && file.saveFailing) return payload;
     try {
-      await store.saved();
+      await file.saved();
       return payload;
     } catch {
       if (!changedHere) return payload;

@@ -22,7 +22,7 @@ export class Store {
    */
   runExtract: (extract: Extract) => void = () => undefined;
   /** The state file with --state. */
-  private readonly file: StateFile | undefined;
+  readonly file: StateFile | undefined;
   /** When expired tokens were last pruned (sandbox clock). */
   private prunedAt = this.clock.now();
 
@@ -84,21 +84,6 @@ export class Store {
   changed(): void {
     this.pruneTokensNowAndThen();
     this.file?.changed();
-  }
-
-  /** How many changes were made so far (with --state). */
-  get changeCount(): number {
-    return this.file?.changeCount ?? 0;
-  }
-
-  /** True while the last save failed and no later one succeeded. */
-  get saveFailing(): boolean {
-    return this.file?.saveFailing ?? false;
-  }
-
-  /** True while some change is not yet in the state file. */
-  get unsaved(): boolean {
-    return this.file?.unsaved ?? false;
   }
 
   /**
