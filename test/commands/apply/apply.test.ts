@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
 import { receiver } from '../../fixtures/webhooks.js';
-import { endpointsOf, FAST, files, recipesOf, remoteOf, writeFile } from '../../fixtures/fleet.js';
+import { FAST, useFiles } from '../../fixtures/files.js';
+import { endpointsOf, recipesOf, remoteOf } from '../../fixtures/fleet.js';
 
-afterAll(() => files.remove());
+const writeFile = useFiles('edp-fleet-');
 
 const fleetText = (sb: Sandbox, roleTitle: string) => `
 workspaces: all

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, sandbox, tokenFor } from '../../helpers.js';
 import { builtRecipe } from '../../fixtures/recipes.js';
-import { files, writeFile } from '../../fixtures/fleet.js';
+import { useFiles } from '../../fixtures/files.js';
+
+const writeFile = useFiles('edp-fleet-');
 
 /**
  * A pass-through proxy that drops `template_id` from recipe answers: the contract's recipe
@@ -50,10 +52,7 @@ beforeAll(async () => {
   await builtRecipe(sb, await tokenFor(sb, 101), 101, 4001, { google_ads: 'all' });
   await builtRecipe(sb, await tokenFor(sb, 102), 102, 4002, { google_ads: 'all', facebook_ads: 'all' });
 });
-afterAll(async () => {
-  await sb.close();
-  files.remove();
-});
+afterAll(() => sb.close());
 
 describe('edp export', () => {
   it('names templates by title and accounts by remote id; entries of one workspace list it; JSON with --json', async () => {

@@ -2,16 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
-import { FAST, files, recipesOf, remoteOf, writable, writeFile } from '../../fixtures/fleet.js';
+import { FAST, useFiles } from '../../fixtures/files.js';
+import { recipesOf, remoteOf, writable } from '../../fixtures/fleet.js';
+
+const writeFile = useFiles('edp-fleet-');
 
 let sb: Sandbox;
 beforeAll(async () => {
   sb = await sandbox({ buildSeconds: 0.02 });
 });
-afterAll(async () => {
-  await sb.close();
-  files.remove();
-});
+afterAll(() => sb.close());
 beforeEach(() => {
   resetRecipes(sb);
   (sb.store.state as any).webhook_endpoints = [];

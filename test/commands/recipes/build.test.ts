@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, http, tokenFor } from '../../helpers.js';
 import { builtRecipe, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
-import { FAST, useRecipeSandbox, W } from './fixtures.js';
+import { FAST } from '../../fixtures/files.js';
+import { useRecipeSandbox, W } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;

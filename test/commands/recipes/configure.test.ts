@@ -2,7 +2,8 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cli, http, tokenFor } from '../../helpers.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { V31, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
-import { useFiles, useRecipeSandbox, W } from './fixtures.js';
+import { useFiles } from '../../fixtures/files.js';
+import { useRecipeSandbox, W } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;

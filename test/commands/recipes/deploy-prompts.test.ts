@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PASSWORD, USERNAME, answerPrompts, cli, tempDir, useSandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
-import { FAST } from './fixtures.js';
+import { FAST } from '../../fixtures/files.js';
 
 const t = useSandbox({ buildSeconds: 0.05 });
 const config = tempDir('edp-prompts-');

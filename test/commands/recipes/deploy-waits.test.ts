@@ -5,7 +5,7 @@ import { elapsedText } from '../../../src/commands/recipes/deploy.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, cli, tempDir, tokenFor, useSandbox } from '../../helpers.js';
 import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
-import { FAST } from './fixtures.js';
+import { FAST } from '../../fixtures/files.js';
 
 const DEPLOY = [
   'recipes',

@@ -3,7 +3,8 @@ import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { keyedFaults } from '../../fixtures/keyed-faults.js';
-import { FAST, useFiles, useRecipeSandbox } from './fixtures.js';
+import { FAST, useFiles } from '../../fixtures/files.js';
+import { useRecipeSandbox } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
