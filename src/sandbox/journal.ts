@@ -43,10 +43,7 @@ interface AnsweredRequest {
   trace_id: string | null;
 }
 
-type Kept = JournalEntry | AnsweredRequest;
-
-function entryOf(kept: Kept): JournalEntry {
-  if (!('url' in kept)) return kept;
+function entryOf(kept: AnsweredRequest): JournalEntry {
   const q = kept.url.indexOf('?');
   return {
     seq: kept.seq,
@@ -62,14 +59,10 @@ function entryOf(kept: Kept): JournalEntry {
 }
 
 export class RequestJournal {
-  private entries: Kept[] = [];
+  private entries: AnsweredRequest[] = [];
   private seq = 0;
 
   constructor(private readonly limit = JOURNAL_LIMIT) {}
-
-  record(entry: Omit<JournalEntry, 'seq'>): void {
-    this.keep({ seq: ++this.seq, ...entry });
-  }
 
   /** Records an answered request (the hot path: nothing is formatted here); its `seq` is set here. */
   recordAnswered(entry: AnsweredRequest): void {
@@ -77,7 +70,7 @@ export class RequestJournal {
     this.keep(entry);
   }
 
-  private keep(kept: Kept): void {
+  private keep(kept: AnsweredRequest): void {
     this.entries.push(kept);
     // Trimmed in batches rather than by one entry per request.
     if (this.entries.length >= this.limit * 2) this.entries.splice(0, this.entries.length - this.limit);

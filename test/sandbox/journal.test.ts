@@ -67,11 +67,11 @@ describe('RequestJournal', () => {
   it('is a bounded ring: the oldest entries go first', () => {
     const j = new RequestJournal(3);
     for (let i = 1; i <= 5; i++) {
-      j.record({
-        time: '',
+      j.recordAnswered({
+        seq: 0,
+        at: 0,
         method: 'GET',
-        path: `/api/v3/${i}`,
-        query: '',
+        url: `/api/v3/${i}`,
         status: 200,
         auth: 'none',
         workspace_id: null,
