@@ -1,5 +1,6 @@
 import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
-import { AUTO_CONCURRENCY, SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
+import { AUTO_CONCURRENCY } from './config/defaults.js';
+import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
 import { UsageError } from './errors.js';
 import type { IO, OutStream } from './output/io.js';
 import { Output } from './output/output.js';

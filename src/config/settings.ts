@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { parseDuration, parseId, parsePositiveInt } from '../util/validate.js';
+import { AUTO_CONCURRENCY, DEFAULT_POLL_INTERVAL, FLEET_CONCURRENCY_CAP, MAX_CONCURRENCY } from './defaults.js';
 import { DEFAULT_BASE_URL, type Profile } from './store.js';
 
 /**
@@ -8,15 +9,6 @@ import { DEFAULT_BASE_URL, type Profile } from './store.js';
  */
 export const SETTING_KEYS = ['workspace', 'base_url', 'concurrency', 'poll_interval'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
-
-/**
- * Workspaces a fleet command works on at once by default: `auto`, one per workspace up to
- * FLEET_CONCURRENCY_CAP, so that ten workspaces take about as long as one.
- */
-export const AUTO_CONCURRENCY = 'auto';
-export const FLEET_CONCURRENCY_CAP = 16;
-export const MAX_CONCURRENCY = 50;
-export const DEFAULT_POLL_INTERVAL = '2s';
 
 export interface SettingSpec {
   key: SettingKey;

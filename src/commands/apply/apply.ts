@@ -7,7 +7,7 @@ import { planFleet, planLines, planTotals } from '../../fleet/plan.js';
 import { idText } from '../../util/json.js';
 import type { StepReporter } from '../recipes/deploy/steps.js';
 import { STEPS } from '../recipes/deploy/steps.js';
-import { waitOptionsOf } from '../recipes/wait.js';
+import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { ApplyOptions } from './command.js';
 
@@ -15,7 +15,7 @@ import type { ApplyOptions } from './command.js';
 export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> {
   const file = await readFleetFile(opts.file, ctx.io.stdin);
   const concurrency = fleetConcurrency(ctx);
-  const wait = waitOptionsOf(ctx, opts);
+  const wait = waitPolling(ctx, opts.waitTimeout);
   if (!opts.yes && !ctx.interactive)
     throw new UsageError(
       'apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)',

@@ -1,8 +1,8 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/concurrency.js';
+import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
-import { DEFAULT_WAIT_TIMEOUT } from '../shared/poll.js';
+import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 
 const apply = (cmd: Command) =>
   cmd
@@ -17,7 +17,7 @@ const apply = (cmd: Command) =>
     .option('--wait-timeout <duration>', `stop waiting for a build after this long (default ${DEFAULT_WAIT_TIMEOUT})`)
     .option(
       '--poll-interval <duration>',
-      'first pause between reads of a build; it grows by half each time, up to 15 s (default 2s; env EDP_POLL_INTERVAL)',
+      `first pause between reads of a build; it grows by half each time, up to 15 s (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL)`,
     )
     .addHelpText(
       'after',

@@ -1,6 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/concurrency.js';
+import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const exportCommand = (cmd: Command) =>

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
-import { withTemplateSettings } from '../shared/template-settings.js';
+import { withTemplateSettings } from '../shared/flags.js';
 
 const list = () =>
   new Command('list')

@@ -1,8 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
-import { withWaitFlags } from '../shared/poll.js';
-import { withTemplateSettings } from '../shared/template-settings.js';
+import { withWaitFlags } from '../shared/flags.js';
+import { withTemplateSettings } from '../shared/flags.js';
 
 const list = () =>
   new Command('list')

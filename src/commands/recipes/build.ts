@@ -3,7 +3,8 @@ import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { BuildOptions } from './command.js';
-import { reportBuildEnd, waitOptionsOf, waitWithSpinner } from './wait.js';
+import { reportBuildEnd, waitWithSpinner } from './wait.js';
+import { waitPolling } from '../shared/poll.js';
 import { showRecipe } from './view.js';
 
 type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
@@ -20,7 +21,7 @@ export async function startBuild(
 ): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
-  const wait = opts.wait ? waitOptionsOf(ctx, opts) : undefined;
+  const wait = opts.wait ? waitPolling(ctx, opts.waitTimeout) : undefined;
   const api = await ctx.api();
   const started = await call(api, ws, recipeId);
   if (!wait) {

@@ -1,6 +1,13 @@
 import { Command, type OptionValues } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
+import {
+  DEFAULT_POLL_INTERVAL,
+  DEFAULT_WAIT_TIMEOUT,
+  FLEET_CONCURRENCY_CAP,
+  MAX_CONCURRENCY,
+} from '../../config/defaults.js';
+import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
 function withWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -13,10 +20,10 @@ function withWait<A extends unknown[], O extends OptionValues, G extends OptionV
 /** How a build is waited for: deadline, first pause, and whether degraded fails. */
 function withBuildWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
-    .option('--wait-timeout <duration>', 'stop waiting after this long (exit 8)', '30m')
+    .option('--wait-timeout <duration>', 'stop waiting after this long (exit 8)', DEFAULT_WAIT_TIMEOUT)
     .option(
       '--poll-interval <duration>',
-      'first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)',
+      `first pause between reads; it grows by half each time (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
     )
     .option('--fail-on-degraded', 'exit 9 when the build is ready but left some data out');
 }
@@ -116,12 +123,15 @@ const status = () =>
       '--watch',
       'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)',
     )
-    .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', '30m')
+    .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', DEFAULT_WAIT_TIMEOUT)
     .option(
       '--poll-interval <duration>',
-      'with --watch: first pause between reads; it grows by half each time (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)',
+      `with --watch: first pause between reads; it grows by half each time (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
     )
-    .option('--concurrency <n>', 'workspaces read at once (default: auto, one per workspace, at most 16)')
+    .option(
+      '--concurrency <n>',
+      `workspaces read at once (default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP})`,
+    )
     .addHelpText(
       'after',
       examples([
@@ -163,7 +173,7 @@ const deploy = () =>
       .option('--all-workspaces', 'every workspace of the agency (or -w 1,2,3 for some)')
       .option(
         '--concurrency <n>',
-        'workspaces deployed at once, at most 50 (default: auto, one per workspace, at most 16; env EDP_CONCURRENCY, `edp config set concurrency`)',
+        `workspaces deployed at once, at most ${MAX_CONCURRENCY} (${FLEET_CONCURRENCY_HELP})`,
       )
       .option(
         '--file <spec>',

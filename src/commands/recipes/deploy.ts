@@ -7,8 +7,9 @@ import type { Column, Spinner } from '../../output/output.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import type { DeployOptions } from './command.js';
 import { errorText, stateText, styleState } from './view.js';
-import { DEFAULT_POLL_INTERVAL, pollCommand, waitOptionsOf } from './wait.js';
-import { DEFAULT_WAIT_TIMEOUT } from '../shared/poll.js';
+import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
+import { waitPolling } from '../shared/poll.js';
+import { pollCommand } from './wait.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './not-delivered.js';
 import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './deploy/prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './deploy/spec.js';
@@ -228,7 +229,7 @@ async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {
  */
 export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void> {
   const spec = await specFromOptions(ctx, opts);
-  const wait = waitOptionsOf(ctx, opts);
+  const wait = waitPolling(ctx, opts.waitTimeout);
   const missing = missingInputs(spec);
   if (missing.length > 0 && !ctx.interactive)
     throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);

@@ -1,13 +1,14 @@
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { PollOptions } from './command.js';
-import { reportBuildEnd, waitOptionsOf, waitWithSpinner } from './wait.js';
+import { reportBuildEnd, waitWithSpinner } from './wait.js';
+import { waitPolling } from '../shared/poll.js';
 
 /** Waits for a running build to end; exit 0 ready, 7 failed, 8 still building at --wait-timeout, 9 degraded with --fail-on-degraded. */
 export async function runPoll(opts: PollOptions, ctx: Context): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
-  const wait = waitOptionsOf(ctx, opts);
+  const wait = waitPolling(ctx, opts.waitTimeout);
   const api = await ctx.api();
   const recipe = await waitWithSpinner(ctx, api, ws, recipeId, wait);
   await reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded, api, ws });

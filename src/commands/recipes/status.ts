@@ -9,10 +9,9 @@ import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
 import { collect } from '../../util/collect.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
-import { pollUntil } from '../shared/poll.js';
 import type { StatusOptions } from './command.js';
 import { stateText, styleState } from './view.js';
-import { waitOptionsOf } from './wait.js';
+import { pollUntil, waitPolling } from '../shared/poll.js';
 
 /** One row per workspace and recipe (`recipes status --json` prints these). */
 export interface StatusRow {
@@ -98,7 +97,7 @@ const describeRow = (r: StatusRow) =>
 export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx);
-  const wait = opts.watch ? waitOptionsOf(ctx, opts) : undefined;
+  const wait = opts.watch ? waitPolling(ctx, opts.waitTimeout) : undefined;
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
   let snap = await readAll(api, workspaces, concurrency);

@@ -2,7 +2,7 @@ import { BUILDING_STATES, getRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { pollUntil, waitPolling, type PollOptions } from '../shared/poll.js';
+import { pollUntil, type PollOptions } from '../shared/poll.js';
 import { idText } from '../../util/json.js';
 import { errorText, showRecipe, stateText } from './view.js';
 import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
@@ -11,16 +11,6 @@ import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-deliv
 export interface WaitOptions extends PollOptions {
   /** each state seen, for progress */
   onState?: ((recipe: Recipe) => void) | undefined;
-}
-
-export const DEFAULT_POLL_INTERVAL = '2s';
-
-/**
- * The one `--wait` schedule (shared/poll): the deadline from `--wait-timeout`, the first pause
- * from --poll-interval, EDP_POLL_INTERVAL, the profile's poll_interval, then 2s (edp config).
- */
-export function waitOptionsOf(ctx: Context, opts: { waitTimeout?: string | undefined }): Omit<WaitOptions, 'onState'> {
-  return waitPolling(ctx, opts.waitTimeout);
 }
 
 /** The command that follows a build from where a wait stopped. */

@@ -1,4 +1,4 @@
-import { FLEET_CONCURRENCY_CAP } from '../../config/settings.js';
+import { FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
 import type { Context } from '../../context.js';
 
 /** `auto`: one per workspace, at most FLEET_CONCURRENCY_CAP, at least 1. */
@@ -17,6 +17,3 @@ export function fleetConcurrency(ctx: Context): (workspaces: number) => number {
   const chosen = ctx.concurrency();
   return chosen === undefined ? fleetSized : () => chosen;
 }
-
-/** How the flag's help names the default. */
-export const FLEET_CONCURRENCY_HELP = `default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\``;

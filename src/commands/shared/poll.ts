@@ -1,8 +1,9 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 import type { Context } from '../../context.js';
 import { ApiError, ExitError, NetworkError, UsageError } from '../../errors.js';
 import { sleep } from '../../util/sleep.js';
 import { parseDuration } from '../../util/validate.js';
+import type { WaitFlags } from './flags.js';
 
 export interface PollOptions {
   /** give up after this long */
@@ -50,9 +51,6 @@ export async function pollUntil<T>(
   }
 }
 
-/** How long a `--wait` waits when `--wait-timeout` is not given. */
-export const DEFAULT_WAIT_TIMEOUT = '30m';
-
 /**
  * The pauses of every `--wait` (recipes, extract runs, load runs): the first one from
  * `--poll-interval`, then EDP_POLL_INTERVAL, then the profile's poll_interval, then 2s; each
@@ -62,28 +60,6 @@ export const DEFAULT_WAIT_TIMEOUT = '30m';
 export function waitPolling(ctx: Context, waitTimeout: string | undefined): PollOptions {
   const timeoutMs = parseDuration(waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
   return { timeoutMs, intervalMs: ctx.pollIntervalMs(), signal: ctx.signal };
-}
-
-/** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */
-export function withWaitFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  cmd: Command<A, O, G>,
-) {
-  return cmd
-    .option('--wait', 'follow the run until it ends (exit 1 if it fails)')
-    .option(
-      '--wait-timeout <duration>',
-      `with --wait: give up after this long, exit 8 (default ${DEFAULT_WAIT_TIMEOUT})`,
-    )
-    .option(
-      '--poll-interval <duration>',
-      'with --wait: first pause between reads; it grows by half each time, up to 15 s (default 2s; env EDP_POLL_INTERVAL, `edp config set poll_interval`)',
-    );
-}
-
-export interface WaitFlags {
-  wait?: true | undefined;
-  waitTimeout?: string | undefined;
-  pollInterval?: string | undefined;
 }
 
 /** A checked `--wait`: how to poll, and the timeout as the person gave it (for messages). */

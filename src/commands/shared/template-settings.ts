@@ -1,34 +1,9 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { TemplateSettings } from '../../api/extract-templates.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseDate } from '../../util/validate.js';
+import type { TemplateSettingsFlags } from './flags.js';
 import { parseNames } from './names.js';
-
-/**
- * Template settings (contract: `template_settings`), taken by `extract-templates validate` and
- * `preview`, `extracts create`, `update` and `migrate-wide`.
- */
-export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  cmd: Command<A, O, G>,
-) {
-  return cmd
-    .option('--fields <names>', 'fields to extract, comma-separated')
-    .option('--dynamic-fields <names>', "fields of the connection's dynamic schema (wide templates), comma-separated")
-    .option('--additional-params <json>', 'additional parameters as a JSON object')
-    .option('--custom-filters <json>', 'custom filters as a JSON list')
-    .option('--sync-historical-data <date>', 'load history from this date (YYYY-MM-DD); "none" clears it')
-    .option('--settings-file <file>', 'template settings as JSON or YAML ("-" for stdin); flags override it');
-}
-
-export interface TemplateSettingsFlags {
-  fields?: string | undefined;
-  dynamicFields?: string | undefined;
-  additionalParams?: string | undefined;
-  customFilters?: string | undefined;
-  syncHistoricalData?: string | undefined;
-  settingsFile?: string | undefined;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;

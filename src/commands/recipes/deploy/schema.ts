@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CONCURRENCY } from '../../../config/settings.js';
+import { MAX_CONCURRENCY } from '../../../config/defaults.js';
 import { didYouMean } from '../../../util/did-you-mean.js';
 import { idText } from '../../../util/json.js';
 import { splitList } from '../configuration.js';

@@ -1,0 +1,50 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
+import type { OptionsOf } from './app.js';
+
+/**
+ * Flags several commands declare, for their `command.ts` (loaded at start-up): this module
+ * imports nothing but the defaults. What reads the flags is in poll.ts, template-settings.ts
+ * and concurrency.ts, loaded when a verb runs.
+ */
+
+/** How the `--concurrency` help of a fleet command names the default. */
+export const FLEET_CONCURRENCY_HELP = `default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\``;
+
+/** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */
+export function withWaitFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd
+    .option('--wait', 'follow the run until it ends (exit 1 if it fails)')
+    .option(
+      '--wait-timeout <duration>',
+      `with --wait: give up after this long, exit 8 (default ${DEFAULT_WAIT_TIMEOUT})`,
+    )
+    .option(
+      '--poll-interval <duration>',
+      `with --wait: first pause between reads; it grows by half each time, up to 15 s (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
+    );
+}
+
+/** The options `withWaitFlags` declares, as a verb's options hold them. */
+export type WaitFlags = Omit<OptionsOf<ReturnType<typeof withWaitFlags<[], {}, {}>>>, 'args'>;
+
+/**
+ * Template settings (contract: `template_settings`), taken by `extract-templates validate` and
+ * `preview`, `extracts create`, `update` and `migrate-wide`.
+ */
+export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd
+    .option('--fields <names>', 'fields to extract, comma-separated')
+    .option('--dynamic-fields <names>', "fields of the connection's dynamic schema (wide templates), comma-separated")
+    .option('--additional-params <json>', 'additional parameters as a JSON object')
+    .option('--custom-filters <json>', 'custom filters as a JSON list')
+    .option('--sync-historical-data <date>', 'load history from this date (YYYY-MM-DD); "none" clears it')
+    .option('--settings-file <file>', 'template settings as JSON or YAML ("-" for stdin); flags override it');
+}
+
+/** The options `withTemplateSettings` declares, as a verb's options hold them. */
+export type TemplateSettingsFlags = Omit<OptionsOf<ReturnType<typeof withTemplateSettings<[], {}, {}>>>, 'args'>;
