@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -45,12 +46,21 @@ export function useSandbox(
 
 /**
  * A fresh config folder and no credentials from the environment: a run sees only what it
- * stores there itself (`auth login`, the token cache). `file` is its config file.
+ * stores there itself (`auth login`, the token cache). `file` is its config file. The folder is
+ * removed when the test that asked for it ends, or after the test file when asked for outside a
+ * test (vitest takes no afterAll hook from inside a running test); `remove()` removes it sooner.
  */
-export function freshConfig(): { dir: string; env: Record<string, string | undefined>; file: string } {
+export function freshConfig(): {
+  dir: string;
+  env: Record<string, string | undefined>;
+  file: string;
+  remove(): void;
+} {
   const dir = tempDir();
+  if (getCurrentTest()) onTestFinished(dir.remove);
+  else afterAll(dir.remove);
   const env = { EDP_CONFIG_DIR: dir.dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
-  return { dir: dir.dir, env, file: join(dir.dir, 'config.json') };
+  return { dir: dir.dir, env, file: join(dir.dir, 'config.json'), remove: dir.remove };
 }
 
 export function tempDir(prefix = 'edp-test-'): { dir: string; remove(): void } {
