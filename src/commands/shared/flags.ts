@@ -28,7 +28,10 @@ export function withWaitFlags<A extends unknown[], O extends OptionValues, G ext
 }
 
 /** The options `withWaitFlags` declares, as a verb's options hold them. */
-export type WaitFlags = Omit<OptionsOf<ReturnType<typeof withWaitFlags<[], {}, {}>>>, 'args'>;
+export type WaitFlags = Omit<
+  OptionsOf<ReturnType<typeof withWaitFlags<[], Record<never, never>, Record<never, never>>>>,
+  'args'
+>;
 
 /**
  * Template settings (contract: `template_settings`), taken by `extract-templates validate` and
@@ -47,4 +50,7 @@ export function withTemplateSettings<A extends unknown[], O extends OptionValues
 }
 
 /** The options `withTemplateSettings` declares, as a verb's options hold them. */
-export type TemplateSettingsFlags = Omit<OptionsOf<ReturnType<typeof withTemplateSettings<[], {}, {}>>>, 'args'>;
+export type TemplateSettingsFlags = Omit<
+  OptionsOf<ReturnType<typeof withTemplateSettings<[], Record<never, never>, Record<never, never>>>>,
+  'args'
+>;
