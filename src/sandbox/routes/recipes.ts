@@ -1,5 +1,5 @@
 import type { SandboxArea } from '../area.js';
-import { recipeControls } from './recipes/controls.js';
+import { TemplateReadFault, recipeControls } from './recipes/controls.js';
 import { doctorControls } from './recipes/doctor-controls.js';
 import { createBuildEngine } from './recipes/engine.js';
 import { initRecipeState } from './recipes/model.js';
@@ -15,9 +15,10 @@ export const recipesArea: SandboxArea = {
   routes(app, store) {
     const engine = createBuildEngine(store);
     app.addHook('onClose', async () => engine.close());
-    recipeControls(app, store);
-    v31Routes(app, store, engine);
+    const templateReadFault = new TemplateReadFault();
+    v31Routes(app, store, engine, templateReadFault.failRead);
     v3Routes(app, store, engine);
+    recipeControls(app, store, templateReadFault);
     doctorControls(app, store);
     engine.resume();
   },

@@ -17,33 +17,31 @@ const ONE_SHOT_FAULTS = [
 ] as const;
 
 /**
- * Sandbox-only controls for recipe scenarios, under /_sandbox/recipes/ (no authentication, like
- * the other controls): arm one-shot faults, make the next build of a recipe fail with a given
- * build error, hold an output name outside the API, change a template, choose how extractions
- * behave, switch the v3 operations off (410), and equip a workspace made through the API with
- * connections and a destination. Registered before the recipe routes: the template read fault
- * attaches itself to the template reads.
+ * `template_read_failed: N`: the next N v3.1 template reads (list or detail) answer 500, a
+ * fault the client does not repeat on its own (a shared read that failed once). Armed through
+ * the faults control; `failRead` is the template reads' preHandler.
  */
-export function recipeControls(app: FastifyInstance, store: Store): void {
-  const s = () => store.state;
-
-  // `template_read_failed: N`: the next N v3.1 template reads (list or detail) answer 500, a
-  // fault the client does not repeat on its own (a shared read that failed once).
-  let templateReadFailures = 0;
-  // Checked on the template reads only (registered before them), not on every request.
-  const failTemplateRead: preHandlerHookHandler = (_request, _reply, done) => {
-    if (templateReadFailures > 0) {
-      templateReadFailures--;
+export class TemplateReadFault {
+  remaining = 0;
+  readonly failRead: preHandlerHookHandler = (request, _reply, done) => {
+    // HEAD, answered by the GET route, is not a read the fault counts.
+    if (request.method === 'GET' && this.remaining > 0) {
+      this.remaining--;
       return done(new SandboxError(500, 'internal_error', 'A server error occurred.'));
     }
     done();
   };
-  app.addHook('onRoute', (route) => {
-    if (route.method !== 'GET' || !route.url.startsWith('/api/v3.1/automated-recipe-templates/')) return;
-    const own =
-      route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...own, failTemplateRead];
-  });
+}
+
+/**
+ * Sandbox-only controls for recipe scenarios, under /_sandbox/recipes/ (no authentication, like
+ * the other controls): arm one-shot faults, make the next build of a recipe fail with a given
+ * build error, hold an output name outside the API, change a template, choose how extractions
+ * behave, switch the v3 operations off (410), and equip a workspace made through the API with
+ * connections and a destination.
+ */
+export function recipeControls(app: FastifyInstance, store: Store, templateReadFault: TemplateReadFault): void {
+  const s = () => store.state;
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/faults', async (request) => {
     const body = request.body ?? {};
@@ -53,10 +51,10 @@ export function recipeControls(app: FastifyInstance, store: Store): void {
       if (n === undefined) continue;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
         throw badRequest(`${name} must be a count of requests`);
-      if (name === 'template_read_failed') templateReadFailures = n;
+      if (name === 'template_read_failed') templateReadFault.remaining = n;
       else faults[name as keyof Omit<RecipeFaults, 'build_errors'>] = n;
     }
-    return { ...faults, template_read_failed: templateReadFailures };
+    return { ...faults, template_read_failed: templateReadFault.remaining };
   });
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/build-errors', async (request) => {

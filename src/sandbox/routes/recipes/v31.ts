@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
 import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
@@ -30,28 +30,44 @@ const recipeListQuery = z.object({
   ...pageQuery,
 });
 
-/** Automated recipes, v3.1 (contract, "Automated recipes, v3.1"). Every path ends with a slash. */
-export function v31Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
+/**
+ * Automated recipes, v3.1 (contract, "Automated recipes, v3.1"). Every path ends with a slash.
+ * `failTemplateRead` runs before the template reads (the sandbox's template read fault).
+ */
+export function v31Routes(
+  app: FastifyInstance,
+  store: Store,
+  engine: BuildEngine,
+  failTemplateRead: preHandlerHookHandler,
+): void {
   const s = () => store.state;
 
-  app.get('/api/v3.1/automated-recipe-templates/', { config: { query: templateQuery } }, async (request) => {
-    recipeCaller(store, request);
-    const search = queryOf(request).search;
-    if (search !== undefined && search.trim() === '') throw invalidQuery('search', [], 'search must not be blank.');
-    const needle = search?.trim().toLowerCase();
-    const items = s()
-      .recipe_templates.filter(
-        (t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle),
-      )
-      .sort((a, b) => a.id - b.id)
-      .map(v31Template);
-    return paginate(request, items, { mode: 'v31' });
-  });
+  app.get(
+    '/api/v3.1/automated-recipe-templates/',
+    { config: { query: templateQuery }, preHandler: failTemplateRead },
+    async (request) => {
+      recipeCaller(store, request);
+      const search = queryOf(request).search;
+      if (search !== undefined && search.trim() === '') throw invalidQuery('search', [], 'search must not be blank.');
+      const needle = search?.trim().toLowerCase();
+      const items = s()
+        .recipe_templates.filter(
+          (t) => !needle || t.title.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle),
+        )
+        .sort((a, b) => a.id - b.id)
+        .map(v31Template);
+      return paginate(request, items, { mode: 'v31' });
+    },
+  );
 
-  app.get<{ Params: IdParams }>('/api/v3.1/automated-recipe-templates/:id/', async (request) => {
-    recipeCaller(store, request);
-    return v31Template(findTemplate(store, request.params.id));
-  });
+  app.get<{ Params: IdParams }>(
+    '/api/v3.1/automated-recipe-templates/:id/',
+    { preHandler: failTemplateRead },
+    async (request) => {
+      recipeCaller(store, request);
+      return v31Template(findTemplate(store, request.params.id));
+    },
+  );
 
   app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQuery } }, async (request) => {
     const ws = recipeCaller(store, request);
