@@ -271,7 +271,7 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Prom
  * What cannot be done, as the error it amounts to: a refused removal is a conflict, a missing
  * thing not found, anything else bad input (errors.ts gives each its exit code).
  */
-export function blockedError(b: { code: string; message: string }): Error {
+function blockedError(b: { code: string; message: string }): Error {
   if (b.code.endsWith('_removal_not_allowed')) return new ExitError('conflict', b.message);
   if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code))
     return new ExitError('notFound', b.message);
@@ -279,7 +279,7 @@ export function blockedError(b: { code: string; message: string }): Error {
 }
 
 /** Why a row did not reach its goal, or undefined when it did (an unverified endpoint and a degraded build did). */
-export function rowFailure(r: ApplyRow): unknown {
+function rowFailure(r: ApplyRow): unknown {
   if (r.result === 'ok' || r.result === 'unverified' || r.result === 'degraded') return undefined;
   const err = r.error as { code?: string | null; message?: string } | null;
   if (r.result === 'blocked') return blockedError({ code: err?.code ?? '', message: err?.message ?? '' });

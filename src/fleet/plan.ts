@@ -573,7 +573,7 @@ export function planJson(plan: FleetPlan): Record<string, unknown> {
 }
 
 /** One line for a person per change. */
-export function changeText(c: Change): string {
+function changeText(c: Change): string {
   const what = `${c.resource} ${c.resource === 'webhook' ? c.name : `"${c.name}"`}${c.id !== null && c.id !== undefined ? ` (${idText(c.id)})` : ''}`;
   const d = c.detail;
   switch (`${c.resource}:${c.action}`) {

@@ -45,5 +45,3 @@ export const fleetSchema = z
     roles: z.array(roleEntry).optional(),
   })
   .strict();
-
-export type FleetDocument = z.output<typeof fleetSchema>;

@@ -1,6 +1,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context, GlobalFlags } from '../../context.js';
 import type { IO } from '../../output/io.js';
+import { commandPath } from './help.js';
 
 /**
  * What a verb's `run<Verb>` receives: the options its `command.ts` declares, typed from the
@@ -48,7 +49,7 @@ export class App {
       const opts = { ...command.opts(), args: a.slice(0, -2) as A };
       const globals = command.optsWithGlobals() as GlobalFlags;
       if (this.runF) {
-        this.runF({ command: commandPath(command), opts, globals });
+        this.runF({ command: commandPath(command).join(' '), opts, globals });
         return;
       }
       await this.execute(globals, async (ctx) => (await load())(opts, ctx));
@@ -98,17 +99,6 @@ export class App {
       await ctx?.finish().catch(() => undefined);
     }
   }
-}
-
-function commandPath(cmd: { name(): string; parent: unknown }): string {
-  const names: string[] = [];
-  for (
-    let c = cmd as { name(): string; parent: unknown } | null;
-    c && (c as { parent: unknown }).parent;
-    c = c.parent as typeof c
-  )
-    names.unshift(c.name());
-  return names.join(' ');
 }
 
 export function collectRepeatable(value: string, previous: string[] | undefined): string[] {

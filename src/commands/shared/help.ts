@@ -8,11 +8,6 @@ export function examples(lines: string[], note?: string): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}${note ? `\n\n${note}` : ''}`;
 }
 
-/** Adds the examples section to a verb's help; returns the command for chaining. */
-export function withExamples<C extends CommandUnknownOpts>(cmd: C, lines: string[], note?: string): C {
-  return cmd.addHelpText('after', examples(lines, note));
-}
-
 /**
  * `edp help NOUN VERB…`: the help of the command those words name, on stdout, exit 0.
  * Commander's own help command only looks at the first word, so `edp help recipes deploy`
@@ -39,7 +34,8 @@ export function addHelpCommand(program: CommandUnknownOpts): void {
     });
 }
 
-function commandPath(cmd: CommandUnknownOpts): string[] {
+/** A command's words below the program, e.g. `['recipes', 'deploy']`. */
+export function commandPath(cmd: CommandUnknownOpts): string[] {
   const names: string[] = [];
   for (let c: CommandUnknownOpts | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names;
