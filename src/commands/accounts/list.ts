@@ -1,6 +1,7 @@
-import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV3, type AccountV31 } from '../../api/accounts.js';
+import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../../api/accounts.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/output.js';
+import { collect } from '../../util/collect.js';
 import { parseId } from '../../util/validate.js';
 import { limitOf } from '../shared/options.js';
 import type { ListOptions } from './command.js';
@@ -51,9 +52,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   let items: AsyncIterable<ListedAccount> = opts.active ? onlyActive(fetched, limit) : fetched;
   let shown = columns;
   if (opts.remote) {
-    const v3: AccountV3[] = [];
-    for await (const a of listAccountsV3(api, ws, connectionId)) v3.push(a);
-    items = withRemoteIds(items, remoteIdLookup(v3));
+    items = withRemoteIds(items, remoteIdLookup(await collect(listAccountsV3(api, ws, connectionId))));
     shown = [...columns, { header: 'REMOTE ACCOUNT_ID', value: (a) => a.account_id }];
   }
   await ctx.output.list(items, shown, {

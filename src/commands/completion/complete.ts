@@ -213,7 +213,15 @@ async function lookUp(
 ): Promise<Candidate[]> {
   const [{ Context }, { idText }] = await Promise.all([import('../../context.js'), import('../../util/json.js')]);
   const silent = new Writable({ write: (_c, _e, done) => done() });
-  const io: IO = { stdin: process.stdin, stdout: silent, stderr: silent, env };
+  const io: IO = {
+    // created only if something reads it (nothing here does), as in processIO()
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: silent,
+    stderr: silent,
+    env,
+  };
   const ctx = new Context(io, { ...flags, quiet: true, input: false }, signal);
   try {
     const api = await ctx.api();

@@ -41,8 +41,7 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     () => getLoad(api, ws, loadId),
     (x) => !(x.last_run && idText(x.last_run.id) === idText(runId) && x.last_run.status === 'running'),
   );
-  if (ctx.output.machine) ctx.output.json(l);
-  else await showLoad(ctx, l);
+  await showLoad(ctx, l);
   if (l.last_run?.status === 'completed') return;
   throw new ExitError(
     'failure',
