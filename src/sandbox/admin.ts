@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { badRequest, forbidden } from './errors.js';
+import type { ControlBody } from './http.js';
 import type { Store } from './store.js';
 
 /** The header that carries the control token. */
@@ -102,7 +103,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     return { now: store.clock.iso() };
   });
 
-  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/agency', async (request) => {
+  app.patch<{ Body: ControlBody }>('/_sandbox/agency', async (request) => {
     const flags = store.state.agency.flags;
     const body = request.body ?? {};
     for (const key of Object.keys(flags) as Array<keyof typeof flags>) {
@@ -112,7 +113,7 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
     return store.state.agency;
   });
 
-  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/faults', async (request) => {
+  app.patch<{ Body: ControlBody }>('/_sandbox/faults', async (request) => {
     const body = request.body ?? {};
     const o = store.opts;
     if (typeof body.fail_rate === 'number') o.failRate = body.fail_rate;

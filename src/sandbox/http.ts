@@ -38,6 +38,12 @@ function fieldCode(issue: ZodIssueLike): string {
   return 'invalid';
 }
 
+/** The route parameters of a path with one `:id`. */
+export type IdParams = { id: string };
+
+/** The body of a sandbox control: any JSON object, or none. */
+export type ControlBody = Record<string, unknown> | undefined;
+
 /** Validates a body with a zod schema; failures become `validation_error` with field paths. */
 export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
   // reportInput: zod leaves the offending value out of issues otherwise, and `required` vs

@@ -13,6 +13,7 @@ import {
   requireBasic,
   requireBearer,
   sandboxBaseUrl,
+  type IdParams,
 } from '../http.js';
 import type { Store } from '../store.js';
 import type { User } from '../types.js';
@@ -104,26 +105,22 @@ export const coreArea: SandboxArea = {
       return reply.code(201).send({ id: ws.id, title: ws.title });
     });
 
-    app.get<{ Params: { id: string } }>('/api/v3/workspaces/:id', async (request) => {
+    app.get<{ Params: IdParams }>('/api/v3/workspaces/:id', async (request) => {
       const user = requireBasic(store, request);
       const ws = visibleWorkspace(store, user, pathId(request.params.id));
       return { id: ws.id, title: ws.title };
     });
 
-    app.put<{ Params: { id: string } }>(
-      '/api/v3/workspaces/:id',
-      { config: { body: titleSchema } },
-      async (request) => {
-        const user = requireBasic(store, request);
-        const ws = visibleWorkspace(store, user, pathId(request.params.id));
-        const { title } = parseBody(titleSchema, request.body);
-        ws.title = title;
-        store.changed();
-        return { id: ws.id, title: ws.title };
-      },
-    );
+    app.put<{ Params: IdParams }>('/api/v3/workspaces/:id', { config: { body: titleSchema } }, async (request) => {
+      const user = requireBasic(store, request);
+      const ws = visibleWorkspace(store, user, pathId(request.params.id));
+      const { title } = parseBody(titleSchema, request.body);
+      ws.title = title;
+      store.changed();
+      return { id: ws.id, title: ws.title };
+    });
 
-    app.get<{ Params: { id: string } }>('/api/v3/workspaces/:id/dashboards', async (request) => {
+    app.get<{ Params: IdParams }>('/api/v3/workspaces/:id/dashboards', async (request) => {
       const wsId = pathId(request.params.id);
       if (!store.workspace(wsId)) {
         // authentication first: an unauthenticated caller learns nothing
@@ -152,7 +149,7 @@ export const coreArea: SandboxArea = {
     });
 
     // No trailing slash on this one (contract).
-    app.post<{ Params: { id: string } }>(
+    app.post<{ Params: IdParams }>(
       '/api/v3/workspaces/:id/recipes',
       { config: { body: enableRecipeSchema, success: 204 } },
       async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, notFound, validationError, type FieldError } from '../errors.js';
-import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../http.js';
+import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type ControlBody, type IdParams } from '../http.js';
 import type { Store } from '../store.js';
 import { EVENT_TYPES, isEventType } from './webhooks/catalog.js';
 import { DEFAULT_RETRY_DELAYS_S, WebhookDispatcher } from './webhooks/delivery.js';
@@ -107,12 +107,12 @@ export const webhooksArea: SandboxArea = {
       return reply.code(201).send(view(endpoint, true));
     });
 
-    app.get<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', async (request) => {
+    app.get<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       return view(endpointOf(store, request.params.id, workspaceId));
     });
 
-    app.patch<{ Params: { id: string } }>(
+    app.patch<{ Params: IdParams }>(
       '/api/v3/webhook_endpoints/:id/',
       { config: { body: patchSchema } },
       async (request) => {
@@ -126,7 +126,7 @@ export const webhooksArea: SandboxArea = {
       },
     );
 
-    app.delete<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
+    app.delete<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);
       endpoints().splice(endpoints().indexOf(endpoint), 1);
@@ -137,7 +137,7 @@ export const webhooksArea: SandboxArea = {
     // The contract leaves the answer to "see Events". The sandbox answers 200 with the endpoint
     // (now `active`) once the receiver has echoed the challenge, and 400 naming the reason
     // otherwise; a failed attempt changes nothing (an active endpoint stays active).
-    app.post<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/verify/', async (request) => {
+    app.post<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/verify/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);
       const secretAtStart = endpoint.secret;
@@ -157,7 +157,7 @@ export const webhooksArea: SandboxArea = {
     });
 
     // Events, rule 7: the old secret is invalid at once and the endpoint is unverified again.
-    app.post<{ Params: { id: string } }>('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
+    app.post<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);
       endpoint.secret = store.secret(32);
@@ -177,7 +177,7 @@ export const webhooksArea: SandboxArea = {
       );
     });
 
-    app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/webhooks', async (request) => {
+    app.patch<{ Body: ControlBody }>('/_sandbox/webhooks', async (request) => {
       const body = request.body ?? {};
       const delays = body.retry_delays;
       if (delays !== undefined) {

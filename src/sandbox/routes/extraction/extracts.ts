@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
-import { byId, pageQuery, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { byId, pageQuery, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
 import { canDeliver } from '../../pipeline.js';
 import type { Store } from '../../store.js';
 import type { Account, DataTable, Extract, ExtractTemplate } from '../../types.js';
@@ -297,12 +297,12 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(extractView(store, e));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v3/extracts/:id', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3/extracts/:id', async (request) => {
     const auth = requireBearer(store, request);
     return extractView(store, workspaceExtract(store, auth.workspaceId, pathId(request.params.id)));
   });
 
-  app.put<{ Params: { id: string } }>('/api/v3/extracts/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     const body = parseBody(putSchema, request.body);
@@ -312,7 +312,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v3/extracts/:id', { config: { body: patchSchema } }, async (request) => {
+  app.patch<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: patchSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     const body = parseBody(patchSchema, request.body);
@@ -321,7 +321,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post<{ Params: { id: string } }>('/api/v3/extracts/:id/run', async (request, reply) => {
+  app.post<{ Params: IdParams }>('/api/v3/extracts/:id/run', async (request, reply) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     if (e.is_paused) throw conflict(`Extract ${e.id} is paused (${e.pause_reason ?? 'manual'}); unpause it first.`);

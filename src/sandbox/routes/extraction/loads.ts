@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { DataTable, DestinationConnection } from '../../types.js';
 import {
@@ -158,12 +158,12 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(loadView(store, load));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v3/loads/:id', async (request) => {
+  app.get<{ Params: IdParams }>('/api/v3/loads/:id', async (request) => {
     const auth = requireBearer(store, request);
     return loadView(store, requireLoad(request.params.id, auth.workspaceId));
   });
 
-  app.put<{ Params: { id: string } }>('/api/v3/loads/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3/loads/:id', { config: { body: putSchema } }, async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     const body = parseBody(putSchema, request.body);
@@ -180,7 +180,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v3/loads/:id', async (request, reply) => {
+  app.delete<{ Params: IdParams }>('/api/v3/loads/:id', async (request, reply) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     s().loads = s().loads.filter((l) => l !== load);
@@ -188,7 +188,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(204).send();
   });
 
-  app.put<{ Params: { id: string } }>('/api/v3/loads/:id/pause', async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3/loads/:id/pause', async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     if (!load.is_paused) {
@@ -200,7 +200,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  app.put<{ Params: { id: string } }>('/api/v3/loads/:id/unpause', async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3/loads/:id/unpause', async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     if (load.is_paused) {
@@ -213,80 +213,76 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
   });
 
   /** Contract: optional `date_from`, `date_to` run a range instead of the schedule window. */
-  app.put<{ Params: { id: string } }>(
-    '/api/v3/loads/:id/run',
-    { config: { body: runSchema } },
-    async (request, reply) => {
-      const auth = requireBearer(store, request);
-      const load = requireLoad(request.params.id, auth.workspaceId);
-      const body = parseBody(runSchema, request.body);
-      // Both dates are optional, each on its own: an omitted end is today, an omitted start is
-      // the schedule window's start (or the given end, when that lies before the window).
-      const today = isoDay(store.clock.now());
-      if (body.date_from && body.date_to && body.date_from > body.date_to)
-        throw invalid('date_to', `must not be before date_from (${body.date_from})`);
-      if (body.date_from && !body.date_to && body.date_from > today)
-        throw invalid('date_from', `must not be after today (${today}) when date_to is omitted`);
-      if (load.is_paused) throw conflict(`Load ${load.id} is paused; unpause it first.`);
-      if (load.last_run?.status === 'running')
-        throw conflict(`Load ${load.id} is already running (run ${load.last_run.id}).`);
-      const dc = s().destination_connections.find((d) => d.id === load.destination_connection_id);
-      if (!dc || dc.status !== 'active')
-        throw conflict(
-          `The destination connection of load ${load.id} is not active${dc?.error_text ? `: ${dc.error_text}` : ''}.`,
-        );
-      const now = store.clock.now();
-      const run: LoadRun = {
-        id: store.nextId('load_run'),
-        status: 'running',
-        date_from: body.date_from ?? null,
-        date_to: body.date_to ?? null,
-        started_at: store.clock.iso(),
-        finished_at: null,
-        rows: null,
-        file: null,
-        export_id: null,
-        error: null,
-      };
-      load.last_run = run;
-      emitLoad(store, 'load_started', load, run.id);
-      const to = body.date_to ?? isoDay(now);
-      const windowStart = isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
-      const from = body.date_from ?? (to < windowStart ? to : windowStart);
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (!s().loads.includes(load) || load.last_run !== run) return;
-        const table = workspaceTable(store, load.workspace_id, load.data_table_id);
-        run.finished_at = store.clock.iso();
-        if (!table) {
-          run.status = 'failed';
-          run.error = `Data table ${load.data_table_id} no longer exists.`;
-          emitLoad(store, 'error_changed', load, run.id);
-        } else {
-          const { csv, rows } = exportCsv(store, table, from, to);
-          const file = fileName(dc, table, to);
-          const exp = {
-            id: store.nextId('load_export'),
-            load_id: load.id,
-            workspace_id: load.workspace_id,
-            file,
-            csv,
-            created_at: run.finished_at,
-          };
-          s().load_exports.push(exp);
-          // Only the latest exports are kept, so that memory stays small.
-          if (s().load_exports.length > 200) s().load_exports.splice(0, s().load_exports.length - 200);
-          Object.assign(run, { status: 'completed', rows, file, export_id: exp.id });
-        }
-        emitLoad(store, 'load_completed', load, run.id);
-        store.changed();
-      }, store.opts.buildSeconds * 1000);
-      timer.unref();
-      timers.add(timer);
+  app.put<{ Params: IdParams }>('/api/v3/loads/:id/run', { config: { body: runSchema } }, async (request, reply) => {
+    const auth = requireBearer(store, request);
+    const load = requireLoad(request.params.id, auth.workspaceId);
+    const body = parseBody(runSchema, request.body);
+    // Both dates are optional, each on its own: an omitted end is today, an omitted start is
+    // the schedule window's start (or the given end, when that lies before the window).
+    const today = isoDay(store.clock.now());
+    if (body.date_from && body.date_to && body.date_from > body.date_to)
+      throw invalid('date_to', `must not be before date_from (${body.date_from})`);
+    if (body.date_from && !body.date_to && body.date_from > today)
+      throw invalid('date_from', `must not be after today (${today}) when date_to is omitted`);
+    if (load.is_paused) throw conflict(`Load ${load.id} is paused; unpause it first.`);
+    if (load.last_run?.status === 'running')
+      throw conflict(`Load ${load.id} is already running (run ${load.last_run.id}).`);
+    const dc = s().destination_connections.find((d) => d.id === load.destination_connection_id);
+    if (!dc || dc.status !== 'active')
+      throw conflict(
+        `The destination connection of load ${load.id} is not active${dc?.error_text ? `: ${dc.error_text}` : ''}.`,
+      );
+    const now = store.clock.now();
+    const run: LoadRun = {
+      id: store.nextId('load_run'),
+      status: 'running',
+      date_from: body.date_from ?? null,
+      date_to: body.date_to ?? null,
+      started_at: store.clock.iso(),
+      finished_at: null,
+      rows: null,
+      file: null,
+      export_id: null,
+      error: null,
+    };
+    load.last_run = run;
+    emitLoad(store, 'load_started', load, run.id);
+    const to = body.date_to ?? isoDay(now);
+    const windowStart = isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
+    const from = body.date_from ?? (to < windowStart ? to : windowStart);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!s().loads.includes(load) || load.last_run !== run) return;
+      const table = workspaceTable(store, load.workspace_id, load.data_table_id);
+      run.finished_at = store.clock.iso();
+      if (!table) {
+        run.status = 'failed';
+        run.error = `Data table ${load.data_table_id} no longer exists.`;
+        emitLoad(store, 'error_changed', load, run.id);
+      } else {
+        const { csv, rows } = exportCsv(store, table, from, to);
+        const file = fileName(dc, table, to);
+        const exp = {
+          id: store.nextId('load_export'),
+          load_id: load.id,
+          workspace_id: load.workspace_id,
+          file,
+          csv,
+          created_at: run.finished_at,
+        };
+        s().load_exports.push(exp);
+        // Only the latest exports are kept, so that memory stays small.
+        if (s().load_exports.length > 200) s().load_exports.splice(0, s().load_exports.length - 200);
+        Object.assign(run, { status: 'completed', rows, file, export_id: exp.id });
+      }
+      emitLoad(store, 'load_completed', load, run.id);
       store.changed();
-      return reply.code(202).send(loadView(store, load));
-    },
-  );
+    }, store.opts.buildSeconds * 1000);
+    timer.unref();
+    timers.add(timer);
+    store.changed();
+    return reply.code(202).send(loadView(store, load));
+  });
 
   // Sandbox-only: the files load runs wrote (what the destination would have received).
   app.get('/_sandbox/exports', async (request) => {
@@ -296,7 +292,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
       .map(({ id, load_id, workspace_id, file, created_at }) => ({ id, load_id, workspace_id, file, created_at }));
   });
 
-  app.get<{ Params: { id: string } }>('/_sandbox/exports/:id', async (request, reply) => {
+  app.get<{ Params: IdParams }>('/_sandbox/exports/:id', async (request, reply) => {
     const id = Number(request.params.id);
     const exp = s().load_exports.find((e) => e.id === id);
     if (!exp) throw notFound(`No export ${id}.`);

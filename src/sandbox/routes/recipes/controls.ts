@@ -1,6 +1,6 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { SandboxError, badRequest, notFound } from '../../errors.js';
-import { idOf } from '../../http.js';
+import { idOf, type ControlBody, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { ExtractionBehavior } from '../../types.js';
 import { BUILD_ERROR_CODES } from './build-errors.js';
@@ -43,7 +43,7 @@ export class TemplateReadFault {
 export function recipeControls(app: FastifyInstance, store: Store, templateReadFault: TemplateReadFault): void {
   const s = () => store.state;
 
-  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/faults', async (request) => {
+  app.post<{ Body: ControlBody }>('/_sandbox/recipes/faults', async (request) => {
     const body = request.body ?? {};
     const faults = s().recipe_faults;
     for (const name of [...ONE_SHOT_FAULTS, 'template_read_failed'] as const) {
@@ -57,7 +57,7 @@ export function recipeControls(app: FastifyInstance, store: Store, templateReadF
     return { ...faults, template_read_failed: templateReadFault.remaining };
   });
 
-  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/build-errors', async (request) => {
+  app.post<{ Body: ControlBody }>('/_sandbox/recipes/build-errors', async (request) => {
     const body = request.body ?? {};
     const id = normalizeRecipeId(String(body.recipe_id ?? ''));
     if (!id || !s().recipes.some((r) => r.id === id)) throw notFound('No such recipe.');
@@ -72,7 +72,7 @@ export function recipeControls(app: FastifyInstance, store: Store, templateReadF
     return { recipe_id: id, ...armed };
   });
 
-  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/view-claims', async (request) => {
+  app.post<{ Body: ControlBody }>('/_sandbox/recipes/view-claims', async (request) => {
     const body = request.body ?? {};
     const wsId = idOf(body.workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
@@ -82,19 +82,16 @@ export function recipeControls(app: FastifyInstance, store: Store, templateReadF
     return claim;
   });
 
-  app.patch<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>(
-    '/_sandbox/recipes/templates/:id',
-    async (request) => {
-      const template = s().recipe_templates.find((t) => t.id === Number(request.params.id));
-      if (!template) throw notFound('No such template.');
-      const body = request.body ?? {};
-      if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
-      if (body.bump_revision === true) template.revision += 1;
-      return template;
-    },
-  );
+  app.patch<{ Params: IdParams; Body: ControlBody }>('/_sandbox/recipes/templates/:id', async (request) => {
+    const template = s().recipe_templates.find((t) => t.id === Number(request.params.id));
+    if (!template) throw notFound('No such template.');
+    const body = request.body ?? {};
+    if (typeof body.deployable === 'boolean') template.deployable = body.deployable;
+    if (body.bump_revision === true) template.revision += 1;
+    return template;
+  });
 
-  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/extraction-behavior', async (request) => {
+  app.patch<{ Body: ControlBody }>('/_sandbox/recipes/extraction-behavior', async (request) => {
     const body = request.body ?? {};
     const behavior = body.behavior as ExtractionBehavior;
     if (!BEHAVIORS.includes(behavior)) throw badRequest(`behavior must be one of ${BEHAVIORS.join(', ')}`);
@@ -111,7 +108,7 @@ export function recipeControls(app: FastifyInstance, store: Store, templateReadF
     return { datasource_name: source.name, behavior };
   });
 
-  app.patch<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/v3', async (request) => {
+  app.patch<{ Body: ControlBody }>('/_sandbox/recipes/v3', async (request) => {
     const body = request.body ?? {};
     if (typeof body.switched_off !== 'boolean') throw badRequest('switched_off must be true or false');
     s().recipe_v3_switched_off = body.switched_off;
@@ -122,23 +119,20 @@ export function recipeControls(app: FastifyInstance, store: Store, templateReadF
   // whether tables exist (else 501 destination_check_unsupported on the extraction check). The
   // demo's only destination that cannot report tables cannot host recipes either, so without
   // this knob a client's handling of 501 could not be exercised.
-  app.patch<{ Params: { name: string }; Body: Record<string, unknown> | undefined }>(
-    '/_sandbox/destinations/:name',
-    async (request) => {
-      const destination = s().destinations.find((d) => d.name === request.params.name);
-      if (!destination) throw notFound('No such destination.');
-      const body = request.body ?? {};
-      for (const key of ['supports_recipes', 'reports_tables'] as const) {
-        if (body[key] === undefined) continue;
-        if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
-        destination[key] = body[key];
-      }
-      store.changed();
-      return destination;
-    },
-  );
+  app.patch<{ Params: { name: string }; Body: ControlBody }>('/_sandbox/destinations/:name', async (request) => {
+    const destination = s().destinations.find((d) => d.name === request.params.name);
+    if (!destination) throw notFound('No such destination.');
+    const body = request.body ?? {};
+    for (const key of ['supports_recipes', 'reports_tables'] as const) {
+      if (body[key] === undefined) continue;
+      if (typeof body[key] !== 'boolean') throw badRequest(`${key} must be true or false`);
+      destination[key] = body[key];
+    }
+    store.changed();
+    return destination;
+  });
 
-  app.post<{ Body: Record<string, unknown> | undefined }>('/_sandbox/recipes/equip-workspace', async (request) => {
+  app.post<{ Body: ControlBody }>('/_sandbox/recipes/equip-workspace', async (request) => {
     const wsId = idOf((request.body ?? {}).workspace_id);
     if (wsId === undefined || !store.workspace(wsId)) throw badRequest('workspace_id must name a workspace');
     equipWorkspace(store, wsId);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import { z } from 'zod';
 import { SandboxError } from '../../errors.js';
-import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
+import { pageQuery, paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
@@ -21,7 +21,6 @@ import {
 } from './operations.js';
 import { v3Recipe, v3Template } from './views.js';
 
-type IdParams = { id: string };
 type Handler<R extends RouteGenericInterface> = (request: FastifyRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
 /** Codes v3 answers with 400 and a `{detail}` body: v3.1 moved contradictions of state to 409. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
-import { pageQuery, paginate, parseBody, queryOf } from '../../http.js';
+import { pageQuery, paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { RECIPE_STATES, compareRecipeIds } from './model.js';
@@ -19,8 +19,6 @@ import {
   resetupRecipe,
 } from './operations.js';
 import { v31Recipe, v31Template } from './views.js';
-
-type IdParams = { id: string };
 
 /** Query parameters the handlers read (documented in the OpenAPI document; checked in the handlers). */
 const templateQuery = z.object({ search: z.string().optional(), ...pageQuery });

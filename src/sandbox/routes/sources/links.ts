@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
-import { pageQuery, pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl } from '../../http.js';
+import {
+  pageQuery,
+  pageUrl,
+  parseBody,
+  pathId,
+  queryOf,
+  requireBearer,
+  sandboxBaseUrl,
+  type IdParams,
+} from '../../http.js';
 import { DEMO_DATASOURCES } from '../../seed.js';
 import type { Store } from '../../store.js';
 import type { Account, User } from '../../types.js';
@@ -275,7 +284,7 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
 
   // Sandbox control: the status the link is shown with, e.g. one the contract does not list
   // (`{"served_status": "quarantined"}`); null goes back to the real one.
-  app.patch<{ Params: { id: string }; Body: { served_status?: unknown } | undefined }>(
+  app.patch<{ Params: IdParams; Body: { served_status?: unknown } | undefined }>(
     '/_sandbox/external-auth-links/:id',
     async (request) => {
       const link = links().find((l) => l.id === pathId(request.params.id));
@@ -290,7 +299,7 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
   );
 
   // Sandbox control: the external user opens the link and creates the connection.
-  app.post<{ Params: { id: string } }>('/_sandbox/external-auth-links/:id/use', async (request) => {
+  app.post<{ Params: IdParams }>('/_sandbox/external-auth-links/:id/use', async (request) => {
     const linkId = pathId(request.params.id);
     const link = links().find((l) => l.id === linkId);
     if (!link) throw notFound('External authentication link not found.');
