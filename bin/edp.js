@@ -28,7 +28,7 @@ if (
   }
 }
 
-/** The user's cache folder for edp, as src/http/undici.ts finds it (undefined without a home). */
+/** The user's cache folder for edp (undefined without a home); src/http/undici.ts follows the same rules. */
 function cacheDir(env) {
   if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'edp', 'Cache') : undefined;
   if (process.platform === 'darwin' && !env.XDG_CACHE_HOME)

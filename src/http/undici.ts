@@ -1,6 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -72,10 +71,11 @@ export function saveUndiciCodeCache(): void {
 
 function loadWithCodeCache(file: string): Undici {
   const source = readFileSync(file, 'utf8');
-  const cacheFile = join(cacheDir(), `undici-${VERSION}-${process.version}-${process.arch}-${source.length}.v8cache`);
+  const dir = cacheDir(process.env);
+  const cacheFile = dir && join(dir, `undici-${VERSION}-${process.version}-${process.arch}-${source.length}.v8cache`);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    if (cacheFile) cachedData = readFileSync(cacheFile);
   } catch {
     // no cache yet
   }
@@ -84,17 +84,22 @@ function loadWithCodeCache(file: string): Undici {
     ...(cachedData ? { cachedData } : {}),
   });
   // V8 refuses a cache made by another V8 or for other source; it is then written anew.
-  if (!cachedData || script.cachedDataRejected) pendingCache = { script, file: cacheFile };
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) pendingCache = { script, file: cacheFile };
   const module = { exports: {} as Undici };
   const wrapper = script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void;
   wrapper(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
 }
 
-/** The user's cache folder for edp (XDG_CACHE_HOME, else ~/.cache; the platform's own on macOS and Windows). */
-export function cacheDir(env: Record<string, string | undefined> = process.env): string {
-  if (process.platform === 'win32')
-    return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'edp', 'Cache');
-  if (process.platform === 'darwin' && !env.XDG_CACHE_HOME) return join(homedir(), 'Library', 'Caches', 'edp');
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'edp');
+/**
+ * The user's cache folder for edp, by the launcher's rules (bin/edp.js, which puts Node's
+ * compile cache there): XDG_CACHE_HOME, else ~/.cache; the platform's own on macOS and Windows;
+ * undefined without a home, and then nothing is cached.
+ */
+function cacheDir(env: Record<string, string | undefined>): string | undefined {
+  if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'edp', 'Cache') : undefined;
+  if (process.platform === 'darwin' && !env.XDG_CACHE_HOME)
+    return env.HOME ? join(env.HOME, 'Library', 'Caches', 'edp') : undefined;
+  const base = env.XDG_CACHE_HOME || (env.HOME && join(env.HOME, '.cache'));
+  return base ? join(base, 'edp') : undefined;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -60,6 +60,22 @@ describe('edp, built: help, version and errors', () => {
       const r = await runEdp([flag]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(inProcess.stdout);
+    }
+  });
+
+  it("keeps undici's code cache in XDG_CACHE_HOME/edp and reuses it; without a home it caches nothing and still runs", async () => {
+    const cache = tempDir('edp-cache-');
+    try {
+      for (let run = 0; run < 2; run++) {
+        const r = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
+        expect(r.code).toBe(0);
+        expect(readdirSync(join(cache.dir, 'edp')).filter((f) => f.startsWith('undici-'))).toHaveLength(1);
+      }
+      const homeless = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), HOME: undefined } });
+      expect(homeless.code).toBe(0);
+      expect(homeless.json().length).toBeGreaterThan(0);
+    } finally {
+      cache.remove();
     }
   });
 
