@@ -5,6 +5,7 @@ import { getPermissionCatalog, type PermissionPair, type Role } from '../../api/
 import type { Service } from '../../api/service.js';
 import type { Column } from '../../output/output.js';
 import { checkTitle } from '../shared/options.js';
+import type { CreateOptions, UpdateOptions } from './command.js';
 import { pairText, parsePermission } from './permission.js';
 
 export const kindOf = (r: Role): string => (r.is_system === true ? 'system' : r.is_system === false ? 'custom' : '');
@@ -17,19 +18,14 @@ export const roleColumns: Array<Column<Role>> = [
   { header: 'PERMISSIONS', value: (r) => r.permissions?.length },
 ];
 
-export interface RoleInput {
+interface RoleInput {
   title?: string | undefined;
   description?: string | undefined;
   permissions?: PermissionPair[] | undefined;
 }
 
-/** The flags `roles create` and `roles update` share. */
-export interface RoleFlags {
-  title?: string | undefined;
-  description?: string | undefined;
-  permission?: string[] | undefined;
-  file?: string | undefined;
-}
+/** The flags `roles create` and `roles update` share, as their declarations type them. */
+type RoleFlags = Pick<CreateOptions & UpdateOptions, 'title' | 'description' | 'permission' | 'file'>;
 
 /** The role from `--file` (JSON or YAML, checked against the role schema), then the flags, which win over it. */
 export async function roleInput(opts: RoleFlags, stdin: Readable): Promise<RoleInput> {
