@@ -27,6 +27,12 @@ function withDestinationParams<A extends unknown[], O extends OptionValues, G ex
     .option('--file <file>', 'connection parameters as JSON or YAML ("-" for stdin); flags override it');
 }
 
+/** The options `withDestinationParams` declares, as a verb's options hold them. */
+export type ParamFlags = Omit<
+  OptionsOf<ReturnType<typeof withDestinationParams<[], Record<never, never>, Record<never, never>>>>,
+  'args'
+>;
+
 const list = () =>
   new Command('list')
     .description('list the destinations')

@@ -4,6 +4,7 @@ import { readValidDocument } from '../../util/document.js';
 import { LosslessNumber } from '../../util/json.js';
 import { readAll } from '../../util/stdin.js';
 import { parsePositiveInt } from '../../util/validate.js';
+import type { ParamFlags } from './command.js';
 
 /**
  * The contract's S3 connection rules, checked before anything is sent: `connection_option`
@@ -120,21 +121,6 @@ export function checkS3(current: Record<string, unknown>, sent: Record<string, u
 }
 
 /** The parameter flags of `connections create` and `update`. */
-export interface ParamFlags {
-  connectionOption?: string | undefined;
-  bucket?: string | undefined;
-  region?: string | undefined;
-  pathPrefix?: string | undefined;
-  filename?: string | undefined;
-  fileFormat?: string | undefined;
-  maxFileSizeMb?: string | undefined;
-  assumeRoleArn?: string | undefined;
-  awsAccessKeyId?: string | undefined;
-  secretStdin?: true | undefined;
-  param?: string[] | undefined;
-  file?: string | undefined;
-}
-
 function typedValue(text: string): unknown {
   if (/^-?\d+$/.test(text)) return Number.isSafeInteger(Number(text)) ? Number(text) : new LosslessNumber(text);
   if (text === 'true' || text === 'false') return text === 'true';
