@@ -37,6 +37,9 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
   await registerCommands(program, app, argv, all);
   const machine = wantsMachineOutput(argv);
   applyToAll(program, (cmd) => {
+    // Verbs are declared apart from their parent (commands/*/command.ts): they take its
+    // settings here (help, output, exit), parents first.
+    if (cmd.parent) cmd.copyInheritedSettings(cmd.parent);
     cmd.exitOverride().configureOutput(outputFor(io, argv));
     // Under --json stderr carries the JSON error document alone, without the help hint.
     if (machine) cmd.showHelpAfterError(false);

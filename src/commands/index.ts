@@ -1,4 +1,4 @@
-import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import type { App } from './shared/app.js';
 import { addHelpCommand, groupHelpToStdout } from './shared/help.js';
 
@@ -87,17 +87,8 @@ export async function registerCommands(program: Command, app: App, argv: string[
     const cmd = program.command(name).description(description);
     if (everything || name === word) {
       (await load()).register(cmd, app);
-      // Verbs are declared apart from their parent: give them its settings (help, output, exit).
-      inherit(cmd);
     }
   }
   addHelpCommand(program);
   groupHelpToStdout(program);
-}
-
-function inherit(parent: CommandUnknownOpts): void {
-  for (const sub of parent.commands) {
-    sub.copyInheritedSettings(parent);
-    inherit(sub);
-  }
 }
