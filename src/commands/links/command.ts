@@ -1,5 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
+import { YES_HELP } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const create = () =>
@@ -29,7 +30,7 @@ const revoke = () =>
     .argument('<id>', 'link id')
     .description('revoke an unused link (revoking a revoked link changes nothing; asks on a terminal, --yes otherwise)')
     .requiredOption('--data-source <name>', 'data source name')
-    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .option('-y, --yes', YES_HELP)
     .addHelpText('after', examples(['edp links revoke 12 -w 101 --data-source google_ads --yes']));
 
 export type CreateOptions = OptionsOf<ReturnType<typeof create>>;

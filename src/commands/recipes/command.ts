@@ -7,7 +7,7 @@ import {
   FLEET_CONCURRENCY_CAP,
   MAX_CONCURRENCY,
 } from '../../config/defaults.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
+import { FLEET_CONCURRENCY_HELP, YES_HELP } from '../shared/flags.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
 function withWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -151,7 +151,7 @@ const del = () =>
   new Command('delete')
     .argument('<id>', 'recipe id')
     .description('delete a recipe, its output table and the intermediate recipes it is built on')
-    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .option('-y, --yes', YES_HELP)
     .addHelpText('after', examples(['edp recipes delete 9007199254740993 -w 101 --yes']));
 
 const deploy = () =>

@@ -1,5 +1,6 @@
 import { Command, type OptionValues } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
+import { YES_HELP } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 /** The flags of a role's content, shared by create and update. */
@@ -60,7 +61,7 @@ const del = () =>
   new Command('delete')
     .argument('<id>', 'role id')
     .description('delete a custom role; its users move to Viewer (asks on a terminal; --yes otherwise)')
-    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .option('-y, --yes', YES_HELP)
     .addHelpText('after', examples(['edp roles delete 5 --yes']));
 const users = () =>
   new Command('users')

@@ -8,6 +8,9 @@ import type { OptionsOf } from './app.js';
  * and concurrency.ts, loaded when a verb runs.
  */
 
+/** The `-y, --yes` help of a verb that asks before it removes or changes something. */
+export const YES_HELP = 'do not ask for confirmation (required when not on a terminal)';
+
 /** How the `--concurrency` help of a fleet command names the default. */
 export const FLEET_CONCURRENCY_HELP = `default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\``;
 
