@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../util/crypto.js';
 import { join } from 'node:path';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
 import {
@@ -161,7 +161,7 @@ export class CredentialAuth implements AuthProvider {
     this.identityPromise ??= (async () => {
       if (!this.hasBasic()) throw this.noBasic();
       // Without a usable store the tokens live for this run only: any salt will do.
-      const salt = (await this.storedSalt()) ?? randomBytes(16).toString('hex');
+      const salt = (await this.storedSalt()) ?? nodeCrypto().randomBytes(16).toString('hex');
       return identityOf(
         this.creds.source === 'profile' ? 'profile' : 'env',
         salt,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../util/crypto.js';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { sleep } from '../util/sleep.js';
@@ -53,7 +53,7 @@ export function lockHolder(path: string): string | undefined {
 }
 
 function tryLock(path: string): FileLock | undefined {
-  const content = `${process.pid} ${HOST} ${randomBytes(8).toString('hex')}\n`;
+  const content = `${process.pid} ${HOST} ${nodeCrypto().randomBytes(8).toString('hex')}\n`;
   let fd: number;
   try {
     fd = openSync(path, 'wx', 0o600);
@@ -131,7 +131,7 @@ function breakIfStale(path: string, staleMs: number): void {
   // that judged the same lock stale exactly one removes it. If what was moved is not the lock
   // that was judged (its holder released it and another process took a new one meanwhile),
   // it is put back, unless yet another lock exists by then (link() never overwrites).
-  const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
   } catch {

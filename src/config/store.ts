@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../util/crypto.js';
 import {
   chmodSync,
   closeSync,
@@ -183,7 +183,7 @@ export class ConfigStore {
     if (known) return known;
     // One write for callers that ask at once (they would otherwise queue on the lock).
     this.saltWrite ??= this.update((config) => {
-      config.token_key_salt ??= randomBytes(32).toString('base64url');
+      config.token_key_salt ??= nodeCrypto().randomBytes(32).toString('base64url');
     }).then(
       (written) => written.token_key_salt!,
       (err: unknown) => {
@@ -227,7 +227,7 @@ export class ConfigStore {
 
   /** Writes a temporary file beside the real one and renames it over it, unless the lock was lost meanwhile. */
   private writeAtomically(data: ConfigFile, stillLocked: () => boolean): boolean {
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${this.file}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
     const fd = openSync(temp, 'wx', 0o600);
     try {
       writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { createHash, createHmac, scrypt } from 'node:crypto';
+import { nodeCrypto } from '../util/crypto.js';
 import type { ConfigFile, TokenCacheEntry } from './store.js';
 
 /**
@@ -25,11 +25,13 @@ const computed = new Map<string, Promise<string>>();
 
 export function identityOf(kind: IdentityKind, salt: string, username: string, password: string): Promise<string> {
   if (kind === 'profile') return Promise.resolve(profileIdentity(salt, username, password));
-  const memo = createHash('sha256').update(`${salt}\0${username}\0${password}`).digest('base64url');
+  const memo = nodeCrypto().createHash('sha256').update(`${salt}\0${username}\0${password}`).digest('base64url');
   let identity = computed.get(memo);
   if (!identity) {
     identity = new Promise<Buffer>((resolve, reject) =>
-      scrypt(password, `${salt}\0${username}`, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+      nodeCrypto().scrypt(password, `${salt}\0${username}`, 32, SCRYPT, (err, key) =>
+        err ? reject(err) : resolve(key),
+      ),
     ).then((digest) => `basic:${username}:scrypt:${digest.toString('base64url')}`);
     computed.set(memo, identity);
   }
@@ -37,7 +39,7 @@ export function identityOf(kind: IdentityKind, salt: string, username: string, p
 }
 
 export function profileIdentity(salt: string, username: string, password: string): string {
-  const digest = createHmac('sha256', salt).update(`${username}\0${password}`).digest('base64url');
+  const digest = nodeCrypto().createHmac('sha256', salt).update(`${username}\0${password}`).digest('base64url');
   return `basic:${username}:hmac:${digest}`;
 }
 
@@ -96,5 +98,5 @@ export function forgetIdentity(config: ConfigFile, identity: string): void {
 
 /** A short name for the lock of one token's issuance. */
 export function issuanceLockName(key: string): string {
-  return `token-${createHash('sha256').update(key).digest('hex').slice(0, 20)}.lock`;
+  return `token-${nodeCrypto().createHash('sha256').update(key).digest('hex').slice(0, 20)}.lock`;
 }
