@@ -1,16 +1,19 @@
-// Bundles the CLI into dist/ with esbuild. Start-up time is dominated by module loading, so the
-// entry holds only what `--help` needs (commander and the command names); each command area,
-// the HTTP client, prompts, tables, spinners and the sandbox are chunks loaded on use.
+// Bundles the CLI into dist/ with esbuild. Start-up time is dominated by loading and compiling
+// code: the CLI is one CommonJS file that the launcher compiles with a V8 code cache, the HTTP
+// client's undici another, the libraries only some commands use are files of their own, and
+// the sandbox is built apart.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 // Modules that bundled libraries load at start-up for features edp never uses, each replaced
 // by a stand-in: commander's executable subcommands (child_process), undici's HTTP/2 client
-// (edp never negotiates HTTP/2) and its FormData body encoder. Measured in bench/startup.mjs;
-// everything else loads as usual.
+// (edp never negotiates HTTP/2), its FormData body encoder, its use of node:assert and
+// node:http, and chalk's detection of the terminal's colours. Measured in bench/startup.mjs; everything else
+// loads as usual.
 const UNUSED_BUILTINS = [
   // undici's HTTP/2 client, whole, and the fetch body encoder (FormData request bodies): edp
   // sends JSON text only and never negotiates HTTP/2.
@@ -24,7 +27,30 @@ const UNUSED_BUILTINS = [
     importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
     stub: "module.exports = { extractBody() { throw new Error('FormData bodies are not supported'); } };",
   },
+  // undici checks its own invariants with assert(value) and nothing else of node:assert, which
+  // costs ~2 ms to load: the stand-in throws the same ERR_ASSERTION error.
+  {
+    module: 'node:assert',
+    importer: /undici[\\/]lib[\\/]/,
+    stub: "module.exports = (value, message) => { if (!value) throw Object.assign(new Error(message ?? 'assertion failed'), { code: 'ERR_ASSERTION' }); };",
+  },
+  // undici reads two things of node:http, which loads Node's whole HTTP server and client
+  // (~1.5 ms): the default header size limit (Node's, 16 KiB: edp passes no Node options) and
+  // IncomingMessage, to detach a socket when destroying such a stream as a request body
+  // (edp's bodies are strings).
+  {
+    module: 'node:http',
+    importer: /undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/,
+    stub: 'module.exports = { maxHeaderSize: 16384, IncomingMessage: class IncomingMessage {} };',
+  },
   { module: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
+  // edp creates every chalk instance with the colour level it decided (output/io.ts colorLevel):
+  // chalk's own detection, which loads node:tty and node:os (~2.5 ms), is never consulted.
+  {
+    module: '#supports-color',
+    importer: /chalk[\\/]source[\\/]index\.js$/,
+    stub: 'module.exports = { stdout: false, stderr: false };',
+  },
 ];
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const unusedBuiltins = {
@@ -57,28 +83,93 @@ await build({
   plugins: [unusedBuiltins],
   logLevel: 'warning',
 });
+// The libraries only some commands use (document checks, YAML, prompts, spinners, tables), each
+// one CommonJS file in dist/vendor that the CLI requires on first use: the CLI's own file, which
+// every run reads and deserializes from its code cache, stays small.
+const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3'];
+const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/', '-')}.cjs`;
+const vendor = {
+  name: 'vendor',
+  setup(b) {
+    const filter = new RegExp(`^(${VENDOR.map(escapeRegExp).join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
+    // `edp sandbox` loads the sandbox, built on its own (dist/sandbox.cjs).
+    b.onResolve({ filter: /[\\/]sandbox[\\/]index\.js$/ }, (args) =>
+      /[\\/]commands[\\/]sandbox[\\/]/.test(args.importer) ? { path: './sandbox.cjs', external: true } : undefined,
+    );
+  },
+};
+
+// The CLI as one CommonJS file, which the launcher compiles with a V8 code cache (bin/edp.js):
+// with the cache, a run deserializes the code the previous runs compiled instead of resolving,
+// parsing and compiling dozens of ES modules. Modules a command loads on use stay lazy inside it.
 await build({
-  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts' },
+  entryPoints: { cli: 'src/cli.ts' },
+  outExtension: { '.js': '.cjs' },
   outdir: 'dist',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
-  plugins: [unusedBuiltins],
+  plugins: [unusedBuiltins, vendor],
+  // import() of the files beside it becomes require(): the launcher compiles the CLI as a script,
+  // which has no module loader of its own for import().
+  supported: { 'dynamic-import': false },
   // jq-web (--jq) reads its jq.wasm from beside its own file: it is copied whole to
   // dist/vendor/jq-web below rather than bundled, and loaded only with --jq.
   external: ['jq-web'],
-  // Some bundled CommonJS dependencies call require() for Node built-ins.
-  banner: {
-    js: "import { createRequire as __edpCreateRequire } from 'node:module'; const require = __edpCreateRequire(import.meta.url);",
+  define: {
+    __EDP_VERSION__: JSON.stringify(version),
+    __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS),
+    'import.meta.url': '__edpModuleUrl',
   },
-  define: { __EDP_VERSION__: JSON.stringify(version), __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS) },
+  banner: { js: "const __edpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+for (const name of VENDOR) {
+  await build({
+    entryPoints: [name],
+    outfile: `dist/${vendorFile(name)}`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    logLevel: 'warning',
+  });
+}
+
+// The files the launcher compiles with a code cache end with a digest of their content, which
+// names the cache (bin/edp.js): a cache is never used for another build, and a run computes no
+// digest of its own.
+for (const file of ['cli.cjs', UNDICI_CJS]) {
+  const digest = createHash('sha256')
+    .update(readFileSync(`dist/${file}`))
+    .digest('hex')
+    .slice(0, 16);
+  appendFileSync(`dist/${file}`, `\n//# edpBuild=${digest}\n`);
+}
+
+// The sandbox, one CommonJS file: what `edp sandbox` requires, and the benches and the demo import.
+await build({
+  entryPoints: { sandbox: 'src/sandbox/index.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  define: { __EDP_VERSION__: JSON.stringify(version), 'import.meta.url': '__edpModuleUrl' },
+  banner: { js: "const __edpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
+
+// Its ES module entry, the one the README documents: `import { startSandbox } from 'edp/dist/sandbox.js'`.
+writeFileSync('dist/sandbox.js', "export * from './sandbox.cjs';\n");
 
 // jq-web as shipped: its CommonJS runner (as .cjs: the package is ESM), its wasm and licence.
 mkdirSync('dist/vendor/jq-web', { recursive: true });

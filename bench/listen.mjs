@@ -21,7 +21,7 @@ const COUNT = option('count', 20_000);
 const CONCURRENCY = option('concurrency', 32);
 const WARMUP = option('warmup', 2_000);
 
-if (!existsSync('dist/cli.js')) {
+if (!existsSync('dist/cli.cjs')) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(2);
 }

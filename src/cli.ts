@@ -3,6 +3,7 @@ import { App, type Parsed } from './commands/shared/app.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
+import { useCommonJsLoader, type CommonJsLoader } from './http/undici.js';
 
 /** The command tree for `argv` (only the invoked area is loaded; `all` loads every area). */
 export async function buildProgram(app: App, argv: string[] = [], all = false): Promise<CommandUnknownOpts> {
@@ -116,8 +117,12 @@ export async function main(
   }
 }
 
-/** The process entry: wires Ctrl-C to cancellation and exit code 130. */
-export function run(): void {
+/**
+ * The process entry: wires Ctrl-C to cancellation and exit code 130. The launcher passes its
+ * loader of built CommonJS files with a code cache (bin/edp.js).
+ */
+export function run(launcher: { loadCommonJs?: CommonJsLoader } = {}): void {
+  if (launcher.loadCommonJs) useCommonJsLoader(launcher.loadCommonJs);
   const controller = new AbortController();
   let interrupted = false;
   // A reader that stops early (`edp … | head`) is not an error.

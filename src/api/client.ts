@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
 import type Agent from 'undici/lib/dispatcher/agent.js';
-import { loadUndici, saveUndiciCodeCache, type Undici } from '../http/undici.js';
+import { loadUndici, type Undici } from '../http/undici.js';
 import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
@@ -14,10 +13,13 @@ import {
   type RetryPolicy,
 } from './retry.js';
 
-// undici parses responses with WebAssembly, compiled when the first connection opens. V8's
-// optimizing tier would compile it again on background threads, and the process waits for
-// that work at exit (~70 ms on a short command); the baseline compiler is fast enough here.
-setFlagsFromString('--liftoff-only');
+/**
+ * Milliseconds since `started` (process.hrtime.bigint()). Not performance.now(): the global
+ * loads Node's whole performance API (~1 ms of start-up) on first use.
+ */
+function elapsedMs(started: bigint): number {
+  return Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+}
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** basic: agency operations; bearer: workspace operations (token, or cookie session); none: no header. */
@@ -122,7 +124,6 @@ export class ApiClient {
   async close(): Promise<void> {
     // Pending keep-alive sockets would hold the process open: the run is over, drop them.
     await this.agent.destroy();
-    saveUndiciCodeCache();
   }
 
   get<T = unknown>(path: string, auth: AuthKind, workspaceId?: string, query?: Query): Promise<T> {
@@ -136,11 +137,11 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       // Credentials problems (none configured, token issuance refused) are not network faults.
       const authHeaders = await this.opts.auth.headers(spec.auth, spec.workspaceId, this);
-      const started = performance.now();
+      const started = process.hrtime.bigint();
       let outcome: Outcome;
       try {
         const res = await this.send(spec, target, authHeaders);
-        const ms = Math.round(performance.now() - started);
+        const ms = elapsedMs(started);
         this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
         if (res.status >= 200 && res.status < 300) {
           if (spec.auth === 'bearer') this.opts.auth.used(spec.workspaceId);
@@ -190,7 +191,7 @@ export class ApiClient {
         if (this.opts.signal?.aborted) throw err;
         const code = (err as { code?: string }).code;
         const sent = !(code && NOT_SENT_CODES.has(code));
-        const ms = Math.round(performance.now() - started);
+        const ms = elapsedMs(started);
         this.opts.log?.({
           method: spec.method,
           path: target,

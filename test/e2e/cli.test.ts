@@ -63,14 +63,36 @@ describe('edp, built: help, version and errors', () => {
     }
   });
 
-  it("keeps undici's code cache in XDG_CACHE_HOME/edp and reuses it; without a home it caches nothing and still runs", async () => {
+  it('keeps code caches of the CLI and undici in XDG_CACHE_HOME/edp, reuses them, replaces one V8 refuses; without a home it caches nothing', async () => {
     const cache = tempDir('edp-cache-');
+    const dir = join(cache.dir, 'edp');
+    const caches = () =>
+      Object.fromEntries(
+        readdirSync(dir)
+          .filter((f) => f.endsWith('.v8cache'))
+          .map((f) => [f, readFileSync(join(dir, f))]),
+      );
+    const list = () => runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
     try {
-      for (let run = 0; run < 2; run++) {
-        const r = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
-        expect(r.code).toBe(0);
-        expect(readdirSync(join(cache.dir, 'edp')).filter((f) => f.startsWith('undici-'))).toHaveLength(1);
-      }
+      expect((await list()).code).toBe(0);
+      const first = caches();
+      expect(
+        Object.keys(first)
+          .map((f) => f.replace(/-v\d.*$/, ''))
+          .sort(),
+      ).toEqual(['cli', 'undici']);
+      for (const name of Object.keys(first)) expect(name).toContain(`-${process.version}-${process.arch}-`);
+      // Accepted by V8 on the next run, so not written again.
+      const second = await list();
+      expect(second.code).toBe(0);
+      expect(second.json().length).toBeGreaterThan(0);
+      expect(caches()).toEqual(first);
+      // A cache V8 refuses (here: not a cache at all) is compiled around and replaced.
+      const cliCache = Object.keys(first).find((f) => f.startsWith('cli-'))!;
+      writeFileSync(join(dir, cliCache), 'not a code cache');
+      expect((await list()).code).toBe(0);
+      expect(readFileSync(join(dir, cliCache)).equals(first[cliCache]!)).toBe(false);
+      expect(readFileSync(join(dir, cliCache)).length).toBeGreaterThan(1000);
       const homeless = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), HOME: undefined } });
       expect(homeless.code).toBe(0);
       expect(homeless.json().length).toBeGreaterThan(0);

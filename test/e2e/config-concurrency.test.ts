@@ -11,7 +11,8 @@ const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/edp.js');
 
 let sb: Sandbox;
 beforeAll(async () => {
-  if (!existsSync(join(dirname(BIN), '../dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(dirname(BIN), '../dist/cli.cjs')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   sb = await sandbox();
 });
 afterAll(() => sb.close());

@@ -15,7 +15,7 @@ export const BIN = join(ROOT, 'bin/edp.js');
 
 /** Throws a clear error when dist/ has not been built; call it in beforeAll. */
 export function requireBuild(): void {
-  for (const file of ['dist/cli.js', 'dist/sandbox.js']) {
+  for (const file of ['dist/cli.cjs', 'dist/sandbox.js']) {
     if (!existsSync(join(ROOT, file)))
       throw new Error(
         `${file} is missing: the built-binary tests run dist/, so run \`npm run build\` first (\`npm test\` does)`,
