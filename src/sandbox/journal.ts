@@ -138,13 +138,11 @@ export function journalRequest(
   });
 }
 
-/** The journal's hook and its control routes: `GET /_sandbox/requests[?limit=N]`, `DELETE /_sandbox/requests`. */
-export function installJournal(app: FastifyInstance, store: Store, journal = new RequestJournal()): RequestJournal {
-  app.addHook('onResponse', (request, reply, done) => {
-    journalRequest(journal, store, request, reply);
-    done();
-  });
-
+/**
+ * The journal's control routes: `GET /_sandbox/requests[?limit=N]`, `DELETE /_sandbox/requests`.
+ * Entries are written by the server's onSend hook (server.ts) through `journalRequest`.
+ */
+export function installJournal(app: FastifyInstance, journal: RequestJournal): RequestJournal {
   app.get<{ Querystring: Record<string, string | undefined> }>('/_sandbox/requests', async (request) => {
     const raw = request.query.limit;
     let limit: number | undefined;

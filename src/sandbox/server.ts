@@ -148,15 +148,19 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     else fail();
   });
 
-  // --reset-rate: the request was carried out, then the connection drops before the answer.
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  answerAfterSave(app, store);
+
+  // One hook as the answer leaves, after the state file's (so that the status is the final one):
+  // the request journal, then --reset-rate: the request was carried out, then the connection
+  // drops before the answer. An onSend hook rather than onResponse: each kind of hook costs
+  // every request, and onSend is needed anyway.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    journalRequest(journal, store, request, reply);
     if (opts.resetRate > 0 && isApi(request) && store.faultRandom() < opts.resetRate) {
       request.raw.socket?.destroy();
     }
     done(null, payload);
   });
-
-  answerAfterSave(app, store);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof SandboxError) return sendError(request, reply, error);
@@ -201,7 +205,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   });
 
   adminRoutes(app, store);
-  installJournal(app, store, journal);
+  installJournal(app, journal);
   installOpenApi(app);
   for (const area of areas) area.routes(app, store);
 
