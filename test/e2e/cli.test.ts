@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,6 +244,26 @@ describe('the package as shipped', () => {
       expect(JSON.parse(out)).toMatchObject({
         title: 'Shipped',
         permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }],
+      });
+      // The libraries only terminals use (tables, spinners, prompts) load from dist/vendor alone too.
+      const vendor = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `const v = (name) => require('./dist/vendor/' + name + '.cjs');
+           const Table = v('cli-table3'); const t = new Table({ head: ['id'] }); t.push(['101']);
+           const spinner = v('ora').default({ text: 'x', isEnabled: false });
+           const prompts = v('inquirer-prompts');
+           process.stdout.write(JSON.stringify({ table: t.toString().includes('101'), spinner: typeof spinner.start,
+             prompts: ['checkbox', 'confirm', 'input', 'password', 'search', 'select'].map((f) => typeof prompts[f]) }));`,
+        ],
+        { cwd: shipped.dir, encoding: 'utf8' },
+      );
+      expect(vendor.stderr).toBe('');
+      expect(JSON.parse(vendor.stdout)).toEqual({
+        table: true,
+        spinner: 'function',
+        prompts: Array(6).fill('function'),
       });
     } finally {
       shipped.remove();
