@@ -2,7 +2,7 @@
 // The launcher, as CommonJS (bin/package.json): a CommonJS entry starts ~8 ms sooner than an
 // ES module one, which is what `edp --help` costs on top of Node when it needs nothing else.
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const module_ = require('node:module');
 const { basename, dirname, join } = require('node:path');
 
@@ -58,6 +58,9 @@ if (module_.enableCompileCache && !process.env.NODE_COMPILE_CACHE && cache) {
   }
 }
 
+/** How many builds of a file this Node keeps code caches of. */
+const KEPT_BUILDS = 3;
+
 /** Compiled scripts without a usable code cache: their cache is written at exit. */
 const uncached = [];
 
@@ -112,13 +115,14 @@ function writeCodeCaches() {
         unlinkSync(temp);
         throw err;
       }
-      // This Node's caches of other builds of the file are not used again (other Nodes keep theirs).
-      const kept = basename(cacheFile);
+      // This Node keeps the caches of the file's three newest builds (two installed versions of
+      // edp can share the folder); older ones are removed. Other Nodes keep theirs.
       const sameNode = `-${process.version}-${process.arch}-`;
-      for (const other of readdirSync(cache)) {
-        if (other !== kept && other.startsWith(`${name}-`) && other.includes(sameNode) && other.endsWith('.v8cache'))
-          unlinkSync(join(cache, other));
-      }
+      const builds = readdirSync(cache)
+        .filter((f) => f.startsWith(`${name}-`) && f.includes(sameNode) && f.endsWith('.v8cache'))
+        .map((f) => ({ file: join(cache, f), mtime: statSync(join(cache, f)).mtimeMs }))
+        .sort((a, b) => b.mtime - a.mtime);
+      for (const old of builds.slice(KEPT_BUILDS)) unlinkSync(old.file);
     } catch {
       // A read-only or full disk: the next run compiles again.
     }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -96,6 +96,29 @@ describe('edp, built: help, version and errors', () => {
       const homeless = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), HOME: undefined } });
       expect(homeless.code).toBe(0);
       expect(homeless.json().length).toBeGreaterThan(0);
+    } finally {
+      cache.remove();
+    }
+  });
+
+  it("keeps code caches of this Node's three newest builds of a file, and other Nodes' caches", async () => {
+    const cache = tempDir('edp-cache-');
+    const dir = join(cache.dir, 'edp');
+    const node = `${process.version}-${process.arch}`;
+    const older = [1, 2, 3, 4].map((n) => `cli-${node}-${String(n).repeat(16)}.v8cache`);
+    const otherNode = `cli-v0.0.0-${process.arch}-${'5'.repeat(16)}.v8cache`;
+    mkdirSync(dir, { recursive: true });
+    for (const [i, f] of [...older, otherNode].entries()) {
+      writeFileSync(join(dir, f), 'old');
+      utimesSync(join(dir, f), 1_000_000 + i, 1_000_000 + i);
+    }
+    try {
+      const r = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
+      expect(r.code).toBe(0);
+      const cli = readdirSync(dir).filter((f) => f.startsWith('cli-'));
+      const written = cli.filter((f) => f.startsWith(`cli-${node}-`) && !older.includes(f));
+      expect(written).toHaveLength(1);
+      expect(cli.sort()).toEqual([older[2], older[3], otherNode, written[0]].sort());
     } finally {
       cache.remove();
     }
