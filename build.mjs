@@ -12,8 +12,8 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 // Modules that bundled libraries load at start-up for features edp never uses, each replaced
 // by a stand-in: commander's executable subcommands (child_process), undici's HTTP/2 client
 // (edp never negotiates HTTP/2), its FormData body encoder, its use of node:assert and
-// node:http, and chalk's detection of the terminal's colours. Measured in bench/startup.mjs; everything else
-// loads as usual.
+// node:http, and chalk's detection of the terminal's colours. Measured in bench/startup.mjs;
+// everything else loads as usual.
 const UNUSED_BUILTINS = [
   // undici's HTTP/2 client, whole, and the fetch body encoder (FormData request bodies): edp
   // sends JSON text only and never negotiates HTTP/2.

@@ -4,7 +4,7 @@
 'use strict';
 const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const module_ = require('node:module');
-const { basename, dirname, join } = require('node:path');
+const { dirname, join } = require('node:path');
 
 // `edp --help` to a pipe (or an 80-column terminal: commander wraps help to the terminal's
 // width, 80 off a terminal) prints the text the build rendered with the CLI itself
