@@ -96,6 +96,15 @@ describe('edp, built: help, version and errors', () => {
       const homeless = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), HOME: undefined } });
       expect(homeless.code).toBe(0);
       expect(homeless.json().length).toBeGreaterThan(0);
+      // A cache folder that cannot be made (its parent is a file) only costs the compile.
+      const notAFolder = join(cache.dir, 'file');
+      writeFileSync(notAFolder, '');
+      const unwritable = await runEdp(['workspaces', 'list', '--json'], {
+        env: { ...env(), XDG_CACHE_HOME: notAFolder },
+      });
+      expect(unwritable.stderr).toBe('');
+      expect(unwritable.code).toBe(0);
+      expect(unwritable.json().length).toBeGreaterThan(0);
     } finally {
       cache.remove();
     }
