@@ -61,26 +61,34 @@ if (module_.enableCompileCache && !process.env.NODE_COMPILE_CACHE && cache) {
 /** How many builds of a file this Node keeps code caches of. */
 const KEPT_BUILDS = 3;
 
-/** Compiled scripts without a usable code cache: their cache is written at exit. */
-const uncached = [];
+/** The files loaded this run, with what their code cache needs (written at exit). */
+const loadedFiles = [];
+
+// A code cache holds what the run that wrote it compiled. The first byte of a cache file says
+// whether that run sent requests (1) or not (0: `--version`, local commands): a cache of the
+// second kind is written again by the first run that sends requests, once, so that the runs
+// that follow find the request path compiled.
+const LOCAL_RUN = 0;
+const REQUEST_RUN = 1;
 
 /**
  * Loads one of the built CommonJS files (dist/cli.cjs, dist/undici.cjs) with a V8 code cache
  * kept in the user's cache folder, named after the file, this Node and the build's digest of it:
  * a run then skips parsing and compiling the code the previous runs compiled. The cache is
- * written at exit, once the run has compiled what a command needs, when there was none or V8
- * refused it (another V8 or other flags). Without a cache folder the file is compiled as usual.
+ * written at exit, once the run has compiled what a command needs, when there was none, V8
+ * refused it (another V8 or other flags), or it came from a run without requests and this one
+ * sent some. Without a cache folder the file is compiled as usual.
  */
 function loadCommonJs(file, name) {
   const bytes = readFileSync(file);
   // The build's digest of the file, on its last line (build.mjs).
   const build = /edpBuild=([0-9a-f]+)\s*$/.exec(bytes.toString('latin1', Math.max(0, bytes.length - 64)));
   let cacheFile;
-  let cachedData;
+  let cached;
   if (cache && build) {
     cacheFile = join(cache, `${name}-${process.version}-${process.arch}-${build[1]}.v8cache`);
     try {
-      cachedData = readFileSync(cacheFile);
+      cached = readFileSync(cacheFile);
     } catch {
       // none yet
     }
@@ -90,12 +98,13 @@ function loadCommonJs(file, name) {
     `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`,
     {
       filename: file,
-      ...(cachedData ? { cachedData } : {}),
+      ...(cached && cached.length > 1 ? { cachedData: cached.subarray(1) } : {}),
     },
   );
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
-    if (uncached.length === 0) process.once('exit', writeCodeCaches);
-    uncached.push({ script, cacheFile, name });
+  if (cacheFile) {
+    if (loadedFiles.length === 0) process.once('exit', writeCodeCaches);
+    const usable = cached !== undefined && cached.length > 1 && !script.cachedDataRejected;
+    loadedFiles.push({ script, cacheFile, name, writtenBy: usable ? cached[0] : undefined });
   }
   const loaded = { exports: {} };
   script.runInThisContext()(loaded.exports, module_.createRequire(file), loaded, file, dirname(file));
@@ -103,9 +112,12 @@ function loadCommonJs(file, name) {
 }
 
 function writeCodeCaches() {
-  for (const { script, cacheFile, name } of uncached) {
+  // undici loads with the first request.
+  const thisRun = loadedFiles.some((f) => f.name === 'undici') ? REQUEST_RUN : LOCAL_RUN;
+  for (const { script, cacheFile, name, writtenBy } of loadedFiles) {
+    if (writtenBy !== undefined && writtenBy >= thisRun) continue;
     try {
-      const data = script.createCachedData();
+      const data = Buffer.concat([Buffer.of(thisRun), script.createCachedData()]);
       mkdirSync(cache, { recursive: true, mode: 0o700 });
       const temp = `${cacheFile}.${process.pid}.tmp`;
       writeFileSync(temp, data, { mode: 0o600 });

@@ -63,7 +63,7 @@ describe('edp, built: help, version and errors', () => {
     }
   });
 
-  it('keeps code caches of the CLI and undici in XDG_CACHE_HOME/edp, reuses them, replaces one V8 refuses; without a home it caches nothing', async () => {
+  it('keeps code caches of the CLI and undici in XDG_CACHE_HOME/edp, fills them in after a first run without requests, reuses them, replaces one V8 refuses; without a home it caches nothing', async () => {
     const cache = tempDir('edp-cache-');
     const dir = join(cache.dir, 'edp');
     const caches = () =>
@@ -74,8 +74,18 @@ describe('edp, built: help, version and errors', () => {
       );
     const list = () => runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
     try {
+      // A run without requests caches the CLI only, marked as such (first byte 0)...
+      expect((await runEdp(['--version'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } })).code).toBe(0);
+      const local = caches();
+      expect(Object.keys(local)).toHaveLength(1);
+      const [localCli] = Object.entries(local)[0]!;
+      expect(localCli).toMatch(/^cli-/);
+      expect(local[localCli]![0]).toBe(0);
+      // ...which the first run that sends requests writes again, with undici's (first byte 1).
       expect((await list()).code).toBe(0);
       const first = caches();
+      expect(first[localCli]!.equals(local[localCli]!)).toBe(false);
+      for (const data of Object.values(first)) expect(data[0]).toBe(1);
       expect(
         Object.keys(first)
           .map((f) => f.replace(/-v\d.*$/, ''))
