@@ -83,13 +83,20 @@ await build({
   plugins: [unusedBuiltins],
   logLevel: 'warning',
 });
+// The CommonJS builds of code written as ES modules: `import.meta.url` is the file's own URL.
+const moduleUrl = {
+  define: { 'import.meta.url': '__edpModuleUrl' },
+  banner: { js: "const __edpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
 // The libraries only some commands use (document checks, YAML, prompts, spinners, tables), each
 // one CommonJS file in dist/vendor that the CLI requires on first use: the CLI's own file, which
 // every run reads and deserializes from its code cache, stays small.
 const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3'];
 const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/', '-')}.cjs`;
-const vendor = {
-  name: 'vendor',
+/** The vendor libraries and the sandbox stay files of their own beside the CLI's. */
+const separateFiles = {
+  name: 'separate-files',
   setup(b) {
     const filter = new RegExp(`^(${VENDOR.map(escapeRegExp).join('|')})$`);
     b.onResolve({ filter }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
@@ -113,7 +120,7 @@ await build({
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
-  plugins: [unusedBuiltins, vendor],
+  plugins: [unusedBuiltins, separateFiles],
   // import() of the files beside it becomes require(): the launcher compiles the CLI as a script,
   // which has no module loader of its own for import().
   supported: { 'dynamic-import': false },
@@ -121,11 +128,11 @@ await build({
   // dist/vendor/jq-web below rather than bundled, and loaded only with --jq.
   external: ['jq-web'],
   define: {
+    ...moduleUrl.define,
     __EDP_VERSION__: JSON.stringify(version),
     __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS),
-    'import.meta.url': '__edpModuleUrl',
   },
-  banner: { js: "const __edpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: moduleUrl.banner,
   logLevel: 'warning',
 });
 for (const name of VENDOR) {
@@ -163,8 +170,8 @@ await build({
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
-  define: { __EDP_VERSION__: JSON.stringify(version), 'import.meta.url': '__edpModuleUrl' },
-  banner: { js: "const __edpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { ...moduleUrl.define, __EDP_VERSION__: JSON.stringify(version) },
+  banner: moduleUrl.banner,
   logLevel: 'warning',
 });
 

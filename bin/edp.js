@@ -93,17 +93,19 @@ function loadCommonJs(file, name) {
       // none yet
     }
   }
+  // The first byte says what kind of run wrote the cache; V8's data follows.
+  const cachedData = cached && cached.length > 1 ? cached.subarray(1) : undefined;
   const { Script } = require('node:vm');
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`,
     {
       filename: file,
-      ...(cached && cached.length > 1 ? { cachedData: cached.subarray(1) } : {}),
+      ...(cachedData ? { cachedData } : {}),
     },
   );
   if (cacheFile) {
     if (loadedFiles.length === 0) process.once('exit', writeCodeCaches);
-    const usable = cached !== undefined && cached.length > 1 && !script.cachedDataRejected;
+    const usable = cachedData !== undefined && !script.cachedDataRejected;
     loadedFiles.push({ script, cacheFile, name, writtenBy: usable ? cached[0] : undefined });
   }
   const loaded = { exports: {} };
