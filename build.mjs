@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -68,6 +69,25 @@ const unusedBuiltins = {
   },
 };
 
+// undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
+// build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which keeps V8 from
+// recompiling the parser on background threads that the process would wait for at exit.
+const PARSER_CALL = 'llhttpInstance = lazyllhttp()';
+const baselineWasm = {
+  name: 'baseline-wasm',
+  setup(b) {
+    b.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (source.split(PARSER_CALL).length !== 2) throw new Error(`${args.path}: expected one "${PARSER_CALL}"`);
+      const helper = JSON.stringify(resolve('src/http/baseline-wasm.ts'));
+      return {
+        contents: source.replace(PARSER_CALL, `llhttpInstance = require(${helper}).withBaselineWasm(lazyllhttp)`),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 // The API client's undici, as one CommonJS file: loaded with a V8 code cache (src/http/undici.ts).
 const UNDICI_CJS = 'undici.cjs';
 
@@ -80,7 +100,7 @@ await build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  plugins: [unusedBuiltins],
+  plugins: [unusedBuiltins, baselineWasm],
   logLevel: 'warning',
 });
 // The CommonJS builds of code written as ES modules: `import.meta.url` is the file's own URL.

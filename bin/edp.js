@@ -37,14 +37,6 @@ function cacheDir(env) {
   return base ? join(base, 'edp') : undefined;
 }
 
-// undici parses responses with WebAssembly, which V8 compiles again with its optimizing tier on
-// background threads once it has run a while; the process then waits for that work at exit:
-// ~85 ms on Node 20 after one request, ~55 ms on Node 22 after two. The baseline compiler alone
-// is fast enough here. The flag is set before any code is compiled, since V8 keys its code
-// caches by its flags. Node 24 ignores flags set at run time (only `node --liftoff-only` would
-// do, at ~10 ms a run): there it is not set.
-if (Number(process.versions.node.split('.')[0]) < 24) require('node:v8').setFlagsFromString('--liftoff-only');
-
 // Node 22 and later keep compiled code between runs, in the user's cache folder, for what loads
 // through Node's own loaders (the libraries in dist/vendor, the sandbox). A folder that cannot be
 // written costs only the compile it would have saved; NODE_COMPILE_CACHE and

@@ -120,6 +120,35 @@ describe('edp, built: help, version and errors', () => {
     }
   });
 
+  it("creates undici's parser with V8's tier-up budget raised, then sets the budget back to its default", async () => {
+    // A preload records each V8 flag the run sets; the launcher and the CLI set none of their own.
+    const dir = tempDir('edp-flags-');
+    const log = join(dir.dir, 'flags.log');
+    const preload = join(dir.dir, 'record-flags.cjs');
+    writeFileSync(
+      preload,
+      `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.stringify(log)}, flags + '\\n'); set(flags); };
+`,
+    );
+    try {
+      const r = await runEdp(['workspaces', 'list', '--json'], {
+        env: { ...env(), NODE_OPTIONS: `--require ${preload}` },
+      });
+      expect(r.code).toBe(0);
+      expect(r.json().length).toBeGreaterThan(0);
+      const major = Number(process.versions.node.split('.')[0]);
+      const defaults: Record<number, number> = { 20: 1_800_000, 22: 13_000_000, 24: 13_000_000 };
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+        '--wasm-tiering-budget=2000000000',
+        `--wasm-tiering-budget=${defaults[major]}`,
+      ]);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("keeps code caches of this Node's three newest builds of a file, and other Nodes' caches", async () => {
     const cache = tempDir('edp-cache-');
     const dir = join(cache.dir, 'edp');

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TIERING_BUDGET, RAISED_TIERING_BUDGET, withBaselineWasm } from '../../src/http/baseline-wasm.js';
+
+describe("undici's parser created with V8's tier-up budget raised", () => {
+  it('raises the budget for the creation only, then sets back the default of this Node major', () => {
+    const flags: string[] = [];
+    const result = withBaselineWasm(
+      () => {
+        flags.push('create');
+        return 'instance';
+      },
+      { major: 22, setFlags: (f) => flags.push(f) },
+    );
+    expect(result).toBe('instance');
+    expect(flags).toEqual([
+      `--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`,
+      'create',
+      '--wasm-tiering-budget=13000000',
+    ]);
+  });
+
+  it('sets the default back when the creation throws', () => {
+    const flags: string[] = [];
+    expect(() =>
+      withBaselineWasm(
+        () => {
+          throw new Error('no WebAssembly');
+        },
+        { major: 20, setFlags: (f) => flags.push(f) },
+      ),
+    ).toThrow('no WebAssembly');
+    expect(flags).toEqual([`--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`, '--wasm-tiering-budget=1800000']);
+  });
+
+  it('leaves the flags alone on a Node major whose default it does not know', () => {
+    const flags: string[] = [];
+    expect(withBaselineWasm(() => 1, { major: 99, setFlags: (f) => flags.push(f) })).toBe(1);
+    expect(flags).toEqual([]);
+  });
+
+  it('knows the default of the Node running the tests, as its V8 prints it', () => {
+    const major = Number(process.versions.node.split('.')[0]);
+    const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
+    const entry = /--wasm-tiering-budget \([^)]*\)\s+type: int\s+default: --wasm-tiering-budget=(\d+)/.exec(options);
+    expect(entry, 'the --wasm-tiering-budget entry of node --v8-options').not.toBeNull();
+    expect(DEFAULT_TIERING_BUDGET[major]).toBe(Number(entry![1]));
+  });
+});
