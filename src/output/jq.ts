@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { JqRunner } from 'jq-web';
 import type { OutStream } from './io.js';
 import { ExitError, UsageError } from '../errors.js';
+import { withBaselineWasm } from '../http/baseline-wasm.js';
 
 /**
  * `--jq EXPR`: the command's JSON document through a jq filter (cli-design: Second round).
@@ -31,13 +32,21 @@ const COMPILE_ERROR = 3;
  * (it reads its wasm from beside its own file, so it is not bundled): the built command line
  * loads that copy and needs no node_modules; the sources load the package.
  */
-function runner(): Promise<JqRunner> {
+function loadRunner(): Promise<JqRunner> {
   const require = createRequire(import.meta.url);
   for (const candidate of ['../vendor/jq-web/jq.cjs', './vendor/jq-web/jq.cjs']) {
     const path = fileURLToPath(new URL(candidate, import.meta.url));
     if (existsSync(path)) return require(path) as Promise<JqRunner>;
   }
   return require('jq-web') as Promise<JqRunner>;
+}
+
+let loading: Promise<JqRunner> | undefined;
+
+/** jq, compiled once per process at WebAssembly's baseline tier (http/baseline-wasm.ts). */
+function runner(): Promise<JqRunner> {
+  loading ??= withBaselineWasm(loadRunner);
+  return loading;
 }
 
 /**

@@ -33,6 +33,22 @@ describe("undici's parser created with V8's tier-up budget raised", () => {
     expect(flags).toEqual([`--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`, '--wasm-tiering-budget=1800000']);
   });
 
+  it('keeps the budget raised until an asynchronous creation settles, resolved or rejected', async () => {
+    const flags: string[] = [];
+    const setFlags = (f: string) => flags.push(f);
+    let resolve!: (value: string) => void;
+    const created = withBaselineWasm(() => new Promise<string>((r) => (resolve = r)), { major: 24, setFlags });
+    expect(flags).toEqual([`--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`]);
+    resolve('jq');
+    expect(await created).toBe('jq');
+    expect(flags).toEqual([`--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`, '--wasm-tiering-budget=13000000']);
+    flags.length = 0;
+    await expect(
+      withBaselineWasm(() => Promise.reject(new Error('bad wasm')), { major: 24, setFlags }),
+    ).rejects.toThrow('bad wasm');
+    expect(flags).toEqual([`--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`, '--wasm-tiering-budget=13000000']);
+  });
+
   it('leaves the flags alone on a Node major whose default it does not know', () => {
     const flags: string[] = [];
     expect(withBaselineWasm(() => 1, { major: 99, setFlags: (f) => flags.push(f) })).toBe(1);
