@@ -244,9 +244,12 @@ export class Context {
       const creds = this.credentials();
       if (creds.source !== 'env' || creds.token || creds.sessionId || !creds.username || !creds.password) return;
       const config = this.config;
-      const salt = config.read().token_key_salt;
-      void Promise.all([salt ?? config.tokenKeySalt(), import('./config/token-cache.js')])
-        .then(([s, { identityOf }]) => identityOf('env', s, creds.username!, creds.password!))
+      void import('./config/token-cache.js')
+        .then(({ identityOf }) =>
+          // A new file's salt is being written meanwhile: the digest starts with it, before the
+          // write's fsync, and the lookup digests again only if another process wrote one first.
+          identityOf('env', config.expectedTokenKeySalt(), creds.username!, creds.password!),
+        )
         .catch(() => undefined);
     } catch {
       // an unreadable configuration file is reported by the command

@@ -101,7 +101,7 @@ export class ConfigStore {
   readonly file: string;
   readonly lockFile: string;
   private snapshot: ConfigFile | undefined;
-  private saltWrite: Promise<string> | undefined;
+  private saltWrite: { salt: string; written: Promise<string> } | undefined;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -181,16 +181,36 @@ export class ConfigStore {
   async tokenKeySalt(): Promise<string> {
     const known = this.read().token_key_salt;
     if (known) return known;
-    // One write for callers that ask at once (they would otherwise queue on the lock).
-    this.saltWrite ??= this.update((config) => {
-      config.token_key_salt ??= nodeCrypto().randomBytes(32).toString('base64url');
-    }).then(
-      (written) => written.token_key_salt!,
-      (err: unknown) => {
-        this.saltWrite = undefined;
-        throw err;
-      },
-    );
+    return this.startSaltWrite().written;
+  }
+
+  /**
+   * The salt as this process expects it, at once: the file's, or while the file has none, the
+   * one this process is writing (the write starts here). The file holds that one unless another
+   * process wrote a salt first, which `tokenKeySalt()` tells: work that depends on the salt (the
+   * slow digest of a password) can start with this one rather than wait for the write.
+   */
+  expectedTokenKeySalt(): string {
+    return this.read().token_key_salt ?? this.startSaltWrite().salt;
+  }
+
+  /** One write for callers that ask at once (they would otherwise queue on the lock). */
+  private startSaltWrite(): { salt: string; written: Promise<string> } {
+    if (!this.saltWrite) {
+      const salt = nodeCrypto().randomBytes(32).toString('base64url');
+      const written = this.update((config) => {
+        config.token_key_salt ??= salt;
+      }).then(
+        (file) => file.token_key_salt!,
+        (err: unknown) => {
+          this.saltWrite = undefined;
+          throw err;
+        },
+      );
+      // A failed write is reported to whoever awaits the salt; a run that never does is not ended by it.
+      written.catch(() => undefined);
+      this.saltWrite = { salt, written };
+    }
     return this.saltWrite;
   }
 

@@ -185,6 +185,38 @@ describe('token cache keys', () => {
     expect(serviceKey('HTTP://Example.COM:80/api/')).toBe('http://example.com/api');
   });
 
+  it("the salt a new file is getting is known at once; the file's wins when another process wrote one first", async () => {
+    const { dir } = tempDir();
+    const s = store(dir);
+    const expected = s.expectedTokenKeySalt();
+    expect(expected).toMatch(/^[\w-]{43}$/);
+    expect(s.expectedTokenKeySalt()).toBe(expected);
+    expect(await s.tokenKeySalt()).toBe(expected);
+    expect(onDisk(dir).token_key_salt).toBe(expected);
+
+    // Another process writes its salt between this one's read and its write: the file's is the salt.
+    const other = tempDir().dir;
+    const late = store(other);
+    late.read();
+    await store(other).tokenKeySalt();
+    const theirs = onDisk(other).token_key_salt;
+    expect(late.expectedTokenKeySalt()).not.toBe(theirs);
+    expect(await late.tokenKeySalt()).toBe(theirs);
+    expect(onDisk(other).token_key_salt).toBe(theirs);
+  });
+
+  it('a salt that cannot be written fails whoever awaits it, and a run that never does carries on', async () => {
+    const { dir } = tempDir();
+    const blocked = join(dir, 'file');
+    writeFileSync(blocked, '');
+    const s = store(join(blocked, 'edp'));
+    expect(s.expectedTokenKeySalt()).toMatch(/^[\w-]{43}$/);
+    await expect(s.tokenKeySalt()).rejects.toThrow();
+    // Unawaited: an unhandled rejection would fail this test run.
+    store(join(blocked, 'other')).expectedTokenKeySalt();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
   it('expired tokens are dropped from the file when a new one is saved', async () => {
     const { dir } = tempDir();
     await loggedIn(dir);
