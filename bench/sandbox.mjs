@@ -1,10 +1,19 @@
 // Sandbox throughput: GET requests per second at 50 connections, as a ratio to a bare fastify
 // "hello world" measured in the same run. Each server runs in its own process (one core for the
-// server, one for the load generator); autocannon drives both the same way, in alternating
-// rounds so that both see the same machine. The sandbox request is a workspace-scoped list with
+// server, one for the load generator); autocannon drives them the same way, in alternating
+// rounds so that all see the same machine. The sandbox request is a workspace-scoped list with
 // a Bearer token: authentication, the store, the paginated envelope and the JSON reply, which is
-// what clients mostly do. Prints each round, then the medians (req/s and latency) of both and the
-// ratio of the medians. Measured in one run; no assertions.
+// what clients mostly do.
+//
+// A third server shows what fastify alone costs for that answer: the fastify skeleton registers
+// the sandbox's routes (from its OpenAPI document) with handlers that do nothing, has hooks
+// where the sandbox has them (a trace id set on request, a hook on send) and answers the request
+// with the sandbox's own reply, captured once and serialized each time. What separates the
+// sandbox from the skeleton is the sandbox's own work; what separates the skeleton from hello
+// world is fastify's, for a route table, hooks and a reply of this size.
+//
+// Prints each round, then the medians (req/s and latency) and the ratios of the medians.
+// Measured in one run; no assertions.
 //
 // The sandbox is the built one (dist/sandbox.js, `npm run build`); BENCH_SANDBOX names another
 // build of src/sandbox/index.ts. BENCH_CONNECTIONS, BENCH_SECONDS (per round), BENCH_ROUNDS.
@@ -65,6 +74,33 @@ console.log(sb.url);
 process.on('SIGTERM', () => sb.close().then(() => process.exit(0)));
 `;
 
+/**
+ * The skeleton: the sandbox's routes (every method and path of its OpenAPI document, `{name}`
+ * as `:name`) and hooks, answering `route` with `reply` as is and any other route with `{}`.
+ */
+const skeletonServer = (sandboxUrl, route, reply) => `
+import Fastify from 'fastify';
+const app = Fastify({ logger: false });
+const document = await (await fetch(${JSON.stringify(`${sandboxUrl}/_sandbox/openapi.json`)})).json();
+const reply = ${JSON.stringify(reply)};
+let n = 0;
+app.addHook('onRequest', (request, res, done) => {
+  res.header('x-im-trace-id', 'a1b2c3d4' + (++n).toString(16).padStart(8, '0'));
+  done();
+});
+app.addHook('onSend', (request, res, payload, done) => done(null, payload));
+app.setReplySerializer((payload) => JSON.stringify(payload));
+for (const [template, item] of Object.entries(document.paths)) {
+  const url = template.replace(/[{]([^}]+)[}]/g, ':$1');
+  for (const method of ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m])) {
+    const answer = url === ${JSON.stringify(route)} && method === 'get' ? reply : {};
+    app.route({ method: method.toUpperCase(), url, handler: async () => answer });
+  }
+}
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('http://127.0.0.1:' + app.server.address().port + '/');
+`;
+
 const median = (values) => {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
@@ -89,41 +125,48 @@ try {
   const probe = await fetch(base + path, { headers });
   if (probe.status !== 200) throw new Error(`GET ${path}: ${probe.status}`);
 
-  // Warm both servers' JIT before measuring.
-  await load(hello.url, {}, 2);
-  await load(base + path, headers, 2);
+  const skeleton = await server(
+    skeletonServer(base, '/api/v3/datasources/:datasource_name/connections', await probe.json()),
+  );
+  started.push(skeleton);
+  const targets = [
+    { label: 'bare fastify hello world', url: hello.url, headers: {} },
+    { label: 'fastify skeleton: sandbox routes, hooks, reply', url: skeleton.url.replace(/\/$/, '') + path, headers },
+    { label: `sandbox GET ${path}`, url: base + path, headers },
+  ];
+  // Warm the servers' JIT before measuring.
+  for (const t of targets) await load(t.url, t.headers, 2);
 
   console.log(`throughput at ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each (sandbox: ${SANDBOX})`);
-  const bare = [];
-  const emulated = [];
-  const errors = { bare: 0, sandbox: 0 };
+  const runs = targets.map(() => []);
+  const errors = targets.map(() => 0);
   for (let round = 1; round <= ROUNDS; round++) {
-    const b = await load(hello.url);
-    const e = await load(base + path, headers);
-    bare.push(b);
-    emulated.push(e);
-    errors.bare += b.errors + b.non2xx;
-    errors.sandbox += e.errors + e.non2xx;
+    for (const [i, t] of targets.entries()) {
+      const r = await load(t.url, t.headers);
+      runs[i].push(r);
+      errors[i] += r.errors + r.non2xx;
+    }
+    const [b, k, e] = runs.map((r) => r.at(-1).requests.average);
     console.log(
-      `  round ${round}: bare ${Math.round(b.requests.average)} req/s, sandbox ${Math.round(e.requests.average)} req/s, ratio ${(e.requests.average / b.requests.average).toFixed(2)}`,
+      `  round ${round}: bare ${Math.round(b)} req/s, skeleton ${Math.round(k)} req/s, sandbox ${Math.round(e)} req/s, sandbox/bare ${(e / b).toFixed(2)}`,
     );
   }
-  const summary = (runs) => ({
-    rps: median(runs.map((r) => r.requests.average)),
-    p50: median(runs.map((r) => r.latency.p50)),
-    p99: median(runs.map((r) => r.latency.p99)),
+  const summary = (rs) => ({
+    rps: median(rs.map((r) => r.requests.average)),
+    p50: median(rs.map((r) => r.latency.p50)),
+    p99: median(rs.map((r) => r.latency.p99)),
   });
-  const b = summary(bare);
-  const e = summary(emulated);
+  const [b, k, e] = runs.map(summary);
   const line = (label, s, errs) =>
-    `  ${label.padEnd(52)} ${String(Math.round(s.rps)).padStart(7)} req/s  latency p50 ${s.p50} ms  p99 ${s.p99} ms  errors ${errs}`;
+    `  ${label.padEnd(52)} ${String(Math.round(s.rps)).padStart(7)} req/s  ${(1e6 / s.rps).toFixed(1).padStart(5)} µs/req  latency p50 ${s.p50} ms  p99 ${s.p99} ms  errors ${errs}`;
   console.log('medians:');
-  console.log(line('bare fastify hello world', b, errors.bare));
-  console.log(line(`sandbox GET ${path}`, e, errors.sandbox));
+  for (const [i, s] of [b, k, e].entries()) console.log(line(targets[i].label, s, errors[i]));
   const ratio = e.rps / b.rps;
   console.log(
     `  ratio sandbox / bare fastify: ${ratio.toFixed(2)}x  (target >= 0.85x: ${ratio >= 0.85 ? 'met' : 'NOT met'})`,
   );
+  console.log(`  ratio skeleton / bare fastify: ${(k.rps / b.rps).toFixed(2)}x  (fastify's own cost for this answer)`);
+  console.log(`  ratio sandbox / skeleton: ${(e.rps / k.rps).toFixed(2)}x  (the sandbox's own work)`);
 } finally {
   await Promise.all(started.map((s) => s.stop()));
 }
