@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIERING_BUDGET, RAISED_TIERING_BUDGET } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
 import { operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
@@ -139,10 +140,9 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
       expect(r.code).toBe(0);
       expect(r.json().length).toBeGreaterThan(0);
       const major = Number(process.versions.node.split('.')[0]);
-      const defaults: Record<number, number> = { 20: 1_800_000, 22: 13_000_000, 24: 13_000_000 };
       expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
-        '--wasm-tiering-budget=2000000000',
-        `--wasm-tiering-budget=${defaults[major]}`,
+        `--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`,
+        `--wasm-tiering-budget=${DEFAULT_TIERING_BUDGET[major]}`,
       ]);
     } finally {
       dir.remove();
