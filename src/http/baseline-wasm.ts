@@ -13,8 +13,8 @@ import { setFlagsFromString } from 'node:v8';
  * Back to the default, not merely lower: V8 keys code caches by its flags, those of the CLI
  * (bin/edp.js) and Node's own for its built-in modules. Any flag left off its default makes
  * V8 refuse them all (Node's built-in modules then load ~9 ms slower, measured). The default
- * differs between V8 versions, hence one per Node major; on a major not listed the parser is
- * created as undici would.
+ * differs between V8 versions, hence one per Node major; on a major not listed, or when the
+ * user gave node a tier-up budget of their own, the module is created as it would be.
  */
 export const DEFAULT_TIERING_BUDGET: Readonly<Record<number, number>> = {
   20: 1_800_000,
@@ -30,6 +30,8 @@ export interface BaselineWasmOptions {
   major?: number;
   /** sets V8 flags (node:v8's setFlagsFromString) */
   setFlags?: (flags: string) => void;
+  /** the options node was given: its command line's and NODE_OPTIONS */
+  nodeOptions?: string;
 }
 
 /**
@@ -40,8 +42,9 @@ export interface BaselineWasmOptions {
 export function withBaselineWasm<T>(create: () => T, options: BaselineWasmOptions = {}): T {
   const major = options.major ?? Number(process.versions.node.split('.')[0]);
   const setFlags = options.setFlags ?? setFlagsFromString;
+  const nodeOptions = options.nodeOptions ?? `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
   const defaultBudget = DEFAULT_TIERING_BUDGET[major];
-  if (defaultBudget === undefined) return create();
+  if (defaultBudget === undefined || /wasm[-_]tiering[-_]budget/.test(nodeOptions)) return create();
   const restore = () => setFlags(`--wasm-tiering-budget=${defaultBudget}`);
   setFlags(`--wasm-tiering-budget=${RAISED_TIERING_BUDGET}`);
   let result: T;

@@ -55,6 +55,16 @@ describe("undici's parser created with V8's tier-up budget raised", () => {
     expect(flags).toEqual([]);
   });
 
+  it('leaves the budget to the user who gave node one', () => {
+    const flags: string[] = [];
+    const setFlags = (f: string) => flags.push(f);
+    expect(withBaselineWasm(() => 1, { major: 22, setFlags, nodeOptions: ' --wasm-tiering-budget=5' })).toBe(1);
+    expect(withBaselineWasm(() => 2, { major: 22, setFlags, nodeOptions: '--wasm_tiering_budget 5 ' })).toBe(2);
+    expect(flags).toEqual([]);
+    expect(withBaselineWasm(() => 3, { major: 22, setFlags, nodeOptions: '--max-old-space-size=512 ' })).toBe(3);
+    expect(flags).toHaveLength(2);
+  });
+
   it('knows the default of the Node running the tests, as its V8 prints it', () => {
     const major = Number(process.versions.node.split('.')[0]);
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
