@@ -242,13 +242,16 @@ export class Context {
   private startIdentityDigest(): void {
     try {
       const creds = this.credentials();
-      if (creds.source !== 'env' || creds.token || creds.sessionId || !creds.username || !creds.password) return;
+      if (creds.token || creds.sessionId || !creds.username || !creds.password) return;
       const config = this.config;
       void import('./config/token-cache.js')
-        .then(({ identityOf }) =>
-          // A new file's salt is being written meanwhile: the digest starts with it, before the
-          // write's fsync, and the lookup digests again only if another process wrote one first.
-          identityOf('env', config.expectedTokenKeySalt(), creds.username!, creds.password!),
+        .then(({ identityKind, identityOf }) =>
+          // Only the slow digest is worth starting early. A new file's salt is being written
+          // meanwhile: the digest starts with it, before the write's fsync, and the lookup
+          // digests again only if another process wrote one first.
+          identityKind(creds.source) === 'env'
+            ? identityOf('env', config.expectedTokenKeySalt(), creds.username!, creds.password!)
+            : undefined,
         )
         .catch(() => undefined);
     } catch {

@@ -12,6 +12,7 @@ import { acquireLock } from '../config/lock.js';
 import {
   cachedEntry,
   entriesOf,
+  identityKind,
   identityOf,
   issuanceLockName,
   profileIdentity,
@@ -162,12 +163,7 @@ export class CredentialAuth implements AuthProvider {
       if (!this.hasBasic()) throw this.noBasic();
       // Without a usable store the tokens live for this run only: any salt will do.
       const salt = (await this.storedSalt()) ?? nodeCrypto().randomBytes(16).toString('hex');
-      return identityOf(
-        this.creds.source === 'profile' ? 'profile' : 'env',
-        salt,
-        this.creds.username!,
-        this.creds.password!,
-      );
+      return identityOf(identityKind(this.creds.source), salt, this.creds.username!, this.creds.password!);
     })();
     return this.identityPromise;
   }

@@ -1,4 +1,5 @@
 import { nodeCrypto } from '../util/crypto.js';
+import type { CredentialSource } from '../api/auth.js';
 import type { ConfigFile, TokenCacheEntry } from './store.js';
 
 /**
@@ -17,6 +18,11 @@ import type { ConfigFile, TokenCacheEntry } from './store.js';
  *   computed at most once per run, only by runs that need a workspace token.
  */
 export type IdentityKind = 'profile' | 'env';
+
+/** The digest for credentials of this source: the HMAC for a profile's, scrypt for any other. */
+export function identityKind(source: CredentialSource | undefined): IdentityKind {
+  return source === 'profile' ? 'profile' : 'env';
+}
 
 const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 

@@ -5,7 +5,7 @@ import { CredentialAuth, TOKEN_LIFETIME_MS, type Credentials } from '../../src/a
 import type { ApiClient } from '../../src/api/client.js';
 import { acquireLock } from '../../src/config/lock.js';
 import { ConfigFileError, ConfigStore, type ConfigFile } from '../../src/config/store.js';
-import { identityOf, serviceKey } from '../../src/config/token-cache.js';
+import { identityKind, identityOf, serviceKey } from '../../src/config/token-cache.js';
 import { tempDir } from '../helpers.js';
 
 const SERVICE = 'http://127.0.0.1:4010';
@@ -182,6 +182,9 @@ describe('token cache keys', () => {
     expect(await identityOf('env', 'salt-b', 'u@x', 'hunter2')).not.toBe(a);
     expect(await identityOf('env', 'salt-a', 'u@x', 'hunter3')).not.toBe(a);
     expect(await identityOf('profile', 'salt-a', 'u@x', 'hunter2')).toMatch(/^basic:u@x:hmac:/);
+    // The HMAC for a profile's password, which the file holds anyway; scrypt for any other.
+    expect(identityKind('profile')).toBe('profile');
+    for (const source of ['env', 'login', undefined] as const) expect(identityKind(source)).toBe('env');
     expect(serviceKey('HTTP://Example.COM:80/api/')).toBe('http://example.com/api');
   });
 
