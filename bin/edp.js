@@ -37,6 +37,17 @@ function cacheDir(env) {
   return base ? join(base, 'edp') : undefined;
 }
 
+// undici parses responses with WebAssembly, and `--jq` runs jq compiled to it. V8 compiles it
+// again with its optimizing tier on background threads once it has run a while: the process
+// waits for that work at exit (~85 ms on Node 20 after one request, ~55 ms on Node 22 after
+// two), and a long run (paging through 100,000 items) peaks ~30 MB higher. On Node 20 and 22
+// V8's --liftoff-only keeps it at the baseline tier for the whole run; it is set before any code
+// is compiled, since V8 keys its code caches by its flags (at a cost: Node's own code cache for
+// its built-in modules is refused, ~3 ms a run). Set only while a module is created, it does
+// not hold there: V8 decides tier-up as the code runs. Node 24 does not act on it at run time;
+// there a raised tier-up budget is used instead (src/http/baseline-wasm.ts).
+if (Number(process.versions.node.split('.')[0]) < 24) require('node:v8').setFlagsFromString('--liftoff-only');
+
 // Node 22 and later keep compiled code between runs, in the user's cache folder, for what loads
 // through Node's own loaders (the libraries in dist/vendor, the sandbox). A folder that cannot be
 // written costs only the compile it would have saved; NODE_COMPILE_CACHE and
