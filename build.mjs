@@ -70,8 +70,9 @@ const unusedBuiltins = {
 };
 
 // undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
-// build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which keeps V8 from
-// recompiling the parser on background threads that the process would wait for at exit.
+// build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which on Node 24
+// keeps V8 from recompiling the parser on background threads that the process would wait for
+// at exit (Node 20 and 22 have the launcher's --liftoff-only for that).
 const PARSER_CALL = 'llhttpInstance = lazyllhttp()';
 const baselineWasm = {
   name: 'baseline-wasm',
