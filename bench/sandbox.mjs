@@ -131,7 +131,7 @@ try {
   started.push(skeleton);
   // The skeleton gets the requests the sandbox got before the load (a token, then the probe):
   // which requests a fastify process serves first shapes the code V8 optimizes, and measurably
-  // so (a skeleton loaded cold spends ~20% more CPU per request, as measured here).
+  // so (a skeleton loaded cold spent ~20% more CPU per request on this project's machine).
   const skeletonBase = skeleton.url.replace(/\/$/, '');
   await (
     await fetch(`${skeletonBase}/api/v3/token`, {
