@@ -39,14 +39,13 @@ function cacheDir(env) {
 
 // undici parses responses with WebAssembly, and `--jq` runs jq compiled to it. V8 compiles it
 // again with its optimizing tier on background threads once it has run a while: the process
-// waits for that work at exit (~85 ms on Node 20 after one request, ~55 ms on Node 22 after
-// two), and a long run (paging through 100,000 items) peaks ~30 MB higher. On Node 20 and 22
-// V8's --liftoff-only keeps it at the baseline tier for the whole run; it is set before any code
-// is compiled, since V8 keys its code caches by its flags (at a cost: Node's own code cache for
-// its built-in modules is refused, ~3 ms a run). Set only while a module is created, it does
-// not hold there: V8 decides tier-up as the code runs. Node 24 does not act on it at run time;
-// there a raised tier-up budget is used instead (src/http/baseline-wasm.ts).
-if (Number(process.versions.node.split('.')[0]) < 24) require('node:v8').setFlagsFromString('--liftoff-only');
+// waits for that work at exit (~55 ms on Node 22 after two requests), and a long run (paging
+// through 100,000 items) peaks ~30 MB higher. On Node 22 V8's --liftoff-only keeps it at the
+// baseline tier; it is set before any code is compiled, since V8 keys its code caches by its
+// flags, Node's compile cache for dist/vendor included (at a cost: Node's own code cache for its
+// built-in modules is refused, ~3 ms a run). Node 20 and 24 do it otherwise, from the first
+// WebAssembly module on (src/http/baseline-wasm.ts).
+if (Number(process.versions.node.split('.')[0]) === 22) require('node:v8').setFlagsFromString('--liftoff-only');
 
 // Node 22 and later keep compiled code between runs, in the user's cache folder, for what loads
 // through Node's own loaders (the libraries in dist/vendor, the sandbox). A folder that cannot be
@@ -75,6 +74,15 @@ const LOCAL_RUN = 0;
 const REQUEST_RUN = 1;
 
 /**
+ * V8 flags held off their defaults for the rest of the run (src/http/baseline-wasm.ts: on Node
+ * 20, --liftoff-only from the first WebAssembly module on), as that module announces them.
+ * V8 keys code caches by its flags: they are set back to their defaults while a file with a
+ * code cache is compiled and run (which also loads the built-in modules it needs with Node's
+ * own cache), and before the caches are written at exit.
+ */
+const HELD_FLAGS = Symbol.for('edp.heldV8Flags');
+
+/**
  * Loads one of the built CommonJS files (dist/cli.cjs, dist/undici.cjs) with a V8 code cache
  * kept in the user's cache folder, named after the file, this Node and the build's digest of it:
  * a run then skips parsing and compiling the code the previous runs compiled. The cache is
@@ -83,6 +91,18 @@ const REQUEST_RUN = 1;
  * sent some. Without a cache folder the file is compiled as usual.
  */
 function loadCommonJs(file, name) {
+  const held = globalThis[HELD_FLAGS];
+  if (!held) return compileAndRun(file, name);
+  const { setFlagsFromString } = require('node:v8');
+  setFlagsFromString(held.reset);
+  try {
+    return compileAndRun(file, name);
+  } finally {
+    setFlagsFromString(held.set);
+  }
+}
+
+function compileAndRun(file, name) {
   const bytes = readFileSync(file);
   // The build's digest of the file, on its last line (build.mjs).
   const build = /edpBuild=([0-9a-f]+)\s*$/.exec(bytes.toString('latin1', Math.max(0, bytes.length - 64)));
@@ -117,6 +137,8 @@ function loadCommonJs(file, name) {
 }
 
 function writeCodeCaches() {
+  const held = globalThis[HELD_FLAGS];
+  if (held) require('node:v8').setFlagsFromString(held.reset);
   // undici loads with the first request.
   const thisRun = loadedFiles.some((f) => f.name === 'undici') ? REQUEST_RUN : LOCAL_RUN;
   for (const { script, cacheFile, name, writtenBy } of loadedFiles) {

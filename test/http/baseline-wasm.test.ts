@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BASELINE_FLAGS, withBaselineWasm } from '../../src/http/baseline-wasm.js';
+import { BASELINE_FLAGS, withBaselineWasm, type HeldFlags } from '../../src/http/baseline-wasm.js';
 
 describe('WebAssembly created at its baseline tier', () => {
   it('on Node 24 raises the tier-up budget for the creation only, then sets back its default', () => {
@@ -16,11 +16,26 @@ describe('WebAssembly created at its baseline tier', () => {
     expect(flags).toEqual(['--wasm-tiering-budget=2000000000', 'create', '--wasm-tiering-budget=13000000']);
   });
 
-  it("leaves Node 20 and 22 to the launcher's --liftoff-only", () => {
+  it('on Node 20 sets --liftoff-only once, from the first module on, and announces it with its defaults to the launcher', () => {
     const flags: string[] = [];
-    for (const major of [20, 22]) {
-      expect(withBaselineWasm(() => major, { major, setFlags: (f) => flags.push(f), nodeOptions: '' })).toBe(major);
-    }
+    const announced: HeldFlags[] = [];
+    const options = {
+      major: 20,
+      setFlags: (f: string) => flags.push(f),
+      nodeOptions: '',
+      announce: (h: HeldFlags) => announced.push(h),
+    };
+    expect(withBaselineWasm(() => 'jq', options)).toBe('jq');
+    expect(withBaselineWasm(() => 'parser', options)).toBe('parser');
+    expect(flags).toEqual(['--liftoff-only']);
+    expect(announced).toEqual([
+      { set: '--liftoff-only', reset: '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering' },
+    ]);
+  });
+
+  it("leaves Node 22 to the launcher's --liftoff-only", () => {
+    const flags: string[] = [];
+    expect(withBaselineWasm(() => 22, { major: 22, setFlags: (f) => flags.push(f), nodeOptions: '' })).toBe(22);
     expect(flags).toEqual([]);
   });
 
@@ -70,7 +85,7 @@ describe('WebAssembly created at its baseline tier', () => {
   it('sets back the defaults of the Node running the tests, as its V8 prints them', () => {
     const major = Number(process.versions.node.split('.')[0]);
     const entry = BASELINE_FLAGS[major];
-    if (major < 24) {
+    if (major === 22) {
       expect(entry).toBeUndefined();
       return;
     }
