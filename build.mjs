@@ -69,6 +69,9 @@ const unusedBuiltins = {
   },
 };
 
+// What every build here shares: one minified CommonJS file for the oldest supported Node.
+const commonJs = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, logLevel: 'warning' };
+
 // undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
 // build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which on Node 24
 // keeps V8 from recompiling the parser on background threads that the process would wait for
@@ -96,13 +99,8 @@ rmSync('dist', { recursive: true, force: true });
 await build({
   entryPoints: { undici: 'src/http/undici-bundle.ts' },
   outfile: `dist/${UNDICI_CJS}`,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
+  ...commonJs,
   plugins: [unusedBuiltins, baselineWasm],
-  logLevel: 'warning',
 });
 // The CommonJS builds of code written as ES modules: `import.meta.url` is the file's own URL.
 const moduleUrl = {
@@ -135,11 +133,7 @@ await build({
   entryPoints: { cli: 'src/cli.ts' },
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
+  ...commonJs,
   sourcemap: 'linked',
   plugins: [unusedBuiltins, separateFiles],
   // import() of the files beside it becomes require(): the launcher compiles the CLI as a script,
@@ -154,18 +148,12 @@ await build({
     __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS),
   },
   banner: moduleUrl.banner,
-  logLevel: 'warning',
 });
 for (const name of VENDOR) {
   await build({
     entryPoints: [name],
     outfile: `dist/${vendorFile(name)}`,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    logLevel: 'warning',
+    ...commonJs,
   });
 }
 
@@ -185,15 +173,10 @@ await build({
   entryPoints: { sandbox: 'src/sandbox/index.ts' },
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
+  ...commonJs,
   sourcemap: 'linked',
   define: { ...moduleUrl.define, __EDP_VERSION__: JSON.stringify(version) },
   banner: moduleUrl.banner,
-  logLevel: 'warning',
 });
 
 // Its ES module entry, the one the README documents: `import { startSandbox } from 'edp/dist/sandbox.js'`.
