@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, sandbox, tokenFor } from '../../helpers.js';
 import { builtRecipe } from '../../fixtures/recipes.js';
 import { useFiles } from '../../fixtures/files.js';
+import { forward, listen, passOrFail, reply, type Proxy } from '../../fixtures/proxy.js';
 
 const writeFile = useFiles('edp-fleet-');
 
@@ -12,38 +11,16 @@ const writeFile = useFiles('edp-fleet-');
  * A pass-through proxy that drops `template_id` from recipe answers: the contract's recipe
  * fields do not include it, so export and plan must find a recipe's template without it.
  */
-async function withoutTemplateIds(target: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const headers: Record<string, string> = {};
-      for (const k of ['authorization', 'content-type'])
-        if (typeof req.headers[k] === 'string') headers[k] = req.headers[k];
-      const answer = await fetch(`${target}${req.url}`, {
-        method: req.method,
-        headers,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-        redirect: 'manual',
-      });
-      let text = await answer.text();
-      if (req.url!.startsWith('/api/v3.1/automated-recipes/')) text = text.replace(/"template_id":\s*\d+,?/g, '');
-      const out: Record<string, string> = {};
-      answer.headers.forEach((v, k) => {
-        if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v;
-      });
-      res.writeHead(answer.status, out).end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+function withoutTemplateIds(target: string): Promise<Proxy> {
+  return listen(
+    (req, res, body) =>
+      void passOrFail(res, async () => {
+        const answer = await forward(target, req, body);
+        if (!req.url!.startsWith('/api/v3.1/automated-recipes/')) return reply(res, answer);
+        const text = answer.body.toString('utf8').replace(/"template_id":\s*\d+,?/g, '');
+        reply(res, { ...answer, body: Buffer.from(text) });
       }),
-  };
+  );
 }
 
 let sb: Sandbox;
