@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, http, sandbox, tokenFor } from '../helpers.js';
+import { cli, http, sandbox, tokenFor, useSandbox } from '../helpers.js';
 
 /** A request with a Host header of our choosing (fetch does not let one set it). */
 function rawGet(sb: Sandbox, path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
@@ -154,13 +154,10 @@ describe('sandbox listening beyond loopback', () => {
 });
 
 describe('sandbox state controls', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await sandbox();
-  });
-  afterAll(() => sb.close());
+  const t = useSandbox();
 
   it('PATCH /_sandbox/accounts/{id} renames an account or switches it off, and refuses anything else (400)', async () => {
+    const { sb } = t;
     const renamed = await http(sb, 'PATCH', '/_sandbox/accounts/20001', { body: { title: 'Renamed account' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: 20001, title: 'Renamed account', is_active: true });
@@ -174,6 +171,7 @@ describe('sandbox state controls', () => {
   });
 
   it('PATCH /_sandbox/external-auth-links/{id} serves a status the contract does not list, and null the real one', async () => {
+    const { sb } = t;
     const token = await tokenFor(sb, 101);
     const created = await http(sb, 'POST', '/api/v3/datasources/google_ads/external-auth-links', {
       token,
