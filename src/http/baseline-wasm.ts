@@ -73,7 +73,6 @@ export function withBaselineWasm<T>(create: () => T, options: BaselineWasmOption
   const nodeOptions = options.nodeOptions ?? `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
   const flags = BASELINE_FLAGS[major];
   if (!flags || flagPattern(flags.set).test(nodeOptions)) return create();
-  const reset = () => setFlags(flags.reset);
   if (flags.until === 'exit') {
     if (!held) {
       held = true;
@@ -84,6 +83,7 @@ export function withBaselineWasm<T>(create: () => T, options: BaselineWasmOption
     }
     return create();
   }
+  const reset = () => setFlags(flags.reset);
   setFlags(flags.set);
   let result: T;
   try {
