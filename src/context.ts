@@ -286,8 +286,13 @@ export class Context {
     this.io.stdout.write(this.io.stdout.isTTY ? terminalSafe(result) : result);
   }
 
+  /** Ends the run's work: connections closed, every change to the configuration file written. */
   async finish(): Promise<void> {
-    if (this.service) await this.service.close();
+    try {
+      if (this.service) await this.service.close();
+    } finally {
+      await this.store?.settled();
+    }
   }
 }
 

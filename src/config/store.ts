@@ -102,6 +102,8 @@ export class ConfigStore {
   readonly lockFile: string;
   private snapshot: ConfigFile | undefined;
   private saltWrite: { salt: string; written: Promise<string> } | undefined;
+  /** Changes started and not yet written or failed. */
+  private readonly writing = new Set<Promise<unknown>>();
 
   constructor(dir: string) {
     this.dir = dir;
@@ -134,7 +136,23 @@ export class ConfigStore {
    * modifies it in place. It may run more than once, so it must depend only on what it is given.
    * Resolves to the file as written.
    */
-  async update(change: (config: ConfigFile) => void): Promise<ConfigFile> {
+  update(change: (config: ConfigFile) => void): Promise<ConfigFile> {
+    const written = this.write(change);
+    this.writing.add(written);
+    const done = () => this.writing.delete(written);
+    written.then(done, done);
+    return written;
+  }
+
+  /**
+   * Resolves once every change this process started is written or has failed, also those
+   * nobody awaits (the salt written while a password is digested): the process may end then.
+   */
+  async settled(): Promise<void> {
+    while (this.writing.size > 0) await Promise.allSettled([...this.writing]);
+  }
+
+  private async write(change: (config: ConfigFile) => void): Promise<ConfigFile> {
     this.ensureDir();
     for (let attempt = 1; ; attempt++) {
       const lock = await acquireLock(this.lockFile, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });

@@ -100,6 +100,31 @@ describe('ConfigStore writes', () => {
     expect(readdirSync(sub)).toEqual(['config.json']);
   });
 
+  it('settles once every change it started is written or has failed, also those nobody awaits', async () => {
+    const { dir } = tempDir();
+    const s = store(dir);
+    mkdirSync(dir, { recursive: true });
+    // Another process holds the lock: the salt's write, which nobody awaits, waits for it.
+    const held = await acquireLock(s.lockFile, { waitMs: 0, staleMs: 60_000 });
+    const salt = s.expectedTokenKeySalt();
+    let settled = false;
+    const settling = s.settled().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(false);
+    held!.release();
+    await settling;
+    expect(onDisk(dir).token_key_salt).toBe(salt);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+    await s.settled();
+
+    // A change that fails settles too, without a rejection.
+    const blocked = join(dir, 'file');
+    writeFileSync(blocked, '');
+    const failing = store(join(blocked, 'edp'));
+    failing.expectedTokenKeySalt();
+    await expect(failing.settled()).resolves.toBeUndefined();
+  });
+
   it('breaks a lock left by a process that died, and waits a bounded time for a live one', async () => {
     const { dir } = tempDir();
     const s = store(dir);
