@@ -73,9 +73,9 @@ const unusedBuiltins = {
 const commonJs = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, logLevel: 'warning' };
 
 // undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
-// build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which on Node 24
-// keeps V8 from recompiling the parser on background threads that the process would wait for
-// at exit (Node 20 and 22 have the launcher's --liftoff-only for that).
+// build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which keeps V8 from
+// recompiling the parser on background threads that the process would wait for at exit (on
+// Node 22 the launcher's --liftoff-only does), and compiles the small module whole at once.
 const PARSER_CALL = 'llhttpInstance = lazyllhttp()';
 const baselineWasm = {
   name: 'baseline-wasm',
@@ -85,7 +85,10 @@ const baselineWasm = {
       if (source.split(PARSER_CALL).length !== 2) throw new Error(`${args.path}: expected one "${PARSER_CALL}"`);
       const helper = JSON.stringify(resolve('src/http/baseline-wasm.ts'));
       return {
-        contents: source.replace(PARSER_CALL, `llhttpInstance = require(${helper}).withBaselineWasm(lazyllhttp)`),
+        contents: source.replace(
+          PARSER_CALL,
+          `llhttpInstance = require(${helper}).withBaselineWasm(lazyllhttp, { eager: true })`,
+        ),
         loader: 'js',
       };
     });
