@@ -27,8 +27,9 @@ import { setFlagsFromString } from 'node:v8';
  *
  * `eager` (undici's parser): V8 compiles each function of a module at its first call; a small
  * module whose first use runs most of it is compiled faster whole, when it is created, on
- * several threads (measured on `workspaces list`: ~1.9 ms less on Node 20, ~1 ms on 24, none on
- * 22, which is left out with the others). jq is large and runs a part of itself: lazy there.
+ * several threads (measured on `workspaces list`: ~1.9 ms less on Node 20, ~1 ms on 24; none
+ * on 22, where, not being listed, it is created as it would be). jq is large and runs a part of
+ * itself: lazy there.
  */
 export const BASELINE_FLAGS: Readonly<Record<number, { set: string; reset: string; until: 'created' | 'exit' }>> = {
   20: { set: '--liftoff-only', reset: '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering', until: 'exit' },
