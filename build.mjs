@@ -105,11 +105,17 @@ await build({
   ...commonJs,
   plugins: [unusedBuiltins, baselineWasm],
 });
-// The CommonJS builds of code written as ES modules: `import.meta.url` is the file's own URL.
-const moduleUrl = {
-  define: { 'import.meta.url': '__edpModuleUrl' },
+
+// The CLI and the sandbox: entry files in dist, with their source maps, built from code written
+// as ES modules (`import.meta.url` is the file's own URL), with the version and `define`.
+const entryFile = (define = {}) => ({
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  ...commonJs,
+  sourcemap: 'linked',
+  define: { 'import.meta.url': '__edpModuleUrl', __EDP_VERSION__: JSON.stringify(version), ...define },
   banner: { js: "const __edpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-};
+});
 
 // The libraries only some commands use (document checks, YAML, prompts, spinners, tables), each
 // one CommonJS file in dist/vendor that the CLI requires on first use: the CLI's own file, which
@@ -134,10 +140,7 @@ const separateFiles = {
 // parsing and compiling dozens of ES modules. Modules a command loads on use stay lazy inside it.
 await build({
   entryPoints: { cli: 'src/cli.ts' },
-  outExtension: { '.js': '.cjs' },
-  outdir: 'dist',
-  ...commonJs,
-  sourcemap: 'linked',
+  ...entryFile({ __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS) }),
   plugins: [unusedBuiltins, separateFiles],
   // import() of the files beside it becomes require(): the launcher compiles the CLI as a script,
   // which has no module loader of its own for import().
@@ -145,12 +148,6 @@ await build({
   // jq-web (--jq) reads its jq.wasm from beside its own file: it is copied whole to
   // dist/vendor/jq-web below rather than bundled, and loaded only with --jq.
   external: ['jq-web'],
-  define: {
-    ...moduleUrl.define,
-    __EDP_VERSION__: JSON.stringify(version),
-    __EDP_UNDICI_CJS__: JSON.stringify(UNDICI_CJS),
-  },
-  banner: moduleUrl.banner,
 });
 for (const name of VENDOR) {
   await build({
@@ -174,12 +171,7 @@ for (const file of ['cli.cjs', UNDICI_CJS]) {
 // The sandbox, one CommonJS file: what `edp sandbox` requires, and the benches and the demo import.
 await build({
   entryPoints: { sandbox: 'src/sandbox/index.ts' },
-  outExtension: { '.js': '.cjs' },
-  outdir: 'dist',
-  ...commonJs,
-  sourcemap: 'linked',
-  define: { ...moduleUrl.define, __EDP_VERSION__: JSON.stringify(version) },
-  banner: moduleUrl.banner,
+  ...entryFile(),
 });
 
 // Its ES module entry, the one the README documents: `import { startSandbox } from 'edp/dist/sandbox.js'`.
