@@ -1,18 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
+import { BIN, requireBuild } from './helpers.js';
 
 // Real processes of the built command line (`npm run build` first), sharing one config folder.
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/edp.js');
 
 let sb: Sandbox;
 beforeAll(async () => {
-  if (!existsSync(join(dirname(BIN), '../dist/cli.cjs')))
-    throw new Error('dist/ is missing: run `npm run build` first');
+  requireBuild();
   sb = await sandbox();
 });
 afterAll(() => sb.close());
