@@ -272,7 +272,8 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Prom
  * thing not found, anything else bad input (errors.ts gives each its exit code).
  */
 function blockedError(b: { code: string; message: string }): Error {
-  if (b.code.endsWith('_removal_not_allowed')) return new ExitError('conflict', b.message);
+  if (b.code.endsWith('_removal_not_allowed') || b.code === 'title_change_not_supported')
+    return new ExitError('conflict', b.message);
   if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code))
     return new ExitError('notFound', b.message);
   return new UsageError(b.message);

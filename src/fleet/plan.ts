@@ -4,11 +4,12 @@ import type { Service } from '../api/service.js';
 import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../api/accounts.js';
 import { listConnections } from '../api/connections.js';
 import { resolveAccounts, UnresolvedAccountsError } from '../commands/shared/account-selector.js';
-import { listWebhookEndpoints, type WebhookEndpoint } from '../api/webhooks.js';
+import { listWebhookEndpoints, listWebhookEventTypes, type WebhookEndpoint } from '../api/webhooks.js';
 import { listWorkspaces } from '../api/workspaces.js';
-import { ApiError, ExitError } from '../errors.js';
+import { ApiError, ExitError, UsageError } from '../errors.js';
 import { errorJson, errorLines } from '../output/errors.js';
 import { collect } from '../util/collect.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { mergeConfiguration, type Addition } from '../commands/recipes/configuration.js';
 import { checkSourcesAllowed, resolveTemplate } from '../commands/recipes/deploy/steps.js';
@@ -44,6 +45,14 @@ export interface Blocked {
   message: string;
 }
 
+/** Something of the live state worth knowing that changes nothing and blocks nothing (a deleted connection). */
+export interface Note {
+  resource: Resource;
+  name: string;
+  code: string;
+  message: string;
+}
+
 /** What apply needs to carry out one recipe entry in one workspace (not part of the JSON plan). */
 export interface RecipeWork {
   entry: RecipeEntry;
@@ -56,6 +65,7 @@ export interface WorkspacePlan {
   workspace_id: string;
   changes: Change[];
   blocked: Blocked[];
+  notes: Note[];
   /** endpoints the file does not name, deleted only with --prune */
   unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
   error: unknown;
@@ -79,18 +89,42 @@ export interface FleetPlan {
 
 export interface PlanOptions {
   prune: boolean;
+  /** `-w IDS`: only these workspaces of the file */
+  only?: string[] | undefined;
   /** workspaces read at once, given how many there are */
   concurrency: (workspaces: number) => number;
   /** progress for a person, one line per workspace read */
   progress?: (text: string) => void;
 }
 
-/** The workspaces a file applies to. `all` is every workspace of the agency, read once. */
-export async function fleetWorkspaces(api: Service, file: FleetFile): Promise<{ scope: string[]; all: string[] }> {
-  const needsAll = file.workspaces === 'all' || [...file.recipes, ...file.webhooks].some((e) => e.workspaces === 'all');
-  const all = needsAll ? (await collect(listWorkspaces(api))).map((w) => idText(w.id)) : [];
+/**
+ * The workspaces a file applies to, every one of them checked to exist: the agency's list is
+ * read once, and a workspace it does not hold is an error (exit 5) rather than a workspace with
+ * nothing to change. `only` (`-w IDS`) narrows the file's scope to those workspaces; naming one
+ * the file does not cover is bad input (exit 2).
+ */
+export async function fleetWorkspaces(
+  api: Service,
+  file: FleetFile,
+  only?: string[],
+): Promise<{ scope: string[]; all: string[] }> {
+  const all = (await collect(listWorkspaces(api))).map((w) => idText(w.id));
   const named = new Set<string>(file.workspaces === 'all' ? all : file.workspaces);
   for (const e of [...file.recipes, ...file.webhooks]) for (const ws of entryWorkspaces(e, file, all)) named.add(ws);
+  const missing = [...named].filter((ws) => !all.includes(ws));
+  if (missing.length > 0)
+    throw new ExitError(
+      'notFound',
+      `the fleet file names workspace${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which the agency does not have; \`edp workspaces list\` lists them`,
+    );
+  if (only !== undefined) {
+    const outside = only.filter((ws) => !named.has(ws));
+    if (outside.length > 0)
+      throw new UsageError(
+        `--workspace: the fleet file does not cover workspace${outside.length > 1 ? 's' : ''} ${outside.join(', ')} (it covers ${[...named].join(', ') || 'none'})`,
+      );
+    for (const ws of [...named]) if (!only.includes(ws)) named.delete(ws);
+  }
   return { scope: [...named].sort((a, b) => Number(a) - Number(b)), all };
 }
 
@@ -109,7 +143,7 @@ function templateReader(api: Service, ref: string): (ws: string) => Promise<Reci
 }
 
 export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions): Promise<FleetPlan> {
-  const { scope, all } = await fleetWorkspaces(api, file);
+  const { scope, all } = await fleetWorkspaces(api, file, opts.only);
   const templates = new Map(file.recipes.map((e) => [e, templateReader(api, e.template)]));
   const agency = planRoles(api, file, opts.prune);
   const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws) => {
@@ -189,6 +223,7 @@ async function planSource(
   existing: Recipe | undefined,
   readAccounts: (c: string) => Promise<ConnectionAccounts>,
   blocked: Blocked[],
+  notes: Note[],
 ): Promise<SourcePlan | undefined> {
   const name = entry.template;
   const block = (code: string, message: string) => blocked.push({ resource: 'recipe', name, code, message });
@@ -225,10 +260,24 @@ async function planSource(
       connectionId = fits[0]!;
     } else connectionId = connections[0]!;
   }
-  const accounts = await readAccounts(connectionId);
   const configured = (configuredConnections.find((c) => idText(c.connection_id) === connectionId)?.accounts ?? []).map(
     (a) => idText(a.id),
   );
+  let accounts: ConnectionAccounts;
+  try {
+    accounts = await readAccounts(connectionId);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404 && configured.length > 0)) throw err;
+    // The recipe's connection was deleted: its accounts are inactive (as `edp doctor` reports) and
+    // stay in the append-only configuration; there is nothing to append to a connection that is gone.
+    notes.push({
+      resource: 'recipe',
+      name,
+      code: 'connection_deleted',
+      message: `the recipe's ${s.dataSource} connection ${connectionId} was deleted: its ${configured.length} account(s) are inactive and deliver nothing; reconnect with \`edp iframe-url -w ${ws} --type datasource --name ${s.dataSource}\``,
+    });
+    return undefined;
+  }
   const open = s.accounts.filter((sel) => metBy(sel, configured, accounts) === undefined);
   // all-active only asks for more: it is met once no active account is left out.
   const wanted = open.filter(
@@ -285,6 +334,15 @@ async function planRecipe(
     (recipes.some((r) => r.template_id === undefined)
       ? (await collect(listRecipes(api, ws, { templateId: idText(template.id) }, { limit: 1 })))[0]
       : undefined);
+  if (existing && entry.title !== undefined && existing.title !== undefined && existing.title !== entry.title) {
+    // The contract has no operation that renames a recipe: the title is set by the create call.
+    out.blocked.push({
+      resource: 'recipe',
+      name,
+      code: 'title_change_not_supported',
+      message: `recipe ${idText(existing.recipe_id)} is titled "${existing.title}" and the file says "${entry.title}"; the service cannot rename a recipe (the title is set when it is created), so put "${existing.title}" back in the file, or delete the recipe (\`edp recipes delete ${idText(existing.recipe_id)} -w ${ws}\`) to have apply create it with the new title`,
+    });
+  }
   const dropped = (existing?.data_sources ?? []).filter((ds) => !entry.sources.some((s) => s.dataSource === ds));
   if (dropped.length > 0) {
     out.blocked.push({
@@ -296,7 +354,7 @@ async function planRecipe(
   }
   const sources: SourcePlan[] = [];
   for (const s of entry.sources) {
-    const p = await planSource(api, ws, entry, s, existing, readAccounts, out.blocked);
+    const p = await planSource(api, ws, entry, s, existing, readAccounts, out.blocked, out.notes);
     if (p) sources.push(p);
   }
   if (!existing && sources.length === 0) return;
@@ -350,9 +408,18 @@ async function planRecipe(
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+/**
+ * Event types the service does not list, per entry: apply would send them and the service refuse
+ * the endpoint (400), so plan blocks the entry instead.
+ */
+function unknownEvents(entry: WebhookEntry, known: string[]): string[] {
+  return entry.events.filter((n) => !known.includes(n));
+}
+
 function planWebhooks(
   entries: WebhookEntry[],
   endpoints: WebhookEndpoint[],
+  known: string[],
   prune: boolean,
   manages: boolean,
   out: WorkspacePlan,
@@ -360,6 +427,24 @@ function planWebhooks(
   if (!manages) return;
   const claimed = new Set<WebhookEndpoint>();
   for (const e of entries) {
+    const unknown = unknownEvents(e, known);
+    if (unknown.length > 0) {
+      // Still claimed, so that --prune never deletes the endpoint the entry names.
+      const found = endpoints.find((x) => x.url === e.url && !claimed.has(x));
+      if (found) claimed.add(found);
+      out.blocked.push({
+        resource: 'webhook',
+        name: e.url,
+        code: 'event_type_unknown',
+        message: `unknown event type${unknown.length > 1 ? 's' : ''} ${unknown
+          .map((n) => {
+            const near = didYouMean(n, known);
+            return near ? `"${n}" (${near})` : `"${n}"`;
+          })
+          .join(', ')}; \`edp webhooks event-types -w ${out.workspace_id}\` lists them`,
+      });
+      continue;
+    }
     const found = endpoints.find((x) => x.url === e.url && !claimed.has(x));
     if (!found) {
       out.changes.push({ resource: 'webhook', name: e.url, action: 'create', id: null, detail: { events: e.events } });
@@ -403,6 +488,7 @@ async function planWorkspace(
     workspace_id: ws,
     changes: [],
     blocked: [],
+    notes: [],
     unmanaged: [],
     error: null,
     recipes: [],
@@ -412,9 +498,13 @@ async function planWorkspace(
     entryWorkspaces(e, file, all).includes(ws);
   try {
     const entries = file.recipes.filter(inScope);
-    const [recipes, endpoints] = await Promise.all([
+    const hooks = file.webhooks.filter(inScope);
+    const [recipes, endpoints, known] = await Promise.all([
       entries.length > 0 ? collect(listRecipes(api, ws)) : Promise.resolve([] as Recipe[]),
       file.manages.webhooks ? collect(listWebhookEndpoints(api, ws)) : Promise.resolve([] as WebhookEndpoint[]),
+      hooks.length > 0
+        ? collect(listWebhookEventTypes(api, ws)).then((types) => types.map((t) => t.event_name))
+        : Promise.resolve([] as string[]),
     ]);
     out.endpoints = endpoints;
     const readAccounts = accountReader(api, ws);
@@ -454,7 +544,7 @@ async function planWorkspace(
       }
       await planRecipe(api, ws, entry, template, recipes, readAccounts, out);
     }
-    planWebhooks(file.webhooks.filter(inScope), endpoints, prune, file.manages.webhooks, out);
+    planWebhooks(hooks, endpoints, known, prune, file.manages.webhooks, out);
   } catch (err) {
     out.error = err;
   }
@@ -554,7 +644,7 @@ export function planTotals(plan: FleetPlan): PlanTotals {
 }
 
 /**
- * `plan --json`: `{workspaces: [{workspace_id, changes, blocked, unmanaged, error}], agency:
+ * `plan --json`: `{workspaces: [{workspace_id, changes, blocked, notes, unmanaged, error}], agency:
  * {changes, blocked, unmanaged, error}, summary: {changes, blocked, errors}}`. A change is
  * `{resource, name, action, id, detail}`, a blocked item `{resource, name, code, message}`.
  */
@@ -562,6 +652,7 @@ export function planJson(plan: FleetPlan): Record<string, unknown> {
   const part = (p: WorkspacePlan | AgencyPlan) => ({
     changes: p.changes,
     blocked: p.blocked,
+    ...('notes' in p ? { notes: p.notes } : {}),
     unmanaged: p.unmanaged,
     error: p.error ? errorJson(p.error).error : null,
   });
@@ -606,14 +697,17 @@ function changeText(c: Change): string {
 export function planLines(plan: FleetPlan): string[] {
   const lines: string[] = [];
   const part = (title: string, p: AgencyPlan | WorkspacePlan) => {
+    const notes = 'notes' in p ? p.notes : [];
     if (!p.error && p.changes.length === 0 && p.blocked.length === 0 && p.unmanaged.length === 0) {
       lines.push(`${title}: no change`);
+      for (const n of notes) lines.push(`  ! ${n.resource} "${n.name}": ${n.message}`);
       return;
     }
     lines.push(`${title}:`);
     if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
     for (const c of p.changes) lines.push(`  ${changeText(c)}`);
     for (const b of p.blocked) lines.push(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`);
+    for (const n of notes) lines.push(`  ! ${n.resource} "${n.name}": ${n.message}`);
     for (const u of p.unmanaged)
       lines.push(
         `  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`,

@@ -21,3 +21,8 @@ export async function workspacesOf(api: Service, choice: string[] | 'all'): Prom
   if (choice !== 'all') return choice;
   return (await collect(listWorkspaces(api))).map((w) => idText(w.id));
 }
+
+/** `-w IDS` on a fleet file's command (plan, apply): only those of the file's workspaces; undefined for all of them. */
+export function fleetScope(ctx: Context): string[] | undefined {
+  return ctx.flags.workspace === undefined ? undefined : parseIdList(ctx.flags.workspace, '--workspace');
+}

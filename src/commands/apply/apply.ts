@@ -9,19 +9,26 @@ import type { StepReporter } from '../recipes/deploy/steps.js';
 import { STEPS } from '../recipes/deploy/steps.js';
 import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
+import { fleetScope } from '../../fleet/select.js';
 import type { ApplyOptions } from './command.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
 export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> {
   const file = await readFleetFile(opts.file, ctx.io.stdin);
   const concurrency = fleetConcurrency(ctx);
+  const only = fleetScope(ctx);
   const wait = waitPolling(ctx, opts.waitTimeout);
   if (!opts.yes && !ctx.interactive)
     throw new UsageError(
       'apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)',
     );
   const api = await ctx.api();
-  const plan = await planFleet(api, file, { prune: !!opts.prune, concurrency, progress: (t) => ctx.output.info(t) });
+  const plan = await planFleet(api, file, {
+    prune: !!opts.prune,
+    only,
+    concurrency,
+    progress: (t) => ctx.output.info(t),
+  });
   for (const l of planLines(plan)) ctx.output.info(l);
   const totals = planTotals(plan);
   if (totals.changes === 0) {

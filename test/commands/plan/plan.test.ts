@@ -54,19 +54,6 @@ describe('edp export and plan', () => {
     expect(human.stdout).toMatch(/cannot be done \(template_not_found\)/);
   });
 
-  it('a workspace that cannot be read is reported with the error and its exit code', async () => {
-    const f = writeFile(
-      'unknown-ws.yaml',
-      'workspaces: [101, 999]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [load_completed]\n',
-    );
-    const r = await cli(sb, ['plan', '-f', f, '--json']);
-    expect(r.code).not.toBe(0);
-    const doc = r.json();
-    expect(doc.workspaces[0].error).toBeNull();
-    expect(doc.workspaces[1]).toMatchObject({ workspace_id: 999, error: { status: expect.any(Number) } });
-    expect(doc.summary.errors).toBe(1);
-  });
-
   it('round-trips the demo agency: plan on the export reports no change, and --detailed-exitcode is 0', async () => {
     const out = writeFile('demo.yaml', '');
     const exported = await cli(sb, ['export', '--all-workspaces', '--output', out]);
