@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BUILDING_STATES, listRecipes, type Recipe, type RecipeTemplate } from '../api/recipes.js';
 import { getPermissionCatalog, listRoles, type PermissionPair, type Role } from '../api/roles.js';
 import type { Service } from '../api/service.js';
@@ -10,7 +11,7 @@ import { ApiError, ExitError, UsageError } from '../errors.js';
 import { errorJson, errorLines } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { idText, jsonInteger } from '../util/json.js';
+import { idText, jsonInteger, stringifyJson } from '../util/json.js';
 import { mergeConfiguration, type Addition } from '../commands/recipes/configuration.js';
 import { checkSourcesAllowed, resolveTemplate } from '../commands/recipes/deploy/steps.js';
 import type { DeploySpec, SourceSpec } from '../commands/recipes/deploy/spec.js';
@@ -69,6 +70,8 @@ export interface WorkspacePlan {
   /** endpoints the file does not name, deleted only with --prune */
   unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
   error: unknown;
+  /** a digest of each live object the plan was computed from, by `resource id` (a saved plan's check) */
+  live: Record<string, string>;
   recipes: RecipeWork[];
   endpoints: WebhookEndpoint[];
 }
@@ -78,6 +81,7 @@ export interface AgencyPlan {
   blocked: Blocked[];
   unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
   error: unknown;
+  live: Record<string, string>;
   roles: Role[];
 }
 
@@ -474,6 +478,31 @@ function planWebhooks(
   }
 }
 
+// ---------------------------------------------------------------- the live state read
+
+/** The fields of each live object that a plan depends on: a change to any of them changes what apply would do. */
+const RECIPE_FIELDS = ['title', 'state', 'data_sources', 'connections', 'sync_from_date'];
+const ENDPOINT_FIELDS = ['url', 'event_types', 'status'];
+const ROLE_FIELDS = ['title', 'description', 'permissions'];
+
+/** `{"recipe 42": digest, …}`: what a saved plan compares with the live state before it is applied. */
+function liveDigests<T extends Record<string, unknown>>(
+  resource: Resource,
+  items: T[],
+  id: (item: T) => unknown,
+  fields: string[],
+): Record<string, string> {
+  return Object.fromEntries(
+    items.map((item) => [
+      `${resource} ${idText(id(item))}`,
+      createHash('sha256')
+        .update(stringifyJson(Object.fromEntries(fields.map((f) => [f, item[f] ?? null]))))
+        .digest('hex')
+        .slice(0, 16),
+    ]),
+  );
+}
+
 // ---------------------------------------------------------------- a workspace
 
 async function planWorkspace(
@@ -491,6 +520,7 @@ async function planWorkspace(
     notes: [],
     unmanaged: [],
     error: null,
+    live: {},
     recipes: [],
     endpoints: [],
   };
@@ -507,6 +537,10 @@ async function planWorkspace(
         : Promise.resolve([] as string[]),
     ]);
     out.endpoints = endpoints;
+    out.live = {
+      ...liveDigests('recipe', recipes, (r) => r.recipe_id, RECIPE_FIELDS),
+      ...liveDigests('webhook', endpoints, (e) => e.id, ENDPOINT_FIELDS),
+    };
     const readAccounts = accountReader(api, ws);
     for (const entry of entries) {
       let template: RecipeTemplate;
@@ -563,7 +597,7 @@ function roleDiffers(role: Role, entry: RoleEntry): boolean {
 }
 
 async function planRoles(api: Service, file: FleetFile, prune: boolean): Promise<AgencyPlan> {
-  const out: AgencyPlan = { changes: [], blocked: [], unmanaged: [], error: null, roles: [] };
+  const out: AgencyPlan = { changes: [], blocked: [], unmanaged: [], error: null, live: {}, roles: [] };
   if (!file.manages.roles) return out;
   try {
     const [all, catalog] = await Promise.all([
@@ -572,6 +606,7 @@ async function planRoles(api: Service, file: FleetFile, prune: boolean): Promise
     ]);
     const custom = all.filter((r) => r.is_system !== true);
     out.roles = custom;
+    out.live = liveDigests('role', custom, (r) => r.id, ROLE_FIELDS);
     for (const entry of file.roles) {
       // Every pair must come from the catalog; a pair that differs only in letter case takes the catalog's spelling.
       const unknown: string[] = [];
@@ -643,8 +678,11 @@ export function planTotals(plan: FleetPlan): PlanTotals {
   };
 }
 
+/** The version of the plan's JSON document (docs/plan.schema.json); it changes only when a reader would break. */
+export const PLAN_FORMAT_VERSION = 1;
+
 /**
- * `plan --json`: `{workspaces: [{workspace_id, changes, blocked, notes, unmanaged, error}], agency:
+ * `plan --json`: `{format_version, workspaces: [{workspace_id, changes, blocked, notes, unmanaged, error}], agency:
  * {changes, blocked, unmanaged, error}, summary: {changes, blocked, errors}}`. A change is
  * `{resource, name, action, id, detail}`, a blocked item `{resource, name, code, message}`.
  */
@@ -657,6 +695,7 @@ export function planJson(plan: FleetPlan): Record<string, unknown> {
     error: p.error ? errorJson(p.error).error : null,
   });
   return {
+    format_version: PLAN_FORMAT_VERSION,
     workspaces: plan.workspaces.map((w) => ({ workspace_id: jsonInteger(w.workspace_id), ...part(w) })),
     agency: part(plan.agency),
     summary: planTotals(plan),
@@ -664,7 +703,7 @@ export function planJson(plan: FleetPlan): Record<string, unknown> {
 }
 
 /** One line for a person per change. */
-function changeText(c: Change): string {
+export function changeText(c: Change): string {
   const what = `${c.resource} ${c.resource === 'webhook' ? c.name : `"${c.name}"`}${c.id !== null && c.id !== undefined ? ` (${idText(c.id)})` : ''}`;
   const d = c.detail;
   switch (`${c.resource}:${c.action}`) {

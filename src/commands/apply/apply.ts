@@ -2,7 +2,8 @@ import type { Context } from '../../context.js';
 import { ManyFailures, NotConfirmedError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/output.js';
 import { applyFailures, applyFleet, blockedRows, planFailures, type ApplyRow } from '../../fleet/apply.js';
-import { readFleetFile } from '../../fleet/file.js';
+import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
+import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planLines, planTotals } from '../../fleet/plan.js';
 import { idText } from '../../util/json.js';
 import type { StepReporter } from '../recipes/deploy/steps.js';
@@ -14,21 +15,38 @@ import type { ApplyOptions } from './command.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
 export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> {
-  const file = await readFleetFile(opts.file, ctx.io.stdin);
+  const [planPath] = opts.args;
+  if ((planPath === undefined) === (opts.file === undefined))
+    throw new UsageError(
+      'name what to apply: a fleet file with -f/--file FILE, or a plan saved by `edp plan --out` as the argument',
+    );
+  const saved = planPath === undefined ? undefined : readSavedPlan(planPath);
+  if (saved && (opts.prune || ctx.flags.workspace !== undefined))
+    throw new UsageError(
+      `${saved.path} keeps the scope and --prune it was planned with: pass -w and --prune to \`edp plan\`, not to apply`,
+    );
+  const file = saved
+    ? await parseFleetFile(saved.source.file, `plan ${saved.path}`)
+    : await readFleetFile(opts.file!, ctx.io.stdin);
+  const prune = saved ? saved.source.prune : !!opts.prune;
+  const only = saved ? (saved.source.workspaces ?? undefined) : fleetScope(ctx);
   const concurrency = fleetConcurrency(ctx);
-  const only = fleetScope(ctx);
   const wait = waitPolling(ctx, opts.waitTimeout);
   if (!opts.yes && !ctx.interactive)
     throw new UsageError(
       'apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)',
     );
+  if (saved) {
+    const origin = new URL(ctx.baseUrl()).origin;
+    if (origin !== saved.source.service)
+      throw new UsageError(`${saved.path} was planned against ${saved.source.service}, not ${origin}`);
+  }
   const api = await ctx.api();
-  const plan = await planFleet(api, file, {
-    prune: !!opts.prune,
-    only,
-    concurrency,
-    progress: (t) => ctx.output.info(t),
-  });
+  const plan = await planFleet(api, file, { prune, only, concurrency, progress: (t) => ctx.output.info(t) });
+  if (saved) {
+    const moved = planDrift(saved, plan);
+    if (moved.length > 0) throw driftError(saved, moved);
+  }
   for (const l of planLines(plan)) ctx.output.info(l);
   const totals = planTotals(plan);
   if (totals.changes === 0) {
@@ -46,7 +64,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   if (!opts.yes) {
     const { confirm } = await ctx.prompts();
     const ok = await confirm(
-      { message: `Apply ${totals.changes} change(s)${opts.prune ? ', deletions included' : ''}?`, default: false },
+      { message: `Apply ${totals.changes} change(s)${prune ? ', deletions included' : ''}?`, default: false },
       ctx.promptContext(),
     );
     if (!ok) throw new NotConfirmedError();

@@ -9,7 +9,8 @@ const apply = (cmd: Command) =>
     .description(
       'make the workspaces match a fleet file: shows the plan, asks, then creates, appends, builds and updates (safe to re-run)',
     )
-    .requiredOption('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
+    .argument('[plan]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
+    .option('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('-y, --yes', 'do not ask (needed when not at a terminal)')
     .option('--concurrency <n>', `workspaces changed at once (${FLEET_CONCURRENCY_HELP})`)
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
@@ -26,8 +27,9 @@ const apply = (cmd: Command) =>
           'edp apply -f fleet.yaml',
           'edp apply -f fleet.yaml --yes --concurrency 8 --json',
           'edp apply -f fleet.yaml --yes --prune',
+          'edp plan -f fleet.yaml --out plan.json && edp apply plan.json --yes',
         ],
-        'Recipes follow `recipes deploy`: an existing recipe is adopted, accounts are only appended, a running\nbuild is joined. Nothing is deleted without --prune.',
+        'Recipes follow `recipes deploy`: an existing recipe is adopted, accounts are only appended, a running\nbuild is joined. Nothing is deleted without --prune. A saved plan is refused (exit 6, naming what moved)\nwhen the live state changed since it was saved.',
       ),
     );
 

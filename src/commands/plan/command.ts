@@ -15,6 +15,8 @@ const plan = (cmd: Command) =>
       'also plan deleting webhook endpoints and custom roles the file does not name (as apply --prune)',
     )
     .option('--concurrency <n>', `workspaces read at once (${FLEET_CONCURRENCY_HELP})`)
+    .option('--format <format>', 'text (default), markdown (a pull-request comment) or json (same as --json)')
+    .option('--out <file>', 'also save the plan with the live state it was read from, for `edp apply FILE`')
     .addHelpText(
       'after',
       examples(
@@ -22,6 +24,8 @@ const plan = (cmd: Command) =>
           'edp plan -f fleet.yaml',
           'edp plan -f fleet.yaml --json',
           'edp plan -f fleet.yaml --detailed-exitcode; echo $?   # 0 in step, 10 changes pending',
+          'edp plan -f fleet.yaml --format markdown > plan.md   # a pull-request comment',
+          'edp plan -f fleet.yaml --out plan.json && edp apply plan.json   # apply exactly what was reviewed',
         ],
         'Blocked items (a removal the append-only recipe configuration refuses, an account that does not resolve,\na template that cannot be deployed) make the exit code 6, 5 or 2.',
       ),

@@ -1,15 +1,25 @@
+import { writeFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
-import { ExitError, ManyFailures } from '../../errors.js';
+import { ExitError, ManyFailures, UsageError } from '../../errors.js';
 import { planFailures } from '../../fleet/apply.js';
-import { readFleetFile } from '../../fleet/file.js';
+import { parseFleetFile } from '../../fleet/file.js';
+import { planMarkdown } from '../../fleet/markdown.js';
 import { planFleet, planJson, planLines, planTotals } from '../../fleet/plan.js';
-import { fleetConcurrency } from '../shared/concurrency.js';
+import { savedPlanDocument } from '../../fleet/saved-plan.js';
 import { fleetScope } from '../../fleet/select.js';
+import { readDocument } from '../../util/document.js';
+import { stringifyJson } from '../../util/json.js';
+import { fleetConcurrency } from '../shared/concurrency.js';
 import type { PlanOptions } from './command.js';
+
+const FORMATS = ['text', 'markdown', 'json'] as const;
 
 /** `edp plan -f FILE`: reads every workspace in scope (bounded concurrency) and sends no write. */
 export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
-  const file = await readFleetFile(opts.file, ctx.io.stdin);
+  const format = planFormat(opts.format, ctx);
+  if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
+  const doc = await readDocument(opts.file, ctx.io.stdin, '--file');
+  const file = await parseFleetFile(doc, `--file ${opts.file}`);
   const concurrency = fleetConcurrency(ctx);
   const only = fleetScope(ctx);
   const api = await ctx.api();
@@ -19,11 +29,33 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
     concurrency,
     progress: (t) => ctx.output.info(t),
   });
-  if (ctx.output.machine) ctx.output.json(planJson(plan));
+  if (format === 'json') ctx.output.json(planJson(plan));
+  else if (format === 'markdown') ctx.output.write(planMarkdown(plan));
   else for (const l of planLines(plan)) ctx.output.line(l);
+  if (opts.out !== undefined) {
+    const saved = savedPlanDocument(plan, {
+      file: doc,
+      file_name: opts.file,
+      prune: !!opts.prune,
+      workspaces: only ?? null,
+      service: new URL(ctx.baseUrl()).origin,
+    });
+    writeFileSync(opts.out, `${stringifyJson(saved, 2)}\n`);
+    ctx.output.info(`saved the plan to ${opts.out}; \`edp apply ${opts.out}\` carries out exactly this plan`);
+  }
   // Each failure is in the plan printed above.
   const failures = planFailures(plan);
   if (failures.length > 0) throw new ManyFailures(failures);
   if (opts.detailedExitcode && planTotals(plan).changes > 0)
     throw new ExitError('changesPending', 'changes are pending', { silent: true });
+}
+
+/** `--format`, checked before anything is read; `--json` is the json format. */
+function planFormat(value: string | undefined, ctx: Context): (typeof FORMATS)[number] {
+  if (value === undefined) return ctx.output.machine ? 'json' : 'text';
+  const format = FORMATS.find((f) => f === value.trim().toLowerCase());
+  if (!format) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${value}"`);
+  if (ctx.output.machine && format !== 'json')
+    throw new UsageError(`--format ${format} and --json ask for two outputs; pass one`);
+  return format;
 }

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { ExitError, UsageError } from '../errors.js';
+import { parseJson, stringifyJson } from '../util/json.js';
+import { PLAN_FORMAT_VERSION, planJson, type FleetPlan } from './plan.js';
+
+/**
+ * A saved plan (`edp plan --out FILE`): the plan's JSON document plus `source`, what it was
+ * computed from: the fleet file as read, the options that shape a plan, the service's origin and
+ * a digest of each live object read. `edp apply FILE` plans again from the same source and
+ * carries the plan out only when the live state is the one reviewed (docs/plan.schema.json).
+ */
+export interface PlanSource {
+  /** the fleet document as read (YAML or JSON), parsed again by apply */
+  file: unknown;
+  /** the file's name, for messages */
+  file_name: string;
+  prune: boolean;
+  /** `-w IDS` of the plan, null for every workspace of the file */
+  workspaces: string[] | null;
+  /** the service the plan was read from (origin only: never credentials) */
+  service: string;
+  created_at: string;
+  live: { workspaces: Record<string, Record<string, string>>; agency: Record<string, string> };
+}
+
+export function savedPlanDocument(
+  plan: FleetPlan,
+  source: Omit<PlanSource, 'live' | 'created_at'>,
+  now = new Date(),
+): Record<string, unknown> {
+  const live: PlanSource['live'] = {
+    workspaces: Object.fromEntries(plan.workspaces.map((w) => [w.workspace_id, w.live])),
+    agency: plan.agency.live,
+  };
+  return { ...planJson(plan), source: { ...source, created_at: now.toISOString(), live } satisfies PlanSource };
+}
+
+export interface SavedPlan {
+  path: string;
+  document: Record<string, unknown>;
+  source: PlanSource;
+}
+
+/** A saved plan read for `edp apply FILE`; anything else is bad input naming the file (exit 2). */
+export function readSavedPlan(path: string): SavedPlan {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read the saved plan ${path}: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseJson(text);
+  } catch (err) {
+    throw new UsageError(
+      `${path} is not a saved plan (not JSON: ${(err as Error).message}); a fleet file is applied with -f ${path}`,
+    );
+  }
+  const d = doc as Record<string, unknown> | null;
+  const source = d?.source as PlanSource | undefined;
+  if (typeof d !== 'object' || d === null || typeof source !== 'object' || source === null || !('file' in source))
+    throw new UsageError(
+      `${path} is not a saved plan (no "source": write one with \`edp plan -f FILE --out ${path}\`); a fleet file is applied with -f ${path}`,
+    );
+  if (d.format_version !== PLAN_FORMAT_VERSION)
+    throw new UsageError(
+      `${path}: plan format_version ${String(d.format_version)} is not ${PLAN_FORMAT_VERSION}, the one this edp reads; plan again with this edp`,
+    );
+  return { path, document: d, source };
+}
+
+/**
+ * What moved between the saved plan and a new one computed from the same source: live objects
+ * added, removed or changed, and planned changes that differ. Empty when the plan can be applied
+ * as reviewed.
+ */
+export function planDrift(saved: SavedPlan, fresh: FleetPlan): string[] {
+  const moved: string[] = [];
+  const compare = (where: string, before: Record<string, string>, after: Record<string, string>) => {
+    for (const key of Object.keys(before)) {
+      if (!(key in after)) moved.push(`${where}: ${key} was deleted`);
+      else if (after[key] !== before[key]) moved.push(`${where}: ${key} changed`);
+    }
+    for (const key of Object.keys(after)) if (!(key in before)) moved.push(`${where}: ${key} was created`);
+  };
+  const { live } = saved.source;
+  const savedWorkspaces = Object.keys(live.workspaces);
+  const freshWorkspaces = fresh.workspaces.map((w) => w.workspace_id);
+  for (const ws of savedWorkspaces.filter((x) => !freshWorkspaces.includes(x)))
+    moved.push(`workspace ${ws} is no longer in the plan's scope`);
+  for (const w of fresh.workspaces) {
+    const before = live.workspaces[w.workspace_id];
+    if (before === undefined) moved.push(`workspace ${w.workspace_id} is new in the plan's scope`);
+    else compare(`workspace ${w.workspace_id}`, before, w.live);
+  }
+  compare('agency', live.agency, fresh.agency.live);
+  // The same objects can still plan otherwise (an account that went inactive, a template renamed).
+  const now = planJson(fresh);
+  const parts = (doc: Record<string, unknown>) => {
+    const ws = (doc.workspaces as Array<Record<string, unknown>> | undefined) ?? [];
+    const agency = doc.agency as Record<string, unknown> | undefined;
+    return new Map<string, string>([
+      ...ws.map((w): [string, string] => [
+        `workspace ${String(w.workspace_id)}`,
+        stringifyJson([w.changes, w.blocked]),
+      ]),
+      ['agency', stringifyJson([agency?.changes, agency?.blocked])],
+    ]);
+  };
+  const was = parts(saved.document);
+  for (const [where, text] of parts(now)) {
+    if (was.has(where) && was.get(where) !== text && !moved.some((m) => m.startsWith(`${where}:`)))
+      moved.push(`${where}: the changes to make are no longer the ones reviewed`);
+  }
+  return moved;
+}
+
+/** The refusal of a saved plan whose live state moved (exit 6). */
+export function driftError(saved: SavedPlan, moved: string[]): ExitError {
+  return new ExitError(
+    'conflict',
+    `the live state moved since ${saved.path} was saved, so it is not applied:\n  ${moved.join('\n  ')}\nplan again (\`edp plan -f ${saved.source.file_name} --out ${saved.path}\`) and review the new plan`,
+  );
+}
