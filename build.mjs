@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { exportNames, VENDOR, vendorFile } from './scripts/vendor.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -119,15 +120,32 @@ const entryFile = (define = {}) => ({
 
 // The libraries only some commands use (document checks, YAML, prompts, spinners, tables), each
 // one CommonJS file in dist/vendor that the CLI requires on first use: the CLI's own file, which
-// every run reads and deserializes from its code cache, stays small.
-const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3'];
-const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/', '-')}.cjs`;
+// every run reads and deserializes from its code cache, stays small. One interop rule holds on
+// both sides (scripts/vendor.mjs): a vendor file exports what `await import(name)` gives under
+// Node, and the CLI's `import(name)` is a module that re-exports those names from it as they are.
+// esbuild's own interop would not do: an ES module importing an external CommonJS file gets its
+// module.exports as `default` (Node's rule for CommonJS), which is a vendor file's whole namespace.
+const vendorExports = Object.fromEntries(await Promise.all(VENDOR.map(async (n) => [n, await exportNames(n)])));
 /** The vendor libraries and the sandbox stay files of their own beside the CLI's. */
 const separateFiles = {
   name: 'separate-files',
   setup(b) {
     const filter = new RegExp(`^(${VENDOR.map(escapeRegExp).join('|')})$`);
-    b.onResolve({ filter }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'vendor' }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+      // Each name through a local binding: export names may be reserved words (zod's `enum`).
+      const names = vendorExports[args.path];
+      return {
+        contents: [
+          `const vendored = require(${JSON.stringify(`./${vendorFile(args.path)}`)});`,
+          `const { ${names.map((n, i) => `${JSON.stringify(n)}: v${i}`).join(', ')} } = vendored;`,
+          `export { ${names.map((n, i) => `v${i} as ${n}`).join(', ')} };`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: resolve('dist'),
+      };
+    });
+    b.onResolve({ filter: /^\.\/vendor\//, namespace: 'vendor' }, (args) => ({ path: args.path, external: true }));
     // `edp sandbox` loads the sandbox, built on its own (dist/sandbox.cjs).
     b.onResolve({ filter: /[\\/]sandbox[\\/]index\.js$/ }, (args) =>
       /[\\/]commands[\\/]sandbox[\\/]/.test(args.importer) ? { path: './sandbox.cjs', external: true } : undefined,
@@ -150,8 +168,16 @@ await build({
   external: ['jq-web'],
 });
 for (const name of VENDOR) {
+  const names = vendorExports[name];
   await build({
-    entryPoints: [name],
+    // An ES module entry (.mjs: Node's interop rule for a CommonJS package's default) that
+    // exports exactly the names Node's import() gives, no more.
+    stdin: {
+      contents: `export { ${names.join(', ')} } from ${JSON.stringify(name)};`,
+      resolveDir: resolve('.'),
+      sourcefile: 'vendor-entry.mjs',
+      loader: 'js',
+    },
     outfile: `dist/${vendorFile(name)}`,
     ...commonJs,
   });

@@ -12,7 +12,7 @@ import { readInputFile } from './stdin.js';
 export async function parseDocument(text: string, flag: string): Promise<unknown> {
   try {
     if (/^\s*[[{]/.test(text)) return parseJson(text);
-    const { parse } = await loadYaml();
+    const { parse } = await import('yaml');
     return parse(
       text,
       (_key, value) => (typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value),
@@ -21,19 +21,6 @@ export async function parseDocument(text: string, flag: string): Promise<unknown
   } catch (err) {
     throw new UsageError(`${flag}: not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-}
-
-type Yaml = typeof import('yaml');
-
-/**
- * yaml, loaded on first use. Node resolves yaml's CommonJS build, whose named exports Node's
- * loader exposes but a bundle does not: esbuild turns a dynamically imported CommonJS module
- * into a chunk with only a default export (module.exports). Both shapes are accepted, so the
- * built command line and the sources under test read YAML alike.
- */
-async function loadYaml(): Promise<Yaml> {
-  const loaded: Yaml | { default: Yaml } = await import('yaml');
-  return 'parse' in loaded && typeof loaded.parse === 'function' ? loaded : (loaded as { default: Yaml }).default;
 }
 
 /** A document from a file, or from standard input for "-". */

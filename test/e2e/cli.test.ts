@@ -324,7 +324,7 @@ describe('the package as shipped', () => {
         [
           '-e',
           `const v = (name) => require('./dist/vendor/' + name + '.cjs');
-           const Table = v('cli-table3'); const t = new Table({ head: ['id'] }); t.push(['101']);
+           const Table = v('cli-table3').default; const t = new Table({ head: ['id'] }); t.push(['101']);
            const spinner = v('ora').default({ text: 'x', isEnabled: false });
            const prompts = v('inquirer-prompts');
            process.stdout.write(JSON.stringify({ table: t.toString().includes('101'), spinner: typeof spinner.start,

@@ -25,11 +25,7 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
   let text: string;
   if (ctx.flags.json) text = `${stringifyJson(doc, 2)}\n`;
   else {
-    const yaml = await import('yaml');
-    const stringify =
-      'stringify' in yaml && typeof yaml.stringify === 'function'
-        ? yaml.stringify
-        : (yaml as unknown as { default: typeof import('yaml') }).default.stringify;
+    const { stringify } = await import('yaml');
     text = stringify(doc, { lineWidth: 0 });
   }
   if (opts.output !== undefined) {

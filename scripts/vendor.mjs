@@ -1,0 +1,17 @@
+// The libraries only some commands use, each bundled into one CommonJS file in dist/vendor that
+// the CLI loads on first use (build.mjs). Listed once: the build and the built-binary test of
+// every lazily loaded module (test/e2e/vendor.test.ts) both read this list.
+export const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3'];
+
+/** dist/vendor/<file> of a vendored library, relative to dist. */
+export const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/', '-')}.cjs`;
+
+/**
+ * The names a library exports to an ES module that imports it under Node (`await import(name)`),
+ * `default` included: for an ES module package its own exports, for a CommonJS one
+ * `module.exports` as `default` and the names Node's loader detects. The one interop rule of
+ * dist/vendor: the CLI sees a vendored library exactly as Node and the tests see it.
+ */
+export async function exportNames(name) {
+  return Object.keys(await import(name)).sort();
+}
