@@ -20,6 +20,11 @@ export interface Column<T> {
    * `not built`): a script reading the tab-separated cell gets what the service sent.
    */
   raw?: ((item: T) => unknown) | undefined;
+  /**
+   * Never cut when a table is fitted to the window (a state, an id, a code): by default, a column
+   * whose every cell is one short word is kept whole; free text is cut first.
+   */
+  keep?: boolean | undefined;
   /** colouring for a table cell on a terminal */
   style?: ((text: string, item: T, c: ChalkInstance) => string) | undefined;
 }
@@ -71,22 +76,47 @@ export function truncate(text: string, width: number): string {
 }
 
 /**
- * Column widths that fit `available` terminal columns: the widest column gives up a column
- * at a time until the table fits or every column is down to `minWidth`.
+ * Column widths that fit `available` terminal columns: the widest column that may be cut gives
+ * up a column at a time, down to `minWidth`. Columns marked kept (states, ids, codes: the words
+ * that matter) are never cut. Undefined when even that does not fit: the caller lays the rows
+ * out one field per line instead.
  */
-export function fitWidths(natural: number[], available: number, minWidth = 5): number[] {
+export function fitWidths(
+  natural: number[],
+  available: number,
+  kept: boolean[] = [],
+  minWidth = 5,
+): number[] | undefined {
   const widths = [...natural];
   let total = widths.reduce((a, b) => a + b, 0);
   while (total > available) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (widths[i]! > minWidth && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      if (!kept[i] && widths[i]! > minWidth && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
     }
-    if (widest < 0) break;
+    if (widest < 0) return undefined;
     widths[widest]!--;
     total--;
   }
   return widths;
+}
+
+/** A cell that is one word of at most this many characters (an id, a state, a code, a date) is never cut. */
+const TOKEN_WIDTH = 40;
+
+/** `text` broken into lines of at most `width` characters (at spaces where it can). */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let rest = [...text];
+  while (rest.length > width) {
+    const head = rest.slice(0, width + 1);
+    const space = head.lastIndexOf(' ');
+    const cut = space > 0 ? space : width;
+    lines.push(rest.slice(0, cut).join('').trimEnd());
+    rest = rest.slice(space > 0 ? cut + 1 : cut);
+  }
+  lines.push(rest.join(''));
+  return lines;
 }
 
 function plainRow<T>(columns: Array<Column<T>>, item: T): string {
@@ -300,9 +330,13 @@ export class Output {
     const headers = columns.map((c) => terminalSafe(c.header));
     const cells = rows.map((row) => columns.map((c) => cellText(c.value(row)).replace(/[\t\n]/g, ' ')));
     const natural = columns.map((_c, i) => Math.max(widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))));
+    const kept = columns.map(
+      (c, i) => c.keep ?? cells.every((r) => !/\s/.test(r[i]!) && widthOf(r[i]!) <= TOKEN_WIDTH),
+    );
+    const screen = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! : Infinity;
     // Each column takes a space either side and a border after it, plus the left border.
-    const available = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! - (3 * columns.length + 1) : Infinity;
-    const widths = fitWidths(natural, available);
+    const widths = fitWidths(natural, screen - (3 * columns.length + 1), kept);
+    if (!widths) return this.fieldLines(columns, rows, headers, cells, screen);
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       head: headers.map((h, i) => this.out.bold(truncate(h, widths[i]!))),
@@ -320,11 +354,42 @@ export class Output {
     this.line(table.toString());
   }
 
+  /**
+   * Rows too wide for the window even with every free-text column cut: one `FIELD  value` line
+   * per field, values wrapped to the window, a blank line between rows (gh's narrow layout).
+   */
+  private fieldLines<T>(
+    columns: Array<Column<T>>,
+    rows: T[],
+    headers: string[],
+    cells: string[][],
+    screen: number,
+  ): void {
+    const label = Math.max(...headers.map(widthOf)) + 2;
+    const width = Math.max(1, screen - label);
+    const lines: string[] = [];
+    rows.forEach((row, r) => {
+      if (r > 0) lines.push('');
+      columns.forEach((c, i) => {
+        const wrapped =
+          label >= screen ? wrapText(`${headers[i]!} ${cells[r]![i]!}`, screen) : wrapText(cells[r]![i]!, width);
+        wrapped.forEach((text, k) => {
+          const styled = c.style && this.out.level > 0 ? c.style(text, row, this.out) : text;
+          if (label >= screen) lines.push(k === 0 ? this.out.bold(text) : text);
+          else lines.push(`${k === 0 ? this.out.bold(headers[i]!.padEnd(label)) : ' '.repeat(label)}${styled}`);
+        });
+      });
+    });
+    this.line(lines.join('\n'));
+  }
+
   /** A spinner on a terminal; a plain line at the end otherwise. Always on stderr. */
   async spinner(text: string): Promise<Spinner> {
     const quiet = this.flags.quiet;
     const safe = (t: string) => this.forErr(t);
-    if (!this.io.stderr.isTTY || quiet) {
+    // A terminal that reports no width (0 columns: some pseudo-terminals, editors' shells) cannot be
+    // redrawn in place: ora would count infinitely many lines to clear. It gets the plain lines.
+    if (!this.io.stderr.isTTY || quiet || !(this.io.stderr as { columns?: number }).columns) {
       let current = text;
       const end = (mark: string, t?: string) => {
         if (!quiet) this.io.stderr.write(`${mark} ${safe(t ?? current)}\n`);
@@ -341,7 +406,7 @@ export class Output {
     const s = ora({
       text: safe(text),
       stream: this.io.stderr,
-      color: 'cyan',
+      color: this.err.level > 0 ? 'cyan' : false,
       isEnabled: true,
       discardStdin: false,
     }).start();

@@ -142,6 +142,44 @@ describe('tables at a terminal', () => {
     expect(text()).not.toContain('…');
   });
 
+  it('never cuts a state, an id or a code: free text gives up its width first, at 80 and 140 columns', async () => {
+    type R = { id: string; title: string; state: string };
+    const cols: Array<Column<R>> = [
+      { header: 'ID', value: (r) => r.id },
+      { header: 'TITLE', value: (r) => r.title },
+      { header: 'STATE', keep: true, value: (r) => r.state },
+    ];
+    const recipe = {
+      id: '9007199254740993',
+      title: 'Paid Media Performance across every channel of the agency and then some more words',
+      state: 'ready_to_work (degraded)',
+    };
+    for (const width of [80, 140]) {
+      const { output, text } = outputFor({ columns: width });
+      await output.table(cols, [recipe]);
+      for (const line of text().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(width);
+      expect(text()).toContain('ready_to_work (degraded)');
+      expect(text()).toContain('9007199254740993');
+    }
+  });
+
+  it('too narrow for the kept columns: one field per line, wrapped to the window', async () => {
+    const { output, text } = outputFor({ columns: 30 });
+    const cols: Array<Column<Row>> = [
+      ...columns,
+      { header: 'STATE', keep: true, value: () => 'ready_to_work (degraded)' },
+    ];
+    await output.table(cols, [...rows, { id: 2, title: 'second', note: 'n' }]);
+    const lines = text().trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(30);
+    expect(text()).not.toMatch(/[│┌└]/);
+    expect(lines[0]).toBe('ID     1');
+    expect(text()).toContain('STATE  ready_to_work');
+    // Every word of the long title is still there, wrapped.
+    expect(text().replace(/\s+/g, ' ')).toContain('a title that is long enough to be cut');
+    expect(lines).toContain('');
+  });
+
   it('piped, the same table is tab-separated raw rows', async () => {
     const { output, text } = outputFor(undefined);
     await output.table(columns, rows);
@@ -163,7 +201,10 @@ describe('pure parts', () => {
     expect(truncate('abc', 4)).toBe('abc');
     expect(fitWidths([2, 30, 10], 30)).toEqual([2, 18, 10]);
     expect(fitWidths([20, 20], 30)).toEqual([15, 15]);
-    expect(fitWidths([10, 10], 4)).toEqual([5, 5]);
+    expect(fitWidths([10, 10], 4)).toBeUndefined();
+    // Kept columns are never cut: the free text gives up its width first, whatever its place.
+    expect(fitWidths([24, 30, 10], 40, [true, false, true])).toEqual([24, 6, 10]);
+    expect(fitWidths([24, 30, 10], 30, [true, false, true])).toBeUndefined();
   });
 
   it('did you mean: transpositions, typos and contained names, best first', () => {

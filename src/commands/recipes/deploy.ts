@@ -344,6 +344,7 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
       { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
       {
         header: 'STATE',
+        keep: true,
         value: (l) =>
           l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false }),
         raw: (l) => l.row.state,

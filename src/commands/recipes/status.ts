@@ -48,6 +48,7 @@ const columns: Array<Column<StatusRow>> = [
   { header: 'TITLE', value: (r) => r.title ?? '' },
   {
     header: 'STATE',
+    keep: true,
     value: (r) => (r.state === null ? 'never built' : stateText({ state: r.state, degraded: r.degraded })),
     style: (t, _r, c) => styleState(t, c),
   },
