@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { afterAll, beforeAll, onTestFinished, TestRunner } from 'vitest';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -57,7 +56,7 @@ export function freshConfig(): {
   remove(): void;
 } {
   const dir = tempDir();
-  if (getCurrentTest()) onTestFinished(dir.remove);
+  if (TestRunner.getCurrentTest()) onTestFinished(dir.remove);
   else afterAll(dir.remove);
   const env = { EDP_CONFIG_DIR: dir.dir, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
   return { dir: dir.dir, env, file: join(dir.dir, 'config.json'), remove: dir.remove };
