@@ -25,6 +25,8 @@ export interface Column<T> {
    * whose every cell is one short word is kept whole; free text is cut first.
    */
   keep?: boolean | undefined;
+  /** a column of the piped rows only: on a terminal another column shows its value */
+  pipedOnly?: boolean | undefined;
   /** colouring for a table cell on a terminal */
   style?: ((text: string, item: T, c: ChalkInstance) => string) | undefined;
 }
@@ -327,6 +329,7 @@ export class Output {
       out.flush();
       return;
     }
+    columns = columns.filter((c) => !c.pipedOnly);
     const headers = columns.map((c) => terminalSafe(c.header));
     const cells = rows.map((row) => columns.map((c) => cellText(c.value(row)).replace(/[\t\n]/g, ' ')));
     const natural = columns.map((_c, i) => Math.max(widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))));

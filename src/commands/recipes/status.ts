@@ -50,15 +50,20 @@ const columns: Array<Column<StatusRow>> = [
     header: 'STATE',
     keep: true,
     value: (r) => (r.state === null ? 'never built' : stateText({ state: r.state, degraded: r.degraded })),
+    raw: (r) => r.state ?? '',
     style: (t, _r, c) => styleState(t, c),
   },
+  // Piped, each value of the STATE cell has a column of its own: degraded, then what was not delivered.
+  { header: 'DEGRADED', value: () => '', raw: (r) => r.degraded, pipedOnly: true },
   {
     header: 'NOT DELIVERED',
     value: (r) =>
       r.not_delivered_count > 0 || r.not_delivered_reasons.length > 0
         ? `${r.not_delivered_count} ${r.not_delivered_reasons.join(', ')}`.trim()
         : '',
+    raw: (r) => r.not_delivered_count,
   },
+  { header: 'REASONS', value: () => '', raw: (r) => r.not_delivered_reasons.join(','), pipedOnly: true },
   { header: 'LAST BUILD', value: (r) => r.last_build_at ?? '' },
   { header: 'ERROR', value: (r) => r.error_code ?? '' },
 ];
@@ -103,11 +108,14 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   const workspaces = await workspacesOf(api, choice);
   let snap = await readAll(api, workspaces, concurrency);
   const redraw = !!opts.watch && ctx.output.stdoutIsTTY && !ctx.output.machine;
+  // --json one array, --ndjson one row per line, piped tab-separated raw values.
+  const printRows = () => ctx.output.list(snap.rows, columns, { empty: 'No recipe in these workspaces.' });
   const show = async (s: Snapshot) => {
     if (redraw) ctx.output.write('\u001b[H\u001b[2J');
     await ctx.output.list(s.rows, columns, { empty: 'No recipe in these workspaces.' });
   };
-  if (!ctx.output.machine) await show(snap);
+  // Piped, --watch prints the rows once, when every build has ended; progress goes to stderr.
+  if (!ctx.output.machine && (redraw || !wait)) await show(snap);
   if (wait) {
     // The first read is the snapshot above; each next one reports what changed since.
     let first = true;
@@ -127,26 +135,29 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       if (redraw) await show(snap);
       else
         for (const r of changed)
-          (ctx.output.machine ? (t: string) => ctx.output.info(t) : (t: string) => ctx.output.line(t))(
-            `workspace ${idText(r.workspace_id)} recipe ${idText(r.recipe_id)}: ${describeRow(r)}`,
-          );
+          ctx.output.info(`workspace ${idText(r.workspace_id)} recipe ${idText(r.recipe_id)}: ${describeRow(r)}`);
       return snap;
     };
     // The same schedule as every --wait (shared/poll): pauses grow by half, up to 15 s.
-    await pollUntil(
-      next,
-      (s) => building(s.rows).length === 0,
-      wait,
-      () => {
-        if (ctx.output.machine) ctx.output.json(snap.rows);
-        return new ExitError(
-          'waitTimeout',
-          `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`,
-        );
-      },
-    );
+    try {
+      await pollUntil(
+        next,
+        (s) => building(s.rows).length === 0,
+        wait,
+        () => {
+          return new ExitError(
+            'waitTimeout',
+            `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`,
+          );
+        },
+      );
+    } catch (err) {
+      // What the rows were when the wait ended, as a script expects them.
+      if (!redraw) await printRows();
+      throw err;
+    }
   }
-  if (ctx.output.machine) ctx.output.json(snap.rows);
+  if (ctx.output.machine || (wait && !redraw)) await printRows();
   for (const e of snap.errors) ctx.output.warn(`workspace ${e.ws}: ${errorLines(e.err).join('\n  ')}`);
   if (snap.errors.length > 0) throw new ManyFailures(snap.errors.map((e) => e.err));
 }

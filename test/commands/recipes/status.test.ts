@@ -77,6 +77,21 @@ describe('edp recipes status', () => {
     expect(row.degraded).toBe(true);
     expect(row.not_delivered_count).toBeGreaterThan(0);
     expect(row.not_delivered_reasons.length).toBeGreaterThan(0);
+    // Piped: raw values, each in its own column (state, degraded, count, reasons), no display text.
+    const piped = await cli(t.sb, ['recipes', 'status', '-w', '103']);
+    const cells = piped.stdout.replace(/\n$/, '').split('\t');
+    expect(cells.slice(3, 7)).toEqual([
+      'ready_to_work',
+      'true',
+      String(row.not_delivered_count),
+      row.not_delivered_reasons.join(','),
+    ]);
+    expect(piped.stdout).not.toContain('(degraded)');
+    // --ndjson: one object per line.
+    const nd = await cli(t.sb, ['recipes', 'status', '-w', '103', '--ndjson']);
+    const ndLines = nd.stdout.trimEnd().split('\n');
+    expect(ndLines).toHaveLength(1);
+    expect(JSON.parse(ndLines[0]!)).toMatchObject({ state: 'ready_to_work', degraded: true });
   });
 
   it('--watch follows running builds until every one has ended, a line per change when not on a terminal', async () => {
@@ -89,8 +104,13 @@ describe('edp recipes status', () => {
     }
     const r = await cli(t.sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/workspace 101 recipe \d+: ready_to_work/);
-    expect(r.stdout).toMatch(/workspace 102 recipe \d+: ready_to_work/);
+    // Progress on stderr; stdout holds only the final rows, tab-separated raw values.
+    expect(r.stderr).toMatch(/workspace 101 recipe \d+: ready_to_work/);
+    expect(r.stderr).toMatch(/workspace 102 recipe \d+: ready_to_work/);
+    const lines = r.stdout.replace(/\n$/, '').split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.split('\t')).toHaveLength(9);
+    expect(lines.map((l) => l.split('\t')[3])).toEqual(['ready_to_work', 'ready_to_work']);
     const json = await cli(t.sb, [
       'recipes',
       'status',
