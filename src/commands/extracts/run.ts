@@ -5,6 +5,7 @@ import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import { runWaitOf, waitForRun } from '../shared/poll.js';
 import type { RunOptions } from './command.js';
+import { showExtract } from './show.js';
 
 export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
   const extractId = parseId(opts.args[0], 'extract id');
@@ -27,12 +28,11 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     () => getExtract(api, ws, extractId),
     (x) => x.status !== 'running',
   );
-  if (ctx.output.machine) ctx.output.json(e);
-  if (e.status === 'completed') {
-    if (!ctx.output.machine)
-      ctx.output.success(`Extract ${extractId} completed; its rows are in data table ${idText(e.data_table_id)}`);
-    return;
-  }
+  // The extract as it ended, on stdout like every waiting command's final object (as loads run --wait).
+  if (e.status === 'completed' && !ctx.output.machine)
+    ctx.output.success(`Extract ${extractId} completed; its rows are in data table ${idText(e.data_table_id)}`);
+  await showExtract(ctx, e);
+  if (e.status === 'completed') return;
   throw new ExitError(
     'failure',
     `extract ${extractId} run ended ${e.is_paused ? `paused (${e.pause_reason ?? 'unknown'})` : `with status ${String(e.status)}`}`,

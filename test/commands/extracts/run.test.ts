@@ -35,6 +35,11 @@ describe('edp extracts run', () => {
     const r = await t.edp('extracts', 'run', String(e.id), '--wait', '--wait-timeout', '10s');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('completed');
+    // The final object on stdout, as every waiting command prints it: piped field<TAB>value lines.
+    expect(r.stdout).toMatch(new RegExp(`^id\t${e.id}$`, 'm'));
+    expect(r.stdout).toMatch(/^status\tcompleted$/m);
+    const json = await t.edp('extracts', 'run', String(e.id), '--wait', '--wait-timeout', '10s', '--json');
+    expect(json.json()).toMatchObject({ id: e.id, status: 'completed' });
   });
 
   it('refuses --wait-timeout without --wait', async () => {
