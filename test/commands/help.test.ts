@@ -89,6 +89,13 @@ describe('help', () => {
     expect([a.code, b.code, c.code]).toEqual([0, 0, 0]);
   });
 
+  it('webhooks listen --help says what --forward-to does: it forwards before answering the service', async () => {
+    const r = await cli(undefined, ['webhooks', 'listen', '--help']);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('before answering the service');
+    expect(text).not.toContain('after acknowledging');
+  });
+
   it('a group without its verb shows the group help on stdout with exit 0', async () => {
     for (const argv of [['recipes'], ['help', 'recipes'], ['recipes', '--help'], ['destinations', 'connections']]) {
       const r = await cli(undefined, argv);

@@ -64,7 +64,10 @@ const listen = () =>
       "the endpoint's signing secret (better: env EDP_WEBHOOK_SECRET, not visible in the process list)",
     )
     .option('--events <a,b>', 'print only these event types (others are acknowledged and dropped)')
-    .option('--forward-to <url>', 're-post each accepted event, with its signature headers, after acknowledging it')
+    .option(
+      '--forward-to <url>',
+      're-post each accepted event, with its signature headers, before answering the service: a refusal by the target (or no answer) is passed back, so the service delivers the event again',
+    )
     .addHelpText(
       'after',
       '\nRefuses a bad signature (401) and bodies over 1 MiB (413); a repeated idempotency key is acknowledged\n' +
