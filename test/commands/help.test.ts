@@ -89,6 +89,12 @@ describe('help', () => {
     expect([a.code, b.code, c.code]).toEqual([0, 0, 0]);
   });
 
+  it('edp help with an unknown command: one message, one hint, exit 2', async () => {
+    const r = await cli(undefined, ['help', 'foo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(["error: unknown command 'foo'; run `edp --help` for the commands"]);
+  });
+
   it('webhooks listen --help says what --forward-to does: it forwards before answering the service', async () => {
     const r = await cli(undefined, ['webhooks', 'listen', '--help']);
     const text = r.stdout.replace(/\s+/g, ' ');

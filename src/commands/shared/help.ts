@@ -23,11 +23,14 @@ export function addHelpCommand(program: CommandUnknownOpts): void {
       let cmd: CommandUnknownOpts = program;
       for (const word of words) {
         const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        // The message carries its own hint: not commander's second one after it.
         if (!sub)
-          cmd.error(
-            `error: unknown command '${[...commandPath(cmd), word].join(' ')}'; run \`edp --help\` for the commands`,
-            { code: 'commander.unknownCommand', exitCode: 2 },
-          );
+          cmd
+            .showHelpAfterError(false)
+            .error(
+              `error: unknown command '${[...commandPath(cmd), word].join(' ')}'; run \`edp --help\` for the commands`,
+              { code: 'commander.unknownCommand', exitCode: 2 },
+            );
         cmd = sub!;
       }
       cmd.outputHelp();
