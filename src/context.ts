@@ -167,7 +167,10 @@ export class Context {
 
   requireWorkspace(): string {
     const ws = this.workspace();
-    if (!ws) throw new UsageError('this command needs a workspace: pass -w/--workspace ID or set EDP_WORKSPACE');
+    if (!ws)
+      throw new UsageError(
+        'this command needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with `edp config set workspace ID`',
+      );
     this.workspaceCommand = true;
     return ws;
   }

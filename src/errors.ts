@@ -132,8 +132,9 @@ export class OutcomeUnknownError extends Error {
   readonly method: string;
   readonly path: string;
   override readonly cause: unknown;
-  constructor(method: string, path: string, cause: unknown) {
-    const why = cause instanceof ApiError ? `the service answered ${cause.status}` : describeNetworkError(cause);
+  constructor(method: string, path: string, cause: unknown, address?: string) {
+    const why =
+      cause instanceof ApiError ? `the service answered ${cause.status}` : describeNetworkError(cause, address);
     super(
       `${method} ${path}: outcome unknown (${why}); the change may or may not have been applied, re-read before repeating it`,
     );
@@ -152,8 +153,8 @@ export class NetworkError extends Error {
   readonly method: string;
   readonly path: string;
   override readonly cause: unknown;
-  constructor(method: string, path: string, cause: unknown) {
-    super(`${method} ${path}: ${describeNetworkError(cause)}`);
+  constructor(method: string, path: string, cause: unknown, address?: string) {
+    super(`${method} ${path}: ${describeNetworkError(cause, address)}`);
     this.name = 'NetworkError';
     this.method = method;
     this.path = path;
@@ -193,14 +194,22 @@ export class ManyFailures extends Error {
   }
 }
 
-export function describeNetworkError(cause: unknown): string {
+/**
+ * Why a request got no answer, for a person. `address` is the service's origin (never its
+ * credentials): a refused connection or an unknown host names it, so that a wrong --base-url
+ * shows at once.
+ */
+export function describeNetworkError(cause: unknown, address?: string): string {
   if (cause instanceof Error) {
     const code = (cause as { code?: string }).code;
     if (cause.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return 'timed out waiting for the service (see --timeout)';
     }
-    if (code === 'ECONNREFUSED') return 'connection refused (is the service running at this address?)';
-    if (code === 'ENOTFOUND') return 'host not found';
+    if (code === 'ECONNREFUSED')
+      return address
+        ? `connection refused by ${address} (is the service running there? --base-url or EDP_BASE_URL sets the address)`
+        : 'connection refused (is the service running at this address?)';
+    if (code === 'ENOTFOUND') return address ? `host not found: ${address}` : 'host not found';
     if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
       return 'the connection was dropped before the answer arrived';
     return code ? `${cause.message} (${code})` : cause.message;

@@ -184,7 +184,8 @@ export class ApiClient {
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }
-        if (res.status === 503 && !repeatable) throw new OutcomeUnknownError(spec.method, target, error);
+        if (res.status === 503 && !repeatable)
+          throw new OutcomeUnknownError(spec.method, target, error, this.base.origin);
         throw error;
       } catch (err) {
         if (err instanceof ApiError || err instanceof OutcomeUnknownError) throw err;
@@ -217,8 +218,8 @@ export class ApiClient {
           await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }
-        if (!repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err);
-        throw new NetworkError(spec.method, target, err);
+        if (!repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err, this.base.origin);
+        throw new NetworkError(spec.method, target, err, this.base.origin);
       }
     }
   }

@@ -49,10 +49,24 @@ describe('edp itself', () => {
     expect(existsSync(config.file)).toBe(false);
   });
 
-  it('reports an unreachable service as exit 1', async () => {
+  it('reports an unreachable service as exit 1, naming its address but never its credentials', async () => {
     const r = await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('connection refused');
+    expect(r.stderr).toContain('connection refused by http://127.0.0.1:9');
+    const secret = await cli({ url: 'http://user:hunter2@127.0.0.1:9' }, ['workspaces', 'list']);
+    expect(secret.stderr).toContain('connection refused by http://127.0.0.1:9');
+    expect(secret.stderr).not.toContain('hunter2');
+  });
+
+  it('a command that needs a workspace says every way to name one', async () => {
+    const config = freshConfig();
+    const r = await cli(undefined, ['recipes', 'list'], {
+      env: { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_WORKSPACE: undefined },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('-w/--workspace ID');
+    expect(r.stderr).toContain('EDP_WORKSPACE');
+    expect(r.stderr).toContain('edp config set workspace ID');
   });
 
   it('prints completion scripts for bash, zsh and fish', async () => {
