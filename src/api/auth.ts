@@ -326,7 +326,9 @@ export class CredentialAuth implements AuthProvider {
 
   private requireWorkspace(workspaceId: string | undefined): string {
     if (!workspaceId) {
-      throw new UsageError('this operation needs a workspace: pass -w/--workspace ID or set EDP_WORKSPACE');
+      throw new UsageError(
+        'this operation needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with `edp config set workspace ID`',
+      );
     }
     return workspaceId;
   }
