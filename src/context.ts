@@ -1,6 +1,7 @@
 import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
 import { AUTO_CONCURRENCY } from './config/defaults.js';
 import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
+import { shellWord } from './util/shell.js';
 import { UsageError } from './errors.js';
 import type { IO, OutStream } from './output/io.js';
 import { Output } from './output/output.js';
@@ -125,6 +126,20 @@ export class Context {
     const stored = storedSetting(this.profile(), key, this.profileName);
     if (stored !== undefined) return { key, value: stored, source: 'profile' };
     return { key, value: spec.default, source: 'default' };
+  }
+
+  /**
+   * A command to suggest, as it must be pasted to work: `edp WORDS`, with `-w` when this run's
+   * workspace is not the profile's default (a flag or EDP_WORKSPACE named it) and `--profile`
+   * when a flag chose the profile.
+   */
+  hint(...words: string[]): string {
+    const parts = ['edp', ...words];
+    if (this.flags.profile !== undefined) parts.push('--profile', this.profileName);
+    const ws = this.setting('workspace');
+    if (ws.value !== undefined && ws.value !== '' && ws.source !== 'profile' && !words.includes('-w'))
+      parts.push('-w', String(ws.value));
+    return parts.map(shellWord).join(' ');
   }
 
   /** The workspace for bearer operations: -w, EDP_WORKSPACE, then the profile's default. */
@@ -328,3 +343,4 @@ function keepOpen<T extends object>(stream: T): T {
     },
   });
 }
+

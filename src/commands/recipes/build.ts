@@ -28,7 +28,7 @@ export async function startBuild(
     if (ctx.output.machine) ctx.output.json(started);
     else {
       ctx.output.success(
-        `${verb === 'build' ? 'Build' : 'Resetup'} of recipe ${recipeId} started; follow it with \`edp recipes poll ${recipeId}\``,
+        `${verb === 'build' ? 'Build' : 'Resetup'} of recipe ${recipeId} started; follow it with \`${ctx.hint('recipes', 'poll', recipeId)}\``,
       );
       showRecipe(ctx.output, started);
     }

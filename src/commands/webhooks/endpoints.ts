@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { shellWord } from '../../util/shell.js';
 import { UsageError } from '../../errors.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { idText } from '../../util/json.js';
@@ -61,9 +62,29 @@ export async function showWithSecret(ctx: Context, endpoint: WebhookEndpoint, he
   if (ctx.output.machine) return ctx.output.json(endpoint);
   ctx.output.success(headline);
   await ctx.output.object(endpoint);
+  // A receiver on this machine listens on the port of the endpoint's url; elsewhere, the url says where.
+  const local = localPort(endpoint.url);
+  // The receiver needs no workspace: only the port and the secret.
+  const listen = local ? `edp webhooks listen --port ${local}` : undefined;
+  const secret = typeof endpoint.secret === 'string' ? shellWord(endpoint.secret) : '<the secret above>';
   ctx.output.info(
     `\nKeep the secret now: the service shows it only in this answer. Next:\n` +
-      `  EDP_WEBHOOK_SECRET=… edp webhooks listen   (at ${endpoint.url ?? 'the endpoint URL'})\n` +
-      `  edp webhooks verify ${idText(endpoint.id)}`,
+      (listen
+        ? `  EDP_WEBHOOK_SECRET=${secret} ${listen}\n`
+        : `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (edp webhooks listen on that host)\n`) +
+      `  ${ctx.hint('webhooks', 'verify', idText(endpoint.id))}`,
   );
+}
+
+/** The port of a url on this machine (loopback or localhost), where `edp webhooks listen` can answer it. */
+function localPort(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) return undefined;
+  return u.port || (u.protocol === 'https:' ? '443' : '80');
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { cli, freshConfig, PASSWORD, tokenFor, USERNAME, useSandbox } from '../helpers.js';
+import { configuration, configure, createRecipe } from '../fixtures/recipes.js';
+
+// Every command the tool suggests works when pasted: it names the workspace unless that is the
+// profile's default, and the port a local receiver must listen on.
+
+const t = useSandbox({ buildSeconds: 0.05 });
+
+/** An operator whose profile's default workspace is 101. */
+async function withDefault101() {
+  const config = freshConfig();
+  const env = { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_WORKSPACE: undefined };
+  expect((await cli(t.sb, ['config', 'set', 'workspace', '101'], { env })).code).toBe(0);
+  return (...argv: string[]) => cli(t.sb, argv, { env });
+}
+
+describe('hints', () => {
+  it('recipes build in another workspace than the default suggests a poll with -w', async () => {
+    const edp = await withDefault101();
+    const token = await tokenFor(t.sb, 103);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 103, { google_ads: 'all' }));
+    const r = await edp('recipes', 'build', id, '-w', '103');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`follow it with \`edp recipes poll ${id} -w 103\``);
+
+    // In the default workspace, the hint needs no -w.
+    const token101 = await tokenFor(t.sb, 101);
+    const id101 = await createRecipe(t.sb, token101, 4001);
+    await configure(t.sb, token101, id101, configuration(t.sb, 101, { google_ads: 'all' }));
+    const plain = await edp('recipes', 'build', id101);
+    expect(plain.stderr).toContain(`follow it with \`edp recipes poll ${id101}\``);
+  });
+
+  it('webhooks create -w 103 with a local url suggests listen on its port, with the secret, and verify with -w', async () => {
+    const edp = await withDefault101();
+    const r = await edp(
+      'webhooks',
+      'create',
+      '--url',
+      'http://127.0.0.1:9123/hook',
+      '--events',
+      'load_completed',
+      '-w',
+      '103',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const { id, secret } = r.json();
+    const person = await edp(
+      'webhooks',
+      'create',
+      '--url',
+      'http://localhost:9124/other',
+      '--events',
+      'load_completed',
+      '-w',
+      '103',
+    );
+    expect(person.code).toBe(0);
+    expect(person.stderr).toMatch(/EDP_WEBHOOK_SECRET=[0-9a-f]{64} edp webhooks listen --port 9124\n/);
+    expect(person.stderr).toMatch(/edp webhooks verify \d+ -w 103/);
+    expect(String(id)).toMatch(/^\d+$/);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('--profile chosen by flag is carried too', async () => {
+    const config = freshConfig();
+    const env = { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_WORKSPACE: undefined };
+    const token = await tokenFor(t.sb, 102);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 102, { google_ads: 'all' }));
+    const r = await cli(t.sb, ['--profile', 'ops', 'recipes', 'build', id, '-w', '102'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`\`edp recipes poll ${id} --profile ops -w 102\``);
+  });
+});
