@@ -17,7 +17,7 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     if (ctx.output.machine) ctx.output.json(started);
     else
       ctx.output.success(
-        `Extract ${extractId} is running; follow it with \`edp extracts get ${extractId}\` or pass --wait`,
+        `Extract ${extractId} is running; follow it with \`${ctx.hint('extracts', 'get', extractId)}\` or pass --wait`,
       );
     return;
   }

@@ -30,7 +30,7 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     if (ctx.output.machine) ctx.output.json(started);
     else
       ctx.output.success(
-        `Load ${loadId} started run ${idText(runId)}${range ? ` for ${range.from}..${range.to}` : ''}; follow it with \`edp loads get ${loadId}\` or pass --wait`,
+        `Load ${loadId} started run ${idText(runId)}${range ? ` for ${range.from}..${range.to}` : ''}; follow it with \`${ctx.hint('loads', 'get', loadId)}\` or pass --wait`,
       );
     return;
   }

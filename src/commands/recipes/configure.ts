@@ -93,7 +93,7 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
     showRecipe(ctx.output, result.recipe);
   } else {
     ctx.output.success(
-      `Configured recipe ${recipeId}: ${result.addedAccounts} account(s) added; build it with \`edp recipes build ${recipeId} --wait\``,
+      `Configured recipe ${recipeId}: ${result.addedAccounts} account(s) added; build it with \`${ctx.hint('recipes', 'build', recipeId, '--wait')}\``,
     );
     showRecipe(ctx.output, result.recipe);
   }

@@ -15,7 +15,7 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   if (ctx.output.machine) ctx.output.json(recipe);
   else {
     ctx.output.success(
-      `Created recipe ${idText(recipe.recipe_id)}; configure it next with \`edp recipes configure ${idText(recipe.recipe_id)}\``,
+      `Created recipe ${idText(recipe.recipe_id)}; configure it next with \`${ctx.hint('recipes', 'configure', idText(recipe.recipe_id))}\``,
     );
     showRecipe(ctx.output, recipe);
   }

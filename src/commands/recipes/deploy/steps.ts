@@ -232,7 +232,7 @@ export async function deployToWorkspace(
         (last) =>
           new ExitError(
             'waitTimeout',
-            `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${Math.round(opts.wait.timeoutMs / 1000)} s (missing: ${missingTables(last).join(', ') || 'unknown'}); check them with \`edp recipes extractions ${id}\``,
+            `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${Math.round(opts.wait.timeoutMs / 1000)} s (missing: ${missingTables(last).join(', ') || 'unknown'}); check them with \`edp recipes extractions ${id} -w ${ws}\``,
           ),
       );
       step!.update('extraction tables exist; building once more');
