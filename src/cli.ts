@@ -32,7 +32,8 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
     'after',
     '\nExit codes: 0 ok, 1 service or network fault, 2 usage or bad input, 3 authentication, 4 permission,\n' +
       '5 not found, 6 conflict, 7 build failed, 8 wait timed out, 9 degraded build,\n' +
-      '10 plan found changes (--detailed-exitcode), 11 confirmation declined, 130 interrupted.\n' +
+      '10 plan found changes (--detailed-exitcode), 11 confirmation declined, 12 doctor could not check,\n' +
+      '130 interrupted.\n' +
       'Run `edp sandbox` for a local emulator of the whole service.',
   );
   await registerCommands(program, app, argv, all);

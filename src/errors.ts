@@ -15,6 +15,8 @@ export const ExitCode = {
   changesPending: 10,
   /** a confirmation was answered no; nothing was changed */
   declined: 11,
+  /** `doctor` could not make its checks: the service unreachable, the credentials refused */
+  couldNotCheck: 12,
   interrupted: 130,
 } as const;
 

@@ -4,7 +4,7 @@ import { listAccounts, type AccountV31 } from '../../api/accounts.js';
 import { listDestinationConnections, listDestinations } from '../../api/destinations.js';
 import { listWebhookEndpoints, SILENT_EVENT_TYPES } from '../../api/webhooks.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, AuthRequiredError, NetworkError, OutcomeUnknownError } from '../../errors.js';
 import { errorJson } from '../../output/errors.js';
 import { collect } from '../../util/collect.js';
 import { idText, jsonInteger } from '../../util/json.js';
@@ -12,13 +12,52 @@ import { idText, jsonInteger } from '../../util/json.js';
 /** Something that needs action, with the command that fixes it. */
 export interface Finding {
   workspace_id: unknown;
-  check: 'credentials' | 'token' | 'destination' | 'recipes' | 'webhooks';
+  check: 'service' | 'credentials' | 'workspace' | 'token' | 'destination' | 'recipes' | 'webhooks';
   code: string;
   message: string;
   fix: string;
   recipe_id?: unknown;
   endpoint_id?: unknown;
   trace_id?: string | null;
+  /** the check could not be made (service unreachable, credentials refused): exit 12, not 1 */
+  unchecked?: boolean;
+}
+
+/**
+ * A check that could not be made, as a finding: an unreachable service names its address and
+ * is not a credentials problem; credentials refused or missing; anything else as what it is.
+ */
+export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl: string): Finding {
+  const where = workspace === null ? '' : ` -w ${workspace}`;
+  const trace_id = (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null;
+  if (err instanceof NetworkError || (err instanceof OutcomeUnknownError && !(err.cause instanceof ApiError)))
+    return {
+      workspace_id: workspace === null ? null : jsonInteger(workspace),
+      check: 'service',
+      code: 'service_unreachable',
+      message: `the service at ${new URL(baseUrl).origin} could not be reached: ${err.message}`,
+      fix: 'start the service or correct its address: --base-url URL, EDP_BASE_URL, or `edp config set base_url URL`',
+      unchecked: true,
+    };
+  if (err instanceof AuthRequiredError || (err instanceof ApiError && err.status === 401))
+    return {
+      workspace_id: workspace === null ? null : jsonInteger(workspace),
+      check: 'credentials',
+      code: err instanceof ApiError ? 'authentication_failed' : 'no_credentials',
+      message: `the agency credentials were ${err instanceof ApiError ? 'refused' : 'not found'} (${describe(err)})`,
+      fix: 'edp auth login   (or set EDP_USERNAME and EDP_PASSWORD)',
+      trace_id,
+      unchecked: true,
+    };
+  return {
+    workspace_id: workspace === null ? null : jsonInteger(workspace),
+    check: workspace === null ? 'service' : 'workspace',
+    code: 'check_failed',
+    message: `could not be checked: ${describe(err)}`,
+    fix: `edp doctor${where} --verbose   (see which request failed)`,
+    trace_id,
+    unchecked: true,
+  };
 }
 
 const describe = (err: unknown) => {
@@ -26,20 +65,13 @@ const describe = (err: unknown) => {
   return `${e.status ? `${e.status} ` : ''}${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`;
 };
 
-/** The agency credentials (Basic): without them nothing else can be checked. */
-export async function checkCredentials(api: Service): Promise<Finding | undefined> {
+/** The service and the agency credentials (Basic): without them nothing else can be checked. */
+export async function checkCredentials(api: Service, baseUrl: string): Promise<Finding | undefined> {
   try {
     for await (const _ of listWorkspaces(api, { limit: 1 })) break;
     return undefined;
   } catch (err) {
-    if (err instanceof ApiError && err.status !== 401) throw err;
-    return {
-      workspace_id: null,
-      check: 'credentials',
-      code: err instanceof ApiError ? 'authentication_failed' : 'no_credentials',
-      message: `the agency credentials were refused or are missing (${describe(err)})`,
-      fix: 'edp auth login   (or set EDP_USERNAME and EDP_PASSWORD)',
-    };
+    return uncheckedFinding(err, null, baseUrl);
   }
 }
 
@@ -64,6 +96,17 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
   ]);
   await checkDestination(api, ws, recipes, add);
   await checkRecipeAccounts(api, ws, recipes, add);
+  for (const r of recipes.filter((x) => x.state === 'ready_to_work' && x.degraded === true)) {
+    const id = idText(r.recipe_id);
+    const reasons = r.not_delivered_reasons ?? [];
+    add({
+      check: 'recipes',
+      code: 'recipe_degraded',
+      recipe_id: r.recipe_id,
+      message: `recipe ${id} was built from less than it is configured with${reasons.length > 0 ? `: not delivered (${reasons.join(', ')})` : ''}; rows of some accounts are missing`,
+      fix: `edp recipes get ${id} -w ${ws}   (each source's accounts and reasons), fix them, then edp recipes build ${id} -w ${ws} --wait`,
+    });
+  }
   for (const e of endpoints) {
     const id = idText(e.id);
     if (e.status === 'unverified') {

@@ -1,23 +1,23 @@
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { errorJson, errorLines } from '../../output/errors.js';
 import { pool } from '../../fleet/pool.js';
 import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
 import { idText } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
-import { checkCredentials, checkWorkspace, type Finding } from './checks.js';
+import { checkCredentials, checkWorkspace, uncheckedFinding, type Finding } from './checks.js';
 import type { DoctorOptions } from './command.js';
 
 /**
  * `edp doctor`: what needs action in each workspace, each finding with the command that fixes
- * it. `--json` prints the findings as one array. Exit 1 when there is any, 0 otherwise.
+ * it. `--json` prints the findings as one array. Exit 0 when nothing needs action, 1 for
+ * findings, 12 when a check could not be made (the service unreachable, credentials refused).
  */
 export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx);
   const api = await ctx.api();
   const findings: Finding[] = [];
-  const credentials = await checkCredentials(api);
+  const credentials = await checkCredentials(api, ctx.baseUrl());
   if (credentials) findings.push(credentials);
   else {
     const workspaces = await workspacesOf(api, choice);
@@ -29,16 +29,8 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
         );
         return f;
       } catch (err) {
-        return [
-          {
-            workspace_id: Number(ws),
-            check: 'token',
-            code: 'check_failed',
-            message: `could not be checked: ${errorLines(err).join(' ')}`,
-            fix: `edp doctor -w ${ws} --verbose   (see which request failed)`,
-            trace_id: (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null,
-          } satisfies Finding,
-        ];
+        ctx.output.info(`${ctx.output.err.red('✗')} workspace ${ws}: could not be checked`);
+        return [uncheckedFinding(err, ws, ctx.baseUrl())];
       }
     });
     findings.push(...results.flat());
@@ -53,7 +45,9 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
       ctx.output.line(`  fix: ${f.fix}`);
     }
   }
-  // The findings are printed above.
+  // The findings are printed above: 12 when something could not be checked, else 1 for findings.
+  if (findings.some((f) => f.unchecked))
+    throw new ExitError('couldNotCheck', 'some checks could not be made', { silent: true });
   if (findings.length > 0)
     throw new ExitError('failure', `${findings.length} finding(s) need action`, { silent: true });
 }

@@ -24,9 +24,9 @@ describe('edp doctor', () => {
     expect(json.json()).toEqual([]);
   });
 
-  it('refused credentials: says to log in (exit 1)', async () => {
+  it('refused credentials: could not check (exit 12), says to log in', async () => {
     const r = await cli(sb, ['doctor', '-w', '101', '--json'], { env: { EDP_PASSWORD: 'wrong' } });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(12);
     expect(r.json()).toEqual([
       expect.objectContaining({
         workspace_id: null,
@@ -35,6 +35,42 @@ describe('edp doctor', () => {
         fix: expect.stringContaining('edp auth login'),
       }),
     ]);
+  });
+
+  it('an unreachable service is its own finding: names the address, no login advice (exit 12)', async () => {
+    const r = await cli({ url: 'http://127.0.0.1:9' }, ['doctor', '-w', '101', '--json'], {
+      env: { EDP_USERNAME: 'agency@sandbox.local', EDP_PASSWORD: 'sandbox' },
+    });
+    expect(r.code).toBe(12);
+    const [f] = r.json();
+    expect(f).toMatchObject({ check: 'service', code: 'service_unreachable', unchecked: true });
+    expect(f.message).toContain('http://127.0.0.1:9');
+    expect(f.fix).not.toContain('auth login');
+    expect(f.fix).toContain('--base-url');
+    const human = await cli({ url: 'http://127.0.0.1:9' }, ['doctor', '-w', '101'], {
+      env: { EDP_USERNAME: 'agency@sandbox.local', EDP_PASSWORD: 'sandbox' },
+    });
+    expect(human.code).toBe(12);
+    expect(human.stdout).toContain('service_unreachable');
+    expect(human.stdout).not.toContain('no_credentials');
+  });
+
+  it('a degraded recipe is a finding with its reasons and a fix (exit 1)', async () => {
+    const token = await tokenFor(sb, 103);
+    const built = await builtRecipe(sb, token, 103, 4001, { google_ads: 'all' });
+    // The build as the service reports one that left accounts out (set on the sandbox's store).
+    const stored = sb.store.state.recipes.find((r) => r.id === built.id)!;
+    stored.degraded = true;
+    stored.not_delivered_reasons = ['account_disabled', 'timed_out'];
+    const r = await cli(sb, ['doctor', '-w', '103', '--json']);
+    expect(r.code).toBe(1);
+    const degraded = r.json().find((f: any) => f.code === 'recipe_degraded');
+    expect(degraded).toMatchObject({ check: 'recipes', workspace_id: 103 });
+    expect(degraded.message).toContain('account_disabled, timed_out');
+    expect(degraded.fix).toContain(`edp recipes build ${built.id} -w 103 --wait`);
+    const human = await cli(sb, ['doctor', '-w', '103']);
+    expect(human.code).toBe(1);
+    expect(human.stderr).not.toContain('nothing needs action');
   });
 
   it('a workspace whose token is refused', async () => {
