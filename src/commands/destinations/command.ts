@@ -24,7 +24,7 @@ function withDestinationParams<A extends unknown[], O extends OptionValues, G ex
       'read the secret (S3: the secret access key) from stdin; or set EDP_AWS_SECRET_ACCESS_KEY (S3) / EDP_DESTINATION_SECRET',
     )
     .option('--param <key=value>', 'any other connection parameter (repeatable)', collectRepeatable)
-    .option('--file <file>', 'connection parameters as JSON or YAML ("-" for stdin); flags override it');
+    .option('-f, --file <file>', 'connection parameters as JSON or YAML ("-" for stdin); flags override it');
 }
 
 /** The options `withDestinationParams` declares, as a verb's options hold them. */

@@ -34,7 +34,7 @@ const create = () =>
       .option('--schedule <schedule>', 'hourly, daily (default), weekly or manual'),
   ).addHelpText(
     'after',
-    examples(['edp extracts create --template 301 --account 20001 --sync-historical-data 2024-01-01 -w 101']),
+    examples(['edp extracts create --template 301 --account 20001 --sync-from-date 2024-01-01 -w 101']),
   );
 const update = () =>
   withTemplateSettings(

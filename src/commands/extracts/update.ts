@@ -16,7 +16,7 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
   const settings = await settingsFrom(ctx, opts);
   if (title === undefined && schedule === undefined && settings === undefined) {
     throw new UsageError(
-      'nothing to update: pass --title, --schedule, --fields, --dynamic-fields, --additional-params, --custom-filters, --sync-historical-data or --settings-file',
+      'nothing to update: pass --title, --schedule, --fields, --dynamic-fields, --additional-params, --custom-filters, --sync-from-date or --settings-file',
     );
   }
   const ws = ctx.requireWorkspace();

@@ -7,7 +7,7 @@ import {
   FLEET_CONCURRENCY_CAP,
   MAX_CONCURRENCY,
 } from '../../config/defaults.js';
-import { FLEET_CONCURRENCY_HELP, YES_HELP } from '../shared/flags.js';
+import { FLEET_CONCURRENCY_HELP, renamedFlag, YES_HELP } from '../shared/flags.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
 function withWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -72,7 +72,7 @@ const configure = () =>
   new Command('configure')
     .argument('<id>', 'recipe id')
     .description('add data sources, connections and accounts to a recipe (the configuration only grows)')
-    .option('--file <file>', 'the complete configuration as JSON or YAML (- for stdin); removals are refused')
+    .option('-f, --file <file>', 'the complete configuration as JSON or YAML (- for stdin); removals are refused')
     .option('--data-source <name>', 'data source to add, e.g. google_ads')
     .option('--connection <id>', "connection of the data source (default: the workspace's only one)")
     .option(
@@ -80,7 +80,8 @@ const configure = () =>
       'accounts to add: ids, titles, remote:ID, or all-active (comma-separated or repeated)',
       collectRepeatable,
     )
-    .option('--sync-from <date>', 'history start, YYYY-MM-DD')
+    .option('--sync-from-date <date>', 'history start, YYYY-MM-DD')
+    .addOption(renamedFlag('--sync-from <date>'))
     .addHelpText(
       'after',
       examples(
@@ -169,14 +170,15 @@ const deploy = () =>
         'ids, titles, remote:ID, or all-active (comma-separated or repeated)',
         collectRepeatable,
       )
-      .option('--sync-from <date>', 'history start, YYYY-MM-DD')
+      .option('--sync-from-date <date>', 'history start, YYYY-MM-DD')
+      .addOption(renamedFlag('--sync-from <date>'))
       .option('--all-workspaces', 'every workspace of the agency (or -w 1,2,3 for some)')
       .option(
         '--concurrency <n>',
         `workspaces deployed at once, at most ${MAX_CONCURRENCY} (${FLEET_CONCURRENCY_HELP})`,
       )
       .option(
-        '--file <spec>',
+        '-f, --file <spec>',
         'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency',
       )
       .option('--dry-run', 'print the requests it would send; send no write')

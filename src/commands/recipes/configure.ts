@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { readValidDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
 import type { ConfigureOptions } from './command.js';
+import { renamedValue } from '../shared/flags.js';
 import {
   additionsOf,
   appendConfiguration,
@@ -31,7 +32,13 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
     throw new UsageError(
       'nothing to configure: pass --file FILE, or --data-source DS --accounts A,B (and --connection ID)',
     );
-  const syncFrom = opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from');
+  const syncFromFlag = renamedValue(
+    ctx,
+    opts.syncFromDate,
+    { value: opts.syncFrom, flag: '--sync-from' },
+    '--sync-from-date',
+  );
+  const syncFrom = syncFromFlag === undefined ? undefined : parseDate(syncFromFlag, '--sync-from-date');
   const desired =
     opts.file !== undefined
       ? configurationOf(

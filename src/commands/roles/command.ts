@@ -12,7 +12,7 @@ const withRoleFlags = <A extends unknown[], O extends OptionValues, G extends Op
       "a permission from the catalog, repeatable: the complete set (update: replaces the role's)",
       collectRepeatable,
     )
-    .option('--file <file>', 'JSON or YAML with title, description, permissions; flags win over it');
+    .option('-f, --file <file>', 'JSON or YAML with title, description, permissions; flags win over it');
 
 const list = () =>
   new Command('list')

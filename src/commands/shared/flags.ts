@@ -1,4 +1,5 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { Context } from '../../context.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
 import type { OptionsOf } from './app.js';
 
@@ -48,7 +49,8 @@ export function withTemplateSettings<A extends unknown[], O extends OptionValues
     .option('--dynamic-fields <names>', "fields of the connection's dynamic schema (wide templates), comma-separated")
     .option('--additional-params <json>', 'additional parameters as a JSON object')
     .option('--custom-filters <json>', 'custom filters as a JSON list')
-    .option('--sync-historical-data <date>', 'load history from this date (YYYY-MM-DD); "none" clears it')
+    .option('--sync-from-date <date>', 'load history from this date (YYYY-MM-DD); "none" clears it')
+    .addOption(renamedFlag('--sync-historical-data <date>'))
     .option('--settings-file <file>', 'template settings as JSON or YAML ("-" for stdin); flags override it');
 }
 
@@ -57,3 +59,23 @@ export type TemplateSettingsFlags = Omit<
   OptionsOf<ReturnType<typeof withTemplateSettings<[], Record<never, never>, Record<never, never>>>>,
   'args'
 >;
+
+/**
+ * A flag's name of an earlier release, still taken for one release and left out of --help: its
+ * value stands for the new flag's (which wins when both are given), with a note on stderr.
+ */
+export function renamedFlag<F extends string>(flags: F): Option<F> {
+  return new Option(flags).hideHelp();
+}
+
+/** The new flag's value, else the old name's with a deprecation note naming the new one. */
+export function renamedValue(
+  ctx: Context,
+  value: string | undefined,
+  old: { value: string | undefined; flag: string },
+  flag: string,
+): string | undefined {
+  if (old.value === undefined) return value;
+  ctx.output.warn(`${old.flag} is deprecated and will be removed in the next release; use ${flag}`);
+  return value ?? old.value;
+}

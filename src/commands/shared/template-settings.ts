@@ -1,3 +1,4 @@
+import { renamedValue } from './flags.js';
 import type { TemplateSettings } from '../../api/extract-templates.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -21,7 +22,7 @@ async function jsonFlag(text: string, flag: string): Promise<unknown> {
 /**
  * Template settings from `--settings-file` and the flags (flags win): `--fields`,
  * `--dynamic-fields`, `--additional-params JSON`, `--custom-filters JSON`,
- * `--sync-historical-data DATE|none`. Undefined when none was given.
+ * `--sync-from-date DATE|none`. Undefined when none was given.
  */
 export async function settingsFrom(ctx: Context, opts: TemplateSettingsFlags): Promise<TemplateSettings | undefined> {
   let settings: TemplateSettings | undefined;
@@ -51,11 +52,13 @@ export async function settingsFrom(ctx: Context, opts: TemplateSettingsFlags): P
     if (!Array.isArray(v)) throw new UsageError('--custom-filters must be a JSON list');
     put('custom_filters', v);
   }
-  if (opts.syncHistoricalData !== undefined) {
-    put(
-      'sync_historical_data',
-      opts.syncHistoricalData === 'none' ? null : parseDate(opts.syncHistoricalData, '--sync-historical-data'),
-    );
-  }
+  const syncFrom = renamedValue(
+    ctx,
+    opts.syncFromDate,
+    { value: opts.syncHistoricalData, flag: '--sync-historical-data' },
+    '--sync-from-date',
+  );
+  if (syncFrom !== undefined)
+    put('sync_historical_data', syncFrom === 'none' ? null : parseDate(syncFrom, '--sync-from-date'));
   return settings;
 }

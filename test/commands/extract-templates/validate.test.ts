@@ -42,7 +42,7 @@ describe('edp extract-templates validate', () => {
     [['--accounts', 'abc'], '--accounts'],
     [['--accounts', '1', '--additional-params', '{nope'], '--additional-params'],
     [['--accounts', '1', '--additional-params', '[1]'], '--additional-params'],
-    [['--accounts', '1', '--sync-historical-data', '2024-02-30'], '--sync-historical-data'],
+    [['--accounts', '1', '--sync-from-date', '2024-02-30'], '--sync-from-date'],
     [['--accounts', '1', '--fields', 'a,a'], '--fields'],
   ])('refuses bad validate input %j locally (exit 2)', async (args, flag) => {
     const r = await t.edp('extract-templates', 'validate', '301', ...args);

@@ -151,11 +151,11 @@ describe('edp recipes configure', () => {
       'google_ads',
       '--accounts',
       'all-active',
-      '--sync-from',
+      '--sync-from-date',
       '2024-13-01',
     );
     expect(badDate.code).toBe(2);
-    expect(badDate.stderr).toContain('--sync-from');
+    expect(badDate.stderr).toContain('--sync-from-date');
   });
 
   it("checks the file's own rules before sending: a connection's data source not selected, a connection or account twice", async () => {

@@ -210,7 +210,7 @@ export function equivalentCommand(spec: DeploySpec, extra: string[] = []): strin
   if (spec.sources.length <= 1) {
     if (spec.template) words.push('--template', spec.template);
     if (spec.title !== undefined) words.push('--title', spec.title);
-    if (spec.syncFrom !== undefined) words.push('--sync-from', spec.syncFrom);
+    if (spec.syncFrom !== undefined) words.push('--sync-from-date', spec.syncFrom);
     for (const s of spec.sources) {
       words.push('--data-source', s.dataSource);
       if (s.connection !== undefined) words.push('--connection', s.connection);

@@ -3,6 +3,7 @@ import { UsageError } from '../../../errors.js';
 import { readValidDocument } from '../../../util/document.js';
 import { parseDate, parseId, parseIdList } from '../../../util/validate.js';
 import type { DeployOptions } from '../command.js';
+import { renamedValue } from '../../shared/flags.js';
 import { splitList } from '../configuration.js';
 import type { SpecDocument } from './schema.js';
 
@@ -45,6 +46,7 @@ const INPUT_FLAGS = [
   ['dataSource', '--data-source'],
   ['connection', '--connection'],
   ['accounts', '--accounts'],
+  ['syncFromDate', '--sync-from-date'],
   ['syncFrom', '--sync-from'],
 ] as const satisfies ReadonlyArray<readonly [keyof DeployOptions, string]>;
 
@@ -54,6 +56,12 @@ const INPUT_FLAGS = [
  */
 export async function specFromOptions(ctx: Context, opts: DeployOptions): Promise<DeploySpec> {
   let spec: DeploySpec;
+  const syncFromFlag = renamedValue(
+    ctx,
+    opts.syncFromDate,
+    { value: opts.syncFrom, flag: '--sync-from' },
+    '--sync-from-date',
+  );
   if (opts.file !== undefined) {
     const clash = INPUT_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
     if (clash.length > 0)
@@ -80,7 +88,7 @@ export async function specFromOptions(ctx: Context, opts: DeployOptions): Promis
     spec = {
       template: opts.template?.trim(),
       title: opts.title,
-      syncFrom: opts.syncFrom === undefined ? undefined : parseDate(opts.syncFrom, '--sync-from'),
+      syncFrom: syncFromFlag === undefined ? undefined : parseDate(syncFromFlag, '--sync-from-date'),
       workspaces: undefined,
       concurrency: undefined,
       sources:
