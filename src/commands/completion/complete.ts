@@ -1,6 +1,7 @@
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { Writable } from 'node:stream';
 import type { IO } from '../../output/io.js';
+import { SETTINGS, type SettingKey } from '../../config/settings.js';
 
 /**
  * `edp __complete WORD…` (hidden): what the shell scripts of `edp completion` ask for each Tab,
@@ -48,6 +49,8 @@ interface Parsed {
   valueOf: Option | undefined;
   /** positional arguments given to `command` before the current word */
   positionals: number;
+  /** those arguments' words */
+  words: string[];
   afterDoubleDash: boolean;
   /** global flags seen, for dynamic lookups */
   flags: Record<string, string>;
@@ -83,6 +86,7 @@ function subcommand(cmd: Command, name: string): Command | undefined {
 function parse(program: Command, words: string[]): Parsed {
   let command = program;
   let positionals = 0;
+  const positionalWords: string[] = [];
   let afterDoubleDash = false;
   const flags: Record<string, string> = {};
   let valueOf: Option | undefined;
@@ -90,6 +94,7 @@ function parse(program: Command, words: string[]): Parsed {
     const word = words[i]!;
     if (afterDoubleDash) {
       positionals++;
+      positionalWords.push(word);
       continue;
     }
     if (word === '--') {
@@ -116,9 +121,12 @@ function parse(program: Command, words: string[]): Parsed {
     }
     const sub = positionals === 0 ? subcommand(command, word) : undefined;
     if (sub) command = sub;
-    else positionals++;
+    else {
+      positionals++;
+      positionalWords.push(word);
+    }
   }
-  return { command, valueOf, positionals, afterDoubleDash, flags };
+  return { command, valueOf, positionals, words: positionalWords, afterDoubleDash, flags };
 }
 
 function optionCandidates(cmd: Command): Candidate[] {
@@ -147,7 +155,13 @@ function optionValueKind(o: Option): ValueKind {
   return undefined;
 }
 
-function argumentValueKind(cmd: Command, index: number): ValueKind {
+/** Values of a setting where they are known: `edp config set KEY <TAB>`. */
+const SETTING_VALUES: Partial<Record<SettingKey, ValueKind>> = {
+  workspace: { dynamic: 'workspaces' },
+  concurrency: { choices: ['auto'] },
+};
+
+function argumentValueKind(cmd: Command, index: number, words: string[]): ValueKind {
   const args = cmd.registeredArguments;
   const arg = args[Math.min(index, args.length - 1)];
   if (!arg || (index >= args.length && !arg.variadic)) return undefined;
@@ -155,8 +169,9 @@ function argumentValueKind(cmd: Command, index: number): ValueKind {
   const description = arg.description.toLowerCase();
   if (/^(automated )?recipe id/.test(description)) return { dynamic: 'recipes' };
   if (/^workspace id/.test(description)) return { dynamic: 'workspaces' };
-  if (arg.name() === 'key' && cmd.parent?.name() === 'config') {
-    return { choices: ['workspace', 'base_url', 'concurrency', 'poll_interval'] };
+  if (cmd.parent?.name() === 'config') {
+    if (arg.name() === 'key') return { choices: Object.keys(SETTINGS) };
+    if (arg.name() === 'value') return SETTING_VALUES[words[0] as SettingKey];
   }
   if (arg.name() === 'file' || (arg.name() === 'path' && cmd.name() !== 'api')) return { files: true };
   return undefined;
@@ -201,7 +216,7 @@ export function completeStatic(
       };
     }
   }
-  return answer(argumentValueKind(command, parsed.positionals));
+  return answer(argumentValueKind(command, parsed.positionals, parsed.words));
 }
 
 /** Values from the service for `kind`; the caller bounds the time and swallows failures. */

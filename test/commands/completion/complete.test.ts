@@ -86,6 +86,21 @@ describe('edp __complete', () => {
   it('offers the choices of an enumerated value', async () => {
     expect((await ask(['completion', ''])).values).toEqual(['bash', 'zsh', 'fish']);
     expect((await ask(['config', 'set', 'po'])).values).toEqual(['poll_interval']);
+    expect((await ask(['config', 'get', ''])).values).toEqual([
+      'workspace',
+      'base_url',
+      'concurrency',
+      'poll_interval',
+    ]);
+    expect((await ask(['config', 'set', 'concurrency', ''])).values).toEqual(['auto']);
+    // No value is known for an address: nothing offered, not the keys again.
+    expect((await ask(['config', 'set', 'base_url', ''])).values).toEqual([]);
+  });
+
+  it('config set workspace <TAB> offers the workspace ids from the service', async () => {
+    const r = await ask(['config', 'set', 'workspace', '']);
+    expect(r.values).toEqual(expect.arrayContaining(['101', '102', '103']));
+    expect(r.lines).toContainEqual(expect.stringMatching(/^101\t\S/));
   });
 
   it('offers workspace ids, data source names and recipe ids from the service', async () => {
