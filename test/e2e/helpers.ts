@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJson } from '../../src/util/json.js';
 import { PASSWORD, USERNAME } from '../helpers.js';
@@ -13,14 +13,46 @@ import { PASSWORD, USERNAME } from '../helpers.js';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin/edp.js');
 
-/** Throws a clear error when dist/ has not been built; call it in beforeAll. */
-export function requireBuild(): void {
-  for (const file of ['dist/cli.cjs', 'dist/sandbox.js']) {
-    if (!existsSync(join(ROOT, file)))
-      throw new Error(
-        `${file} is missing: the built-binary tests run dist/, so run \`npm run build\` first (\`npm test\` does)`,
-      );
+/** What a build is made from: a file here newer than the build means dist/ does not show the sources. */
+const BUILD_INPUTS = ['src', 'bin', 'scripts', 'build.mjs', 'package.json', 'package-lock.json'];
+
+/** The newest file under `path` (a file or a folder), with its time. */
+function newest(path: string): { path: string; mtimeMs: number } {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return { path, mtimeMs: stat.mtimeMs };
+  let best = { path, mtimeMs: 0 };
+  for (const name of readdirSync(path)) {
+    const found = newest(join(path, name));
+    if (found.mtimeMs > best.mtimeMs) best = found;
   }
+  return best;
+}
+
+/** Why the build in `root` cannot be tested (missing, or older than its sources), or undefined. */
+export function unusableBuild(root: string): string | undefined {
+  for (const file of ['dist/cli.cjs', 'dist/sandbox.js', 'dist/help.txt']) {
+    if (!existsSync(join(root, file)))
+      return `${file} is missing: the built-binary tests run dist/, so run \`npm run build\` first (\`npm test\` does)`;
+  }
+  // dist/help.txt is the build's last file.
+  const built = statSync(join(root, 'dist/help.txt')).mtimeMs;
+  for (const input of BUILD_INPUTS) {
+    if (!existsSync(join(root, input))) continue;
+    const changed = newest(join(root, input));
+    if (changed.mtimeMs > built)
+      return `dist/ is older than ${relative(root, changed.path)}: the built-binary tests would test an old build; run \`npm run build\` (\`npm test\` does)`;
+  }
+  return undefined;
+}
+
+let checked = false;
+
+/** Throws a clear error when dist/ cannot be tested (see unusableBuild); call it in beforeAll. */
+export function requireBuild(): void {
+  if (checked) return;
+  const why = unusableBuild(ROOT);
+  if (why) throw new Error(why);
+  checked = true;
 }
 
 export interface EdpRunOptions {
