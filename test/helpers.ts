@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, onTestFinished, TestRunner } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner } from 'vitest';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -21,18 +21,31 @@ export function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
  * The sandbox of a test file: started before its tests, closed after them. `t.sb` is the
  * sandbox; `t.edp(...argv)` runs the CLI against it with `trailing` appended (e.g. `-w 101`).
  * `const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);`
+ * With `{ each: true }` every test gets a sandbox of its own, fresh from the demo data (~45 ms):
+ * for tests that change the agency, so that none depends on what another left or on their order.
  */
 export function useSandbox(
   opts: Partial<SandboxOptions> = {},
   trailing: string[] = [],
+  scope: { each?: boolean } = {},
 ): { sb: Sandbox; edp(...argv: string[]): Promise<CliResult> } {
   let started: Sandbox | undefined;
-  beforeAll(async () => {
+  const start = async () => {
     started = await sandbox(opts);
-  });
-  afterAll(() => started?.close());
+  };
+  const stop = async () => {
+    await started?.close();
+    started = undefined;
+  };
+  if (scope.each) {
+    beforeEach(start);
+    afterEach(stop);
+  } else {
+    beforeAll(start);
+    afterAll(stop);
+  }
   const current = () => {
-    if (!started) throw new Error('useSandbox: the sandbox starts in beforeAll; use it inside tests and hooks');
+    if (!started) throw new Error('useSandbox: the sandbox starts in a hook; use it inside tests and hooks');
     return started;
   };
   return {

@@ -1,15 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
 
 let sb: Sandbox;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox({ tokenTtl: 60 });
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 describe('sandbox: authentication', () => {
   it('answers 401 {detail} without or with wrong Basic credentials, with a trace id', async () => {

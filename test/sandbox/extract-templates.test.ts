@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, sandbox } from '../helpers.js';
 import { bearer, demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox({ buildSeconds: 0.05 });
   call = bearer(sb);
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 const FORMATS = ['string', 'float', 'integer', 'iso_8601_date', 'currency', 'percent', 'duration', 'url', 'image_url'];
 

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, waitUntil } from '../helpers.js';
 import { bearer, demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox({ buildSeconds: 0.05 });
   call = bearer(sb);
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 const eventsOf = (type: string) => sb.store.state.events.filter((e) => e.type === type);
 
@@ -313,15 +313,23 @@ describe('extracts (HTTP)', () => {
     ],
     [
       'a wide extract',
-      () => ({
-        migrated_from_extraction_id: sb.store.state.extracts.find((x) => x.workspace_id === 101 && x.migrated_from_id)!
-          .id,
-        template_settings: {},
-      }),
+      // A wide extract of this test's own, migrated from a demo one.
+      async () => {
+        const d = demo(sb);
+        const source = sb.store.state.extracts.find(
+          (x) => x.workspace_id === 101 && x.data_table_id === d.table.id && !x.is_paused,
+        )!;
+        const wide = await call('POST', '/api/v3/extracts/migrate-wide', {
+          migrated_from_extraction_id: source.id,
+          template_settings: {},
+        });
+        expect(wide.status).toBe(201);
+        return { migrated_from_extraction_id: wide.body.id, template_settings: {} };
+      },
       'wide',
     ],
   ])('refuses migrate-wide with %s (400)', async (_name, body, mention) => {
-    const r = await call('POST', '/api/v3/extracts/migrate-wide', body());
+    const r = await call('POST', '/api/v3/extracts/migrate-wide', await body());
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toContain(mention);
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
 import { receiver } from '../../fixtures/webhooks.js';
@@ -71,10 +71,10 @@ describe('edp apply converges under faults', () => {
 
 describe('edp apply', () => {
   let sb: Sandbox;
-  beforeAll(async () => {
+  beforeEach(async () => {
     sb = await sandbox({ buildSeconds: 0.02 });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sb.close();
   });
 
@@ -183,7 +183,7 @@ describe('edp apply', () => {
     const r = await cli(sb, ['apply', '-f', f, '--yes', '--json']);
     expect(r.code).toBe(2);
     const rows = r.json();
-    expect(rows).toEqual([
+    expect(rows.filter((x: any) => x.result !== 'ok')).toEqual([
       expect.objectContaining({
         resource: 'role',
         name: 'Typo',
@@ -191,6 +191,8 @@ describe('edp apply', () => {
         error: expect.objectContaining({ code: 'permission_unknown' }),
       }),
     ]);
+    // The role whose pairs differ from the catalog's only in letter case is created with its spelling.
+    expect(rows.filter((x: any) => x.result === 'ok').map((x: any) => x.name)).toEqual(['Media Buyer']);
     expect((sb.store.state as any).roles.some((x: any) => x.title === 'Typo')).toBe(false);
   });
 
@@ -210,6 +212,8 @@ describe('edp apply', () => {
   });
 
   it('deletes endpoints and roles the file does not name only with --prune', async () => {
+    const full = writeFile('full.yaml', fleetText(sb, 'Analyst'));
+    expect((await cli(sb, ['apply', '-f', full, '--yes', ...FAST])).code).toBe(0);
     const in101 = endpointsOf(sb, 101).length;
     const small = writeFile(
       'small.yaml',

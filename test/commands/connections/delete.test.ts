@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cli, useSandbox } from '../../helpers.js';
 
-const t = useSandbox({ scale: 2 }, ['-w', '101']);
+const t = useSandbox({ scale: 2 }, ['-w', '101'], { each: true });
 
 describe('edp connections delete', () => {
   const activeAccounts = (connectionId: number) =>

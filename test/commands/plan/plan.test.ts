@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
@@ -8,10 +8,10 @@ import { recipesOf, remoteOf, writable } from '../../fixtures/fleet.js';
 const writeFile = useFiles('edp-fleet-');
 
 let sb: Sandbox;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox({ buildSeconds: 0.02 });
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 beforeEach(() => {
   resetRecipes(sb);
   (sb.store.state as any).webhook_endpoints = [];
@@ -77,7 +77,7 @@ describe('edp export and plan', () => {
     expect(writable(sb)).toBe(before);
     expect(sb.store.state.events.length).toBe(events);
     const doc = plan.json();
-    expect(Object.keys(doc)).toEqual(['workspaces', 'agency', 'summary']);
+    expect(Object.keys(doc)).toEqual(['format_version', 'workspaces', 'agency', 'summary']);
     expect(doc.workspaces.map((w: any) => w.workspace_id)).toEqual([101, 102, 103]);
     expect(doc.workspaces[0].changes.map((c: any) => `${c.resource}:${c.action}`)).toEqual([
       'recipe:create',

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { cli, http, tokenFor } from '../../helpers.js';
 import { builtRecipe, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
 import { FAST } from '../../fixtures/files.js';
@@ -6,7 +6,7 @@ import { useRecipeSandbox, W } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
-beforeAll(async () => {
+beforeEach(async () => {
   token = await tokenFor(t.sb, 101);
 });
 

@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { cli, http, tokenFor } from '../../helpers.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { V31, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
@@ -7,7 +7,7 @@ import { useRecipeSandbox, W } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
-beforeAll(async () => {
+beforeEach(async () => {
   token = await tokenFor(t.sb, 101);
 });
 

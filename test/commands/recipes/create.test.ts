@@ -1,11 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { http, tokenFor } from '../../helpers.js';
 import { createRecipe } from '../../fixtures/recipes.js';
 import { useRecipeSandbox } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
-beforeAll(async () => {
+beforeEach(async () => {
   token = await tokenFor(t.sb, 101);
 });
 

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
@@ -8,7 +8,7 @@ import { useRecipeSandbox } from './fixtures.js';
 
 const t = useRecipeSandbox();
 let token: string;
-beforeAll(async () => {
+beforeEach(async () => {
   token = await tokenFor(t.sb, 101);
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers.js';
 import { roleId } from './fixtures.js';
 
-const t = useSandbox();
+const t = useSandbox({}, [], { each: true });
 
 describe('edp roles delete', () => {
   it('requires --yes without a terminal (exit 2, kept)', async () => {
