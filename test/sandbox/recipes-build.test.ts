@@ -47,13 +47,14 @@ describe('sandbox: build (v3.1)', () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'build_already_running', details: {} });
     const seen = new Set<string>([started.body.state]);
-    let recipe: any;
-    for (;;) {
-      recipe = (await http(sb, 'GET', `${V31}${id}/`, { token })).body;
-      seen.add(recipe.state);
-      if (recipe.state === 'ready_to_work' || recipe.state === 'failed') break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const recipe: any = await waitUntil(
+      async () => {
+        const r = (await http(sb, 'GET', `${V31}${id}/`, { token })).body;
+        seen.add(r.state);
+        return r.state === 'ready_to_work' || r.state === 'failed' ? r : undefined;
+      },
+      { what: `recipe ${id}'s build to end` },
+    );
     // States only move forward; a slow poll may miss the short building_dependencies step.
     const order = ['extracting_data', 'building_dependencies', 'ready_to_work'];
     expect([...seen]).toEqual(order.filter((state) => seen.has(state)));
