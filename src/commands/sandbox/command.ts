@@ -29,7 +29,7 @@ const sandbox = (cmd: Command) =>
     .option('--webhook-delay <s>', 'delay before a webhook delivery', '1')
     .addHelpText(
       'after',
-      '\nControls for tests live under /_sandbox/ (clock, agency flags, fault knobs, sessions, events).\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n' +
+      '\nControls for tests live under /_sandbox/: the clock, agency flags, fault knobs, sessions, events, the request\njournal, webhook deliveries, accounts, destinations, extraction behaviour, build errors, one-shot faults,\ntemplates and the v3 switch-off; the README (The sandbox, Controls) lists each with its body.\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n' +
         examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']),
     );
 
