@@ -343,4 +343,3 @@ function keepOpen<T extends object>(stream: T): T {
     },
   });
 }
-
