@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox } from '../helpers.js';
 import { resetRecipes } from '../fixtures/recipes.js';
 
 let sb: Sandbox;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox();
 });
-afterAll(async () => {
+afterEach(async () => {
   await sb.close();
 });
 beforeEach(() => {

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, sandbox } from '../helpers.js';
 
 let sb: Sandbox;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox();
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 beforeEach(async () => {
   await http(sb, 'PATCH', '/_sandbox/agency', { body: { can_use_embedded_api: true } });
 });

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, parse, sandbox } from '../../helpers.js';
 
 let sb: Sandbox;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox();
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 describe('edp api', () => {
   it('takes the method and path as arguments and collects repeated fields in order', async () => {

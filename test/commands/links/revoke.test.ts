@@ -1,9 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { http, useSandbox } from '../../helpers.js';
 import { seedLinks } from './fixtures.js';
 
-const t = useSandbox({}, ['-w', '101']);
-beforeAll(() => seedLinks(t));
+const t = useSandbox({}, ['-w', '101'], { each: true });
+beforeEach(() => seedLinks(t));
 
 describe('edp links revoke', () => {
   const idOf = (email: string) => String(t.sb.store.state.external_auth_links.find((l) => l.email === email)!.id);
