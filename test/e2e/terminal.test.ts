@@ -81,6 +81,26 @@ describe.skipIf(unavailable)(`at a terminal${unavailable ? ` (skipped: ${unavail
     expect(rows.length, r.text).toBeGreaterThanOrEqual(2);
   });
 
+  it('a deploy that fails shows its error above the row that points to it', async () => {
+    const r = await edp([
+      'recipes',
+      'deploy',
+      '-w',
+      '101',
+      '--template',
+      'Attribution Model (draft)',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    ]);
+    expect(r.code, r.text).toBe(6);
+    const row = r.text.indexOf('error (shown above)');
+    expect(row, r.text).toBeGreaterThan(0);
+    expect(r.text.slice(0, row)).toMatch(/template_not_deployable/);
+    expect(r.text).not.toMatch(/is not a function/);
+  });
+
   it('recipes status --watch redraws until every build is terminal, then exits 0', async () => {
     const r = await edp(['-w', '101', 'recipes', 'status', '--watch']);
     expect(r.code, r.text).toBe(0);

@@ -110,7 +110,7 @@ const columns: Array<Column<ApplyRow>> = [
   { header: 'ID', value: (r) => (r.id === null ? '' : idText(r.id)) },
   { header: 'NAME', value: (r) => r.name },
   { header: 'ACTION', value: (r) => r.action },
-  { header: 'RESULT', value: resultOf },
+  { header: 'RESULT', keep: true, value: resultOf },
   { header: 'NOTE', value: noteOf },
 ];
 

@@ -351,7 +351,7 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
         style: (t, _l, c) => styleState(t, c),
       },
       { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
-      { header: 'RESULT', value: (l) => l.result },
+      { header: 'RESULT', keep: true, value: (l) => l.result },
     ];
     await ctx.output.list(lines, columns);
     await explainNotDelivered(ctx, api, workspaces, outcomes);
