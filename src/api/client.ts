@@ -1,9 +1,9 @@
 import type Agent from 'undici/lib/dispatcher/agent.js';
 import { loadUndici, type Undici } from '../http/undici.js';
-import { ApiError, NetworkError, OutcomeUnknownError } from '../errors.js';
+import { ApiError, NetworkError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
-import { withQuery, type Query } from './path.js';
+import { namesAnotherHost, withQuery, type Query } from './path.js';
 import {
   decideRetry,
   defaultRetryPolicy,
@@ -133,6 +133,8 @@ export class ApiClient {
   async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const repeatable = spec.repeatable ?? spec.method === 'GET';
     const target = withQuery(spec.path, spec.query);
+    // Before any credential is looked up: a path that resolves elsewhere is never sent.
+    this.urlOf(spec.method, target);
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       // Credentials problems (none configured, token issuance refused) are not network faults.
@@ -224,6 +226,30 @@ export class ApiClient {
     }
   }
 
+  /**
+   * The address a request goes to, which must be the configured service's origin: a path that
+   * a URL parser reads as another host (`//host`, `/\\host`, `/%5Chost` once decoded by a
+   * proxy, an absolute URL, a paging `next` link pointing elsewhere) is refused before anything
+   * is sent, so that credentials only ever go to the service (exit 2).
+   */
+  private urlOf(method: string, target: string): URL {
+    const refuse = (why: string) =>
+      new UsageError(
+        `refused to send ${method} ${target}: ${why}; requests go only to the configured service, ${this.base.origin}`,
+      );
+    if (namesAnotherHost(target) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(target))
+      throw refuse('the path names another host');
+    let url: URL;
+    try {
+      url = new URL(target, this.base);
+    } catch {
+      throw refuse('it is not a path');
+    }
+    if (url.origin !== this.base.origin) throw refuse(`it resolves to ${url.origin}`);
+    if (url.username !== '' || url.password !== '') throw refuse('it carries credentials');
+    return url;
+  }
+
   private async send(spec: RequestSpec, target: string, authHeaders: Record<string, string>): Promise<ApiResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -235,7 +261,7 @@ export class ApiClient {
       body = typeof spec.body === 'string' ? spec.body : stringifyJson(spec.body);
       headers['content-type'] = 'application/json';
     }
-    const url = new URL(target.replace(/^\/+/, '/'), this.base);
+    const url = this.urlOf(spec.method, target);
     const signals = [AbortSignal.timeout(this.opts.timeoutMs)];
     if (this.opts.signal) signals.push(this.opts.signal);
     const res = await this.undici.request.call(this.agent, {

@@ -52,7 +52,11 @@ export async function* paginate<T>(fetcher: PageFetcher<T>, opts: PaginateOption
 
   if (typeof first.count !== 'number') {
     let next: string | null | undefined = first.next;
+    // A link already followed would page forever: the list ends in an error instead.
+    const followed = new Set<string>();
     while (next && emitted < limit) {
+      if (followed.has(next)) throw new Error(`the service's paging links go round in a circle (${next} again)`);
+      followed.add(next);
       const page: Page<T> = asPage(await fetcher.follow(next));
       for (const item of page.results) {
         if (emitted >= limit) return;

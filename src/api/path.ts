@@ -24,3 +24,11 @@ export function withQuery(p: string, query: Query | undefined): string {
   if (!qs) return p;
   return p + (p.includes('?') ? '&' : '?') + qs;
 }
+
+/**
+ * Whether a request path would reach another host: `//host` and `/\host` are read by URL
+ * parsers as protocol-relative, and `/%5Chost` becomes `/\host` once a proxy decodes it.
+ */
+export function namesAnotherHost(target: string): boolean {
+  return /^\/[\\/]|^\/%5c|\\/i.test(target);
+}

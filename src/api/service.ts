@@ -78,10 +78,8 @@ export class Service {
     return paginate<T>(
       {
         page: (page, size) => get(spec.path, pageQuery(spec.query, page, size)),
-        follow: (url) => {
-          const u = new URL(url, this.client.baseUrl);
-          return get(u.pathname + u.search);
-        },
+        // As the service sent it: the client refuses a link to any other origin.
+        follow: (url) => get(url),
       },
       { pageSize, limit: opts.limit, concurrency: opts.concurrency ?? this.pageConcurrency },
     );

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
-import type { Query } from '../../api/path.js';
+import { namesAnotherHost, type Query } from '../../api/path.js';
 import { LosslessNumber, parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
 import { parseChoice } from '../../util/validate.js';
@@ -37,6 +37,11 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
   const [methodArg, target] = opts.args;
   const method: Method = parseChoice(methodArg.toUpperCase(), METHODS, 'method');
   if (!target.startsWith('/')) throw new UsageError(`path must start with "/", got "${target}"`);
+  // Checked before any credential is read (the client checks every request again).
+  if (namesAnotherHost(target))
+    throw new UsageError(
+      `path must be a path on the service, not another host: "${target}" (requests go only to the configured service)`,
+    );
   if (opts.basic && opts.bearer) throw new UsageError('--basic and --bearer cannot be used together');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const limit = limitOf(opts.limit);
