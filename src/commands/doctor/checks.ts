@@ -29,10 +29,11 @@ export interface Finding {
  */
 export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl: string): Finding {
   const where = workspace === null ? '' : ` -w ${workspace}`;
+  const workspace_id = workspace === null ? null : jsonInteger(workspace);
   const trace_id = (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null;
   if (err instanceof NetworkError || (err instanceof OutcomeUnknownError && !(err.cause instanceof ApiError)))
     return {
-      workspace_id: workspace === null ? null : jsonInteger(workspace),
+      workspace_id,
       check: 'service',
       code: 'service_unreachable',
       message: `the service at ${new URL(baseUrl).origin} could not be reached: ${err.message}`,
@@ -41,7 +42,7 @@ export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl
     };
   if (err instanceof AuthRequiredError || (err instanceof ApiError && err.status === 401))
     return {
-      workspace_id: workspace === null ? null : jsonInteger(workspace),
+      workspace_id,
       check: 'credentials',
       code: err instanceof ApiError ? 'authentication_failed' : 'no_credentials',
       message: `the agency credentials were ${err instanceof ApiError ? 'refused' : 'not found'} (${describe(err)})`,
@@ -50,7 +51,7 @@ export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl
       unchecked: true,
     };
   return {
-    workspace_id: workspace === null ? null : jsonInteger(workspace),
+    workspace_id,
     check: workspace === null ? 'service' : 'workspace',
     code: 'check_failed',
     message: `could not be checked: ${describe(err)}`,
