@@ -13,5 +13,13 @@ export const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/',
  * dist/vendor: the CLI sees a vendored library exactly as Node and the tests see it.
  */
 export async function exportNames(name) {
-  return Object.keys(await import(name)).sort();
+  return Object.keys(await import(name))
+    .filter((n) => n !== NODE_CJS_NAMESPACE)
+    .sort();
 }
+
+/**
+ * Node 23 and later also name a CommonJS module's `module.exports` as an export of that name
+ * (the same value as `default`); it is not a name a program imports, and older Nodes lack it.
+ */
+export const NODE_CJS_NAMESPACE = 'module.exports';
