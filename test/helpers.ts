@@ -104,6 +104,10 @@ export interface CliOptions {
   /** pretend stdout/stdin are a terminal */
   tty?: boolean;
   signal?: AbortSignal;
+  /** called with all of stdout so far, each time the command writes to it */
+  onStdout?: (all: string) => void;
+  /** called with all of stderr so far, each time the command writes to it */
+  onStderr?: (all: string) => void;
 }
 
 /**
@@ -120,8 +124,14 @@ export async function cli(
   const stdin = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
+  stdout.on('data', (d) => {
+    out += d;
+    opts.onStdout?.(out);
+  });
+  stderr.on('data', (d) => {
+    err += d;
+    opts.onStderr?.(err);
+  });
   if (opts.tty) {
     Object.assign(stdout, { isTTY: true, columns: 120 });
     Object.assign(stdin, { isTTY: true });
@@ -235,7 +245,10 @@ export async function parse(argv: string[]): Promise<{ code: number; parsed: Par
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let err = '';
-  stderr.on('data', (d) => (err += d));
+  stderr.on('data', (d) => {
+    err += d;
+    opts.onStderr?.(err);
+  });
   let parsed: Parsed | undefined;
   const code = await main(
     argv,

@@ -246,7 +246,8 @@ export class ApiClient {
       throw refuse('it is not a path');
     }
     if (url.origin !== this.base.origin) throw refuse(`it resolves to ${url.origin}`);
-    if (url.username !== '' || url.password !== '') throw refuse('it carries credentials');
+    if (url.username !== this.base.username || url.password !== this.base.password)
+      throw refuse('it carries credentials');
     return url;
   }
 

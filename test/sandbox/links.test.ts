@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
 
@@ -21,10 +21,11 @@ async function advance(seconds: number) {
   tokens.clear();
 }
 
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await sandbox();
+  tokens.clear();
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 describe('creating links', () => {
   it('creates one link per address (201), not used, expiring in 14 days', async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cli, control, http, tokenFor, useSandbox } from '../../helpers.js';
+import { cli, control, http, tokenFor, useSandbox, waitUntil } from '../../helpers.js';
 import {
   V31,
   builtRecipe,
@@ -10,7 +10,7 @@ import {
   waitBuilt,
 } from '../../fixtures/recipes.js';
 
-const t = useSandbox({ buildSeconds: 0.02 });
+const t = useSandbox({ buildSeconds: 0.02 }, [], { each: true });
 beforeEach(async () => {
   resetRecipes(t.sb);
   await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.02 });
@@ -95,14 +95,28 @@ describe('edp recipes status', () => {
   });
 
   it('--watch follows running builds until every one has ended, a line per change when not on a terminal', async () => {
-    await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.15 });
+    // Builds held until the command has read them running, then ended one by one through the state.
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
+    const ids: Record<number, string> = {};
     for (const ws of [101, 102]) {
       const token = await tokenFor(t.sb, ws);
       const id = await createRecipe(t.sb, token, 4001);
       await configure(t.sb, token, id, configuration(t.sb, ws, { google_ads: 'all' }));
       expect((await http(t.sb, 'POST', `${V31}${id}/build/`, { token })).status).toBe(202);
+      ids[ws] = id;
     }
-    const r = await cli(t.sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms']);
+    let stderr = '';
+    const run = cli(t.sb, ['recipes', 'status', '-w', '101,102', '--watch', '--poll-interval', '20ms', '--verbose'], {
+      onStderr: (all) => (stderr = all),
+    });
+    const reads = () => stderr.split('GET /api/v3.1/automated-recipes/').length - 1;
+    const end = (ws: number) =>
+      Object.assign(t.sb.store.state.recipes.find((x) => x.id === ids[ws])!, { state: 'ready_to_work', build: null });
+    await waitUntil(() => reads() >= 2, { what: 'the first reading of both workspaces' });
+    end(101);
+    await waitUntil(() => /workspace 101 recipe \d+: ready_to_work/.test(stderr), { what: "101's line" });
+    end(102);
+    const r = await run;
     expect(r.code).toBe(0);
     // Progress on stderr; stdout holds only the final rows, tab-separated raw values.
     expect(r.stderr).toMatch(/workspace 101 recipe \d+: ready_to_work/);
@@ -125,15 +139,32 @@ describe('edp recipes status', () => {
   });
 
   it('--watch on a terminal redraws the table until every build has ended', async () => {
-    await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.1 });
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
     const token = await tokenFor(t.sb, 101);
     const id = await createRecipe(t.sb, token, 4001);
     await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
     await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
-    const r = await cli(t.sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], { tty: true });
+    const CLEAR = '\u001b[H\u001b[2J';
+    let draws = 0;
+    const run = cli(t.sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], {
+      tty: true,
+      onStdout: (all) => (draws = all.split(CLEAR).length - 1),
+    });
+    // The build is moved on through the state each time the table has been drawn.
+    const recipe = t.sb.store.state.recipes.find((r) => r.id === id)!;
+    await waitUntil(() => draws >= 1, { what: 'the first drawing of the table' });
+    Object.assign(recipe, { state: 'building_dependencies' });
+    await waitUntil(() => draws >= 2, { what: 'a second drawing of the table' });
+    Object.assign(recipe, { state: 'ready_to_work', build: null });
+    const r = await run;
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\u001b[H\u001b[2J').length).toBeGreaterThan(2);
-    expect(r.stdout.slice(r.stdout.lastIndexOf('\u001b[2J'))).toContain('ready_to_work');
+    const drawings = r.stdout.split(CLEAR).slice(1);
+    expect(drawings).toHaveLength(3);
+    expect(drawings.map((d) => /extracting_data|building_dependencies|ready_to_work/.exec(d)?.[0])).toEqual([
+      'extracting_data',
+      'building_dependencies',
+      'ready_to_work',
+    ]);
   });
 
   it('--watch stops at --wait-timeout with exit 8', async () => {
