@@ -136,7 +136,8 @@ export function run(launcher: { loadCommonJs?: CommonJsLoader } = {}): void {
   process.on('SIGINT', () => {
     if (interrupted) process.exit(130);
     interrupted = true;
-    controller.abort(new Error('interrupted'));
+    // An InterruptedError by name (errors.ts is not loaded this early; nothing checks the class).
+    controller.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
     setTimeout(() => process.exit(130), 2000).unref();
   });
   main(process.argv.slice(2), processIO(), controller.signal).then(

@@ -244,6 +244,9 @@ export class Context {
       pageConcurrency: this.env.EDP_PAGE_CONCURRENCY
         ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 })
         : undefined,
+      maxResponseBytes: this.env.EDP_MAX_RESPONSE_MB
+        ? parsePositiveInt(this.env.EDP_MAX_RESPONSE_MB, 'EDP_MAX_RESPONSE_MB', { max: 4096 }) * 1024 * 1024
+        : undefined,
     });
     return this.service;
   }

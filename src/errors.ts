@@ -100,6 +100,14 @@ export function isPromptInterrupt(err: unknown): boolean {
   return err instanceof Error && err.name === 'ExitPromptError';
 }
 
+/** Ctrl-C: the run's abort reason, so that what it ends can tell an interruption from a fault. */
+export class InterruptedError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'InterruptedError';
+  }
+}
+
 /** Attaches a next step to an error (`hint: …` under the error for a person). */
 export function withHint<E extends Error>(err: E, hint: string): E {
   return Object.assign(err, { hint });
@@ -219,14 +227,20 @@ export function describeNetworkError(cause: unknown, address?: string): string {
   return String(cause);
 }
 
+/** The tool's codes for an answer it could not read (not the service's own codes). */
+export const UNREADABLE_ANSWER_CODES = new Set(['unexpected_response', 'response_too_large']);
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UnknownWorkspaceError) return ExitCode.notFound;
+  // An answer the tool could not read is a service fault whatever its status.
+  if (err instanceof ApiError && UNREADABLE_ANSWER_CODES.has(err.code ?? '')) return ExitCode.failure;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
   if (err instanceof NotConfirmedError) return ExitCode.declined;
   if (err instanceof ManyFailures) return exitCodeForAll(err.causes);
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthRequiredError) return ExitCode.auth;
   if (err instanceof ExitError) return err.exitCode;
+  if (err instanceof Error && err.name === 'InterruptedError') return ExitCode.interrupted;
   // Ctrl-C at a prompt: the prompt library reports it as its own error.
   if (isPromptInterrupt(err)) return ExitCode.interrupted;
   return ExitCode.failure;

@@ -245,10 +245,7 @@ export async function parse(argv: string[]): Promise<{ code: number; parsed: Par
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let err = '';
-  stderr.on('data', (d) => {
-    err += d;
-    opts.onStderr?.(err);
-  });
+  stderr.on('data', (d) => (err += d));
   let parsed: Parsed | undefined;
   const code = await main(
     argv,

@@ -295,6 +295,7 @@ export class CredentialAuth implements AuthProvider {
         body: { workspace_id: jsonInteger(workspaceId) },
         // Issuing a token changes nothing the caller can observe, so a lost answer may be asked again.
         repeatable: true,
+        expect: ['token'],
       })
       .catch((err: unknown) => {
         // The contract's 400 for a workspace id the agency does not have (POST /api/v3/token).

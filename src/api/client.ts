@@ -1,7 +1,8 @@
 import type Agent from 'undici/lib/dispatcher/agent.js';
 import { loadUndici, type Undici } from '../http/undici.js';
 import { ApiError, NetworkError, OutcomeUnknownError, UsageError } from '../errors.js';
-import { parseJson, stringifyJson } from '../util/json.js';
+import { JsonTooDeepError, parseJson, stringifyJson } from '../util/json.js';
+import { defaultExpect, shapeProblem, type Answer, type Expect } from './shape.js';
 import { sleep } from '../util/sleep.js';
 import { namesAnotherHost, withQuery, type Query } from './path.js';
 import {
@@ -39,6 +40,8 @@ export interface RequestSpec {
    * says so (a configuration PUT is, per the contract).
    */
   repeatable?: boolean | undefined;
+  /** What a 2xx answer must hold (default: reads an object, writes JSON or nothing). */
+  expect?: Expect | undefined;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -46,6 +49,11 @@ export interface ApiResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   data: T;
   traceId: string | undefined;
+}
+
+/** An answer as read off the wire, before its status is judged. */
+interface Received extends ApiResponse {
+  answer: Answer;
 }
 
 export interface RequestLogEntry {
@@ -81,7 +89,12 @@ export interface ClientOptions {
   connections?: number | undefined;
   /** Told before each repeat, so that a person waiting sees why nothing arrives yet. */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
+  /** The largest answer read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number | undefined;
 }
+
+/** 64 MiB: far beyond any page of the contract's lists (100 items), well within memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -126,8 +139,9 @@ export class ApiClient {
     await this.agent.destroy();
   }
 
-  get<T = unknown>(path: string, auth: AuthKind, workspaceId?: string, query?: Query): Promise<T> {
-    return this.request<T>({ method: 'GET', path, auth, workspaceId, query }).then((r) => r.data);
+  /** A read whose answer must be an object with `fields` (or `expect`, for lists). */
+  get<T = unknown>(path: string, auth: AuthKind, workspaceId?: string, expect: Expect = [], query?: Query): Promise<T> {
+    return this.request<T>({ method: 'GET', path, auth, workspaceId, query, expect }).then((r) => r.data);
   }
 
   async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
@@ -147,7 +161,11 @@ export class ApiClient {
         this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
         if (res.status >= 200 && res.status < 300) {
           if (spec.auth === 'bearer') this.opts.auth.used(spec.workspaceId);
-          return res as ApiResponse<T>;
+          // Never a silent success or an empty list on an answer the commands cannot read.
+          const problem = shapeProblem(res.answer, spec.expect ?? defaultExpect(spec.method));
+          if (problem) throw unexpectedResponse(spec.method, target, res, problem);
+          const { answer: _answer, ...response } = res;
+          return response as ApiResponse<T>;
         }
         const error = apiErrorFromResponse(spec.method, target, res);
         if (res.status === 401 && spec.auth === 'bearer' && !renewed) {
@@ -251,7 +269,7 @@ export class ApiClient {
     return url;
   }
 
-  private async send(spec: RequestSpec, target: string, authHeaders: Record<string, string>): Promise<ApiResponse> {
+  private async send(spec: RequestSpec, target: string, authHeaders: Record<string, string>): Promise<Received> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'edp',
@@ -273,23 +291,95 @@ export class ApiClient {
       body,
       signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
     });
-    const text = await res.body.text();
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
+    const traceId = header(resHeaders, 'x-im-trace-id');
+    const text = await this.readBody(res, spec.method, target, traceId);
     const contentType = header(resHeaders, 'content-type') ?? '';
     let data: unknown = undefined;
+    let json = false;
     if (text.length > 0) {
       if (contentType.includes('json') || /^\s*[[{]/.test(text)) {
         try {
           data = parseJson(text);
-        } catch {
+          json = true;
+        } catch (err) {
+          if (err instanceof JsonTooDeepError)
+            throw new ApiError({
+              status: res.statusCode,
+              code: 'unexpected_response',
+              message: `the answer to ${spec.method} ${target} (${res.statusCode}) is ${err.message}`,
+              traceId,
+              method: spec.method,
+              path: target,
+              details: { problem: err.message },
+            });
           data = text;
         }
       } else {
         data = text;
       }
     }
-    return { status: res.statusCode, headers: resHeaders, data, traceId: header(resHeaders, 'x-im-trace-id') };
+    return {
+      status: res.statusCode,
+      headers: resHeaders,
+      data,
+      traceId,
+      answer: { text, data, json, contentType },
+    };
   }
+
+  /**
+   * The body, refused past maxResponseBytes (announced or counted as it arrives): an answer
+   * that large is not the service's, and reading it whole could exhaust memory. Not retried.
+   */
+  private async readBody(
+    res: { statusCode: number; headers: Record<string, unknown>; body: AsyncIterable<Buffer> & { destroy(): void } },
+    method: string,
+    target: string,
+    traceId: string | undefined,
+  ): Promise<string> {
+    const max = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const tooLarge = () => {
+      res.body.destroy();
+      return new ApiError({
+        status: res.statusCode,
+        code: 'response_too_large',
+        message: `the answer to ${method} ${target} is larger than ${formatBytes(max)}, the most edp reads (EDP_MAX_RESPONSE_MB sets it)`,
+        traceId,
+        method,
+        path: target,
+        details: { limit_bytes: max },
+      });
+    };
+    const announced = Number(header(res.headers as Record<string, string | string[] | undefined>, 'content-length'));
+    if (Number.isFinite(announced) && announced > max) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += chunk.length;
+      if (size > max) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+}
+
+/** A 2xx answer the commands cannot read: exit 1, naming the operation, the problem and the trace id. */
+function unexpectedResponse(method: string, target: string, res: ApiResponse, problem: string): ApiError {
+  return new ApiError({
+    status: res.status,
+    code: 'unexpected_response',
+    message: `unexpected answer to ${method} ${target} (${res.status}): ${problem}`,
+    traceId: res.traceId,
+    method,
+    path: target,
+    details: { problem },
+    body: typeof res.data === 'string' ? textOfHtml(res.data) : res.data,
+  });
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 
 /** Reads either error envelope, an HTML page or an empty body into one typed error. */
@@ -340,15 +430,63 @@ function summarize(body: Record<string, unknown>): string {
   return `${k}: ${Array.isArray(v) ? v.join(' ') : typeof v === 'string' ? v : stringifyJson(v)}`;
 }
 
-/** A readable line from an HTML error page (v3 may answer with one): its title, else its text. */
-export function textOfHtml(text: string): string {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  const plain = (title ?? text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' '))
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+/** Only the start of an error page is read for its message: the title or first words are there. */
+const HTML_SCAN_LIMIT = 64 * 1024;
+
+/**
+ * A readable line from an HTML error page (v3 may answer with one): its title, else its text.
+ * One pass with indexOf, no backtracking pattern: a hostile page (`<title<title…`, `<<<<…`)
+ * costs as much as its length, and only its first 64 KiB are looked at.
+ */
+export function textOfHtml(html: string): string {
+  const text = html.length > HTML_SCAN_LIMIT ? html.slice(0, HTML_SCAN_LIMIT) : html;
+  const lower = text.toLowerCase();
+  let inner: string | undefined;
+  const open = lower.indexOf('<title');
+  if (open >= 0) {
+    const start = lower.indexOf('>', open);
+    const end = start >= 0 ? lower.indexOf('</title>', start) : -1;
+    if (end >= 0) inner = text.slice(start + 1, end);
+  }
+  const plain = collapse(stripTags(inner ?? dropBlocks(text, lower)));
   return plain.length > 200 ? `${plain.slice(0, 197)}...` : plain || 'error';
 }
+
+/** The text without `<script>…</script>` and `<style>…</style>` blocks. */
+function dropBlocks(text: string, lower: string): string {
+  let out = '';
+  let at = 0;
+  // Each position is found once and kept until passed, so the text is scanned a bounded number of times.
+  let script = lower.indexOf('<script');
+  let style = lower.indexOf('<style');
+  for (;;) {
+    if (script >= 0 && script < at) script = lower.indexOf('<script', at);
+    if (style >= 0 && style < at) style = lower.indexOf('<style', at);
+    const open = script < 0 ? style : style < 0 ? script : Math.min(script, style);
+    if (open < 0) return out + text.slice(at);
+    const closing = open === script ? '</script>' : '</style>';
+    const close = lower.indexOf(closing, open);
+    out += `${text.slice(at, open)} `;
+    if (close < 0) return out;
+    at = close + closing.length;
+  }
+}
+
+/** Each `<…>` replaced by a space; a `<` that is never closed ends the text. */
+function stripTags(text: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('<', at);
+    if (open < 0) return out + text.slice(at);
+    out += `${text.slice(at, open)} `;
+    const close = text.indexOf('>', open);
+    if (close < 0) return out;
+    at = close + 1;
+  }
+}
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',

@@ -45,6 +45,7 @@ export function getDestinationConnection(
     path`/api/v3/destinations/${destination}/connections/${id}`,
     'bearer',
     ws,
+    ['id'],
   );
 }
 

@@ -53,11 +53,16 @@ export function listTemplates(
 }
 
 export function getTemplate(api: Service, ws: string, datasource: string, id: string): Promise<ExtractTemplate> {
-  return api.client.get<ExtractTemplate>(path`/api/v3/datasources/${datasource}/extract-templates/${id}`, 'bearer', ws);
+  return api.client.get<ExtractTemplate>(
+    path`/api/v3/datasources/${datasource}/extract-templates/${id}`,
+    'bearer',
+    ws,
+    ['id'],
+  );
 }
 
 export function getCompactTemplate(api: Service, ws: string, id: string): Promise<CompactTemplate> {
-  return api.client.get<CompactTemplate>(path`/api/v3/extract-template/${id}/`, 'bearer', ws);
+  return api.client.get<CompactTemplate>(path`/api/v3/extract-template/${id}/`, 'bearer', ws, ['id']);
 }
 
 export interface TemplateCreate {

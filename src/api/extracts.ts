@@ -50,7 +50,7 @@ export function listExtracts(
 }
 
 export function getExtract(api: Service, ws: string, id: string): Promise<Extract> {
-  return api.client.get<Extract>(path`/api/v3/extracts/${id}`, 'bearer', ws);
+  return api.client.get<Extract>(path`/api/v3/extracts/${id}`, 'bearer', ws, ['id']);
 }
 
 export interface ExtractCreate {

@@ -48,7 +48,7 @@ export function listLoads(api: Service, ws: string, opts?: ListOptions): AsyncGe
 }
 
 export function getLoad(api: Service, ws: string, id: string): Promise<Load> {
-  return api.client.get<Load>(path`/api/v3/loads/${id}`, 'bearer', ws);
+  return api.client.get<Load>(path`/api/v3/loads/${id}`, 'bearer', ws, ['id']);
 }
 
 export async function createLoad(

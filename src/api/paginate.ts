@@ -23,6 +23,21 @@ export interface PaginateOptions {
   limit?: number | undefined;
 }
 
+/**
+ * The most pages one list reads: 10,000 pages of 100 is a million items, beyond any list of the
+ * service. A service that says more (a `count` of 1e12) or whose links never end is refused
+ * with an error rather than followed until memory runs out.
+ */
+export const MAX_PAGES = 10_000;
+
+/** A list the client will not page through: links in a circle, or more pages than MAX_PAGES. */
+export class PagingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PagingError';
+  }
+}
+
 /** Measured in bench/paging.mjs: 6 reaches 3.6x a sequential client at 1.1x the ideal; 8 gains little more. */
 export const DEFAULT_PAGE_CONCURRENCY = 6;
 
@@ -55,7 +70,9 @@ export async function* paginate<T>(fetcher: PageFetcher<T>, opts: PaginateOption
     // A link already followed would page forever: the list ends in an error instead.
     const followed = new Set<string>();
     while (next && emitted < limit) {
-      if (followed.has(next)) throw new Error(`the service's paging links go round in a circle (${next} again)`);
+      if (followed.has(next)) throw new PagingError(`the service's paging links go round in a circle (${next} again)`);
+      if (followed.size + 1 >= MAX_PAGES)
+        throw new PagingError(`the list goes on past ${MAX_PAGES} pages; edp stops there (--limit reads fewer items)`);
       followed.add(next);
       const page: Page<T> = asPage(await fetcher.follow(next));
       for (const item of page.results) {
@@ -72,6 +89,10 @@ export async function* paginate<T>(fetcher: PageFetcher<T>, opts: PaginateOption
   const size = first.results.length;
   const wanted = Math.min(first.count, limit);
   const lastPage = Math.ceil(wanted / size);
+  if (lastPage > MAX_PAGES)
+    throw new PagingError(
+      `the service counts ${first.count} items, ${lastPage} pages of ${size}; edp reads at most ${MAX_PAGES} pages (--limit reads fewer items)`,
+    );
   const inflight: Array<Promise<Page<T>>> = [];
   let nextToFetch = 2;
   const fill = () => {
@@ -84,6 +105,8 @@ export async function* paginate<T>(fetcher: PageFetcher<T>, opts: PaginateOption
   fill();
   while (inflight.length > 0) {
     const page = await inflight.shift()!;
+    // An empty page before the counted end: items went away while paging. Nothing follows it.
+    if (page.results.length === 0) return;
     fill();
     for (const item of page.results) {
       if (emitted >= limit) return;

@@ -109,7 +109,7 @@ export function listTemplates(
 }
 
 export function getTemplate(api: Service, ws: string, id: string): Promise<RecipeTemplate> {
-  return api.client.get<RecipeTemplate>(v31.template(id), 'bearer', ws);
+  return api.client.get<RecipeTemplate>(v31.template(id), 'bearer', ws, ['id']);
 }
 
 export function listRecipes(
@@ -131,7 +131,7 @@ export function listRecipes(
 }
 
 export function getRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
-  return api.client.get<Recipe>(v31.recipe(id), 'bearer', ws);
+  return api.client.get<Recipe>(v31.recipe(id), 'bearer', ws, ['recipe_id']);
 }
 
 /** Not repeated on a lost answer: a repeat answers 409 recipe_already_exists if the first landed (Retries 3). */
@@ -146,6 +146,7 @@ export async function createRecipe(
     auth: 'bearer',
     workspaceId: ws,
     body: { template_id: jsonInteger(body.templateId), title: body.title },
+    expect: ['recipe_id'],
   });
   return res.data;
 }
@@ -164,6 +165,7 @@ export async function configureRecipe(
     workspaceId: ws,
     body: config,
     repeatable: true,
+    expect: ['recipe_id'],
   });
   return res.data;
 }
@@ -179,6 +181,7 @@ export async function buildRecipe(api: Service, ws: string, id: string): Promise
     path: v31.build(id),
     auth: 'bearer',
     workspaceId: ws,
+    expect: ['recipe_id'],
   });
   return res.data;
 }
@@ -189,10 +192,11 @@ export async function resetupRecipe(api: Service, ws: string, id: string): Promi
     path: v31.resetup(id),
     auth: 'bearer',
     workspaceId: ws,
+    expect: ['recipe_id'],
   });
   return res.data;
 }
 
 export function checkExtractions(api: Service, ws: string, id: string): Promise<ExtractionCheck> {
-  return api.client.get<ExtractionCheck>(v31.extractions(id), 'bearer', ws);
+  return api.client.get<ExtractionCheck>(v31.extractions(id), 'bearer', ws, ['all_tables_exist', 'tables']);
 }

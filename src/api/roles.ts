@@ -52,18 +52,29 @@ export function listRoles(api: Service, opts?: ListOptions): AsyncGenerator<Role
 }
 
 export function getRole(api: Service, id: string): Promise<Role> {
-  return api.client.get<Role>(path`/api/v3/roles/${id}`, 'basic');
+  return api.client.get<Role>(path`/api/v3/roles/${id}`, 'basic', undefined, ['id']);
 }
 
 /** The ordered permission catalog (a plain list of layers, or a page of them). */
 export async function getPermissionCatalog(api: Service): Promise<CatalogLayer[]> {
-  const data = await api.client.get<CatalogLayer[] | { results: CatalogLayer[] }>('/api/v3/roles/permissions', 'basic');
+  const data = await api.client.get<CatalogLayer[] | { results: CatalogLayer[] }>(
+    '/api/v3/roles/permissions',
+    'basic',
+    undefined,
+    'list',
+  );
   return Array.isArray(data) ? data : (data?.results ?? []);
 }
 
 export async function createRole(api: Service, body: RoleWrite): Promise<Role> {
   // A repeated create answers 409 (title taken) when the first landed.
-  const res = await api.client.request<Role>({ method: 'POST', path: '/api/v3/roles/', auth: 'basic', body });
+  const res = await api.client.request<Role>({
+    method: 'POST',
+    path: '/api/v3/roles/',
+    auth: 'basic',
+    body,
+    expect: ['id'],
+  });
   return res.data;
 }
 

@@ -33,6 +33,7 @@ export interface ServiceOptions {
   userAgent?: string | undefined;
   pageConcurrency?: number | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
+  maxResponseBytes?: number | undefined;
 }
 
 /** The client plus what every resource module needs: auth and auto-paging. */
@@ -56,6 +57,7 @@ export class Service {
       signal: opts.signal,
       userAgent: opts.userAgent,
       onRetry: opts.onRetry,
+      maxResponseBytes: opts.maxResponseBytes,
     });
     this.pageConcurrency = opts.pageConcurrency;
   }
@@ -73,6 +75,7 @@ export class Service {
           query,
           body: spec.body,
           repeatable: true,
+          expect: 'page',
         })
       ).data;
     return paginate<T>(

@@ -24,7 +24,7 @@ export function listTables(api: Service, ws: string, opts?: ListOptions): AsyncG
 }
 
 export function getTable(api: Service, ws: string, id: string): Promise<DataTable> {
-  return api.client.get<DataTable>(path`/api/v3/data-tables/${id}`, 'bearer', ws);
+  return api.client.get<DataTable>(path`/api/v3/data-tables/${id}`, 'bearer', ws, ['id']);
 }
 
 /** Contract: `selected_fields` is the full list; the same list twice gives the same table. */

@@ -31,7 +31,7 @@ export function listWebhookEventTypes(api: Service, ws: string, opts?: ListOptio
 }
 
 export function getWebhookEndpoint(api: Service, ws: string, id: string): Promise<WebhookEndpoint> {
-  return api.client.get<WebhookEndpoint>(path`/api/v3/webhook_endpoints/${id}/`, 'bearer', ws);
+  return api.client.get<WebhookEndpoint>(path`/api/v3/webhook_endpoints/${id}/`, 'bearer', ws, ['id']);
 }
 
 export async function createWebhookEndpoint(

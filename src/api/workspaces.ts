@@ -27,7 +27,7 @@ export function listWorkspaces(api: Service, opts?: ListOptions): AsyncGenerator
 }
 
 export function getWorkspace(api: Service, id: string): Promise<Workspace> {
-  return api.client.get<Workspace>(path`/api/v3/workspaces/${id}`, 'basic');
+  return api.client.get<Workspace>(path`/api/v3/workspaces/${id}`, 'basic', undefined, ['id']);
 }
 
 export async function createWorkspace(api: Service, title: string): Promise<Workspace> {
@@ -36,6 +36,7 @@ export async function createWorkspace(api: Service, title: string): Promise<Work
     path: '/api/v3/workspaces',
     auth: 'basic',
     body: { title },
+    expect: ['id'],
   });
   return res.data;
 }

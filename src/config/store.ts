@@ -310,16 +310,63 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Fields of a profile and their kinds; any other field is kept as it is (a newer edp may add some). */
+const PROFILE_FIELDS: Record<string, (v: unknown) => boolean> = {
+  base_url: isString,
+  username: isString,
+  password: isString,
+  session_id: isString,
+  workspace: isString,
+  poll_interval: isString,
+  concurrency: (v) => v === 'auto' || (typeof v === 'number' && Number.isInteger(v) && v > 0),
+};
+
+/** Fields of a cached token and their kinds. */
+const TOKEN_FIELDS: Record<string, (v: unknown) => boolean> = {
+  token: isString,
+  issued_at: Number.isFinite,
+  last_used_at: Number.isFinite,
+  base_url: isString,
+  identity: isString,
+  workspace_id: isString,
+};
+
+/**
+ * What is wrong with the file's content, naming the field (`profiles.default.username is not a
+ * string`); undefined when every field the tool reads has the kind it reads. Checked on every
+ * read, so a hand-edited file is refused with its path rather than failing later in a command.
+ */
 function shapeProblem(data: unknown): string | undefined {
   if (!isObject(data)) return 'does not hold a JSON object';
   if (data.profiles !== undefined) {
     if (!isObject(data.profiles)) return 'has a "profiles" entry that is not an object';
     for (const [name, p] of Object.entries(data.profiles)) {
       if (!isObject(p)) return `has a profile "${name}" that is not an object`;
+      for (const [field, ok] of Object.entries(PROFILE_FIELDS))
+        if (p[field] !== undefined && !ok(p[field]))
+          return `has profiles.${name}.${field} of the wrong kind (${kindOf(p[field])})`;
     }
   }
-  if (data.tokens !== undefined && !isObject(data.tokens)) return 'has a "tokens" entry that is not an object';
+  if (data.token_key_salt !== undefined && !isString(data.token_key_salt))
+    return `has token_key_salt of the wrong kind (${kindOf(data.token_key_salt)}; a string is expected)`;
+  if (data.tokens !== undefined) {
+    if (!isObject(data.tokens)) return 'has a "tokens" entry that is not an object';
+    for (const [key, t] of Object.entries(data.tokens)) {
+      if (!isObject(t)) return `has a cached token "${key}" that is not an object`;
+      for (const [field, ok] of Object.entries(TOKEN_FIELDS))
+        if (t[field] !== undefined && !ok(t[field]))
+          return `has tokens["${key}"].${field} of the wrong kind (${kindOf(t[field])})`;
+    }
+  }
   return undefined;
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+function kindOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /**

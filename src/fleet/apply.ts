@@ -8,15 +8,16 @@ import {
   verifyWebhookEndpoint,
   type WebhookEndpoint,
 } from '../api/webhooks.js';
-import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
+import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { errorJson } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
-import { deployToWorkspace, type StepReporter } from '../commands/recipes/deploy/steps.js';
+import { deployToWorkspace, interruptedNote, type StepReporter } from '../commands/recipes/deploy/steps.js';
 import type { WaitOptions } from '../commands/recipes/wait.js';
 import type { FleetFile, RoleEntry } from './file.js';
 import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './plan.js';
 import { pool } from './pool.js';
+import type { SecretsFileWriter } from './secrets-file.js';
 
 /**
  * Carries a plan out. Recipes go through `recipes deploy`'s own sequence (adopt on 409, append
@@ -52,6 +53,10 @@ export interface FleetApplyOptions {
   /** step progress of one workspace */
   reporter: (ws: string, name: string) => StepReporter;
   progress: (text: string) => void;
+  /** Ctrl-C: what is under way ends, and each row says what may have landed */
+  signal?: AbortSignal | undefined;
+  /** where new endpoints' secrets are written (else they are in the rows, printed once) */
+  secrets?: SecretsFileWriter | undefined;
 }
 
 /** A lost answer is resolved by re-reading, a bounded number of times. */
@@ -71,6 +76,29 @@ const row = (ws: string | null, resource: string, name: string, action: string, 
 
 /** The error behind a failed row, for its exit code (kept out of the row, which is printed). */
 const causes = new WeakMap<ApplyRow, unknown>();
+
+/** A row whose work Ctrl-C ended, with what may have landed. */
+function interrupted(r: ApplyRow, note: string): ApplyRow {
+  r.result = 'interrupted';
+  r.error = { code: 'interrupted', message: 'interrupted (Ctrl-C)' };
+  r.note = note;
+  causes.set(r, new InterruptedError());
+  return r;
+}
+
+/** A row Ctrl-C reached before its work began. */
+function notStarted(r: ApplyRow): ApplyRow {
+  return interrupted(r, 'interrupted before it began: nothing was sent');
+}
+
+/** A webhook or role row that failed because of Ctrl-C: its write may have landed. */
+function afterInterrupt(r: ApplyRow, signal: AbortSignal | undefined): ApplyRow {
+  if (r.result !== 'failed' || !signal?.aborted) return r;
+  return interrupted(
+    r,
+    `interrupted while the ${r.action} was under way: it may have landed; \`edp plan\` with the same file shows what is left`,
+  );
+}
 
 function failed(r: ApplyRow, err: unknown): ApplyRow {
   r.result = 'failed';
@@ -93,7 +121,7 @@ export async function applyFleet(
   plan: FleetPlan,
   opts: FleetApplyOptions,
 ): Promise<ApplyRow[]> {
-  const agency = applyRoles(api, file, plan.agency);
+  const agency = applyRoles(api, file, plan.agency, opts.signal);
   const perWorkspace = await pool(plan.workspaces, opts.concurrency(plan.workspaces.length), (w) =>
     applyWorkspace(api, w, opts),
   );
@@ -109,6 +137,10 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     const actions = w.changes.filter((c) => c.resource === 'recipe' && c.name === name);
     const planned = actions[0];
     const r = row(ws, 'recipe', name, actions.map((c) => c.action).join(', '), planned?.id);
+    if (opts.signal?.aborted) {
+      rows.push(notStarted(r));
+      continue;
+    }
     opts.progress(`[${ws}] recipe "${name}": ${r.action}`);
     const outcome = await deployToWorkspace(
       api,
@@ -122,7 +154,8 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     r.id = recipe?.recipe_id ?? r.id;
     r.state = recipe?.state ?? null;
     r.degraded = recipe ? (recipe.degraded ?? false) : null;
-    if (outcome.error) failed(r, outcome.error);
+    if (outcome.error && opts.signal?.aborted) interrupted(r, interruptedNote(outcome, ws));
+    else if (outcome.error) failed(r, outcome.error);
     else if (recipe?.state === 'failed') {
       r.result = 'build failed';
       r.error = recipe.error ?? null;
@@ -131,7 +164,11 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
   }
   const known = new Set(w.endpoints.map((e) => idText(e.id)));
   for (const c of w.changes.filter((x) => x.resource === 'webhook'))
-    rows.push(await applyWebhook(api, ws, c, known, opts));
+    rows.push(
+      opts.signal?.aborted
+        ? notStarted(row(ws, 'webhook', c.name, c.action, c.id))
+        : afterInterrupt(await applyWebhook(api, ws, c, known, opts), opts.signal),
+    );
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
 }
@@ -194,7 +231,17 @@ async function applyWebhook(
       const id = idText(endpoint.id);
       if (secretLost)
         r.note = `the answer carrying the secret was lost; get a new one with \`edp webhooks rotate-secret ${id} -w ${ws}\``;
-      else r.secret = endpoint.secret;
+      else if (opts.secrets && endpoint.secret) {
+        // Written before the verification, so that a listener reading the file can answer it.
+        try {
+          await opts.secrets.record({ workspace_id: ws, endpoint_id: id, url: c.name, secret: endpoint.secret });
+          r.note = `secret written to ${opts.secrets.path}`;
+        } catch (err) {
+          // The service will not show it again: printed rather than lost.
+          r.secret = endpoint.secret;
+          r.note = `could not write the secret to ${opts.secrets.path} (${(err as Error).message}); it is printed below`;
+        }
+      } else r.secret = endpoint.secret;
       if (opts.verify) {
         try {
           const verified = await verifyWebhookEndpoint(api, ws, id);
@@ -247,11 +294,20 @@ async function createOrAdoptRole(api: Service, e: RoleEntry): Promise<Role> {
   }
 }
 
-async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Promise<ApplyRow[]> {
+async function applyRoles(
+  api: Service,
+  file: FleetFile,
+  plan: AgencyPlan,
+  signal: AbortSignal | undefined,
+): Promise<ApplyRow[]> {
   if (plan.error) return [failed(row(null, 'role', '(agency roles)', 'read', null), plan.error)];
   const rows: ApplyRow[] = [];
   for (const c of plan.changes) {
     const r = row(null, 'role', c.name, c.action, c.id);
+    if (signal?.aborted) {
+      rows.push(notStarted(r));
+      continue;
+    }
     try {
       const entry = file.roles.find((e) => e.title === c.name);
       if (c.action === 'create') r.id = (await createOrAdoptRole(api, entry!)).id;
@@ -260,7 +316,7 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan): Prom
     } catch (err) {
       failed(r, err);
     }
-    rows.push(r);
+    rows.push(afterInterrupt(r, signal));
   }
   return [...rows, ...blockedRows(null, plan.blocked)];
 }

@@ -49,9 +49,54 @@ export function checkBodyLimits(body: unknown): void {
   }
 }
 
+/**
+ * The path of the first object or array that opens more than `max` levels deep in JSON `text`,
+ * found in one pass over the text before it is parsed: a body nested thousands deep is refused
+ * at the cost of reading it once, naming the same field checkBodyLimits would. Undefined when
+ * the text nests no deeper (it may still be malformed: the parser says so).
+ */
+export function tooDeepPath(text: string, max = MAX_BODY_DEPTH): Path | undefined {
+  if (text.length <= max) return undefined;
+  const stack: Array<{ array: boolean; key: string | number }> = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: find its end; an object key is decoded and kept as the frame's key.
+      const start = i;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      const top = stack.at(-1);
+      if (expectKey && top && !top.array) {
+        try {
+          top.key = JSON.parse(text.slice(start, i + 1)) as string;
+        } catch {
+          top.key = text.slice(start + 1, i);
+        }
+        expectKey = false;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= max) return stack.map((f) => f.key);
+      stack.push({ array: c === 0x5b, key: c === 0x5b ? 0 : '' });
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      expectKey = false;
+    } else if (c === 0x2c) {
+      const top = stack.at(-1);
+      if (top?.array) top.key = (top.key as number) + 1;
+      else expectKey = true;
+    }
+  }
+  return undefined;
+}
+
 /** A body too deep for the JSON parser itself: the same refusal, for the body as a whole. */
-export function tooDeepBody() {
+export function tooDeepBody(path: Path = []) {
   return validationError([
-    { field: '', code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
+    { field: fieldPath(path), code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
   ]);
 }

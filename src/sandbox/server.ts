@@ -7,7 +7,7 @@ import { installOpenApi } from './openapi.js';
 import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
 import { adminRoutes, refuseControl } from './admin.js';
-import { checkBodyLimits, tooDeepBody } from './limits.js';
+import { checkBodyLimits, tooDeepBody, tooDeepPath } from './limits.js';
 import { answerAfterSave, loadState } from './persistence.js';
 import { seedCore } from './seed.js';
 import { Store, emptyState } from './store.js';
@@ -99,11 +99,14 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    // Too deep is found in one pass over the text, before anything is parsed: a body nested
+    // thousands deep costs what reading it costs, and never stalls the requests behind it.
+    const deep = tooDeepPath(text);
+    if (deep) return done(tooDeepBody(deep), undefined);
     let value: unknown;
     try {
       value = parseJson(text);
     } catch (err) {
-      // The lossless parser recurses: a body nested past the stack is too deep, not malformed.
       return done(
         err instanceof RangeError
           ? tooDeepBody()

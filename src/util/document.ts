@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { fieldPath } from './field-path.js';
-import { parseJson } from './json.js';
+import { duplicateKey, parseJson } from './json.js';
 import { readInputFile } from './stdin.js';
 
 /**
@@ -11,7 +11,15 @@ import { readInputFile } from './stdin.js';
  */
 export async function parseDocument(text: string, flag: string): Promise<unknown> {
   try {
-    if (/^\s*[[{]/.test(text)) return parseJson(text);
+    if (/^\s*[[{]/.test(text)) {
+      // JSON keeps the last of a key given twice; YAML refuses it, and so does JSON here.
+      const twice = duplicateKey(text);
+      if (twice)
+        throw new UsageError(
+          `${flag}: the key "${twice.key}" is given twice in ${fieldPath(twice.path) || 'the document'} (line ${twice.line})`,
+        );
+      return parseJson(text);
+    }
     const { parse } = await import('yaml');
     return parse(
       text,
@@ -19,6 +27,7 @@ export async function parseDocument(text: string, flag: string): Promise<unknown
       { intAsBigInt: true },
     );
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`${flag}: not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}`);
   }
 }

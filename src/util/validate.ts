@@ -37,7 +37,7 @@ const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3
 /** "30s", "2m", "1h30m", "500ms" or a bare number of seconds. */
 export function parseDuration(value: string, what: string): number {
   const v = String(value).trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  if (/^\d+(\.\d+)?$/.test(v)) return withinTimerRange(Math.round(Number(v) * 1000), value, what);
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
   let total = 0;
   let matched = 0;
@@ -49,7 +49,15 @@ export function parseDuration(value: string, what: string): number {
   if (matched === 0 || matched !== v.length) {
     throw new UsageError(`${what} must be a duration such as 30s, 5m or 1h, got "${value}"`);
   }
-  return Math.round(total);
+  return withinTimerRange(Math.round(total), value, what);
+}
+
+/** The longest wait a timer can hold (2^31 - 1 ms, about 24.8 days); longer ones fail at run time. */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
+function withinTimerRange(ms: number, value: string, what: string): number {
+  if (ms > MAX_DURATION_MS) throw new UsageError(`${what} must be at most 24 days (596h), got "${value}"`);
+  return ms;
 }
 
 /**

@@ -175,4 +175,21 @@ describe('a configuration file that cannot be used', () => {
       expect(readFileSync(file, 'utf8')).toBe(broken);
     }
   });
+
+  it('a field of the wrong kind is named, with the file, before anything is sent (exit 2, no stack trace)', async () => {
+    const { env, file } = fresh();
+    writeFileSync(file, '{"token_key_salt": 5}');
+    for (const argv of [
+      ['-w', '101', 'token'],
+      ['workspaces', 'list'],
+    ]) {
+      const r = await cli(a, ['--verbose', ...argv], {
+        env: { ...env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD },
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`the configuration file ${file} has token_key_salt of the wrong kind`);
+      expect(r.stderr).not.toContain('TypeError');
+      expect(r.stderr).not.toMatch(/^(GET|POST) /m);
+    }
+  });
 });

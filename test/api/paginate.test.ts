@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginate, type Page, type PageFetcher } from '../../src/api/paginate.js';
+import { MAX_PAGES, PagingError, paginate, type Page, type PageFetcher } from '../../src/api/paginate.js';
 import { collect } from '../../src/util/collect.js';
 
 /** A fake service of `total` items that records every page request and how many ran at once. */
@@ -82,5 +82,50 @@ describe('paginate', () => {
       follow: svc.fetcher.follow,
     };
     await expect(collect(paginate(failing, { pageSize: 100 }))).rejects.toThrow('page 3 broke');
+  });
+
+  it('refuses a count that would need more than MAX_PAGES pages, after one request', async () => {
+    let calls = 0;
+    const huge: PageFetcher<number> = {
+      page: async () => {
+        calls++;
+        return { count: 1e12, next: 'http://x/items?page=2', previous: null, results: [1, 2, 3] };
+      },
+      follow: async () => ({ results: [] }),
+    };
+    await expect(collect(paginate(huge, { pageSize: 100 }))).rejects.toThrow(PagingError);
+    await expect(collect(paginate(huge, { pageSize: 100 }))).rejects.toThrow(`at most ${MAX_PAGES} pages`);
+    expect(calls).toBe(2);
+    // With --limit, only what is wanted counts.
+    expect(await collect(paginate(huge, { pageSize: 100, limit: 2 }))).toEqual([1, 2]);
+  });
+
+  it('stops following links that never end at MAX_PAGES pages', async () => {
+    let follows = 0;
+    const endless: PageFetcher<number> = {
+      page: async () => ({ next: 'http://x/items?page=2', previous: null, results: [1] }),
+      follow: async (url) => {
+        follows++;
+        const n = Number(new URL(url).searchParams.get('page'));
+        return { next: `http://x/items?page=${n + 1}`, previous: null, results: [n] };
+      },
+    };
+    await expect(collect(paginate(endless, { pageSize: 1 }))).rejects.toThrow(`past ${MAX_PAGES} pages`);
+    expect(follows + 1).toBe(MAX_PAGES);
+  });
+
+  it('ends at an empty page before the counted end (items went away) without asking for more', async () => {
+    const svc = fakeService(1000, { capPageSize: 100 });
+    const shrinking: PageFetcher<number> = {
+      page: async (page, size) => {
+        const p = (await svc.fetcher.page(page, size)) as Page<number>;
+        return page >= 4 ? { ...p, results: [] } : p;
+      },
+      follow: svc.fetcher.follow,
+    };
+    const items = await collect(paginate(shrinking, { pageSize: 100, concurrency: 2 }));
+    expect(items).toHaveLength(300);
+    // Pages already in flight may have been asked; none after the empty one was awaited.
+    expect(Math.max(...svc.calls.map((c) => c.page))).toBeLessThanOrEqual(6);
   });
 });

@@ -147,6 +147,10 @@ describe('ConfigStore reads', () => {
     ['not JSON', '{"profiles": {'],
     ['not an object', '[]'],
     ['a profile not an object', '{"profiles": {"default": 3}}'],
+    ['a salt of the wrong kind', '{"token_key_salt": 5}'],
+    ['a user name of the wrong kind', '{"profiles": {"default": {"username": ["a"]}}}'],
+    ['a concurrency of the wrong kind', '{"profiles": {"default": {"concurrency": "many"}}}'],
+    ['a cached token of the wrong kind', '{"tokens": {"k": {"token": 7}}}'],
   ] as const) {
     it(`names the file and the way out when it is ${what}, and never overwrites it`, async () => {
       const { dir } = tempDir();
@@ -159,6 +163,17 @@ describe('ConfigStore reads', () => {
       expect(readFileSync(file, 'utf8')).toBe(text);
     });
   }
+
+  it('names the field of the wrong kind', () => {
+    const { dir } = tempDir();
+    writeFileSync(join(dir, 'config.json'), '{"token_key_salt": 5, "profiles": {"ops": {"base_url": {}}}}');
+    expect(() => store(dir).read()).toThrow('has profiles.ops.base_url of the wrong kind (an object)');
+    writeFileSync(join(dir, 'config.json'), '{"token_key_salt": 5}');
+    expect(() => store(dir).read()).toThrow('has token_key_salt of the wrong kind (a number; a string is expected)');
+    // Fields a newer edp may add are kept and pass.
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {"ops": {"colour": 3}}, "later": true}');
+    expect(store(dir).read()).toMatchObject({ profiles: { ops: { colour: 3 } } });
+  });
 
   it('ignores tokens cached the old way (per profile, by workspace only) and drops them on the next write', async () => {
     const { dir } = tempDir();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { MAX_BODY_DEPTH, MAX_BODY_VALUES, checkBodyLimits } from '../../src/sandbox/limits.js';
+import { MAX_BODY_DEPTH, MAX_BODY_VALUES, checkBodyLimits, tooDeepPath } from '../../src/sandbox/limits.js';
+import { fieldPath } from '../../src/util/field-path.js';
 import { LosslessNumber } from '../../src/util/json.js';
 import { http, sandbox, tempDir, tokenFor } from '../helpers.js';
 
@@ -118,8 +119,9 @@ describe('body limits (HTTP)', () => {
     expect(r.body['template_settings.custom_filters']).toEqual([`Holds more than ${MAX_BODY_VALUES} values.`]);
   });
 
-  it('refuses a body too deep for the parser as too deep, not as malformed', async () => {
-    // A long integer sends the text through the lossless parser, which recurses.
+  it('refuses a body too deep for the parser as too deep, not as malformed, naming the field', async () => {
+    // A long integer would send the text through the lossless parser, which recurses: the
+    // depth is found in a pass over the text before any parsing.
     const r = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, {
       token,
       rawBody: nestedText(200_000, '12345678901234567890'),
@@ -127,7 +129,32 @@ describe('body limits (HTTP)', () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       detail: 'The request body is invalid.',
-      non_field_errors: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`],
+      [pathOf(MAX_BODY_DEPTH)]: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`],
     });
+    // Cut short as well as too deep: too deep is what is said.
+    const cut = await http(sb, 'PATCH', `/api/v3/extracts/${extractId}`, { token, rawBody: '['.repeat(100_000) });
+    expect(cut.body).toEqual({
+      detail: 'The request body is invalid.',
+      ['[0]'.repeat(MAX_BODY_DEPTH)]: [`Nested more than ${MAX_BODY_DEPTH} levels deep.`],
+    });
+  });
+
+  it('the pass over the text names the same field as the check of the parsed body', () => {
+    const texts = [
+      `{"x": [${nestedText(MAX_BODY_DEPTH)}]}`,
+      `{"a": 1, "b\\"c": {"d": [0, "],[", ${'['.repeat(40)}${']'.repeat(40)}]}}`,
+      `[{"k": "v"}, {"k,": {"m": ${nestedText(40)}}}]`,
+      nestedText(MAX_BODY_DEPTH),
+    ];
+    for (const text of texts) {
+      let named: string | undefined;
+      try {
+        checkBodyLimits(JSON.parse(text));
+      } catch (err: any) {
+        named = err.details.fields[0].field;
+      }
+      const path = tooDeepPath(text);
+      expect(path && fieldPath(path)).toBe(named);
+    }
   });
 });

@@ -1,5 +1,10 @@
+import { truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from '../../src/util/document.js';
+import { parseDocument, readDocument } from '../../src/util/document.js';
+import { MAX_INPUT_FILE_BYTES } from '../../src/util/stdin.js';
+import { tempDir } from '../helpers.js';
 import { stringifyJson } from '../../src/util/json.js';
 
 describe('JSON or YAML documents', () => {
@@ -19,5 +24,54 @@ describe('JSON or YAML documents', () => {
       /^--settings-file: not valid JSON or YAML/,
     );
     await expect(parseDocument('a: [1, 2', '--file')).rejects.toThrow(/^--file: not valid JSON or YAML/);
+  });
+});
+
+describe('documents a person wrote', () => {
+  it('refuses a key given twice in JSON, as YAML does, naming the key, the object and the line', async () => {
+    const text = '{\n  "workspaces": [101],\n  "roles": [\n    {"title": "A", "permissions": [], "title": "B"}\n  ]\n}';
+    await expect(parseDocument(text, '--file')).rejects.toThrow(
+      '--file: the key "title" is given twice in roles[0] (line 4)',
+    );
+    await expect(parseDocument('{"a": 1, "a": 2}', '--file')).rejects.toThrow('given twice in the document (line 1)');
+    await expect(parseDocument('a: 1\na: 2\n', '--file')).rejects.toThrow(/^--file: not valid JSON or YAML/);
+    // The same key in different objects, or inside strings, is fine.
+    expect(await parseDocument('[{"a": 1}, {"a": "\\"a\\": 2, \\"a\\""}]', '--file')).toEqual([
+      { a: 1 },
+      { a: '"a": 2, "a"' },
+    ]);
+  });
+
+  it('refuses a file that is not UTF-8 or is too large, naming the flag, before reading it whole', async () => {
+    const dir = tempDir();
+    try {
+      const bad = join(dir.dir, 'fleet.yaml');
+      writeFileSync(
+        bad,
+        Buffer.concat([
+          Buffer.from('workspaces: [101]\nroles:\n  - title: Caf'),
+          Buffer.from([0xe9]),
+          Buffer.from('\n'),
+        ]),
+      );
+      await expect(readDocument(bad, new PassThrough(), '--file')).rejects.toThrow(
+        `--file: ${bad} is not UTF-8 text (an invalid byte on line 3); save it as UTF-8`,
+      );
+      const big = join(dir.dir, 'big.json');
+      writeFileSync(big, '');
+      truncateSync(big, MAX_INPUT_FILE_BYTES + 1);
+      await expect(readDocument(big, new PassThrough(), '--file')).rejects.toThrow(
+        `--file: ${big} is larger than 16 MiB, the most edp reads`,
+      );
+      const stdin = new PassThrough();
+      stdin.end(Buffer.from([0x7b, 0xff, 0x7d]));
+      await expect(readDocument('-', stdin, '--file')).rejects.toThrow('--file: standard input is not UTF-8 text');
+      // A byte order mark is dropped.
+      const bom = join(dir.dir, 'bom.json');
+      writeFileSync(bom, '\uFEFF{"a": 1}');
+      expect(await readDocument(bom, new PassThrough(), '--file')).toEqual({ a: 1 });
+    } finally {
+      dir.remove();
+    }
   });
 });

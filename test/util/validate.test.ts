@@ -18,6 +18,13 @@ describe('input validation', () => {
     expect(() => parseDuration('30x', '--timeout')).toThrow(/--timeout/);
   });
 
+  it('refuses a duration longer than a timer can hold, naming the flag', () => {
+    expect(parseDuration('596h', '--timeout')).toBe(596 * 3_600_000);
+    expect(() => parseDuration('99999999999h', '--timeout')).toThrow('--timeout must be at most 24 days');
+    expect(() => parseDuration('597h', '--wait-timeout')).toThrow(/^--wait-timeout must be at most/);
+    expect(() => parseDuration('1e9', '--timeout')).toThrow(/--timeout/);
+  });
+
   it('accepts only real calendar dates', () => {
     expect(parseDate('2024-02-29', '--from')).toBe('2024-02-29');
     expect(() => parseDate('2023-02-29', '--from')).toThrow(/--from/);

@@ -83,7 +83,7 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
     else await ctx.output.jsonArray(items);
     return;
   }
-  const res = await api.client.request({ method, path: target, query, body, auth, workspaceId });
+  const res = await api.client.request({ method, path: target, query, body, auth, workspaceId, expect: 'any' });
   if (res.data === undefined) {
     if (!ctx.output.machine) ctx.output.info(`${res.status} (no body)`);
     return;

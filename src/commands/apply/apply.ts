@@ -11,6 +11,7 @@ import { STEPS } from '../recipes/deploy/steps.js';
 import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import { fleetScope } from '../../fleet/select.js';
+import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import type { ApplyOptions } from './command.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
@@ -41,6 +42,8 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     if (origin !== saved.source.service)
       throw new UsageError(`${saved.path} was planned against ${saved.source.service}, not ${origin}`);
   }
+  const secrets = opts.secretsFile === undefined ? undefined : new SecretsFileWriter(opts.secretsFile);
+  secrets?.check();
   const api = await ctx.api();
   const plan = await planFleet(api, file, { prune, only, concurrency, progress: (t) => ctx.output.info(t) });
   if (saved) {
@@ -88,6 +91,8 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     wait,
     reporter,
     progress: (t) => ctx.output.info(t),
+    signal: ctx.signal,
+    secrets,
   });
   if (ctx.output.machine) ctx.output.json(rows);
   else {

@@ -15,6 +15,10 @@ const apply = (cmd: Command) =>
     .option('--concurrency <n>', `workspaces changed at once (${FLEET_CONCURRENCY_HELP})`)
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')
+    .option(
+      '--secrets-file <file>',
+      "write each new webhook endpoint's secret to this file (0600) instead of printing it; `edp webhooks listen --secrets-file` reads it",
+    )
     .option('--wait-timeout <duration>', `stop waiting for a build after this long (default ${DEFAULT_WAIT_TIMEOUT})`)
     .option(
       '--poll-interval <duration>',
@@ -28,6 +32,7 @@ const apply = (cmd: Command) =>
           'edp apply -f fleet.yaml --yes --concurrency 8 --json',
           'edp apply -f fleet.yaml --yes --prune',
           'edp plan -f fleet.yaml --out plan.json && edp apply plan.json --yes',
+          'edp webhooks listen --secrets-file secrets.json &  edp apply -f fleet.yaml --yes --secrets-file secrets.json --verify',
         ],
         'Recipes follow `recipes deploy`: an existing recipe is adopted, accounts are only appended, a running\nbuild is joined. Nothing is deleted without --prune. A saved plan is refused (exit 6, naming what moved)\nwhen the live state changed since it was saved.',
       ),

@@ -3,12 +3,15 @@ import { forgetIdentity, profileIdentity } from '../../config/token-cache.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../util/stdin.js';
 import { parseEmail } from '../../util/validate.js';
+import { displayUrl } from '../../util/display-url.js';
 import type { LoginOptions } from './command.js';
 
 export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> {
   // A configuration file that cannot be used stops the login before any question or request.
   ctx.config.read();
   const baseUrl = ctx.baseUrl();
+  // Printed without a password the address may carry; stored as given.
+  const shownUrl = displayUrl(baseUrl);
   const baseUrlSource = ctx.baseUrlSetting().source;
   let username = opts.username;
   let password: string | undefined;
@@ -40,7 +43,7 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
   const api = await ctx.api();
   // Which service is asked, and why it is that one: a new operator's first question.
   ctx.output.info(
-    `Logging in to ${baseUrl} as ${username}${baseUrlSource === 'default' ? ' (the default address; --base-url or EDP_BASE_URL sets another)' : ''}`,
+    `Logging in to ${shownUrl} as ${username}${baseUrlSource === 'default' ? ' (the default address; --base-url or EDP_BASE_URL sets another)' : ''}`,
   );
   try {
     await api.client.request({
@@ -48,15 +51,16 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
       path: '/api/v3/workspaces',
       query: { page: 1, page_size: 1 },
       auth: 'basic',
+      expect: 'page',
     });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
-      throw new AuthRequiredError(`the service at ${baseUrl} refused these credentials (401); nothing was saved`);
+      throw new AuthRequiredError(`the service at ${shownUrl} refused these credentials (401); nothing was saved`);
     }
     if (err instanceof NetworkError) {
       throw withHint(
         err,
-        `no service answered at ${baseUrl}; pass --base-url URL or set EDP_BASE_URL to the service's address (nothing was saved)`,
+        `no service answered at ${shownUrl}; pass --base-url URL or set EDP_BASE_URL to the service's address (nothing was saved)`,
       );
     }
     throw err;
@@ -72,6 +76,6 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
     }
     profiles[ctx.profileName] = { ...before, username, password, ...(storeBaseUrl ? { base_url: baseUrl } : {}) };
   });
-  if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, base_url: baseUrl, username });
-  else ctx.output.success(`Logged in to ${baseUrl} as ${username} (profile "${ctx.profileName}", ${ctx.config.file})`);
+  if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, base_url: shownUrl, username });
+  else ctx.output.success(`Logged in to ${shownUrl} as ${username} (profile "${ctx.profileName}", ${ctx.config.file})`);
 }

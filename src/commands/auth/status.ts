@@ -4,6 +4,7 @@ import { DEFAULT_BASE_URL } from '../../config/store.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { StatusOptions } from './command.js';
+import { displayUrl } from '../../util/display-url.js';
 
 type Kind = 'basic' | 'token' | 'cookie session';
 type Check = 'valid' | 'rejected' | 'unreachable' | 'not checked';
@@ -45,7 +46,7 @@ async function runStatusAll(ctx: Context): Promise<void> {
       profile: name,
       active: name === ctx.profileName,
       username: typeof p.username === 'string' ? p.username : null,
-      base_url: typeof p.base_url === 'string' ? p.base_url : null,
+      base_url: typeof p.base_url === 'string' ? displayUrl(p.base_url) : null,
       workspace: typeof p.workspace === 'string' || typeof p.workspace === 'number' ? String(p.workspace) : null,
       logged_in: !!((p.username && p.password) || p.session_id),
     }));
@@ -65,7 +66,7 @@ async function runStatusAll(ctx: Context): Promise<void> {
 export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   if (opts.all) return runStatusAll(ctx);
   const creds = ctx.credentials();
-  const baseUrl = ctx.baseUrl();
+  const baseUrl = displayUrl(ctx.baseUrl());
   const baseUrlSource = ctx.baseUrlSetting().source;
   const workspace = ctx.workspace();
   const source = describeSource(ctx, creds);
@@ -77,9 +78,21 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   const checks: Partial<Record<Kind, Check>> = {};
   const problems: unknown[] = [];
   const probes: Record<Kind, RequestSpec> = {
-    basic: { method: 'GET', path: '/api/v3/workspaces', query: { page: 1, page_size: 1 }, auth: 'basic' },
-    token: { method: 'GET', path: '/api/v3/datasources', auth: 'bearer', workspaceId: workspace },
-    'cookie session': { method: 'GET', path: '/api/v3/datasources', auth: 'bearer', workspaceId: workspace },
+    basic: {
+      method: 'GET',
+      path: '/api/v3/workspaces',
+      query: { page: 1, page_size: 1 },
+      auth: 'basic',
+      expect: 'page',
+    },
+    token: { method: 'GET', path: '/api/v3/datasources', auth: 'bearer', workspaceId: workspace, expect: 'page' },
+    'cookie session': {
+      method: 'GET',
+      path: '/api/v3/datasources',
+      auth: 'bearer',
+      workspaceId: workspace,
+      expect: 'page',
+    },
   };
   for (const kind of kinds) {
     const incomplete = kind === 'basic' && !(creds.username && creds.password);

@@ -1,10 +1,11 @@
 import { settingKey } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import type { GetOptions } from './command.js';
+import { shown } from './list.js';
 
 export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
   const key = settingKey(opts.args[0]);
-  const s = ctx.setting(key);
+  const s = shown(ctx.setting(key));
   if (ctx.output.machine) {
     ctx.output.json({ key, value: s.value ?? null, source: s.source });
     return;

@@ -9,13 +9,13 @@ import type { DeployOptions } from './command.js';
 import { errorText, stateText, styleState } from './view.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 import { waitPolling } from '../shared/poll.js';
-import { pollCommand } from './wait.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './not-delivered.js';
 import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './deploy/prompts.js';
 import { missingInputs, specFromOptions, type DeploySpec } from './deploy/spec.js';
 import {
   STEPS,
   deployToWorkspace,
+  interruptedNote,
   planWorkspace,
   resolveTemplate,
   type DeployOutcome,
@@ -323,14 +323,9 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
     board?.stop();
   }
   if (ctx.signal?.aborted) {
-    // Ctrl-C ends the waiting, not the builds: each one started goes on at the service.
-    for (const [i, o] of outcomes.entries()) {
-      if (o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null) continue;
-      const id = idText(o.recipe.recipe_id);
-      ctx.output.warn(
-        `workspace ${workspaces[i]}: stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, workspaces[i]!)}\``,
-      );
-    }
+    // Ctrl-C ends the waiting, not the builds: each workspace says what may have landed.
+    for (const [i, o] of outcomes.entries())
+      ctx.output.warn(`workspace ${workspaces[i]}: ${interruptedNote(o, workspaces[i]!)}`);
     throw ctx.signal.reason ?? new Error('interrupted');
   }
   const rows = workspaces.map((ws, i) => rowOf(ws, outcomes[i]!));

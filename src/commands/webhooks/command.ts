@@ -61,7 +61,12 @@ const listen = () =>
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option(
       '--secret <secret>',
-      "the endpoint's signing secret (better: env EDP_WEBHOOK_SECRET, not visible in the process list)",
+      "an endpoint's signing secret, repeatable, one per endpoint (better: env EDP_WEBHOOK_SECRET or --secrets-file, not visible in the process list)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
+      '--secrets-file <file>',
+      'the secrets `edp apply --secrets-file` wrote, one per endpoint of the fleet; read again when it changes',
     )
     .option('--events <a,b>', 'print only these event types (others are acknowledged and dropped)')
     .option(
@@ -74,6 +79,7 @@ const listen = () =>
         'without printing the event again (remembered for at least 10 minutes).\n' +
         examples([
           'EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
+          'edp webhooks listen --secrets-file secrets.json   # every endpoint `edp apply --secrets-file secrets.json` creates',
         ]),
     );
 

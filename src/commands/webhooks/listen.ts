@@ -42,6 +42,43 @@ export async function forwardDelivery(
   }
 }
 
+/**
+ * The secrets of a file written by `edp apply --secrets-file`, with those given otherwise. The
+ * file is read again when it changes, so a listener started before an apply serves the
+ * endpoints the apply creates (and verifies) while it runs.
+ */
+async function secretsFrom(path: string, given: string[], ctx: Context): Promise<() => readonly string[]> {
+  const { statSync } = await import('node:fs');
+  const { readSecretsFile } = await import('../../fleet/secrets-file.js');
+  let stamp = '';
+  let current: readonly string[] = given;
+  const load = () => {
+    let now: string;
+    try {
+      const st = statSync(path);
+      now = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      now = 'absent';
+    }
+    if (now === stamp) return current;
+    stamp = now;
+    if (now === 'absent') current = given;
+    else
+      try {
+        const entries = readSecretsFile(path);
+        current = [...given, ...entries.map((e) => e.secret)];
+        ctx.output.info(`--secrets-file: ${entries.length} endpoint secret(s) from ${path}`);
+      } catch (err) {
+        // A file being replaced is read at the next request; what was read before still holds.
+        ctx.output.warn((err as Error).message);
+        stamp = '';
+      }
+    return current;
+  };
+  load();
+  return load;
+}
+
 function waitForStop(signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
@@ -60,12 +97,13 @@ function waitForStop(signal: AbortSignal | undefined): Promise<void> {
  * on stdout; notes and the address go to stderr. Needs no credentials for the service.
  */
 export async function runListen(opts: ListenOptions, ctx: Context): Promise<void> {
-  const secret = opts.secret ?? ctx.env[SECRET_ENV];
-  if (!secret) {
+  const given = [...(opts.secret ?? []), ...(ctx.env[SECRET_ENV] ? [ctx.env[SECRET_ENV]] : [])];
+  if (given.length === 0 && opts.secretsFile === undefined) {
     throw new UsageError(
-      `a signing secret is needed: pass --secret S or set ${SECRET_ENV} (the secret is shown by \`edp webhooks create\` and \`edp webhooks rotate-secret\`)`,
+      `a signing secret is needed: pass --secret S (once per endpoint), set ${SECRET_ENV}, or --secrets-file FILE written by \`edp apply --secrets-file\` (a secret is shown by \`edp webhooks create\` and \`edp webhooks rotate-secret\`)`,
     );
   }
+  const secrets = opts.secretsFile === undefined ? () => given : await secretsFrom(opts.secretsFile, given, ctx);
   const port = parsePositiveInt(opts.port, '--port', { min: 0, max: 65535 });
   const events = opts.events === undefined ? undefined : new Set(parseEventList(opts.events, '--events'));
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to');
@@ -79,7 +117,7 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
   let receiver;
   try {
     receiver = await startReceiver({
-      secret,
+      secrets,
       host: opts.host,
       port,
       events,

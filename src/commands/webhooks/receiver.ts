@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJson, stringifyJson } from '../../util/json.js';
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../util/json.js';
 
 /** Bodies above this are refused with 413 without being read further. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -58,6 +58,16 @@ export function signatureMatches(secret: string, body: Buffer, provided: string)
 export function secretMatches(secret: string, provided: string): boolean {
   const digest = (v: string) => createHmac('sha256', 'edp-verify-token').update(v).digest();
   return timingSafeEqual(digest(secret), digest(provided));
+}
+
+/**
+ * Whether any of `secrets` passes `matches`. Every secret is checked, whichever matches, so the
+ * time taken says nothing about which one did (or how far the list was read).
+ */
+export function anySecret(secrets: readonly string[], matches: (secret: string) => boolean): boolean {
+  let found = false;
+  for (const s of secrets) found = matches(s) || found;
+  return found;
 }
 
 /**
@@ -129,7 +139,8 @@ export interface DeliveryOutcome {
 }
 
 export interface ReceiverOptions {
-  secret: string;
+  /** The signing secrets accepted: one per endpoint this receiver serves (read at each request). */
+  secrets: () => readonly string[];
   host: string;
   port: number;
   /** only these event types are emitted (others are acknowledged and dropped) */
@@ -177,16 +188,21 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       opts.onNote('refused', 'refused a delivery without a signature header (401)');
       return answer(res, 401, 'missing signature\n');
     }
-    if (!signatureMatches(opts.secret, body, signature.value)) {
+    if (!anySecret(opts.secrets(), (s) => signatureMatches(s, body, signature.value))) {
       opts.onNote('refused', 'refused a delivery whose signature does not match the secret (401)');
       return answer(res, 401, 'bad signature\n');
     }
     const text = body.toString('utf8');
     let event: { id?: unknown; type?: unknown };
     try {
-      event = JSON.parse(text);
+      // Depth-checked: a body nested thousands deep would overflow the stack when re-serialised.
+      event = parseJson(text) as typeof event;
       if (!event || typeof event !== 'object' || Array.isArray(event)) throw new Error('not an object');
-    } catch {
+    } catch (err) {
+      if (err instanceof JsonTooDeepError) {
+        opts.onNote('refused', `refused a signed delivery nested deeper than ${MAX_JSON_DEPTH} levels (400)`);
+        return answer(res, 400, 'body nested too deep\n');
+      }
       opts.onNote('refused', 'refused a signed delivery whose body is not a JSON object (400)');
       return answer(res, 400, 'body is not a JSON object\n');
     }
@@ -219,7 +235,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const headers: Record<string, string> = { [signature.name]: signature.value };
     if (idempotency) headers[idempotency.name] = idempotency.value;
     // One event per line: compact bodies are printed as received, others re-serialised losslessly.
-    const line = /[\r\n]/.test(text) ? stringifyJson(parseJson(text)) : text;
+    const line = /[\r\n]/.test(text) ? stringifyJson(event) : text;
     const settle = (o: DeliveryOutcome) => {
       // Recorded only once handed on: a delivery that failed must get through when repeated.
       if (o.delivered && key !== undefined) seen.record(key);
@@ -262,7 +278,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       const token = headerBySuffix(req.headers, '-verify-token');
       req.resume();
       if (!challenge) return answer(res, 400, 'expected a verification GET with an X-*-Challenge header\n');
-      if (token && !secretMatches(opts.secret, token.value)) {
+      if (token && !anySecret(opts.secrets(), (s) => secretMatches(s, token.value))) {
         opts.onNote('refused', 'refused a verification whose verify token is not the secret (401)');
         return answer(res, 401, 'verify token does not match\n');
       }

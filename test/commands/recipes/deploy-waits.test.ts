@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
@@ -6,6 +8,7 @@ import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, cli, tempDir, tokenFor, useSandbox } from '../../helpers.js';
 import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
 import { FAST } from '../../fixtures/files.js';
+import { forward, listen, passOrFail, reply } from '../../fixtures/proxy.js';
 
 const DEPLOY = [
   'recipes',
@@ -20,20 +23,32 @@ const DEPLOY = [
 ];
 const config = tempDir('edp-waits-');
 
-/** Runs the command line and interrupts it (as Ctrl-C does) once stderr matches `when`. */
-async function interruptWhen(sb: Sandbox, argv: string[], when: RegExp) {
+/**
+ * Runs the command line and interrupts it (as Ctrl-C does) once stderr matches `when`, or when
+ * `when` (a function) calls the abort it is given.
+ */
+async function interruptWhen(
+  sb: Sandbox | { url: string },
+  argv: string[],
+  when: RegExp | ((abort: () => void) => void),
+) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   stdin.end();
   const controller = new AbortController();
+  const abort = () => {
+    if (!controller.signal.aborted)
+      controller.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
+  };
   let out = '';
   let err = '';
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => {
     err += d;
-    if (when.test(err) && !controller.signal.aborted) controller.abort(new Error('interrupted'));
+    if (when instanceof RegExp && when.test(err)) abort();
   });
+  if (typeof when === 'function') when(abort);
   const env = {
     PATH: process.env.PATH,
     EDP_CONFIG_DIR: config.dir,
@@ -161,5 +176,55 @@ describe('Ctrl-C while waiting', () => {
     expect(r.code).toBe(130);
     const id = String(t.sb.store.state.recipes[0]!.id);
     expect(r.stderr).toContain(`continues on the service; follow it with \`edp recipes poll ${id} -w 101\``);
+  });
+
+  it('recipes deploy interrupted while the configuration is sent: it may have landed, and how to see it', async () => {
+    // The configuration PUT is held by a proxy; Ctrl-C comes once it has left the client.
+    let arrived: () => void = () => undefined;
+    const proxy = await listen((req, res, body) => {
+      if (req.method === 'PUT' && req.url!.startsWith('/api/v3.1/automated-recipes/')) return arrived();
+      void passOrFail(res, async () => reply(res, await forward(t.sb.url, req, body)));
+    });
+    try {
+      const r = await interruptWhen(proxy, ['-w', '101', ...DEPLOY], (abort) => (arrived = abort));
+      expect(r.code).toBe(130);
+      const id = String(t.sb.store.state.recipes[0]!.id);
+      expect(r.stderr).toContain(
+        `workspace 101: interrupted while configuring recipe ${id}: the configuration may have landed; \`edp recipes get ${id} -w 101\` shows it`,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('apply interrupted: each row says what may have landed, and what was never started', async () => {
+    const dir = tempDir('edp-interrupt-');
+    try {
+      const file = join(dir.dir, 'fleet.yaml');
+      writeFileSync(
+        file,
+        'workspaces: [101]\nrecipes:\n  - template: 4001\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\nwebhooks:\n  - url: https://hooks.example.com/edp\n    events: [load_completed]\n',
+      );
+      const r = await interruptWhen(t.sb, ['apply', '-f', file, '--yes', '--json', ...FAST], /5\/7 configured/);
+      expect(r.code).toBe(130);
+      const rows = JSON.parse(r.stdout);
+      const id = String(t.sb.store.state.recipes[0]!.id);
+      expect(rows).toEqual([
+        expect.objectContaining({
+          resource: 'recipe',
+          result: 'interrupted',
+          error: { code: 'interrupted', message: 'interrupted (Ctrl-C)' },
+          note: `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
+        }),
+        expect.objectContaining({
+          resource: 'webhook',
+          result: 'interrupted',
+          note: 'interrupted before it began: nothing was sent',
+        }),
+      ]);
+      expect(t.sb.store.state.webhook_endpoints).toEqual([]);
+    } finally {
+      dir.remove();
+    }
   });
 });

@@ -111,7 +111,10 @@ describe('edp recipes status', () => {
     });
     const reads = () => stderr.split('GET /api/v3.1/automated-recipes/').length - 1;
     const end = (ws: number) =>
-      Object.assign(t.sb.store.state.recipes.find((x) => x.id === ids[ws])!, { state: 'ready_to_work', build: null });
+      Object.assign(
+        t.sb.store.state.recipes.find((x) => x.id === ids[ws])!,
+        { state: 'ready_to_work', build: null },
+      );
     await waitUntil(() => reads() >= 2, { what: 'the first reading of both workspaces' });
     end(101);
     await waitUntil(() => /workspace 101 recipe \d+: ready_to_work/.test(stderr), { what: "101's line" });

@@ -143,6 +143,31 @@ describe('edp webhooks listen', () => {
     }
   });
 
+  it('refuses a signed body nested thousands deep with 400 and goes on listening', async () => {
+    const l = await startListen(['--secret', SECRET]);
+    try {
+      // 6 KB with a line break: re-serialised, it overflowed the stack and ended the listener.
+      const text = `{"id":"evt_deep","type":"load_completed",\n"data":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+      const sig = createHmac('sha256', SECRET).update(text).digest('hex');
+      const deep = await post(l.url, { body: text, headers: { 'X-Service-Signature': sig } });
+      expect(deep).toEqual({ status: 400, text: 'body nested too deep\n' });
+      // Nested a little, with a line break, the event is printed on one line.
+      const fine = `{"id":"evt_ok","type":"load_completed",\n"data":${'['.repeat(20)}${']'.repeat(20)}}`;
+      const fineSig = createHmac('sha256', SECRET).update(fine).digest('hex');
+      expect((await post(l.url, { body: fine, headers: { 'X-Service-Signature': fineSig } })).status).toBe(200);
+    } finally {
+      const r = await l.stop();
+      expect(r.code).toBe(0);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).id),
+      ).toEqual(['evt_ok']);
+      expect(r.stderr).toContain('nested deeper than 256 levels (400)');
+    }
+  });
+
   it('--events prints only the named types and still acknowledges the others', async () => {
     const l = await startListen(['--secret', SECRET, '--events', 'load_started,load_completed']);
     try {
@@ -296,7 +321,7 @@ describe('receiver internals', () => {
     const handed: string[] = [];
     const notes: string[] = [];
     const r = await startReceiver({
-      secret: SECRET,
+      secrets: () => [SECRET],
       host: '127.0.0.1',
       port: 0,
       onEvent: (d) => {

@@ -22,7 +22,7 @@ import { errorText, stateText } from '../view.js';
 import { errorLines } from '../../../output/errors.js';
 import { didYouMean } from '../../../util/did-you-mean.js';
 import { pollUntil } from '../../shared/poll.js';
-import { waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
+import { pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from '../wait.js';
 import type { DeploySpec } from './spec.js';
 import { collect } from '../../../util/collect.js';
 
@@ -50,6 +50,23 @@ export interface DeployOutcome {
   recipe: Recipe | undefined;
   /** how the deployment ended for this workspace */
   error: unknown;
+  /** the step it had reached (1 to STEPS) */
+  step: number;
+}
+
+/**
+ * What an interrupted deployment may have left at the service, by the step it had reached,
+ * with the command that finds out. Deploying again is always safe: it adopts, appends, joins.
+ */
+export function interruptedNote(o: DeployOutcome, ws: string): string {
+  const id = o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null ? undefined : idText(o.recipe.recipe_id);
+  if (o.step <= 2) return 'interrupted before any write: nothing was changed';
+  if (o.step === 3 || id === undefined)
+    return `interrupted while creating the recipe: it may have been created; \`edp recipes list -w ${ws}\` shows it, and deploying again adopts it`;
+  if (o.step === 4) return `recipe ${id} was created, not configured; deploying again goes on from there`;
+  if (o.step === 5)
+    return `interrupted while configuring recipe ${id}: the configuration may have landed; \`edp recipes get ${id} -w ${ws}\` shows it, and deploying again completes it`;
+  return `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``;
 }
 
 /** Template by id, or by exact title through the list's search (case-insensitive when only that matches). */
@@ -155,7 +172,9 @@ export async function deployToWorkspace(
   });
   let recipe: Recipe | undefined;
   let step: StepProgress | undefined;
+  let reached = 0;
   const begin = async (n: number, text: string) => {
+    reached = n;
     step = await report(n, text);
   };
   try {
@@ -244,12 +263,12 @@ export async function deployToWorkspace(
       else if (recipe.degraded) step!.warn(text);
       else step!.succeed(text);
     }
-    return { recipe, error: undefined };
+    return { recipe, error: undefined, step: reached };
   } catch (err) {
     if (err instanceof WaitTimeoutError && err.recipe) recipe = err.recipe;
     // The one place a person sees this workspace's error in full (status, details, trace id).
     step?.fail(errorLines(err).join('\n  '));
-    return { recipe, error: err };
+    return { recipe, error: err, step: reached };
   }
 }
 
