@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
 import { parsePermission } from '../commands/roles/permission.js';
 import type { PermissionPair } from '../api/roles.js';
 import type { SourceSpec } from '../commands/recipes/deploy/spec.js';
-import { checkDocument, readDocument } from '../util/document.js';
+import { checkDocument, documentError, parseDocument, readSource, type Source } from '../util/document.js';
 
 /**
  * The fleet file (cli-design: Second round, Fleet as code): the desired state of an agency.
@@ -46,16 +45,18 @@ export interface FleetFile {
 
 /** `-f FILE` (or `-` for standard input): JSON or YAML, checked before anything is sent (exit 2). */
 export async function readFleetFile(file: string, stdin: Readable): Promise<FleetFile> {
-  return parseFleetFile(await readDocument(file, stdin, '--file'), `--file ${file}`);
+  const source = await readSource(file, stdin, '--file');
+  return parseFleetFile(await parseDocument(source.text, '--file', source.name), '--file', source);
 }
 
 /**
- * A fleet file from a parsed document; every problem is named by its field path (exit 2). The
- * schema (zod) is loaded here, only when there is a document to check.
+ * A fleet file from a parsed document. Every problem is reported at once, each by its field
+ * path, with its line and column when the text is given (`source`), exit 2. The schema (zod)
+ * is loaded here, only when there is a document to check.
  */
-export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetFile> {
-  const f = checkDocument(doc, flag, 'fleet file', (await import('./schema.js')).fleetSchema);
-  const problems: string[] = [];
+export async function parseFleetFile(doc: unknown, flag: string, source?: Source): Promise<FleetFile> {
+  const f = await checkDocument(doc, flag, 'fleet file', (await import('./schema.js')).fleetSchema, source);
+  const problems: Array<{ path: Array<string | number>; message: string }> = [];
   const roles: RoleEntry[] = (f.roles ?? []).map((r, i) => ({
     title: r.title,
     description: r.description ?? '',
@@ -64,7 +65,9 @@ export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetF
       try {
         return parsePermission(p, `roles[${i}].permissions[${j}]`);
       } catch (err) {
-        problems.push(`  ${(err as Error).message}`);
+        // The parser's message starts with the path it was given.
+        const message = (err as Error).message.replace(`roles[${i}].permissions[${j}]`, '').replace(/^[:\s]+/, '');
+        problems.push({ path: ['roles', i, 'permissions', j], message });
         return { layer: '', permission: '' };
       }
     }),
@@ -73,7 +76,10 @@ export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetF
     keys.forEach((k, i) => {
       const first = keys.indexOf(k);
       if (first !== i)
-        problems.push(`  ${what}[${i}]: same as ${what}[${first}] (${k}); name each once, with its workspaces`);
+        problems.push({
+          path: [what, i],
+          message: `same as ${what}[${first}] (${k}); name each once, with its workspaces`,
+        });
     });
   };
   seen(
@@ -89,7 +95,8 @@ export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetF
         const a = e.workspaces ?? f.workspaces;
         const b = o.workspaces ?? f.workspaces;
         const shared = a === 'all' || b === 'all' ? true : a.some((w) => b.includes(w));
-        if (shared) problems.push(`  ${what}[${i}]: ${e.key} is also in ${what}[${j}] for the same workspace(s)`);
+        if (shared)
+          problems.push({ path: [what, i], message: `${e.key} is also in ${what}[${j}] for the same workspace(s)` });
       }
     });
   };
@@ -105,12 +112,14 @@ export async function parseFleetFile(doc: unknown, flag: string): Promise<FleetF
     const wide = (r.workspaces ?? f.workspaces) === 'all' || (r.workspaces ?? f.workspaces).length > 1;
     r.sources.forEach((s, j) => {
       if (s.connection !== undefined && wide)
-        problems.push(
-          `  recipes[${i}].sources[${j}].connection: connection ids belong to one workspace; leave it out (each workspace's connection is found)`,
-        );
+        problems.push({
+          path: ['recipes', i, 'sources', j, 'connection'],
+          message: "connection ids belong to one workspace; leave it out (each workspace's connection is found)",
+        });
     });
   });
-  if (problems.length > 0) throw new UsageError(`${flag} is not a valid fleet file:\n${problems.join('\n')}`);
+  if (problems.length > 0)
+    throw await documentError(`${flag}${source ? ` ${source.name}` : ''} is not a valid fleet file`, problems, source);
   return {
     workspaces: f.workspaces,
     recipes: (f.recipes ?? []).map((r) => ({

@@ -4,10 +4,10 @@ import { idField } from '../commands/recipes/schema.js';
 
 /** The fleet file's shape (see file.ts); loaded only when a fleet file is read, zod with it. */
 
-const scope = z.union([
-  z.literal('all'),
-  z.array(idField).min(1, { error: 'needs at least one workspace id, or "all"' }),
-]);
+const scope = z.union(
+  [z.literal('all'), z.array(idField).min(1, { error: 'needs at least one workspace id, or "all"' })],
+  { error: 'expected "all" or a list of workspace ids' },
+);
 
 // A recipe entry is a deploy spec: the same schema, less the run setting, plus its scope.
 const recipeEntry = specFile
@@ -32,7 +32,9 @@ const roleEntry = z
     title: z.string().trim().min(1, { error: 'must not be empty' }),
     description: z.string().optional(),
     permissions: z.array(
-      z.union([z.string(), z.object({ layer: z.string().min(1), permission: z.string().min(1) }).strict()]),
+      z.union([z.string(), z.object({ layer: z.string().min(1), permission: z.string().min(1) }).strict()], {
+        error: 'expected LAYER:PERMISSION (for example EXTRACT:CREATE) or {layer, permission}',
+      }),
     ),
   })
   .strict();

@@ -59,12 +59,14 @@ export function errorJson(err: unknown): { error: Record<string, unknown> } {
             : err instanceof ExitError
               ? 'command_failed'
               : 'unexpected_error';
+  // A usage error may carry details of its own (a document's problems, each with its place).
+  const own = err instanceof UsageError ? (err as { details?: unknown }).details : undefined;
   return {
     error: {
       status: null,
       code,
       message: err instanceof Error ? err.message : String(err),
-      details: {},
+      details: own !== null && typeof own === 'object' && !Array.isArray(own) ? own : {},
       trace_id: null,
     },
   };

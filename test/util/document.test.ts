@@ -21,9 +21,11 @@ describe('JSON or YAML documents', () => {
 
   it('names the flag when the text is neither', async () => {
     await expect(parseDocument('{"a": ', '--settings-file')).rejects.toThrow(
-      /^--settings-file: not valid JSON or YAML/,
+      /^--settings-file is not valid JSON or YAML:\n {2}line 1:7: /,
     );
-    await expect(parseDocument('a: [1, 2', '--file')).rejects.toThrow(/^--file: not valid JSON or YAML/);
+    await expect(parseDocument('a: [1, 2', '--file', 'f.yaml')).rejects.toThrow(
+      /^--file f\.yaml is not valid JSON or YAML:\n {2}f\.yaml:1:9: /,
+    );
   });
 });
 
@@ -31,10 +33,10 @@ describe('documents a person wrote', () => {
   it('refuses a key given twice in JSON, as YAML does, naming the key, the object and the line', async () => {
     const text = '{\n  "workspaces": [101],\n  "roles": [\n    {"title": "A", "permissions": [], "title": "B"}\n  ]\n}';
     await expect(parseDocument(text, '--file')).rejects.toThrow(
-      '--file: the key "title" is given twice in roles[0] (line 4)',
+      '--file is not a valid document:\n  line 4:1: roles[0]: the key "title" is given twice',
     );
-    await expect(parseDocument('{"a": 1, "a": 2}', '--file')).rejects.toThrow('given twice in the document (line 1)');
-    await expect(parseDocument('a: 1\na: 2\n', '--file')).rejects.toThrow(/^--file: not valid JSON or YAML/);
+    await expect(parseDocument('{"a": 1, "a": 2}', '--file')).rejects.toThrow('line 1:1: the key "a" is given twice');
+    await expect(parseDocument('a: 1\na: 2\n', '--file')).rejects.toThrow(/^--file is not valid JSON or YAML/);
     // The same key in different objects, or inside strings, is fine.
     expect(await parseDocument('[{"a": 1}, {"a": "\\"a\\": 2, \\"a\\""}]', '--file')).toEqual([
       { a: 1 },

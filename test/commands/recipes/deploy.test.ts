@@ -407,7 +407,7 @@ describe('edp recipes deploy: fleets and spec files', () => {
     const r = await cli(t.sb, ['recipes', 'deploy', '--file', spec, '-w', '101']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('sources[0].accounts: needs at least one account');
-    expect(r.stderr).toMatch(/sources\[0\]: .*acounts/);
+    expect(r.stderr).toMatch(/bad\.yaml:5:5: sources\[0\]\.acounts: unknown key .*; did you mean "accounts"\?/);
     expect(r.stderr).toMatch(/concurrency: /);
     const notYaml = await cli(t.sb, ['recipes', 'deploy', '--file', file('x.json', '{"template": '), '-w', '101']);
     expect(notYaml.code).toBe(2);

@@ -82,7 +82,10 @@ describe('edp roles create', () => {
     ];
     const badKeys = join(tmp.dir, 'bad.json');
     writeFileSync(badKeys, JSON.stringify({ title: 'x', perms: [] }));
-    cases.push([['roles', 'create', '--file', badKeys], 'unknown key perms']);
+    cases.push([
+      ['roles', 'create', '--file', badKeys],
+      'bad.json:1:14: perms: unknown key (known: title, description, permissions)',
+    ]);
     for (const [argv, message] of cases) {
       const r = await cli(t.sb, argv);
       expect(r.code, argv.join(' ')).toBe(2);
