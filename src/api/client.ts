@@ -123,6 +123,12 @@ export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly budget: RetryBudget;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * When the service asks to slow down (503 or 429 with Retry-After), no request of this run
+   * is sent before this time (ms since the epoch): a fleet waits as one, rather than each of
+   * its workspaces retrying on its own.
+   */
+  private pausedUntil = 0;
 
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl);
@@ -151,6 +157,8 @@ export class ApiClient {
     this.urlOf(spec.method, target);
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
+      const paused = this.pausedUntil - Date.now();
+      if (paused > 0) await this.sleep(paused, this.opts.signal);
       // Credentials problems (none configured, token issuance refused) are not network faults.
       const authHeaders = await this.opts.auth.headers(spec.auth, spec.workspaceId, this);
       const started = process.hrtime.bigint();
@@ -193,15 +201,21 @@ export class ApiClient {
             attempt,
             note: `retrying in ${decision.delayMs} ms`,
           });
-          this.opts.onRetry?.({
-            method: spec.method,
-            path: target,
-            cause: { kind: 'status', status: res.status, code: error.code },
-            delayMs: decision.delayMs,
-            nextAttempt: attempt + 1,
-            maxAttempts: this.policy.maxAttempts,
-          });
-          await this.sleep(decision.delayMs, this.opts.signal);
+          const slowDown = res.status === 503 || res.status === 429;
+          // One pause for the whole run, said once: answers that arrive during it extend it quietly.
+          const alreadyPaused = slowDown && this.pausedUntil > Date.now();
+          if (slowDown) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + decision.delayMs);
+          if (!alreadyPaused)
+            this.opts.onRetry?.({
+              method: spec.method,
+              path: target,
+              cause: { kind: 'status', status: res.status, code: error.code },
+              delayMs: decision.delayMs,
+              nextAttempt: attempt + 1,
+              maxAttempts: this.policy.maxAttempts,
+              everyone: slowDown,
+            });
+          if (!slowDown) await this.sleep(decision.delayMs, this.opts.signal);
           continue;
         }
         if (res.status === 503 && !repeatable)

@@ -67,6 +67,13 @@ export function decideRetry(
     return { retry: true, delayMs: backoffDelay(policy, attempt, random) };
   }
   const { status } = outcome;
+  // Too many requests: refused before anything was done (RFC 6585), so any method may be
+  // repeated; the contract does not show the rate limits' headers, so Retry-After is honoured
+  // when given and backoff used otherwise.
+  if (status === 429) {
+    const wait = parseRetryAfter(outcome.retryAfter, nowMs) ?? backoffDelay(policy, attempt, random);
+    return { retry: true, delayMs: Math.min(wait, policy.maxRetryAfterMs) };
+  }
   if (status === 503) {
     if (!repeatable && !(outcome.code && NOTHING_SAVED_CODES.has(outcome.code))) return { retry: false };
     const wait = parseRetryAfter(outcome.retryAfter, nowMs) ?? policy.defaultRetryAfterMs;
@@ -105,6 +112,8 @@ export interface RetryNotice {
   /** the attempt about to be made (2 for the first repeat) */
   nextAttempt: number;
   maxAttempts: number;
+  /** the service asked to slow down (503, 429): every request of the run waits, not only this one */
+  everyone?: boolean | undefined;
 }
 
 /** 30s, 1.5s, 250ms: short waits keep their precision, long ones are rounded to seconds. */
@@ -138,17 +147,21 @@ export function retryNoticeText(n: RetryNotice): string {
   if (n.cause.kind === 'status') {
     const { status, code } = n.cause;
     const label =
-      status === 503
-        ? 'service busy'
-        : status === 502
-          ? 'bad gateway'
-          : status === 504
-            ? 'gateway timeout'
-            : 'service fault';
+      status === 429
+        ? 'rate limited'
+        : status === 503
+          ? 'service busy'
+          : status === 502
+            ? 'bad gateway'
+            : status === 504
+              ? 'gateway timeout'
+              : 'service fault';
     why = `${label} (${status}${code && code !== 'service_unavailable' ? `, ${code}` : ''})`;
   } else {
     const words = NETWORK_WORDS[n.cause.code];
     why = words ? `${words} (${n.cause.code})` : `network error (${n.cause.code})`;
   }
+  if (n.everyone)
+    return `${why}; pausing every request for ${delayText(n.delayMs)}, then attempt ${n.nextAttempt} of ${n.maxAttempts} (${n.method} ${n.path})`;
   return `${why}; retrying in ${delayText(n.delayMs)}, attempt ${n.nextAttempt} of ${n.maxAttempts} (${n.method} ${n.path})`;
 }

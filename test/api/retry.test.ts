@@ -19,6 +19,15 @@ describe('retry policy', () => {
     });
   });
 
+  it('repeats any method after a 429 (nothing was done), waiting Retry-After or backing off', () => {
+    expect(decideRetry(policy, { kind: 'status', status: 429, retryAfter: '3' }, 1, false, half)).toEqual({
+      retry: true,
+      delayMs: 3000,
+    });
+    expect(decideRetry(policy, { kind: 'status', status: 429 }, 2, false, half)).toEqual({ retry: true, delayMs: 250 });
+    expect(decideRetry(policy, { kind: 'status', status: 429 }, 4, true, half)).toEqual({ retry: false });
+  });
+
   it('caps a long Retry-After', () => {
     expect(decideRetry(policy, { kind: 'status', status: 503, retryAfter: '3600' }, 1, true, half)).toEqual({
       retry: true,

@@ -42,7 +42,9 @@ describe('a busy service', () => {
       const r = await cli(sb, ['workspaces', 'list'], { tty });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      const notes = r.stderr.split('\n').filter((l) => l.startsWith('service busy (503); retrying in 0ms'));
+      const notes = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('service busy (503); pausing every request for 0ms, then attempt'));
       expect(notes.map((l) => /attempt (\d) of 4/.exec(l)?.[1])).toEqual(['2', '3', '4']);
       expect(notes[0]).toContain('(GET /api/v3/workspaces');
       expect(r.stderr).toContain('503');
