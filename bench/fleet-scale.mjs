@@ -1,0 +1,169 @@
+// Fleet as code at scale: `edp plan` and `edp apply` of one fleet file over 20, 100 and 500
+// workspaces (or the sizes given: `node bench/fleet-scale.mjs 20 100`) on a sandbox with
+// --latency 20, each against its ideal, with the process's peak memory.
+//
+// The ideal of a run over N workspaces at concurrency C is bounded below twice: by the same
+// run with no latency (the work itself: parsing, planning, the sandbox's own time, the builds'
+// waits), and by the chain of dependent requests of one workspace, times the latency, once per
+// round of C workspaces:
+//   ideal(N) = max(run(N, latency 0), ceil(N / C) * chain * latency)
+// where chain = (run(1, latency 200) - run(1, latency 0)) / 200, the median of three, measured
+// in the same run (a latency ten times the bench's, so that the noise of one process's start
+// does not count as a request). Peak memory is the process's maximum resident set (GNU time's %M). Measured
+// in one run; no assertions.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../dist/sandbox.js';
+
+const LATENCY_MS = 20;
+const CHAIN_LATENCY_MS = 200;
+const BUILD_SECONDS = 0.2;
+const CONCURRENCY = 16; // the `auto` default's cap (src/config/defaults.ts)
+const SIZES = process.argv.slice(2).map(Number).filter(Boolean);
+const sizes = SIZES.length > 0 ? SIZES : [20, 100, 500];
+const USERNAME = 'agency@sandbox.local';
+const PASSWORD = 'sandbox';
+const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+async function json(url, init = {}) {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const sandbox = await startSandbox({ port: 0, latencyMs: 0, buildSeconds: BUILD_SECONDS });
+const latency = (ms) =>
+  json(`${sandbox.url}/_sandbox/faults`, { method: 'PATCH', body: JSON.stringify({ latency_ms: ms }) });
+
+// The demo's three workspaces, and as many more as the largest size, equipped like them.
+const workspaces = [101, 102, 103];
+const largest = Math.max(...sizes);
+for (let i = workspaces.length; i < largest; i++) {
+  const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body: JSON.stringify({ title: `Fleet ${i + 1}` }),
+  });
+  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
+    method: 'POST',
+    body: JSON.stringify({ workspace_id: ws.id }),
+  });
+  workspaces.push(ws.id);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'edp-bench-fleet-scale-'));
+const env = {
+  ...process.env,
+  EDP_BASE_URL: sandbox.url,
+  EDP_USERNAME: USERNAME,
+  EDP_PASSWORD: PASSWORD,
+  EDP_CONFIG_DIR: dir,
+};
+delete env.NODE_EXTRA_CA_CERTS;
+
+function fleetFile(ws) {
+  const file = join(dir, `fleet-${ws.length}.yaml`);
+  writeFileSync(
+    file,
+    `workspaces: [${ws.join(', ')}]
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [remote:123-456-7801, remote:123-456-7802, remote:123-456-7803]
+webhooks:
+  - url: https://hooks.example.com/edp
+    events: [recipe_activated, load_completed]
+roles:
+  - title: Media Buyer
+    description: Runs paid media extractions
+    permissions: [EXTRACT:RUN]
+`,
+  );
+  return file;
+}
+
+/** One command as a separate process: wall time and peak resident memory (MiB). */
+function edp(args, okCodes = [0]) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const argv = GNU_TIME
+      ? [GNU_TIME, ['-f', 'edp-maxrss-kb %M', process.execPath, 'bin/edp.js', ...args]]
+      : [process.execPath, ['bin/edp.js', ...args]];
+    const child = spawn(argv[0], argv[1], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (!okCodes.includes(code)) return reject(new Error(`edp ${args.join(' ')} exited ${code}\n${err}`));
+      const kb = /edp-maxrss-kb (\d+)/.exec(err)?.[1];
+      resolve({ ms, mib: kb ? Number(kb) / 1024 : NaN });
+    });
+  });
+}
+
+/** Back to no recipes, endpoints, roles or extractions, so that each apply starts from scratch. */
+function reset() {
+  const s = sandbox.store.state;
+  s.recipes = [];
+  s.extracts = [];
+  s.webhook_endpoints = [];
+  s.roles = (s.roles ?? []).filter((r) => r.title !== 'Media Buyer');
+}
+
+const plan = (file) => edp(['plan', '-f', file, '--detailed-exitcode'], [10]);
+const apply = (file) => edp(['apply', '-f', file, '--yes', '--poll-interval', '100ms']);
+
+try {
+  const one = fleetFile([101]);
+  // The chain of one workspace, at latency 0 and at the bench's latency.
+  const chainOf = async (run) => {
+    const chains = [];
+    for (let i = 0; i < 3; i++) {
+      await latency(0);
+      reset();
+      const fast = await run(one);
+      await latency(CHAIN_LATENCY_MS);
+      reset();
+      const slow = await run(one);
+      chains.push((slow.ms - fast.ms) / CHAIN_LATENCY_MS);
+    }
+    return Math.max(1, Math.round(chains.sort((a, b) => a - b)[1]));
+  };
+  const planChain = await chainOf(plan);
+  const applyChain = await chainOf(apply);
+
+  console.log(
+    `fleet plan and apply at scale on Node ${process.versions.node}; sandbox latency ${LATENCY_MS} ms, builds ${BUILD_SECONDS} s per state, concurrency ${CONCURRENCY} (auto)`,
+  );
+  console.log(`  chain of dependent requests of one workspace: plan ${planChain}, apply ${applyChain} (incl. waits)`);
+  console.log(
+    `  ${'run'.padEnd(22)} ${'measured'.padStart(9)} ${'no latency'.padStart(11)} ${'latency bound'.padStart(14)} ${'ratio'.padStart(6)} ${'peak MiB'.padStart(9)}`,
+  );
+  for (const n of sizes) {
+    const file = fleetFile(workspaces.slice(0, n));
+    const rounds = Math.ceil(n / CONCURRENCY);
+    for (const [label, run, chain] of [
+      ['plan', plan, planChain],
+      ['apply', apply, applyChain],
+    ]) {
+      await latency(0);
+      reset();
+      const floor = await run(file);
+      await latency(LATENCY_MS);
+      reset();
+      const measured = await run(file);
+      const bound = rounds * chain * LATENCY_MS;
+      const ideal = Math.max(floor.ms, bound);
+      console.log(
+        `  ${`${label}, ${n} workspaces`.padEnd(22)} ${`${Math.round(measured.ms)} ms`.padStart(9)} ${`${Math.round(floor.ms)} ms`.padStart(11)} ${`${Math.round(bound)} ms`.padStart(14)} ${`${(measured.ms / ideal).toFixed(2)}x`.padStart(6)} ${measured.mib.toFixed(0).padStart(9)}`,
+      );
+    }
+  }
+} finally {
+  await sandbox.close();
+}
