@@ -4,13 +4,14 @@
 //
 // The ideal of a run over N workspaces at concurrency C is bounded below twice: by the same
 // run with no latency (the work itself: parsing, planning, the sandbox's own time, the builds'
-// waits), and by the chain of dependent requests of one workspace, times the latency, once per
-// round of C workspaces:
-//   ideal(N) = max(run(N, latency 0), ceil(N / C) * chain * latency)
-// where chain = (run(1, latency 200) - run(1, latency 0)) / 200, the median of three, measured
-// in the same run (a latency ten times the bench's, so that the noise of one process's start
-// does not count as a request). Peak memory is the process's maximum resident set (GNU time's %M). Measured
-// in one run; no assertions.
+// waits), and by the chains of dependent requests times the latency: the agency's once (the
+// workspaces, the templates, the roles), and one workspace's once per round of C workspaces:
+//   ideal(N) = max(run(N, latency 0), (agency + ceil(N / C) * workspace) * latency)
+// where one workspace's chain is what a second workspace adds at concurrency 1, and the
+// agency's is the rest of a run over one workspace; each is measured at a latency of 200 ms
+// (ten times the bench's, so that the noise of a process's start does not count as a
+// request), the median of three, in the same run. Peak memory is the process's maximum
+// resident set (GNU time's %M). Measured in one run; no assertions.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,32 +116,41 @@ function reset() {
   s.roles = (s.roles ?? []).filter((r) => r.title !== 'Media Buyer');
 }
 
-const plan = (file) => edp(['plan', '-f', file, '--detailed-exitcode'], [10]);
-const apply = (file) => edp(['apply', '-f', file, '--yes', '--poll-interval', '100ms']);
+const concurrencyFlag = (c) => (c === undefined ? [] : ['--concurrency', String(c)]);
+const plan = (file, c) => edp(['plan', '-f', file, '--detailed-exitcode', ...concurrencyFlag(c)], [10]);
+const apply = (file, c) => edp(['apply', '-f', file, '--yes', '--poll-interval', '100ms', ...concurrencyFlag(c)]);
 
 try {
-  const one = fleetFile([101]);
-  // The chain of one workspace, at latency 0 and at the bench's latency.
-  const chainOf = async (run) => {
+  const oneFile = fleetFile([101]);
+  const two = fleetFile([101, 102]);
+  // Requests in a row of a run over `file`, at `concurrency`: the median of three.
+  const chainOf = async (run, file, concurrency) => {
     const chains = [];
     for (let i = 0; i < 3; i++) {
       await latency(0);
       reset();
-      const fast = await run(one);
+      const fast = await run(file, concurrency);
       await latency(CHAIN_LATENCY_MS);
       reset();
-      const slow = await run(one);
+      const slow = await run(file, concurrency);
       chains.push((slow.ms - fast.ms) / CHAIN_LATENCY_MS);
     }
-    return Math.max(1, Math.round(chains.sort((a, b) => a - b)[1]));
+    return chains.sort((a, b) => a - b)[1];
   };
-  const planChain = await chainOf(plan);
-  const applyChain = await chainOf(apply);
+  const chains = async (run) => {
+    const one = await chainOf(run, oneFile, 1);
+    const workspace = Math.max(1, Math.round((await chainOf(run, two, 1)) - one));
+    return { agency: Math.max(0, Math.round(one) - workspace), workspace };
+  };
+  const planChain = await chains(plan);
+  const applyChain = await chains(apply);
 
   console.log(
     `fleet plan and apply at scale on Node ${process.versions.node}; sandbox latency ${LATENCY_MS} ms, builds ${BUILD_SECONDS} s per state, concurrency ${CONCURRENCY} (auto)`,
   );
-  console.log(`  chain of dependent requests of one workspace: plan ${planChain}, apply ${applyChain} (incl. waits)`);
+  console.log(
+    `  requests in a row: plan ${planChain.agency} for the agency + ${planChain.workspace} per workspace; apply ${applyChain.agency} + ${applyChain.workspace} (its waits included)`,
+  );
   console.log(
     `  ${'run'.padEnd(22)} ${'measured'.padStart(9)} ${'no latency'.padStart(11)} ${'latency bound'.padStart(14)} ${'ratio'.padStart(6)} ${'peak MiB'.padStart(9)}`,
   );
@@ -157,7 +167,7 @@ try {
       await latency(LATENCY_MS);
       reset();
       const measured = await run(file);
-      const bound = rounds * chain * LATENCY_MS;
+      const bound = (chain.agency + rounds * chain.workspace) * LATENCY_MS;
       const ideal = Math.max(floor.ms, bound);
       console.log(
         `  ${`${label}, ${n} workspaces`.padEnd(22)} ${`${Math.round(measured.ms)} ms`.padStart(9)} ${`${Math.round(floor.ms)} ms`.padStart(11)} ${`${Math.round(bound)} ms`.padStart(14)} ${`${(measured.ms / ideal).toFixed(2)}x`.padStart(6)} ${measured.mib.toFixed(0).padStart(9)}`,

@@ -97,7 +97,7 @@ export async function main(
   const completing = argv[0] === '__complete';
   const program = await buildProgram(app, argv, completing);
   if (completing) {
-    const { runComplete } = await import('./commands/completion/complete.js');
+    const { runComplete } = await import('./commands/completion/shared/complete.js');
     return runComplete(program, argv.slice(1), io);
   }
   if (argv.length === 0) {

@@ -12,8 +12,8 @@ import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError 
 import { errorJson } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
-import { deployToWorkspace, interruptedNote, type StepReporter } from '../commands/recipes/deploy/steps.js';
-import type { WaitOptions } from '../commands/recipes/wait.js';
+import { deployToWorkspace, interruptedNote, type StepReporter } from '../recipes/deploy.js';
+import type { WaitOptions } from '../recipes/wait.js';
 import type { FleetFile, RoleEntry } from './file.js';
 import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './plan.js';
 import { pool } from './pool.js';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { parsePermission } from '../commands/roles/permission.js';
+import { parsePermission } from '../roles/permission.js';
 import type { PermissionPair } from '../api/roles.js';
-import type { SourceSpec } from '../commands/recipes/deploy/spec.js';
+import type { SourceSpec } from '../recipes/spec.js';
 import { checkDocument, documentError, parseDocument, readSource, type Source } from '../util/document.js';
 
 /**

@@ -4,7 +4,7 @@ import { getPermissionCatalog, listRoles, type PermissionPair, type Role } from 
 import type { Service } from '../api/service.js';
 import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../api/accounts.js';
 import { listConnections } from '../api/connections.js';
-import { resolveAccounts, UnresolvedAccountsError } from '../commands/shared/account-selector.js';
+import { resolveAccounts, UnresolvedAccountsError } from '../accounts/select.js';
 import { listWebhookEndpoints, listWebhookEventTypes, type WebhookEndpoint } from '../api/webhooks.js';
 import { listWorkspaces } from '../api/workspaces.js';
 import { ApiError, ExitError, UsageError } from '../errors.js';
@@ -12,9 +12,9 @@ import { errorJson, errorLines } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { idText, jsonInteger, stringifyJson } from '../util/json.js';
-import { mergeConfiguration, type Addition } from '../commands/recipes/configuration.js';
-import { checkSourcesAllowed, resolveTemplate } from '../commands/recipes/deploy/steps.js';
-import type { DeploySpec, SourceSpec } from '../commands/recipes/deploy/spec.js';
+import { mergeConfiguration, type Addition } from '../recipes/configuration.js';
+import { checkSourcesAllowed, resolveTemplate } from '../recipes/deploy.js';
+import type { DeploySpec, SourceSpec } from '../recipes/spec.js';
 import { entryWorkspaces, type FleetFile, type RecipeEntry, type RoleEntry, type WebhookEntry } from './file.js';
 import { pool } from './pool.js';
 

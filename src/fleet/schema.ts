@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { specFile } from '../commands/recipes/deploy/schema.js';
-import { idField } from '../commands/recipes/schema.js';
+import { specFile } from '../recipes/spec-schema.js';
+import { idField } from '../recipes/schema.js';
 
 /** The fleet file's shape (see file.ts); loaded only when a fleet file is read, zod with it. */
 

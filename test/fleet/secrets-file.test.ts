@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SecretsFileWriter, readSecretsFile } from '../../src/fleet/secrets-file.js';
-import { anySecret } from '../../src/commands/webhooks/receiver.js';
+import { anySecret } from '../../src/commands/webhooks/shared/receiver.js';
 import { tempDir } from '../helpers.js';
 
 const entry = (ws: string, id: string, secret: string) => ({

@@ -6,11 +6,11 @@ import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
 import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planLines, planTotals } from '../../fleet/plan.js';
 import { idText } from '../../util/json.js';
-import type { StepReporter } from '../recipes/deploy/steps.js';
-import { STEPS } from '../recipes/deploy/steps.js';
+import type { StepReporter } from '../../recipes/deploy.js';
+import { STEPS } from '../../recipes/deploy.js';
 import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
-import { fleetScope } from '../../fleet/select.js';
+import { fleetScope } from '../shared/workspace-choice.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import type { ApplyOptions } from './command.js';
 

@@ -3,8 +3,8 @@ import type { Context } from '../../context.js';
 import { idText } from '../../util/json.js';
 import { checkTitle, parseName } from '../shared/options.js';
 import type { ConnectionsCreateOptions } from './command.js';
-import { checkNames, checkS3, paramsFrom } from './params.js';
-import { showConnection } from './show.js';
+import { checkNames, checkS3, paramsFrom } from './shared/params.js';
+import { showConnection } from './shared/show.js';
 
 export async function runConnectionsCreate(opts: ConnectionsCreateOptions, ctx: Context): Promise<void> {
   const destination = parseName(opts.destination, '--destination');

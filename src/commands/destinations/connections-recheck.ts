@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import { parseName } from '../shared/options.js';
 import type { ConnectionsRecheckOptions } from './command.js';
-import { showConnection } from './show.js';
+import { showConnection } from './shared/show.js';
 
 export async function runConnectionsRecheck(opts: ConnectionsRecheckOptions, ctx: Context): Promise<void> {
   const destination = parseName(opts.destination, '--destination');

@@ -9,8 +9,8 @@ import { UsageError } from '../../errors.js';
 import { parseId } from '../../util/validate.js';
 import { checkTitle, parseName } from '../shared/options.js';
 import type { ConnectionsUpdateOptions } from './command.js';
-import { checkNames, checkS3, paramsFrom } from './params.js';
-import { showConnection } from './show.js';
+import { checkNames, checkS3, paramsFrom } from './shared/params.js';
+import { showConnection } from './shared/show.js';
 
 /**
  * Parameters go by PUT, which merges them into the current ones and re-checks the connection;

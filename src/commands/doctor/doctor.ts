@@ -1,10 +1,11 @@
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
 import { pool } from '../../fleet/pool.js';
-import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
+import { workspacesOf } from '../../fleet/select.js';
+import { workspaceChoice } from '../shared/workspace-choice.js';
 import { idText } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
-import { checkCredentials, checkWorkspace, uncheckedFinding, type Finding } from './checks.js';
+import { checkCredentials, checkWorkspace, uncheckedFinding, type Finding } from './shared/checks.js';
 import type { DoctorOptions } from './command.js';
 
 /**

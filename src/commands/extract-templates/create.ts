@@ -6,7 +6,7 @@ import { parseId } from '../../util/validate.js';
 import { parseNames } from '../shared/names.js';
 import { checkTitle, parseName } from '../shared/options.js';
 import type { CreateOptions } from './command.js';
-import { showTemplate } from './show.js';
+import { showTemplate } from './shared/show.js';
 
 /**
  * Contract: a template is based on a global parent; a wide parent needs `connection_id` and a

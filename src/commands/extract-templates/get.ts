@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import { parseName } from '../shared/options.js';
 import type { GetOptions } from './command.js';
-import { showTemplate } from './show.js';
+import { showTemplate } from './shared/show.js';
 
 /** Without --data-source the compact form (by id) tells the data source of the detail. */
 export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {

@@ -6,7 +6,7 @@ import { checkTitle } from '../shared/options.js';
 import { scheduleOf } from '../shared/schedule.js';
 import { settingsFrom } from '../shared/template-settings.js';
 import type { CreateOptions } from './command.js';
-import { showExtract } from './show.js';
+import { showExtract } from './shared/show.js';
 
 export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const templateId = parseId(opts.template, '--template');

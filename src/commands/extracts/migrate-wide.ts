@@ -4,7 +4,7 @@ import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import { settingsFrom } from '../shared/template-settings.js';
 import type { MigrateWideOptions } from './command.js';
-import { showExtract } from './show.js';
+import { showExtract } from './shared/show.js';
 
 /**
  * Contract: a new extract on a wide template; the original is paused and its data stays

@@ -5,7 +5,7 @@ import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import { runWaitOf, waitForRun } from '../shared/poll.js';
 import type { RunOptions } from './command.js';
-import { showExtract } from './show.js';
+import { showExtract } from './shared/show.js';
 
 export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
   const extractId = parseId(opts.args[0], 'extract id');

@@ -6,7 +6,7 @@ import { checkTitle } from '../shared/options.js';
 import { scheduleOf } from '../shared/schedule.js';
 import { settingsFrom } from '../shared/template-settings.js';
 import type { UpdateOptions } from './command.js';
-import { showExtract } from './show.js';
+import { showExtract } from './shared/show.js';
 
 /** A partial update (PATCH): only what the flags name changes. */
 export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void> {

@@ -4,7 +4,7 @@ import { parseEmail, parseEmailList } from '../../util/validate.js';
 import { suggestingDataSource } from '../shared/datasource-names.js';
 import { parseName } from '../shared/options.js';
 import type { CreateOptions } from './command.js';
-import { statusColumn } from './status.js';
+import { statusColumn } from './shared/status.js';
 
 export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const datasource = parseName(opts.dataSource, '--data-source');

@@ -2,7 +2,7 @@ import { listLinks } from '../../api/links.js';
 import type { Context } from '../../context.js';
 import { limitOf, parseName } from '../shared/options.js';
 import type { ListOptions } from './command.js';
-import { statusColumn } from './status.js';
+import { statusColumn } from './shared/status.js';
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const datasource = parseName(opts.dataSource, '--data-source');

@@ -5,7 +5,7 @@ import { parseId } from '../../util/validate.js';
 import { checkTitle } from '../shared/options.js';
 import { scheduleOf } from '../shared/schedule.js';
 import type { CreateOptions } from './command.js';
-import { showLoad } from './show.js';
+import { showLoad } from './shared/show.js';
 
 export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const tableId = parseId(opts.table, '--table');

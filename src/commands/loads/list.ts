@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { idText } from '../../util/json.js';
 import { limitOf } from '../shared/options.js';
 import type { ListOptions } from './command.js';
-import { lastRunText } from './show.js';
+import { lastRunText } from './shared/show.js';
 
 const columns = [
   { header: 'ID', value: (l: Load) => l.id },

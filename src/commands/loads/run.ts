@@ -5,7 +5,7 @@ import { idText } from '../../util/json.js';
 import { parseDate, parseId } from '../../util/validate.js';
 import { runWaitOf, waitForRun } from '../shared/poll.js';
 import type { RunOptions } from './command.js';
-import { showLoad } from './show.js';
+import { showLoad } from './shared/show.js';
 
 /** `--from`/`--to` run that range instead of the schedule window; both or neither. */
 function rangeOf(opts: RunOptions): { from: string; to: string } | undefined {

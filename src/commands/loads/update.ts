@@ -6,7 +6,7 @@ import { parseId } from '../../util/validate.js';
 import { checkTitle } from '../shared/options.js';
 import { scheduleOf } from '../shared/schedule.js';
 import type { UpdateOptions } from './command.js';
-import { showLoad } from './show.js';
+import { showLoad } from './shared/show.js';
 
 /** PUT takes the whole load: the current one is read and the flags change it. */
 export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void> {

@@ -6,7 +6,7 @@ import { parseFleetFile } from '../../fleet/file.js';
 import { planMarkdown } from '../../fleet/markdown.js';
 import { planFleet, planJson, planLines, planTotals } from '../../fleet/plan.js';
 import { savedPlanDocument } from '../../fleet/saved-plan.js';
-import { fleetScope } from '../../fleet/select.js';
+import { fleetScope } from '../shared/workspace-choice.js';
 import { parseDocument, readSource } from '../../util/document.js';
 import { stringifyJson } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';

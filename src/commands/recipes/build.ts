@@ -3,9 +3,9 @@ import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { BuildOptions } from './command.js';
-import { reportBuildEnd, waitWithSpinner } from './wait.js';
+import { reportBuildEnd, waitWithSpinner } from './shared/wait.js';
 import { waitPolling } from '../shared/poll.js';
-import { showRecipe } from './view.js';
+import { showRecipe } from './shared/view.js';
 
 type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
 

@@ -12,9 +12,9 @@ import {
   refuseRemovals,
   splitList,
   type Addition,
-} from './configuration.js';
-import { resolveSource } from './resolve.js';
-import { showRecipe } from './view.js';
+} from '../../recipes/configuration.js';
+import { resolveSource } from '../../recipes/resolve.js';
+import { showRecipe } from './shared/view.js';
 
 /**
  * Configures a recipe, append-only: the recipe is read first, its `connections[]` are kept as
@@ -47,7 +47,7 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
             ctx.io.stdin,
             '--file',
             'recipe configuration',
-            async () => (await import('./schema.js')).configurationFile,
+            async () => (await import('../../recipes/schema.js')).configurationFile,
           ),
           '--file',
         )

@@ -4,7 +4,7 @@ import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
 import { checkTitle } from '../shared/options.js';
 import type { CreateOptions } from './command.js';
-import { showRecipe } from './view.js';
+import { showRecipe } from './shared/view.js';
 
 export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const templateId = parseId(opts.template, '--template');

@@ -6,12 +6,12 @@ import { errorJson, errorLines } from '../../output/errors.js';
 import type { Column, Spinner } from '../../output/output.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import type { DeployOptions } from './command.js';
-import { errorText, stateText, styleState } from './view.js';
+import { errorText, stateText, styleState } from './shared/view.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 import { waitPolling } from '../shared/poll.js';
-import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './not-delivered.js';
-import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './deploy/prompts.js';
-import { missingInputs, specFromOptions, type DeploySpec } from './deploy/spec.js';
+import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './shared/not-delivered.js';
+import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './shared/deploy-prompts.js';
+import { missingInputs, specFromOptions, type DeploySpec } from './shared/deploy-spec.js';
 import {
   STEPS,
   deployToWorkspace,
@@ -20,7 +20,7 @@ import {
   resolveTemplate,
   type DeployOutcome,
   type StepReporter,
-} from './deploy/steps.js';
+} from '../../recipes/deploy.js';
 import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
 

@@ -2,8 +2,8 @@ import { getRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { GetOptions } from './command.js';
-import { showRecipe } from './view.js';
-import { explainOf } from './wait.js';
+import { showRecipe } from './shared/view.js';
+import { explainOf } from './shared/wait.js';
 
 export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');

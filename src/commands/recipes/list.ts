@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { parseChoice, parseId } from '../../util/validate.js';
 import { limitOf } from '../shared/options.js';
 import type { ListOptions } from './command.js';
-import { recipeColumns } from './view.js';
+import { recipeColumns } from './shared/view.js';
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();

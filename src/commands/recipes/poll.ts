@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { PollOptions } from './command.js';
-import { reportBuildEnd, waitWithSpinner } from './wait.js';
+import { reportBuildEnd, waitWithSpinner } from './shared/wait.js';
 import { waitPolling } from '../shared/poll.js';
 
 /** Waits for a running build to end; exit 0 ready, 7 failed, 8 still building at --wait-timeout, 9 degraded with --fail-on-degraded. */

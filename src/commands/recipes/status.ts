@@ -5,12 +5,13 @@ import { ExitError, ManyFailures } from '../../errors.js';
 import { errorLines } from '../../output/errors.js';
 import type { Column } from '../../output/output.js';
 import { pool } from '../../fleet/pool.js';
-import { workspaceChoice, workspacesOf } from '../../fleet/select.js';
+import { workspacesOf } from '../../fleet/select.js';
+import { workspaceChoice } from '../shared/workspace-choice.js';
 import { collect } from '../../util/collect.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { StatusOptions } from './command.js';
-import { stateText, styleState } from './view.js';
+import { stateText, styleState } from './shared/view.js';
 import { pollUntil, waitPolling } from '../shared/poll.js';
 
 /** One row per workspace and recipe (`recipes status --json` prints these). */

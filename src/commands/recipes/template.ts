@@ -2,7 +2,7 @@ import { getTemplate } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { TemplateOptions } from './command.js';
-import { showTemplate } from './view.js';
+import { showTemplate } from './shared/view.js';
 
 export async function runTemplate(opts: TemplateOptions, ctx: Context): Promise<void> {
   const templateId = parseId(opts.args[0], 'template id');

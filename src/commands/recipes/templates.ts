@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { limitOf } from '../shared/options.js';
 import type { TemplatesOptions } from './command.js';
-import { templateColumns } from './view.js';
+import { templateColumns } from './shared/view.js';
 
 export async function runTemplates(opts: TemplatesOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { idText } from '../../util/json.js';
 import type { CreateOptions } from './command.js';
-import { checkAgainstCatalog, roleInput, showRole } from './role.js';
+import { checkAgainstCatalog, roleInput, showRole } from './shared/role.js';
 
 export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const input = await roleInput(opts, ctx.io.stdin);

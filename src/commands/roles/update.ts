@@ -3,8 +3,8 @@ import type { Context } from '../../context.js';
 import { NotConfirmedError, UsageError } from '../../errors.js';
 import { parseId } from '../../util/validate.js';
 import type { UpdateOptions } from './command.js';
-import { pairText, parsePermission } from './permission.js';
-import { checkAgainstCatalog, roleInput, showRole } from './role.js';
+import { pairText, parsePermission } from '../../roles/permission.js';
+import { checkAgainstCatalog, roleInput, showRole } from './shared/role.js';
 
 const samePair = (a: PermissionPair, b: PermissionPair) =>
   a.layer.toLowerCase() === b.layer.toLowerCase() && a.permission.toLowerCase() === b.permission.toLowerCase();

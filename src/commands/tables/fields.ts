@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseId } from '../../util/validate.js';
 import { parseNames } from '../shared/names.js';
 import type { FieldsOptions } from './command.js';
-import { fieldColumns, showTable } from './show.js';
+import { fieldColumns, showTable } from './shared/show.js';
 
 /** Fields a selection governs: system fields are always delivered and not selectable. */
 function selectable(t: DataTable): TableField[] {

@@ -2,7 +2,7 @@ import { getTable } from '../../api/tables.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { GetOptions } from './command.js';
-import { showTable } from './show.js';
+import { showTable } from './shared/show.js';
 
 export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
   const tableId = parseId(opts.args[0], 'data table id');

@@ -1,7 +1,7 @@
 import { createWebhookEndpoint } from '../../api/webhooks.js';
 import { idText } from '../../util/json.js';
 import { parseUrl } from '../../util/validate.js';
-import { checkEventNames, parseEventList, showWithSecret } from './endpoints.js';
+import { checkEventNames, parseEventList, showWithSecret } from './shared/endpoints.js';
 import type { Context } from '../../context.js';
 import type { CreateOptions } from './command.js';
 

@@ -1,6 +1,6 @@
 import { listWebhookEndpoints } from '../../api/webhooks.js';
 import { limitOf } from '../shared/options.js';
-import { columns } from './endpoints.js';
+import { columns } from './shared/endpoints.js';
 import type { Context } from '../../context.js';
 import type { ListOptions } from './command.js';
 

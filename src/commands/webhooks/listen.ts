@@ -2,8 +2,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt, parseUrl } from '../../util/validate.js';
 import type { ListenOptions } from './command.js';
-import { parseEventList } from './endpoints.js';
-import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './receiver.js';
+import { parseEventList } from './shared/endpoints.js';
+import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './shared/receiver.js';
 import type { DeliveryForwarder } from '../../api/forwarder.js';
 
 /** Where the signing secret may come from besides --secret (which other users can see in the process list). */

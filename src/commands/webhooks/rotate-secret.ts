@@ -1,7 +1,7 @@
 import { rotateWebhookSecret } from '../../api/webhooks.js';
 import { parseId } from '../../util/validate.js';
 import { confirmOrRequireYes } from '../shared/confirm.js';
-import { showWithSecret } from './endpoints.js';
+import { showWithSecret } from './shared/endpoints.js';
 import type { Context } from '../../context.js';
 import type { RotateSecretOptions } from './command.js';
 

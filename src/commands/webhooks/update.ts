@@ -1,6 +1,6 @@
 import { updateWebhookEndpoint } from '../../api/webhooks.js';
 import { parseId } from '../../util/validate.js';
-import { checkEventNames, parseEventList } from './endpoints.js';
+import { checkEventNames, parseEventList } from './shared/endpoints.js';
 import type { Context } from '../../context.js';
 import type { UpdateOptions } from './command.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionRows } from '../../../src/commands/destinations/show.js';
+import { connectionRows } from '../../../src/commands/destinations/shared/show.js';
 import { SECRET } from './fixtures.js';
 
 describe('destinations connections: the human view', () => {

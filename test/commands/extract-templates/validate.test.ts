@@ -78,6 +78,8 @@ describe('edp extract-templates validate', () => {
       { stdin: 'colour: red\n' },
     );
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown setting "colour"');
+    expect(bad.stderr).toContain(
+      'standard input:1:1: colour: unknown key (known: fields, additional_params, dynamic_fields, custom_filters, sync_historical_data)',
+    );
   });
 });

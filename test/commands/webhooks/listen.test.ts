@@ -9,7 +9,7 @@ import {
   signatureMatches,
   startReceiver,
   type DeliveryOutcome,
-} from '../../../src/commands/webhooks/receiver.js';
+} from '../../../src/commands/webhooks/shared/receiver.js';
 import { cli, http, useSandbox, waitUntil } from '../../helpers.js';
 import { freePort, receiver, startListen } from '../../fixtures/webhooks.js';
 

@@ -1,0 +1,318 @@
+import {
+  BUILDING_STATES,
+  buildRecipe,
+  checkExtractions,
+  createRecipe,
+  getRecipe,
+  getTemplate,
+  listRecipes,
+  listTemplates,
+  recipePaths,
+  type ExtractionCheck,
+  type Recipe,
+  type RecipeConfiguration,
+  type RecipeTemplate,
+} from '../api/recipes.js';
+import type { Service } from '../api/service.js';
+import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
+import { idText } from '../util/json.js';
+import { appendConfiguration, mergeConfiguration, type Addition } from './configuration.js';
+import { resolveSource } from './resolve.js';
+import { errorText, stateText } from './text.js';
+import { errorLines } from '../output/errors.js';
+import { didYouMean } from '../util/did-you-mean.js';
+import { pollUntil } from '../util/poll.js';
+import { pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from './wait.js';
+import type { DeploySpec } from './spec.js';
+import { collect } from '../util/collect.js';
+
+/** Progress of one step: a spinner for one workspace, a prefixed line each for a fleet. */
+export interface StepProgress {
+  update(text: string): void;
+  succeed(text: string): void;
+  warn(text: string): void;
+  fail(text: string): void;
+}
+
+export type StepReporter = (step: number, text: string) => Promise<StepProgress>;
+
+export const STEPS = 7;
+
+/** A write whose answer was lost is resolved by re-reading; this bounds the repeats. */
+const OUTCOME_ATTEMPTS = 5;
+
+export interface DeployOptions {
+  wait: Omit<WaitOptions, 'onState'>;
+  rebuild: boolean;
+}
+
+export interface DeployOutcome {
+  recipe: Recipe | undefined;
+  /** how the deployment ended for this workspace */
+  error: unknown;
+  /** the step it had reached (1 to STEPS) */
+  step: number;
+}
+
+/**
+ * What an interrupted deployment may have left at the service, by the step it had reached,
+ * with the command that finds out. Deploying again is always safe: it adopts, appends, joins.
+ */
+export function interruptedNote(o: DeployOutcome, ws: string): string {
+  const id = o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null ? undefined : idText(o.recipe.recipe_id);
+  if (o.step <= 2) return 'interrupted before any write: nothing was changed';
+  if (o.step === 3 || id === undefined)
+    return `interrupted while creating the recipe: it may have been created; \`edp recipes list -w ${ws}\` shows it, and deploying again adopts it`;
+  if (o.step === 4) return `recipe ${id} was created, not configured; deploying again goes on from there`;
+  if (o.step === 5)
+    return `interrupted while configuring recipe ${id}: the configuration may have landed; \`edp recipes get ${id} -w ${ws}\` shows it, and deploying again completes it`;
+  return `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``;
+}
+
+/** Template by id, or by exact title through the list's search (case-insensitive when only that matches). */
+export async function resolveTemplate(api: Service, ws: string, ref: string): Promise<RecipeTemplate> {
+  if (/^\d+$/.test(ref)) return getTemplate(api, ws, ref);
+  const found = await collect(listTemplates(api, ws, { search: ref }));
+  let exact = found.filter((t) => t.title === ref);
+  if (exact.length === 0) exact = found.filter((t) => t.title.toLowerCase() === ref.toLowerCase());
+  if (exact.length === 1) return exact[0]!;
+  if (exact.length > 1)
+    throw new UsageError(
+      `several templates are titled "${ref}" (${exact.map((t) => idText(t.id)).join(', ')}): pass --template ID`,
+    );
+  // A typo finds nothing through the search: the closest titles of the whole list, read only now.
+  const candidates = found.length > 0 ? found : await collect(listTemplates(api, ws, {}));
+  const near = didYouMean(
+    ref,
+    candidates.map((t) => t.title),
+    (title) => `"${title}"`,
+  );
+  const similar = near
+    ? ''
+    : found
+        .slice(0, 5)
+        .map((t) => `${idText(t.id)} "${t.title}"`)
+        .join(', ');
+  throw new ExitError(
+    'notFound',
+    `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`,
+  );
+}
+
+/** The data sources of the spec must be ones the template allows: refused before any write. */
+export function checkSourcesAllowed(template: RecipeTemplate, spec: DeploySpec): void {
+  if (!template.data_sources) return;
+  const refused = spec.sources.map((s) => s.dataSource).filter((ds) => !template.data_sources!.includes(ds));
+  if (refused.length > 0) {
+    throw new UsageError(
+      `template ${idText(template.id)} "${template.title}" does not allow ${refused.join(', ')}; it allows ${template.data_sources.join(', ')}`,
+    );
+  }
+}
+
+/**
+ * Step 3: create the recipe, or adopt the workspace's one on `409 recipe_already_exists`
+ * (first of `existing_recipe_ids`, best first; the list may be empty after a race, then the
+ * recipes of the template are listed). A create whose answer was lost is repeated: a repeat
+ * answers 409 if the first landed (contract, Retries 3).
+ */
+async function createOrAdopt(
+  api: Service,
+  ws: string,
+  templateId: string,
+  title: string,
+): Promise<{ recipe: Recipe; adopted: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { recipe: await createRecipe(api, ws, { templateId, title }), adopted: false };
+    } catch (err) {
+      if (err instanceof OutcomeUnknownError && attempt < OUTCOME_ATTEMPTS) continue;
+      if (!(err instanceof ApiError && err.status === 409 && err.code === 'recipe_already_exists')) throw err;
+      const ids = Array.isArray(err.details.existing_recipe_ids) ? err.details.existing_recipe_ids : [];
+      if (ids.length > 0) return { recipe: await getRecipe(api, ws, idText(ids[0])), adopted: true };
+      for await (const r of listRecipes(api, ws, { templateId }, { limit: 1 })) return { recipe: r, adopted: true };
+      if (attempt >= OUTCOME_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * Starts a build unless one is running. A lost answer is resolved by re-reading: a build in
+ * progress, or a `last_build_at` that moved, means it started; otherwise it is repeated, and
+ * `409 build_already_running` then means another start won (contract, Retries 3).
+ */
+async function startBuild(api: Service, ws: string, id: string, before: Recipe): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await buildRecipe(api, ws, id);
+      return;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409 && err.code === 'build_already_running') return;
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const now = await getRecipe(api, ws, id);
+      if (BUILDING_STATES.has(now.state ?? '') || (now.last_build_at ?? null) !== (before.last_build_at ?? null))
+        return;
+    }
+  }
+}
+
+/** The contract's deployment sequence for one workspace, steps 1 to 7. */
+export async function deployToWorkspace(
+  api: Service,
+  ws: string,
+  spec: DeploySpec,
+  template: (ws: string) => Promise<RecipeTemplate>,
+  opts: DeployOptions,
+  report: StepReporter,
+): Promise<DeployOutcome> {
+  const deadline = Date.now() + opts.wait.timeoutMs;
+  const waitLeft = (): Omit<WaitOptions, 'onState'> => ({
+    ...opts.wait,
+    timeoutMs: Math.max(0, deadline - Date.now()),
+  });
+  let recipe: Recipe | undefined;
+  let step: StepProgress | undefined;
+  let reached = 0;
+  const begin = async (n: number, text: string) => {
+    reached = n;
+    step = await report(n, text);
+  };
+  try {
+    await begin(1, `token for workspace ${ws}`);
+    await api.auth.token(ws, api.client);
+    step!.succeed(`token for workspace ${ws}`);
+
+    await begin(2, 'template');
+    const t = await template(ws);
+    checkSourcesAllowed(t, spec);
+    step!.succeed(`template ${idText(t.id)} "${t.title}"${t.build_mode ? ` (${t.build_mode})` : ''}`);
+
+    await begin(3, 'create the recipe');
+    const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
+    recipe = made.recipe;
+    const id = idText(recipe.recipe_id);
+    step!.succeed(
+      made.adopted ? `adopted recipe ${id} (the workspace already had one from this template)` : `created recipe ${id}`,
+    );
+
+    await begin(4, 'connections and accounts');
+    const additions: Addition[] = [];
+    for (const s of spec.sources) {
+      const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
+      additions.push({
+        dataSource: source.dataSource,
+        connectionId: source.connectionId,
+        accountIds: source.accounts.map((a) => a.id),
+      });
+    }
+    step!.succeed(
+      additions
+        .map((a) => `${a.dataSource}: connection ${a.connectionId}, ${a.accountIds.length} account(s)`)
+        .join('; '),
+    );
+
+    await begin(5, 'configure');
+    // Adopted or repeated: the recipe as it is now is the base (Versioning 4).
+    const current = made.adopted ? recipe : await getRecipe(api, ws, id);
+    // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
+    // resolved by reading the recipe again and merging again.
+    const configured = await appendConfiguration(api, ws, id, current, additions, spec.syncFrom, {
+      retryTransient: true,
+    });
+    recipe = configured.recipe;
+    step!.succeed(
+      configured.addedAccounts > 0
+        ? `configured: ${configured.addedAccounts} account(s) added`
+        : configured.changed
+          ? 'configured'
+          : 'configuration already complete; nothing sent',
+    );
+
+    await begin(6, 'build');
+    const running = BUILDING_STATES.has(recipe.state ?? '');
+    const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || opts.rebuild);
+    if (needsBuild) await startBuild(api, ws, id, recipe);
+    const onState = (r: Recipe) => step!.update(`build: ${stateText(r)}`);
+    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), onState });
+    const built = `${needsBuild ? 'built' : running ? 'joined the running build' : 'already built; no new build'}: ${stateText(recipe)}`;
+    if (recipe.state === 'failed') step!.fail(`${built}: ${errorText(recipe.error)}`);
+    else if (recipe.degraded) step!.warn(built);
+    else step!.succeed(built);
+
+    // Step 7: the build found no data; once the extraction tables exist, build once more.
+    if (recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered') {
+      await begin(7, 'waiting for the extraction tables');
+      const missingTables = (c: ExtractionCheck | undefined) =>
+        (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));
+      await pollUntil(
+        () => checkExtractions(api, ws, id),
+        (c) => c.all_tables_exist === true,
+        waitLeft(),
+        (last) =>
+          new ExitError(
+            'waitTimeout',
+            `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${Math.round(opts.wait.timeoutMs / 1000)} s (missing: ${missingTables(last).join(', ') || 'unknown'}); check them with \`edp recipes extractions ${id} -w ${ws}\``,
+          ),
+      );
+      step!.update('extraction tables exist; building once more');
+      const before = await getRecipe(api, ws, id);
+      await startBuild(api, ws, id, before);
+      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), onState });
+      const text = `extraction tables exist; rebuilt: ${stateText(recipe)}`;
+      if (recipe.state === 'failed') step!.fail(`${text}: ${errorText(recipe.error)}`);
+      else if (recipe.degraded) step!.warn(text);
+      else step!.succeed(text);
+    }
+    return { recipe, error: undefined, step: reached };
+  } catch (err) {
+    if (err instanceof WaitTimeoutError && err.recipe) recipe = err.recipe;
+    // The one place a person sees this workspace's error in full (status, details, trace id).
+    step?.fail(errorLines(err).join('\n  '));
+    return { recipe, error: err, step: reached };
+  }
+}
+
+export interface PlannedRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * `--dry-run`: the reads run (a token is issued to read), the writes are only listed. An existing
+ * recipe of the template is adopted and its configuration is the base, as in a real run.
+ */
+export async function planWorkspace(
+  api: Service,
+  ws: string,
+  spec: DeploySpec,
+  template: (ws: string) => Promise<RecipeTemplate>,
+  rebuild: boolean,
+) {
+  const paths = recipePaths('v3.1');
+  const t = await template(ws);
+  checkSourcesAllowed(t, spec);
+  const requests: PlannedRequest[] = [];
+  let existing: Recipe | undefined;
+  for await (const r of listRecipes(api, ws, { templateId: idText(t.id) }, { limit: 1 })) existing = r;
+  // A recipe not created yet has no id: the plan shows a placeholder.
+  const recipePath = existing ? paths.recipe(idText(existing.recipe_id)) : `${paths.recipes()}{recipe_id}/`;
+  if (!existing)
+    requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
+  const additions: Addition[] = [];
+  for (const s of spec.sources) {
+    const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
+    additions.push({
+      dataSource: source.dataSource,
+      connectionId: source.connectionId,
+      accountIds: source.accounts.map((a) => a.id),
+    });
+  }
+  const base: Recipe = existing ?? { recipe_id: null, state: null, data_sources: [], connections: [] };
+  const merged = mergeConfiguration(base, additions, spec.syncFrom);
+  if (merged.changed)
+    requests.push({ method: 'PUT', path: recipePath, body: merged.config satisfies RecipeConfiguration });
+  if (!BUILDING_STATES.has(base.state ?? '') && (merged.changed || base.state !== 'ready_to_work' || rebuild))
+    requests.push({ method: 'POST', path: `${recipePath}build/` });
+  return { workspace_id: ws, template_id: t.id, recipe_id: existing?.recipe_id ?? null, requests };
+}
