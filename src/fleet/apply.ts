@@ -223,7 +223,7 @@ async function applyWebhook(
   const r = row(ws, 'webhook', c.name, c.action, c.id);
   opts.progress(`[${ws}] webhook ${c.name}: ${c.action}`);
   try {
-    const events = (c.detail.events as string[]) ?? [];
+    const events = 'events' in c.detail ? c.detail.events : [];
     if (c.action === 'create') {
       const { endpoint, secretLost } = await createEndpoint(api, ws, c.name, events, known);
       known.add(idText(endpoint.id));

@@ -1,0 +1,66 @@
+import { errorLines } from '../../output/errors.js';
+import { idText } from '../../util/json.js';
+import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from './types.js';
+import { planTotals } from '../plan.js';
+
+/** The plan for a person: a line per change, blocked item, note and unmanaged object. */
+
+/** One line for a person per change. */
+export function changeText(c: Change): string {
+  const what = `${c.resource} ${c.resource === 'webhook' ? c.name : `"${c.name}"`}${c.id !== null && c.id !== undefined ? ` (${idText(c.id)})` : ''}`;
+  if (c.action === 'delete') return `- ${what}: delete (--prune)`;
+  switch (c.resource) {
+    case 'recipe':
+      if (c.action === 'create')
+        return `+ ${what}: create from template ${idText(c.detail.template_id)}, titled "${c.detail.title}"`;
+      if (c.action === 'build') return `~ ${what}: build${c.detail.state ? ` (now ${c.detail.state})` : ''}`;
+      return `~ ${what}: ${configureText(c.detail) || 'configure'}`;
+    case 'webhook':
+      return c.action === 'create'
+        ? `+ ${what}: create, events ${c.detail.events.join(', ')}`
+        : `~ ${what}: events ${c.detail.was.join(', ')} → ${c.detail.events.join(', ')}`;
+    case 'role':
+      return c.action === 'create'
+        ? `+ ${what}: create, permissions ${c.detail.permissions.join(', ') || 'none'}`
+        : `~ ${what}: set description and permissions ${c.detail.permissions.join(', ') || 'none'}`;
+  }
+}
+
+function configureText(d: Extract<Change, { action: 'configure' }>['detail']): string {
+  const parts = d.accounts.map((a) => `append ${a.add.length} ${a.data_source} account(s): ${a.add.join(', ')}`);
+  if (d.data_sources) parts.unshift(`add data source(s) ${d.data_sources.join(', ')}`);
+  if (d.sync_from_date) parts.push(`history from ${d.sync_from_date}`);
+  return parts.join('; ');
+}
+
+/** The plan for a person: per workspace, then the agency's roles, then a summary line. */
+export function planLines(plan: FleetPlan): string[] {
+  const lines: string[] = [];
+  const part = (title: string, p: AgencyPlan | WorkspacePlan) => {
+    const notes = 'notes' in p ? p.notes : [];
+    if (!p.error && p.changes.length === 0 && p.blocked.length === 0 && p.unmanaged.length === 0) {
+      lines.push(`${title}: no change`);
+      for (const n of notes) lines.push(`  ! ${n.resource} "${n.name}": ${n.message}`);
+      return;
+    }
+    lines.push(`${title}:`);
+    if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
+    for (const c of p.changes) lines.push(`  ${changeText(c)}`);
+    for (const b of p.blocked) lines.push(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`);
+    for (const n of notes) lines.push(`  ! ${n.resource} "${n.name}": ${n.message}`);
+    for (const u of p.unmanaged)
+      lines.push(
+        `  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`,
+      );
+  };
+  for (const w of plan.workspaces) part(`workspace ${w.workspace_id}`, w);
+  if (plan.agency.changes.length || plan.agency.blocked.length || plan.agency.unmanaged.length || plan.agency.error)
+    part('agency roles', plan.agency);
+  const t = planTotals(plan);
+  lines.push(
+    t.changes === 0 && t.blocked === 0 && t.errors === 0
+      ? 'No changes: the workspaces match the file.'
+      : `Plan: ${t.changes} change(s) to make${t.blocked ? `, ${t.blocked} that cannot be done` : ''}${t.errors ? `, ${t.errors} part(s) that could not be read` : ''}.`,
+  );
+  return lines;
+}

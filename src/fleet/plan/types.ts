@@ -1,0 +1,115 @@
+import type { RecipeTemplate } from '../../api/recipes.js';
+import type { Role } from '../../api/roles.js';
+import type { WebhookEndpoint } from '../../api/webhooks.js';
+import type { DeploySpec } from '../../recipes/spec.js';
+import type { RecipeEntry } from '../file.js';
+
+/**
+ * What `apply` would do to bring the live state to the fleet file, read without a single write.
+ * The recipe configuration only grows (contract, Automated recipes v3.1, rule 2): what the file
+ * leaves out of a configured recipe is a removal the service refuses, so it is reported as
+ * blocked, never planned.
+ */
+
+export type Resource = 'recipe' | 'webhook' | 'role';
+
+interface ChangeOf<R extends Resource, A extends string, D> {
+  resource: R;
+  /** template title, receiver url or role title */
+  name: string;
+  action: A;
+  /** the existing object's id, null when it is to be created */
+  id: unknown;
+  detail: D;
+}
+
+/** Accounts appended to one data source of a recipe, named as the file names them (remote:ID). */
+export interface AccountsAdded {
+  data_source: string;
+  connection_id: unknown;
+  add: string[];
+}
+
+/** A change apply makes: one kind per resource and action, each with what it changes in `detail`. */
+export type Change =
+  | ChangeOf<'recipe', 'create', { template_id: unknown; title: string }>
+  | ChangeOf<
+      'recipe',
+      'configure',
+      { accounts: AccountsAdded[]; data_sources?: string[] | undefined; sync_from_date?: string | undefined }
+    >
+  | ChangeOf<'recipe', 'build', { state: string | null }>
+  | ChangeOf<'webhook', 'create', { events: string[] }>
+  | ChangeOf<'webhook', 'update', { events: string[]; was: string[] }>
+  | ChangeOf<'webhook', 'delete', { events: string[] }>
+  | ChangeOf<'role', 'create' | 'update', { description: string; permissions: string[] }>
+  | ChangeOf<'role', 'delete', { user_count: number | null }>;
+
+/** Something the file asks for that cannot be done; `code` says why. */
+export interface Blocked {
+  resource: Resource;
+  name: string;
+  code: string;
+  message: string;
+}
+
+/** Something of the live state worth knowing that changes nothing and blocks nothing (a deleted connection). */
+export interface Note {
+  resource: Resource;
+  name: string;
+  code: string;
+  message: string;
+}
+
+/** What apply needs to carry out one recipe entry in one workspace (not part of the JSON plan). */
+export interface RecipeWork {
+  entry: RecipeEntry;
+  template: RecipeTemplate;
+  /** the deploy spec for this workspace: connection and internal account ids resolved */
+  spec: DeploySpec;
+}
+
+export interface WorkspacePlan {
+  workspace_id: string;
+  changes: Change[];
+  blocked: Blocked[];
+  notes: Note[];
+  /** endpoints the file does not name, deleted only with --prune */
+  unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
+  error: unknown;
+  /** a digest of each live object the plan was computed from, by `resource id` (a saved plan's check) */
+  live: Record<string, string>;
+  recipes: RecipeWork[];
+  endpoints: WebhookEndpoint[];
+}
+
+export interface AgencyPlan {
+  changes: Change[];
+  blocked: Blocked[];
+  unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
+  error: unknown;
+  live: Record<string, string>;
+  roles: Role[];
+}
+
+export interface FleetPlan {
+  workspaces: WorkspacePlan[];
+  agency: AgencyPlan;
+  prune: boolean;
+}
+
+export interface PlanOptions {
+  prune: boolean;
+  /** `-w IDS`: only these workspaces of the file */
+  only?: string[] | undefined;
+  /** workspaces read at once, given how many there are */
+  concurrency: (workspaces: number) => number;
+  /** progress for a person, one line per workspace read */
+  progress?: (text: string) => void;
+}
+
+export interface PlanTotals {
+  changes: number;
+  blocked: number;
+  errors: number;
+}
