@@ -8,13 +8,25 @@ import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { SandboxOptions } from '../src/sandbox/options.js';
 import { parseJson } from '../src/util/json.js';
+import { answerChecker } from './fixtures/openapi-check.js';
 
 export const USERNAME = 'agency@sandbox.local';
 export const PASSWORD = 'sandbox';
 
-/** A sandbox on a free port; close it in afterAll. */
-export function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, retryAfter: 0, ...opts });
+/**
+ * A sandbox on a free port; close it in afterAll. Every answer it gives is checked against
+ * its OpenAPI document when it closes (fixtures/openapi-check.ts): a violation fails the close.
+ */
+export async function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  const answers = answerChecker();
+  const sb = await startSandbox({ port: 0, retryAfter: 0, onAnswer: answers.record, ...opts });
+  const close = sb.close.bind(sb);
+  sb.close = async () => {
+    const violations = await answers.check(sb).finally(close);
+    if (violations.length > 0)
+      throw new Error(`the sandbox answered outside its OpenAPI document:\n  ${violations.join('\n  ')}`);
+  };
+  return sb;
 }
 
 /**

@@ -208,12 +208,6 @@ export function pageUrl(request: FastifyRequest, page: number): string {
   return `${sandboxBaseUrl(request)}${p}?${params.toString()}`;
 }
 
-/** The paging query of every list, for the OpenAPI document (`paginate` checks the values). */
-export const pageQuery = {
-  page: z.string().regex(/^\d+$/).optional(),
-  page_size: z.string().regex(/^\d+$/).optional(),
-};
-
 /** The contract's paginated envelope, `next`/`previous` as full URLs. Items must already be in `id` order. */
 export function paginate<T>(request: FastifyRequest, items: T[], opts: PageOptions): PageEnvelope<T> {
   const q = queryOf(request);

@@ -2,11 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { usesCodeEnvelope } from './errors.js';
 import { VERSION } from '../version.js';
+import {
+  ANSWER_SCHEMAS,
+  BODY_STATUSES,
+  COMMON_STATUSES,
+  operationOf,
+  type AnswerShape,
+  type Operation,
+} from '../contract/operations.js';
 
 /**
  * The OpenAPI 3.1 document of the operations the sandbox serves under /api/ (both versions),
- * built from the routes as registered and the zod schemas that validate their bodies and
- * queries: a route declares them in its `config` (`{ config: { body, query, success } }`).
+ * built from the contract's table of operations (src/contract/operations.ts: summaries,
+ * statuses, paging, the shapes of answers) and the zod schemas the routes validate their
+ * bodies and queries with: a route declares them in its `config` (`{ config: { body, query } }`).
  * Served at `GET /_sandbox/openapi.json`.
  */
 
@@ -14,10 +23,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** the zod schema that validates the request body */
     body?: ZodType;
-    /** a zod object whose keys are the query parameters the operation reads */
+    /** a zod object whose keys are the query parameters the operation reads (paging aside) */
     query?: z.ZodObject;
-    /** the success status, when it is not 200 */
-    success?: number;
   }
 }
 
@@ -26,7 +33,6 @@ interface RegisteredRoute {
   url: string;
   body?: ZodType;
   query?: z.ZodObject;
-  success?: number;
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -72,21 +78,89 @@ const DETAIL_ERROR = {
   additionalProperties: true,
 };
 
-function errorResponses(url: string): Record<string, unknown> {
+const STATUS_WORDS: Record<number, string> = {
+  400: 'The request is wrong by itself (schema, query or configuration rules).',
+  401: 'Authentication failed: token missing, invalid or expired, or session expired.',
+  403: 'Authenticated, but the operation is unavailable to this user or agency.',
+  404: 'No such resource for this caller.',
+  409: 'The request contradicts the state of the resource.',
+  410: 'The v3 recipe operations are switched off.',
+  413: 'The request body is too large.',
+  415: 'The request body is not JSON.',
+  500: 'Service fault.',
+  501: 'The destination cannot report whether its tables exist.',
+  503: 'Temporary infrastructure failure; wait Retry-After seconds.',
+};
+
+function errorResponses(url: string, op: Operation | undefined, hasBody: boolean): Record<string, unknown> {
   const ref = {
     $ref: usesCodeEnvelope(url) ? '#/components/schemas/ErrorEnvelope' : '#/components/schemas/DetailError',
   };
   const content = { 'application/json': { schema: ref } };
   const traced = { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } };
-  return {
-    '4XX': { description: 'Refused; see the contract for the codes of this operation.', headers: traced, content },
-    '503': {
-      description: 'Temporary infrastructure failure; wait Retry-After seconds.',
-      headers: { ...traced, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-      content,
+  const statuses = [
+    ...new Set([...COMMON_STATUSES, ...(op?.statuses ?? []), ...(hasBody ? BODY_STATUSES : [])]),
+  ].sort();
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: STATUS_WORDS[status] ?? 'Refused.',
+        headers: status === 503 ? { ...traced, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : traced,
+        content,
+      },
+    ]),
+  );
+}
+
+const SCHEMA_NAMES: Record<Exclude<AnswerShape, 'none'>, string> = {
+  page: 'Page',
+  token: 'Token',
+  recipe: 'Recipe',
+  'recipe-v3-created': 'RecipeV3Created',
+  'endpoint-created': 'EndpointCreated',
+};
+
+function successResponse(op: Operation | undefined): Record<string, unknown> {
+  const status = op?.success ?? 200;
+  const headers = { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } };
+  const chosen = op?.chosen ? " The contract does not show this status; it is the sandbox's." : '';
+  if (status === 204 || op?.answer === 'none')
+    return { [String(status)]: { description: `Done; no body.${chosen}`, headers } };
+  const response: Record<string, unknown> = { description: `Success.${chosen}`, headers };
+  if (op?.answer)
+    response.content = { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[op.answer]}` } } };
+  return { [String(status)]: response };
+}
+
+/** `page` and `page_size` of a list that pages, with the bounds of its kind. */
+function pagingParameters(op: Operation): unknown[] {
+  const paging = op.paging!;
+  return [
+    {
+      name: 'page',
+      in: 'query',
+      required: false,
+      description:
+        paging.mode === 'v31'
+          ? 'From 1; a page past the last is 400 invalid_query_parameter.'
+          : 'From 1; a page past the last is 404.',
+      schema: { type: 'integer', minimum: 1, default: 1 },
     },
-    '5XX': { description: 'Service fault.', headers: traced, content },
-  };
+    {
+      name: 'page_size',
+      in: 'query',
+      required: false,
+      description:
+        paging.mode === 'v31'
+          ? `1 to ${paging.maxPageSize}; out of bounds is 400 invalid_query_parameter.`
+          : `A larger value is taken as ${paging.maxPageSize}.`,
+      schema:
+        paging.mode === 'v31'
+          ? { type: 'integer', minimum: 1, maximum: paging.maxPageSize, default: 100 }
+          : { type: 'integer', minimum: 1, default: Math.min(100, paging.maxPageSize) },
+    },
+  ];
 }
 
 function security(url: string, method: string): Array<Record<string, string[]>> {
@@ -108,9 +182,11 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
       required: true,
       schema: { type: 'string' },
     }));
+    const op = operationOf(route.method, route.url);
     if (route.query) {
       const shape = route.query.shape as Record<string, ZodType>;
       for (const [name, schema] of Object.entries(shape)) {
+        if (op?.paging && (name === 'page' || name === 'page_size')) continue;
         parameters.push({
           name,
           in: 'query',
@@ -119,19 +195,14 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
         });
       }
     }
-    const success = route.success ?? 200;
+    if (op?.paging) parameters.push(...pagingParameters(op));
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      summary: op?.summary ?? `${route.method} ${path}`,
       tags: [/^\/api\/(v3(?:\.1)?)\//.exec(route.url)?.[1] ?? 'api'],
       security: security(route.url, route.method),
       parameters,
-      responses: {
-        [String(success)]: {
-          description: success === 204 ? 'Done; no body.' : 'Success (body shape as in the contract).',
-          headers: { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } },
-        },
-        ...errorResponses(route.url),
-      },
+      responses: { ...successResponse(op), ...errorResponses(route.url, op, route.body !== undefined) },
     };
     if (route.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } };
@@ -144,13 +215,23 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
     info: {
       title: 'Embedded Data Pipeline API (edp sandbox)',
       version: VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Operations the edp sandbox serves for the contract, v3 and v3.1. Request schemas are the ones the sandbox validates with.',
     },
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE, DetailError: DETAIL_ERROR },
+      schemas: {
+        ErrorEnvelope: ERROR_ENVELOPE,
+        DetailError: DETAIL_ERROR,
+        ...Object.fromEntries(
+          Object.entries(SCHEMA_NAMES).map(([shape, name]) => [
+            name,
+            ANSWER_SCHEMAS[shape as Exclude<AnswerShape, 'none'>],
+          ]),
+        ),
+      },
       headers: {
         TraceId: { description: 'Quote it to support.', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait (30 in the contract).', schema: { type: 'integer' } },
@@ -171,10 +252,10 @@ export function installOpenApi(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const config = (route.config ?? {}) as { body?: ZodType; query?: z.ZodObject; success?: number };
+    const config = (route.config ?? {}) as { body?: ZodType; query?: z.ZodObject };
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: route.url, body: config.body, query: config.query, success: config.success });
+      routes.push({ method, url: route.url, body: config.body, query: config.query });
     }
   });
   let document: Record<string, unknown> | undefined;

@@ -21,6 +21,19 @@ export interface SandboxOptions {
   controlToken: string | undefined;
   /** Where problems that cannot be answered to a request go (a failed save); stderr by default. */
   warn: (message: string) => void;
+  /**
+   * Told of every answer to an /api/ request as it leaves: the operation's route (`/api/v3/loads/:id`,
+   * undefined for a path no route serves), the status and the body. The test suite checks each
+   * answer against the OpenAPI document with it.
+   */
+  onAnswer?: ((answer: Answer) => void) | undefined;
+}
+
+export interface Answer {
+  method: string;
+  route: string | undefined;
+  status: number;
+  body: string;
 }
 
 export const defaultSandboxOptions: SandboxOptions = {

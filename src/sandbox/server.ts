@@ -159,6 +159,13 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   // every request, and onSend is needed anyway.
   app.addHook('onSend', (request, reply, payload, done) => {
     journalRequest(journal, store, request, reply);
+    if (opts.onAnswer && isApi(request))
+      opts.onAnswer({
+        method: request.method,
+        route: request.is404 ? undefined : request.routeOptions.url,
+        status: reply.statusCode,
+        body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
+      });
     if (opts.resetRate > 0 && isApi(request) && store.faultRandom() < opts.resetRate) {
       request.raw.socket?.destroy();
     }

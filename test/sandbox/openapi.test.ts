@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { OPERATIONS } from '../../src/contract/operations.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
 
 let sb: Sandbox;
@@ -76,14 +77,50 @@ describe('OpenAPI document', () => {
     ]);
   });
 
-  it('names the error envelope each operation answers with, and Retry-After on 503', () => {
+  it('names each status an operation answers, with the error envelope of its version, and Retry-After on 503', () => {
     const v31 = doc.paths['/api/v3.1/automated-recipes/'].post.responses;
     const v3 = doc.paths['/api/v3/automated-recipes/'].post.responses;
-    expect(v31['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
-    expect(v3['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/DetailError');
+    expect(Object.keys(v31).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
+    expect(Object.keys(v3)).toContain('410');
+    expect(Object.keys(v3)).not.toContain('409');
+    for (const status of ['400', '409'])
+      expect(v31[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+    expect(v3['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/DetailError');
     expect(v31['503'].headers['Retry-After']).toBeDefined();
-    expect(doc.paths['/api/v3.1/automated-recipes/'].post.responses['201']).toBeDefined();
+    expect(JSON.stringify(doc)).not.toMatch(/"[45]XX"/);
     expect(doc.paths['/api/v3.1/automated-recipes/{id}/build/'].post.responses['202']).toBeDefined();
+    expect(doc.paths['/api/v3/webhook_endpoints/{id}/'].delete.responses['204']).toBeDefined();
+    expect(doc.paths['/api/v3/loads/{id}/run'].put.responses['202']).toBeDefined();
+  });
+
+  it('every operation has a summary and the success status the sandbox answers with, from the contract table', () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod as Record<string, any>).map(([method, op]) => ({ path, method, op })),
+    );
+    expect(ops).toHaveLength(OPERATIONS.length);
+    for (const { path, method, op } of ops) {
+      const row = OPERATIONS.find(
+        (o) => o.method === method.toUpperCase() && o.path.replace(/:(\w+)/g, '{$1}') === path,
+      );
+      expect(row, `${method} ${path}`).toBeDefined();
+      expect(op.summary).toBe(row!.summary);
+      expect(Object.keys(op.responses)).toContain(String(row!.success));
+    }
+  });
+
+  it('states the paging bounds of every list that pages, and the shape of its envelope', () => {
+    const params = (path: string) =>
+      Object.fromEntries(doc.paths[path].get.parameters.map((p: any) => [p.name, p.schema]));
+    expect(params('/api/v3.1/automated-recipes/').page_size).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(params('/api/v3/datasources/{datasource_name}/external-auth-links').page_size).toMatchObject({ minimum: 1 });
+    expect(params('/api/v3/connections/{connection_id}/accounts').page).toMatchObject({ type: 'integer', minimum: 1 });
+    const paged = OPERATIONS.filter((o) => o.paging);
+    expect(paged.length).toBeGreaterThanOrEqual(20);
+    for (const o of paged) {
+      const op = doc.paths[o.path.replace(/:(\w+)/g, '{$1}')][o.method.toLowerCase()];
+      expect(op.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['page', 'page_size']));
+      expect(op.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Page');
+    }
   });
 
   it('an error body of the sandbox matches the envelope it documents', async () => {

@@ -93,7 +93,7 @@ export const coreArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/workspaces', { config: { body: titleSchema, success: 201 } }, async (request, reply) => {
+    app.post('/api/v3/workspaces', { config: { body: titleSchema } }, async (request, reply) => {
       const user = requireBasic(store, request);
       if (!user.is_agency_chief) throw forbidden('Only the agency chief can create workspaces.');
       const { title } = parseBody(titleSchema, request.body);
@@ -151,7 +151,7 @@ export const coreArea: SandboxArea = {
     // No trailing slash on this one (contract).
     app.post<{ Params: IdParams }>(
       '/api/v3/workspaces/:id/recipes',
-      { config: { body: enableRecipeSchema, success: 204 } },
+      { config: { body: enableRecipeSchema } },
       async (request, reply) => {
         const user = requireBasic(store, request);
         const wsId = pathId(request.params.id);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
-import { byId, pageQuery, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
+import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
 import { canDeliver } from '../../pipeline.js';
 import type { Store } from '../../store.js';
 import type { Account, DataTable, Extract, ExtractTemplate } from '../../types.js';
@@ -244,7 +244,6 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
           connection_id: z.string().optional(),
           datasource_name: z.string().optional(),
           data_table_id: z.string().optional(),
-          ...pageQuery,
         }),
       },
     },

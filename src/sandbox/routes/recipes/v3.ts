@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import { z } from 'zod';
 import { SandboxError } from '../../errors.js';
-import { pageQuery, paginate, parseBody, queryOf, type IdParams } from '../../http.js';
+import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
@@ -84,7 +84,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
 
   app.get(
     '/api/v3/automated-recipe-templates/',
-    { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } },
+    { config: { query: z.object({ search: z.string().optional() }) } },
     v3(store, 'other', async (request) => {
       recipeCaller(store, request);
       const needle = queryOf(request).search?.trim().toLowerCase();
@@ -109,7 +109,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
   app.get(
     '/api/v3/automated-recipes/',
-    { config: { query: z.object({ state: z.string().optional(), template_id: z.string().optional(), ...pageQuery }) } },
+    { config: { query: z.object({ state: z.string().optional(), template_id: z.string().optional() }) } },
     v3(store, 'other', async (request) => {
       const ws = recipeCaller(store, request);
       const q = queryOf(request);
@@ -128,7 +128,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
 
   app.post(
     '/api/v3/automated-recipes/',
-    { config: { body: createSchema, success: 201 } },
+    { config: { body: createSchema } },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
       const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
@@ -158,7 +158,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   // v3 answers 204 even when the recipe was not deleted.
   app.delete<{ Params: IdParams }>(
     '/api/v3/automated-recipes/:id/',
-    { config: { success: 204 } },
+    { config: {} },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
       deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'silent' });

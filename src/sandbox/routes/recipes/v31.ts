@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { invalidQuery } from '../../errors.js';
-import { pageQuery, paginate, parseBody, queryOf, type IdParams } from '../../http.js';
+import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { RECIPE_STATES, compareRecipeIds } from './model.js';
@@ -21,11 +21,10 @@ import {
 import { v31Recipe, v31Template } from './views.js';
 
 /** Query parameters the handlers read (documented in the OpenAPI document; checked in the handlers). */
-const templateQuery = z.object({ search: z.string().optional(), ...pageQuery });
+const templateQuery = z.object({ search: z.string().optional() });
 const recipeListQuery = z.object({
   state: z.enum(RECIPE_STATES).optional(),
   template_id: z.string().regex(/^\d+$/).optional(),
-  ...pageQuery,
 });
 
 /**
@@ -87,7 +86,7 @@ export function v31Routes(
     return paginate(request, items, { mode: 'v31', maxPageSize: 100 });
   });
 
-  app.post('/api/v3.1/automated-recipes/', { config: { body: createSchema, success: 201 } }, async (request, reply) => {
+  app.post('/api/v3.1/automated-recipes/', { config: { body: createSchema } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const body = parseBody(createSchema, request.body);
     return reply.code(201).send(v31Recipe(createRecipe(store, ws, body)));
@@ -109,35 +108,23 @@ export function v31Routes(
     },
   );
 
-  app.delete<{ Params: IdParams }>(
-    '/api/v3.1/automated-recipes/:id/',
-    { config: { success: 204 } },
-    async (request, reply) => {
-      const ws = recipeCaller(store, request);
-      deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'error' });
-      return reply.code(204).send();
-    },
-  );
+  app.delete<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', { config: {} }, async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'error' });
+    return reply.code(204).send();
+  });
 
-  app.post<{ Params: IdParams }>(
-    '/api/v3.1/automated-recipes/:id/build/',
-    { config: { success: 202 } },
-    async (request, reply) => {
-      const ws = recipeCaller(store, request);
-      const recipe = buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
-      return reply.code(202).send(v31Recipe(recipe));
-    },
-  );
+  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/build/', { config: {} }, async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const recipe = buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
+    return reply.code(202).send(v31Recipe(recipe));
+  });
 
-  app.post<{ Params: IdParams }>(
-    '/api/v3.1/automated-recipes/:id/resetup/',
-    { config: { success: 202 } },
-    async (request, reply) => {
-      const ws = recipeCaller(store, request);
-      const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
-      return reply.code(202).send(v31Recipe(recipe));
-    },
-  );
+  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/resetup/', { config: {} }, async (request, reply) => {
+    const ws = recipeCaller(store, request);
+    const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
+    return reply.code(202).send(v31Recipe(recipe));
+  });
 
   app.get<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/extractions/', async (request) => {
     const ws = recipeCaller(store, request);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import { pageQuery, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
+import { paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { Account, Connection } from '../../types.js';
 import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
@@ -45,7 +45,7 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
   // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
   app.get<{ Params: { connection_id: string } }>(
     '/api/v3.1/connections/:connection_id/accounts/',
-    { config: { query: z.object({ search: z.string().optional(), ...pageQuery }) } },
+    { config: { query: z.object({ search: z.string().optional() }) } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const c = connectionOf(request.params.connection_id, workspaceId);

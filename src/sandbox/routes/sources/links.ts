@@ -1,16 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
-import {
-  pageQuery,
-  pageUrl,
-  parseBody,
-  pathId,
-  queryOf,
-  requireBearer,
-  sandboxBaseUrl,
-  type IdParams,
-} from '../../http.js';
+import { pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl, type IdParams } from '../../http.js';
 import { DEMO_DATASOURCES } from '../../seed.js';
 import type { Store } from '../../store.js';
 import type { Account, User } from '../../types.js';
@@ -249,7 +240,7 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
   // for create only, and revoking links already sent is what an agency wants then.
   app.get<{ Params: { datasource_name: string } }>(
     '/api/v3/datasources/:datasource_name/external-auth-links',
-    { config: { query: z.object(pageQuery) } },
+    { config: {} },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const { datasource_name: name } = request.params;

@@ -1,0 +1,62 @@
+import { loadConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { http, sandbox } from '../helpers.js';
+import { violationOf } from '../fixtures/openapi-check.js';
+
+/** The sandbox's OpenAPI document judged by tools this project did not write. */
+
+let sb: Sandbox;
+let text: string;
+beforeAll(async () => {
+  sb = await sandbox();
+  const r = await http(sb, 'GET', '/_sandbox/openapi.json');
+  text = r.text;
+});
+afterAll(() => sb.close());
+
+describe('the OpenAPI document, to outside tools', () => {
+  it("passes Redocly's strictest preset (redocly.yaml: every rule, as errors, but the trailing-slash rule)", async () => {
+    const config = await loadConfig({ configPath: 'redocly.yaml' });
+    const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
+  });
+
+  it('every schema in it compiles under a JSON Schema 2020-12 validator (ajv, strict)', () => {
+    const doc = JSON.parse(text);
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'doc', $defs: doc.components.schemas });
+    const schemas: unknown[] = [];
+    const walk = (v: unknown, key?: string) => {
+      if (!v || typeof v !== 'object') return;
+      if (key === 'schema') schemas.push(v);
+      for (const [k, x] of Object.entries(v)) walk(x, k);
+    };
+    walk(doc.paths);
+    expect(schemas.length).toBeGreaterThan(200);
+    for (const s of schemas) {
+      const rebased = JSON.parse(JSON.stringify(s).replace(/"#\/components\/schemas\//g, '"doc#/$defs/'));
+      expect(() => ajv.compile(rebased)).not.toThrow();
+    }
+  });
+
+  it('the answer check refuses a status or a body the document does not declare', () => {
+    const doc = JSON.parse(text);
+    const ok = {
+      method: 'GET',
+      route: '/api/v3/workspaces',
+      status: 200,
+      body: '{"count":0,"next":null,"previous":null,"results":[]}',
+    };
+    expect(violationOf(ok, doc)).toBeUndefined();
+    expect(violationOf({ ...ok, body: '{"results":[]}' }, doc)).toMatch(/must have required property 'count'/);
+    expect(violationOf({ ...ok, status: 202 }, doc)).toMatch(/the document declares 200, 400/);
+    expect(violationOf({ ...ok, route: '/api/v3/loads/:id', method: 'DELETE', status: 204, body: '{}' }, doc)).toMatch(
+      /a 204 with a body/,
+    );
+    expect(violationOf({ ...ok, route: undefined, status: 200 }, doc)).toMatch(/not a 301, 404 or 405/);
+  });
+});
