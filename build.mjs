@@ -5,9 +5,10 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { exportNames, VENDOR, vendorFile } from './scripts/vendor.mjs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CODE_CACHED, exportNames, VENDOR, vendorFile } from './scripts/vendor.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -46,6 +47,28 @@ const UNUSED_BUILTINS = [
     stub: 'module.exports = { maxHeaderSize: 16384, IncomingMessage: class IncomingMessage {} };',
   },
   { module: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
+  // conf validates its store with ajv only when given a schema (its `schema`, `rootSchema` or
+  // `ajvOptions` option), which edp never gives (src/config/store.ts): ajv and its formats,
+  // ~150 KB that conf imports at load, are left out. The stand-ins throw if conf ever
+  // constructs them, and the build checks below that a store is written and read back
+  // without touching them.
+  {
+    module: 'ajv/dist/2020.js',
+    importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
+    stub: "exports.Ajv2020 = class { constructor() { throw new Error('ajv is not bundled with edp (conf without a schema)'); } };",
+  },
+  // semver serves conf's migrations only (its `migrations` and `projectVersion` options),
+  // which edp does not use: ~12 KB of code and most of conf's load time.
+  {
+    module: 'semver',
+    importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
+    stub: "module.exports = new Proxy({}, { get() { throw new Error('semver is not bundled with edp (conf without migrations)'); } });",
+  },
+  {
+    module: 'ajv-formats',
+    importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
+    stub: "module.exports = { default() { throw new Error('ajv-formats is not bundled with edp (conf without a schema)'); } };",
+  },
   // edp creates every chalk instance with the colour level it decided (output/io.ts colorLevel):
   // chalk's own detection, which loads node:tty and node:os (~2.5 ms), is never consulted.
   {
@@ -137,10 +160,13 @@ const separateFiles = {
       const names = vendorExports[args.path];
       return {
         contents: [
-          `const vendored = require(${JSON.stringify(`./${vendorFile(args.path)}`)});`,
+          CODE_CACHED.includes(args.path)
+            ? `const vendored = require(${JSON.stringify(resolve('src/util/commonjs.ts'))}).requireBuilt(require.resolve(${JSON.stringify(`./${vendorFile(args.path)}`)}), ${JSON.stringify(args.path)});`
+            : `const vendored = require(${JSON.stringify(`./${vendorFile(args.path)}`)});`,
           `const { ${names.map((n, i) => `${JSON.stringify(n)}: v${i}`).join(', ')} } = vendored;`,
           `export { ${names.map((n, i) => `v${i} as ${n}`).join(', ')} };`,
         ].join('\n'),
+        resolveDir: resolve('.'),
         loader: 'js',
         resolveDir: resolve('dist'),
       };
@@ -180,13 +206,30 @@ for (const name of VENDOR) {
     },
     outfile: `dist/${vendorFile(name)}`,
     ...commonJs,
+    // conf's ajv is left out (UNUSED_BUILTINS); the other libraries are bundled whole.
+    plugins: name === 'conf' ? [unusedBuiltins] : [],
   });
+}
+
+// conf as bundled, with ajv left out: a store written and read back, with edp's options, must
+// never reach the stand-ins; if a new conf builds its validator without a schema, this fails.
+{
+  const { default: Conf } = (await import(resolve(`dist/${vendorFile('conf')}`))).default;
+  const dir = mkdtempSync(join(tmpdir(), 'edp-build-conf-'));
+  try {
+    const store = new Conf({ cwd: dir, configName: 'config', configFileMode: 0o600, clearInvalidConfig: false });
+    store.store = { profiles: { default: { workspace: '101' } } };
+    const back = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    if (back.profiles?.default?.workspace !== '101') throw new Error('conf as bundled did not write its store');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // The files the launcher compiles with a code cache end with a digest of their content, which
 // names the cache (bin/edp.js): a cache is never used for another build, and a run computes no
 // digest of its own.
-for (const file of ['cli.cjs', UNDICI_CJS]) {
+for (const file of ['cli.cjs', UNDICI_CJS, ...CODE_CACHED.map(vendorFile)]) {
   const digest = createHash('sha256')
     .update(readFileSync(`dist/${file}`))
     .digest('hex')

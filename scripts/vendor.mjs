@@ -1,7 +1,13 @@
 // The libraries only some commands use, each bundled into one CommonJS file in dist/vendor that
 // the CLI loads on first use (build.mjs). Listed once: the build and the built-binary test of
 // every lazily loaded module (test/e2e/vendor.test.ts) both read this list.
-export const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3'];
+export const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3', 'conf'];
+
+/**
+ * Vendored libraries loaded through the launcher's V8 code cache (src/util/commonjs.ts), like the
+ * CLI itself: those a common run loads (conf: every run that caches a token writes the config).
+ */
+export const CODE_CACHED = ['conf'];
 
 /** dist/vendor/<file> of a vendored library, relative to dist. */
 export const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/', '-')}.cjs`;

@@ -3,7 +3,7 @@ import { App, type Parsed } from './commands/shared/app.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
-import { useCommonJsLoader, type CommonJsLoader } from './http/undici.js';
+import { useCommonJsLoader, type CommonJsLoader } from './util/commonjs.js';
 
 /** The command tree for `argv` (only the invoked area is loaded; `all` loads every area). */
 export async function buildProgram(app: App, argv: string[] = [], all = false): Promise<CommandUnknownOpts> {

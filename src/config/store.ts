@@ -1,15 +1,6 @@
 import { nodeCrypto } from '../util/crypto.js';
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import type Conf from 'conf';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -102,6 +93,8 @@ export class ConfigStore {
   readonly lockFile: string;
   private snapshot: ConfigFile | undefined;
   private saltWrite: { salt: string; written: Promise<string> } | undefined;
+  /** conf, once this process writes (src/config/store.ts `save`). */
+  private conf: Conf<ConfigFile> | undefined;
   /** Changes started and not yet written or failed. */
   private readonly writing = new Set<Promise<unknown>>();
 
@@ -172,7 +165,10 @@ export class ConfigStore {
           this.snapshot = fresh;
           return fresh;
         }
-        if (this.writeAtomically(fresh, () => lock.held())) {
+        // A lock lost meanwhile (taken for stale by another process) means another change may
+        // have landed: read afresh and apply the change again.
+        if (lock.held()) {
+          await this.save(fresh);
           this.snapshot = fresh;
           return fresh;
         }
@@ -263,33 +259,27 @@ export class ConfigStore {
     }
   }
 
-  /** Writes a temporary file beside the real one and renames it over it, unless the lock was lost meanwhile. */
-  private writeAtomically(data: ConfigFile, stillLocked: () => boolean): boolean {
-    const temp = `${this.file}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
-      fsyncSync(fd);
-    } catch (err) {
-      closeSync(fd);
-      unlinkSync(temp);
-      throw err;
+  /**
+   * Writes the file through conf (a temporary file renamed over the real one, mode 0600), under
+   * this store's lock: conf re-reads nothing and validates nothing here (no schema), it writes
+   * the file as changed under the lock. Loaded on the first write only: a run that only reads
+   * reads the file with a plain read.
+   */
+  private async save(data: ConfigFile): Promise<void> {
+    if (!this.conf) {
+      const { default: ConfStore } = await import('conf');
+      this.conf = new ConfStore<ConfigFile>({
+        cwd: this.dir,
+        configName: 'config',
+        fileExtension: 'json',
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+        accessPropertiesByDotNotation: false,
+        serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+      });
     }
-    closeSync(fd);
-    // The mode given to open() is reduced by the umask, never widened; set it exactly.
-    chmodSync(temp, 0o600);
-    if (!stillLocked()) {
-      unlinkSync(temp);
-      return false;
-    }
-    try {
-      renameSync(temp, this.file);
-    } catch (err) {
-      unlinkSync(temp);
-      throw err;
-    }
+    this.conf.store = data;
     syncDir(this.dir);
-    return true;
   }
 }
 

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type AgentClass from 'undici/lib/dispatcher/agent.js';
 import type undiciRequest from 'undici/lib/api/api-request.js';
+import { requireBuilt } from '../util/commonjs.js';
 
 /** The file name of the CommonJS undici build beside the bundle (set by build.mjs; unset when run from source). */
 declare const __EDP_UNDICI_CJS__: string;
@@ -12,16 +13,7 @@ export interface Undici {
   request: typeof undiciRequest;
 }
 
-/** Loads a built CommonJS file with a V8 code cache; `name` names its cache (bin/edp.js). */
-export type CommonJsLoader = (file: string, name: string) => unknown;
-
 let loaded: Undici | undefined;
-let commonJsLoader: CommonJsLoader | undefined;
-
-/** The launcher hands over its loader (bin/edp.js); without it, the built undici is required as usual. */
-export function useCommonJsLoader(load: CommonJsLoader): void {
-  commonJsLoader = load;
-}
 
 /**
  * undici's Agent and request API. The built command line has them in one CommonJS file beside
@@ -33,7 +25,7 @@ export function loadUndici(): Undici {
   if (loaded) return loaded;
   if (typeof __EDP_UNDICI_CJS__ !== 'undefined') {
     const file = join(dirname(fileURLToPath(import.meta.url)), __EDP_UNDICI_CJS__);
-    loaded = (commonJsLoader ? commonJsLoader(file, 'undici') : createRequire(file)(file)) as Undici;
+    loaded = requireBuilt(file, 'undici') as Undici;
   } else {
     const require = createRequire(import.meta.url);
     loaded = { Agent: require('undici/lib/dispatcher/agent.js'), request: require('undici/lib/api/api-request.js') };
