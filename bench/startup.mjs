@@ -10,7 +10,7 @@
 // `--node PATH` measures the CLI (and `node -e 0`) under another Node binary; the sandbox stays
 // in this process.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
@@ -90,6 +90,13 @@ const verdict = (ok) => (ok ? 'met' : 'NOT met');
 const ms = (x) => `${x.toFixed(1).padStart(6)} ms`;
 const nodeVersion = spawnSync(NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
 console.log(`startup on Node ${nodeVersion}, median of ${RUNS} interleaved runs`);
+// WebAssembly is kept at its baseline tier per Node major (src/http/baseline-wasm.ts, and the
+// launcher on Node 22): on a major in neither, V8 tiers up as it decides and a run that sends
+// a few requests may wait for that at exit. Said here so that such figures are read as such.
+const major = Number(nodeVersion.split('.')[0]);
+const tabled = [...readFileSync('src/http/baseline-wasm.ts', 'utf8').matchAll(/^ {2}(\d+): \{ set:/gm)].map((m) => Number(m[1]));
+if (major !== 22 && !tabled.includes(major))
+  console.log(`  note: Node ${major} is not in BASELINE_FLAGS (${tabled.join(', ')}) nor 22: WebAssembly tiers up as V8 decides`);
 console.log(`  ${'node -e 0'.padEnd(36)} ${ms(m['node -e 0'])}`);
 for (const [name, target] of [
   ['edp --help', 1.3],
