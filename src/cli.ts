@@ -1,6 +1,8 @@
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { App, type Parsed } from './commands/shared/app.js';
 import { registerCommands } from './commands/index.js';
+import { exitCodesHelp } from './errors.js';
+import { errorDocument } from './output/error-document.js';
 import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
 import { useCommonJsLoader, type CommonJsLoader } from './util/commonjs.js';
@@ -28,14 +30,7 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
     .showSuggestionAfterError(true)
     .configureOutput(outputFor(io, argv))
     .exitOverride();
-  program.addHelpText(
-    'after',
-    '\nExit codes: 0 ok, 1 service or network fault, 2 usage or bad input, 3 authentication, 4 permission,\n' +
-      '5 not found, 6 conflict, 7 build failed, 8 wait timed out, 9 degraded build,\n' +
-      '10 plan found changes (--detailed-exitcode), 11 confirmation declined, 12 doctor could not check,\n' +
-      '130 interrupted.\n' +
-      'Run `edp sandbox` for a local emulator of the whole service.',
-  );
+  program.addHelpText('after', `\n${exitCodesHelp()}\nRun \`edp sandbox\` for a local emulator of the whole service.`);
   await registerCommands(program, app, argv, all);
   const machine = wantsMachineOutput(argv);
   applyToAll(program, (cmd) => {
@@ -70,9 +65,7 @@ function outputFor(io: IO, argv: string[]) {
     outputError: (s: string, write: (s: string) => void) => {
       if (!machine) return write(s);
       const message = s.trim().replace(/^error:\s*/i, '');
-      write(
-        `${JSON.stringify({ error: { status: null, code: 'usage_error', message, details: {}, trace_id: null } })}\n`,
-      );
+      write(`${JSON.stringify(errorDocument({ code: 'usage_error', message }))}\n`);
     },
   };
 }
@@ -147,7 +140,7 @@ export function run(launcher: { loadCommonJs?: CommonJsLoader } = {}): void {
       const message = err instanceof Error ? err.message : String(err);
       process.stderr.write(
         wantsMachineOutput(process.argv.slice(2))
-          ? `${JSON.stringify({ error: { status: null, code: 'unexpected_error', message, details: {}, trace_id: null } })}\n`
+          ? `${JSON.stringify(errorDocument({ code: 'unexpected_error', message }))}\n`
           : `error: ${message}\n`,
       );
       exitOnceWritten(1);

@@ -1,24 +1,86 @@
-/** Errors the CLI knows how to present, each with its exit code (see cli-design: Exit codes). */
+/** Errors the CLI knows how to present, each with its exit code. */
 
-export const ExitCode = {
-  ok: 0,
-  failure: 1,
-  usage: 2,
-  auth: 3,
-  permission: 4,
-  notFound: 5,
-  conflict: 6,
-  buildFailed: 7,
-  waitTimeout: 8,
-  degraded: 9,
-  /** `plan --detailed-exitcode` found changes to make (cli-design: Second round) */
-  changesPending: 10,
-  /** a confirmation was answered no; nothing was changed */
-  declined: 11,
-  /** `doctor` could not make its checks: the service unreachable, the credentials refused */
-  couldNotCheck: 12,
-  interrupted: 130,
-} as const;
+/**
+ * The exit codes, once: `edp --help` shows `code short`, the README's table `code | long` (a
+ * test keeps it equal), and `ExitCode` names them for the code.
+ */
+export const EXIT_CODES = [
+  { outcome: 'ok', code: 0, short: 'ok', long: 'success' },
+  {
+    outcome: 'failure',
+    code: 1,
+    short: 'service or network fault',
+    long: 'service fault or unexpected error (5xx, network, a write whose outcome is unknown)',
+  },
+  {
+    outcome: 'usage',
+    code: 2,
+    short: 'usage or bad input',
+    long: 'usage or bad input: refused locally (nothing sent), a parse error (unknown option, missing argument), or refused by the service with 400',
+  },
+  { outcome: 'auth', code: 3, short: 'authentication', long: 'authentication failed (401) or no credentials' },
+  { outcome: 'permission', code: 4, short: 'permission', long: 'permission denied (403)' },
+  {
+    outcome: 'notFound',
+    code: 5,
+    short: 'not found',
+    long: "not found (404, 410), and a workspace the agency does not have (the token request's 400)",
+  },
+  { outcome: 'conflict', code: 6, short: 'conflict', long: "conflict with the resource's state (409)" },
+  { outcome: 'buildFailed', code: 7, short: 'build failed', long: 'recipe build ended `failed`' },
+  { outcome: 'waitTimeout', code: 8, short: 'wait timed out', long: 'waited past `--wait-timeout`' },
+  {
+    outcome: 'degraded',
+    code: 9,
+    short: 'degraded build',
+    long: 'build ended `ready_to_work` with `degraded: true` and `--fail-on-degraded` was given',
+  },
+  {
+    outcome: 'changesPending',
+    code: 10,
+    short: 'plan found changes (--detailed-exitcode)',
+    long: '`plan --detailed-exitcode` found changes to make',
+  },
+  {
+    outcome: 'declined',
+    code: 11,
+    short: 'confirmation declined',
+    long: 'a confirmation was declined: a cancel, nothing was changed',
+  },
+  {
+    outcome: 'couldNotCheck',
+    code: 12,
+    short: 'doctor could not check',
+    long: '`doctor` could not make its checks: the service unreachable, the credentials refused or missing',
+  },
+  {
+    outcome: 'interrupted',
+    code: 130,
+    short: 'interrupted',
+    long: 'interrupted (Ctrl-C), also at a prompt (`cancelled`)',
+  },
+] as const;
+
+type ExitRow = (typeof EXIT_CODES)[number];
+
+export const ExitCode = Object.fromEntries(EXIT_CODES.map((e) => [e.outcome, e.code])) as {
+  readonly [R in ExitRow as R['outcome']]: R['code'];
+};
+
+/** `Exit codes: 0 ok, 1 service or network fault, …` for `edp --help`, in lines of at most `width`. */
+export function exitCodesHelp(width = 100): string {
+  const lines: string[] = [];
+  let line = 'Exit codes:';
+  for (const [i, e] of EXIT_CODES.entries()) {
+    const item = ` ${e.code} ${e.short}${i === EXIT_CODES.length - 1 ? '.' : ','}`;
+    if (line.length + item.length > width) {
+      lines.push(line);
+      line = item.trimStart();
+    } else line += item;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
 
 /** The named outcomes a command can end with; errors.ts alone maps them to numbers. */
 export type Outcome = Exclude<

@@ -1,3 +1,4 @@
+import { errorDocument, type ErrorDocument } from './error-document.js';
 import {
   ApiError,
   NetworkError,
@@ -21,32 +22,26 @@ interface ValidationField {
 }
 
 /** `{error: {status, code, message, details, trace_id}}`, the machine form of any error. */
-export function errorJson(err: unknown): { error: Record<string, unknown> } {
-  if (err instanceof ApiError) {
-    return {
-      error: {
-        status: err.status,
-        code: err.code ?? null,
-        message: err.message,
-        details: err.details,
-        trace_id: err.traceId ?? null,
-      },
-    };
-  }
+export function errorJson(err: unknown): ErrorDocument {
+  if (err instanceof ApiError)
+    return errorDocument({
+      status: err.status,
+      code: err.code ?? null,
+      message: err.message,
+      details: err.details,
+      traceId: err.traceId,
+    });
   if (err instanceof OutcomeUnknownError) {
     const inner = err.cause instanceof ApiError ? err.cause : undefined;
-    return {
-      error: {
-        status: inner?.status ?? null,
-        code: 'outcome_unknown',
-        message: err.message,
-        details: inner?.details ?? {},
-        trace_id: inner?.traceId ?? null,
-      },
-    };
+    return errorDocument({
+      status: inner?.status,
+      code: 'outcome_unknown',
+      message: err.message,
+      details: inner?.details,
+      traceId: inner?.traceId,
+    });
   }
-  if (isPromptInterrupt(err))
-    return { error: { status: null, code: 'cancelled', message: 'cancelled', details: {}, trace_id: null } };
+  if (isPromptInterrupt(err)) return errorDocument({ code: 'cancelled', message: 'cancelled' });
   const code =
     err instanceof UsageError
       ? 'usage_error'
@@ -61,15 +56,7 @@ export function errorJson(err: unknown): { error: Record<string, unknown> } {
               : 'unexpected_error';
   // A usage error may carry details of its own (a document's problems, each with its place).
   const own = err instanceof UsageError ? (err as { details?: unknown }).details : undefined;
-  return {
-    error: {
-      status: null,
-      code,
-      message: err instanceof Error ? err.message : String(err),
-      details: own !== null && typeof own === 'object' && !Array.isArray(own) ? own : {},
-      trace_id: null,
-    },
-  };
+  return errorDocument({ code, message: err instanceof Error ? err.message : String(err), details: own });
 }
 
 /** Next steps for a 401 and for a service that cannot be reached, unless the error names its own. */

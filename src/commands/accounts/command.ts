@@ -34,7 +34,6 @@ export type DisableOptions = OptionsOf<ReturnType<typeof disable>>;
 /** edp accounts …: workspace operations (-w) on the accounts of one connection. */
 export function register(accounts: Command, app: App): void {
   accounts
-    .description('accounts of a connection (v3.1 ids: the ones recipes accept)')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(enable(), () => import('./enable.js').then((m) => m.runEnable)))
     .addCommand(app.verb(disable(), () => import('./disable.js').then((m) => m.runDisable)));

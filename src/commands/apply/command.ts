@@ -6,9 +6,6 @@ import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaul
 
 const apply = (cmd: Command) =>
   cmd
-    .description(
-      'make the workspaces match a fleet file: shows the plan, asks, then creates, appends, builds and updates (safe to re-run)',
-    )
     .argument('[plan]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
     .option('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('-y, --yes', 'do not ask (needed when not at a terminal)')

@@ -33,7 +33,6 @@ export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 /** edp config …: per-profile settings (cli-design: Second round). */
 export function register(config: Command, app: App): void {
   config
-    .description('per-profile settings: workspace, base_url, concurrency, poll_interval')
     .addHelpText(
       'after',
       '\nSettings (each resolved as: flag, then environment variable, then the profile, then the default):\n' +

@@ -23,7 +23,6 @@ export type DeleteOptions = OptionsOf<ReturnType<typeof del>>;
 /** edp connections …: workspace operations (-w). */
 export function register(connections: Command, app: App): void {
   connections
-    .description('connections of a data source in a workspace')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(del(), () => import('./delete.js').then((m) => m.runDelete)));
 }

@@ -12,7 +12,5 @@ export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 
 /** edp datasources …: a workspace operation (-w). */
 export function register(datasources: Command, app: App): void {
-  datasources
-    .description('data sources the workspace can connect')
-    .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)));
+  datasources.addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)));
 }

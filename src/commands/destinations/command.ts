@@ -92,9 +92,7 @@ export type ConnectionsUpdateOptions = OptionsOf<ReturnType<typeof connectionsUp
 export type ConnectionsRecheckOptions = OptionsOf<ReturnType<typeof connectionsRecheck>>;
 
 export function register(destinations: Command, app: App): void {
-  destinations
-    .description('destinations and destination connections: where loads deliver data')
-    .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)));
+  destinations.addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)));
   destinations
     .command('connections')
     .description('connections to a destination (S3 parameters as flags or --file; secrets from stdin or env)')

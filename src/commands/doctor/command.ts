@@ -5,9 +5,6 @@ import { examples } from '../shared/help.js';
 
 const doctor = (cmd: Command) =>
   cmd
-    .description(
-      'check workspaces: credentials and token, destination, recipe accounts, webhook endpoints; each finding names its fix',
-    )
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
     .option('--concurrency <n>', `workspaces checked at once (${FLEET_CONCURRENCY_HELP})`)
     .addHelpText(

@@ -5,9 +5,6 @@ import { examples } from '../shared/help.js';
 
 const exportCommand = (cmd: Command) =>
   cmd
-    .description(
-      'write the current state of workspaces as a fleet file: recipes, webhook endpoints, custom roles (YAML; --json for JSON)',
-    )
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
     .option('--output <file>', 'write to this file instead of standard output')
     .option('--concurrency <n>', `workspaces read at once (${FLEET_CONCURRENCY_HELP})`)

@@ -75,7 +75,6 @@ export type SettingOptionsOptions = OptionsOf<ReturnType<typeof settingOptions>>
 
 export function register(templates: Command, app: App): void {
   templates
-    .description('extraction templates: the fields a data source offers and their defaults')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))

@@ -84,7 +84,6 @@ export type MigrateWideOptions = OptionsOf<ReturnType<typeof migrateWide>>;
 
 export function register(extracts: Command, app: App): void {
   extracts
-    .description("extracts: pull an account's data into a data table, on a schedule or on demand")
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))

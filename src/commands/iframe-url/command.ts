@@ -4,9 +4,6 @@ import { examples } from '../shared/help.js';
 
 const iframeUrl = (cmd: Command) =>
   cmd
-    .description(
-      'get an embeddable iframe URL for connecting a data source or destination (agency credentials, -w workspace)',
-    )
     .option('--type <type>', 'datasource or destination')
     .option('--name <name>', 'string id of the data source or destination')
     .option(

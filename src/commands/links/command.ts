@@ -40,7 +40,6 @@ export type RevokeOptions = OptionsOf<ReturnType<typeof revoke>>;
 /** edp links …: workspace operations (-w) on the external authentication links of a data source. */
 export function register(links: Command, app: App): void {
   links
-    .description('one-time external authentication links: someone outside the agency connects a data source')
     .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(revoke(), () => import('./revoke.js').then((m) => m.runRevoke)));

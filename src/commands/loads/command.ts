@@ -69,7 +69,6 @@ export type RunOptions = OptionsOf<ReturnType<typeof run>>;
 
 export function register(loads: Command, app: App): void {
   loads
-    .description('loads: deliver a data table to a destination connection')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))

@@ -5,9 +5,6 @@ import { examples } from '../shared/help.js';
 
 const plan = (cmd: Command) =>
   cmd
-    .description(
-      'show what `apply` would change to make the workspaces match a fleet file, and what cannot be done; sends no write',
-    )
     .requiredOption('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('--detailed-exitcode', 'exit 0 when nothing is to be done, 10 when changes are pending')
     .option(

@@ -215,7 +215,6 @@ export type DeployOptions = OptionsOf<ReturnType<typeof deploy>>;
 /** edp recipes …: automated recipes through the v3.1 operations (cli-design: Command tree). */
 export function register(recipes: Command, app: App): void {
   recipes
-    .description('automated recipes: templates, create, configure, build, poll, deploy (workspace token)')
     .addCommand(app.verb(templates(), () => import('./templates.js').then((m) => m.runTemplates)))
     .addCommand(app.verb(template(), () => import('./template.js').then((m) => m.runTemplate)))
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))

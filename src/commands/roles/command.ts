@@ -84,7 +84,6 @@ export type PermissionsOptions = OptionsOf<ReturnType<typeof permissions>>;
 
 export function register(roles: Command, app: App): void {
   roles
-    .description('custom workspace roles and the permission catalog (agency chief credentials, embedded API enabled)')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))

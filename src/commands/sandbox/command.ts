@@ -4,7 +4,6 @@ import { examples } from '../shared/help.js';
 
 const sandbox = (cmd: Command) =>
   cmd
-    .description('run a local emulator of the whole service (in memory; --state FILE to keep it)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option(
       '--host <host>',

@@ -34,7 +34,6 @@ export type FieldsOptions = OptionsOf<ReturnType<typeof fields>>;
 
 export function register(tables: Command, app: App): void {
   tables
-    .description('data tables: where extracts deliver rows')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(fields(), () => import('./fields.js').then((m) => m.runFields)));

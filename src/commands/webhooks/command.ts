@@ -95,7 +95,6 @@ export type ListenOptions = OptionsOf<ReturnType<typeof listen>>;
 
 export function register(webhooks: Command, app: App): void {
   webhooks
-    .description('webhook endpoints of a workspace, their event types, and a local receiver (workspace token)')
     .addCommand(app.verb(list(), () => import('./list.js').then((m) => m.runList)))
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(create(), () => import('./create.js').then((m) => m.runCreate)))
