@@ -64,6 +64,16 @@ const UNUSED_BUILTINS = [
     importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
     stub: "module.exports = new Proxy({}, { get() { throw new Error('semver is not bundled with edp (conf without migrations)'); } });",
   },
+  // atomically (conf's atomic write) imports when-exit, which at load hooks SIGINT, SIGTERM and
+  // a dozen other signals to delete its temporary files and then raises the signal again: that
+  // would end a run at Ctrl-C before edp's own handler finishes (the notes an interrupted wait
+  // or apply prints). The stand-in deletes them at a normal exit only, and hooks no signal.
+  {
+    module: 'when-exit',
+    importer: /atomically[\\/]dist[\\/]utils[\\/]temp\.js$/,
+    // (Imported by an ES module, a CommonJS stand-in's default is its module.exports.)
+    stub: "module.exports = (callback) => { process.once('exit', callback); return () => process.off('exit', callback); };",
+  },
   {
     module: 'ajv-formats',
     importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
@@ -214,7 +224,12 @@ for (const name of VENDOR) {
 // conf as bundled, with ajv left out: a store written and read back, with edp's options, must
 // never reach the stand-ins; if a new conf builds its validator without a schema, this fails.
 {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((s) => process.listenerCount(s));
   const { default: Conf } = (await import(resolve(`dist/${vendorFile('conf')}`))).default;
+  if (['SIGINT', 'SIGTERM', 'SIGHUP'].some((s, i) => process.listenerCount(s) !== signals[i]))
+    throw new Error(
+      'conf as bundled hooks a signal (when-exit is bundled again?): it would cut short the Ctrl-C of edp',
+    );
   const dir = mkdtempSync(join(tmpdir(), 'edp-build-conf-'));
   try {
     const store = new Conf({ cwd: dir, configName: 'config', configFileMode: 0o600, clearInvalidConfig: false });

@@ -242,6 +242,8 @@ export class CredentialAuth implements AuthProvider {
     try {
       found ??= reusable(store.reread());
       if (found) return this.adopt(workspaceId, found);
+      // The token will be written: the store gets ready to write while the request is out.
+      store.prepareWrite();
       const issued = await this.issue(workspaceId, client);
       await this.save(workspaceId, identity, issued);
       return issued.token;

@@ -93,8 +93,8 @@ export class ConfigStore {
   readonly lockFile: string;
   private snapshot: ConfigFile | undefined;
   private saltWrite: { salt: string; written: Promise<string> } | undefined;
-  /** conf, once this process writes (src/config/store.ts `save`). */
-  private conf: Conf<ConfigFile> | undefined;
+  /** conf's store, once this process writes or is about to (`prepareWrite`). */
+  private conf: Promise<Conf<ConfigFile>> | undefined;
   /** Changes started and not yet written or failed. */
   private readonly writing = new Set<Promise<unknown>>();
 
@@ -260,25 +260,44 @@ export class ConfigStore {
   }
 
   /**
+   * Loads conf and makes its store, without waiting: a caller about to write calls this before a
+   * request it awaits, so that the work is done while the process would otherwise wait on the
+   * network. A failure here is met again, and reported, by the write itself.
+   */
+  prepareWrite(): void {
+    this.conf ??= this.makeConf();
+    this.conf.catch(() => undefined);
+  }
+
+  private async makeConf(): Promise<Conf<ConfigFile>> {
+    const { default: ConfStore } = await import('conf');
+    return new ConfStore<ConfigFile>({
+      cwd: this.dir,
+      configName: 'config',
+      fileExtension: 'json',
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+      serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+    });
+  }
+
+  /**
    * Writes the file through conf (a temporary file renamed over the real one, mode 0600), under
-   * this store's lock: conf re-reads nothing and validates nothing here (no schema), it writes
-   * the file as changed under the lock. Loaded on the first write only: a run that only reads
-   * reads the file with a plain read.
+   * this store's lock: conf validates nothing here (no schema), it writes the file as changed
+   * under the lock. Loaded on the first write only: a run that only reads reads the file with a
+   * plain read.
    */
   private async save(data: ConfigFile): Promise<void> {
-    if (!this.conf) {
-      const { default: ConfStore } = await import('conf');
-      this.conf = new ConfStore<ConfigFile>({
-        cwd: this.dir,
-        configName: 'config',
-        fileExtension: 'json',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
-      });
+    let conf: Conf<ConfigFile>;
+    try {
+      conf = await (this.conf ??= this.makeConf());
+    } catch {
+      // A store made ahead of time that failed is made again, and this time its error is reported.
+      this.conf = this.makeConf();
+      conf = await this.conf;
     }
-    this.conf.store = data;
+    conf.store = data;
     syncDir(this.dir);
   }
 }
