@@ -94,9 +94,13 @@ console.log(`startup on Node ${nodeVersion}, median of ${RUNS} interleaved runs`
 // launcher on Node 22): on a major in neither, V8 tiers up as it decides and a run that sends
 // a few requests may wait for that at exit. Said here so that such figures are read as such.
 const major = Number(nodeVersion.split('.')[0]);
-const tabled = [...readFileSync('src/http/baseline-wasm.ts', 'utf8').matchAll(/^ {2}(\d+): \{ set:/gm)].map((m) => Number(m[1]));
+const tabled = [...readFileSync('src/http/baseline-wasm.ts', 'utf8').matchAll(/^ {2}(\d+): \{ set:/gm)].map((m) =>
+  Number(m[1]),
+);
 if (major !== 22 && !tabled.includes(major))
-  console.log(`  note: Node ${major} is not in BASELINE_FLAGS (${tabled.join(', ')}) nor 22: WebAssembly tiers up as V8 decides`);
+  console.log(
+    `  note: Node ${major} is not in BASELINE_FLAGS (${tabled.join(', ')}) nor 22: WebAssembly tiers up as V8 decides`,
+  );
 console.log(`  ${'node -e 0'.padEnd(36)} ${ms(m['node -e 0'])}`);
 for (const [name, target] of [
   ['edp --help', 1.3],
