@@ -176,7 +176,6 @@ const separateFiles = {
           `const { ${names.map((n, i) => `${JSON.stringify(n)}: v${i}`).join(', ')} } = vendored;`,
           `export { ${names.map((n, i) => `v${i} as ${n}`).join(', ')} };`,
         ].join('\n'),
-        resolveDir: resolve('.'),
         loader: 'js',
         resolveDir: resolve('dist'),
       };
