@@ -87,6 +87,8 @@ const UNUSED_BUILTINS = [
     stub: 'module.exports = { stdout: false, stderr: false };',
   },
 ];
+/** The stand-ins some build used: one never used means its dependency changed (checked below). */
+const stubbed = new Set();
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const unusedBuiltins = {
   name: 'unused-builtins',
@@ -94,6 +96,7 @@ const unusedBuiltins = {
     const filter = new RegExp(`^(${UNUSED_BUILTINS.map((u) => escapeRegExp(u.module)).join('|')})$`);
     b.onResolve({ filter }, (args) => {
       const entry = UNUSED_BUILTINS.find((u) => u.module === args.path && u.importer.test(args.importer));
+      if (entry) stubbed.add(entry);
       return entry ? { path: entry.module, namespace: 'unused-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'unused-builtin' }, (args) => ({
@@ -239,6 +242,15 @@ for (const name of VENDOR) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// Each stand-in rests on an assumption about a dependency (this module imports that one, for
+// that feature): one that no build used means the dependency no longer imports it from there,
+// and the assumption must be looked at again.
+const unused = UNUSED_BUILTINS.filter((u) => !stubbed.has(u));
+if (unused.length > 0)
+  throw new Error(
+    `stand-ins no build used (the dependency changed; review UNUSED_BUILTINS): ${unused.map((u) => `${u.module} from ${u.importer}`).join(', ')}`,
+  );
 
 // The files the launcher compiles with a code cache end with a digest of their content, which
 // names the cache (bin/edp.js): a cache is never used for another build, and a run computes no

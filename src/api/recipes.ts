@@ -24,9 +24,7 @@ export function recipePaths(version: RecipeApiVersion = 'v3.1') {
 
 const v31 = recipePaths('v3.1');
 
-/** The v3.1 states; the service may add others, which are shown as they come. */
-export const RECIPE_STATES = ['extracting_data', 'building_dependencies', 'ready_to_work', 'failed'] as const;
-export const BUILDING_STATES = new Set(['extracting_data', 'building_dependencies']);
+export { BUILDING_STATES, RECIPE_STATES } from '../contract/recipes.js';
 
 export interface RecipeTemplate {
   id: number | string;

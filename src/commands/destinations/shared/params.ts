@@ -5,38 +5,18 @@ import { LosslessNumber } from '../../../util/json.js';
 import { readAll } from '../../../util/stdin.js';
 import { parsePositiveInt } from '../../../util/validate.js';
 import type { ParamFlags } from '../command.js';
-
-/**
- * The contract's S3 connection rules, checked before anything is sent: `connection_option`
- * (`aws_credentials` default, `bucket_policy`, `role_chaining`), AWS keys only for
- * `aws_credentials`, `assume_role_arn` for `role_chaining`, the service's role fields
- * read-only, `max_file_size_mb` 45..100000 requiring `{{chunk_id}}` in `filename` and
- * `file_format` `parquet`.
- */
-export const S3_OPTIONS = ['aws_credentials', 'bucket_policy', 'role_chaining'] as const;
-export const S3_KEYS = ['aws_access_key_id', 'aws_secret_access_key'] as const;
-const S3_READ_ONLY = ['service_assume_role_arn', 'service_assume_role_externalid'];
-const ROLE_ARN = /^arn:aws:iam::\d{12}:role\/[\w+=,.@/-]+$/;
-
-/** Parameter names each destination takes; secrets are write-only and masked when shown. */
-export const DESTINATION_PARAMS: Record<string, { known: string[]; secrets: string[] }> = {
-  s3: {
-    known: [
-      'connection_option',
-      'bucket',
-      'region',
-      'path_prefix',
-      'filename',
-      'file_format',
-      'max_file_size_mb',
-      ...S3_KEYS,
-      'assume_role_arn',
-    ],
-    secrets: [...S3_KEYS],
-  },
-  bigquery: { known: ['project_id', 'dataset', 'location', 'service_account_key'], secrets: ['service_account_key'] },
-  sftp: { known: ['host', 'port', 'username', 'password', 'path'], secrets: ['password'] },
-};
+import {
+  CHUNK_PLACEHOLDER,
+  DESTINATION_PARAMS,
+  MAX_FILE_SIZE_MB,
+  ROLE_ARN,
+  S3_DEFAULT_FILENAME,
+  S3_DEFAULT_OPTION,
+  S3_FORMATS,
+  S3_KEYS,
+  S3_OPTIONS,
+  S3_READ_ONLY,
+} from '../../../contract/destinations.js';
 
 /** The secret a destination reads from stdin or the environment, never from a flag. */
 export const STDIN_SECRET: Record<string, string> = {
@@ -57,7 +37,7 @@ export function checkNames(destination: string, sent: Record<string, unknown>): 
   const spec = DESTINATION_PARAMS[destination];
   if (!spec) return; // a destination this tool does not know: the service decides
   for (const name of Object.keys(sent)) {
-    if (destination === 's3' && S3_READ_ONLY.includes(name))
+    if (destination === 's3' && (S3_READ_ONLY as readonly string[]).includes(name))
       throw new UsageError(`${name} is read-only: the service sets it for role_chaining`);
     if (!spec.known.includes(name))
       throw new UsageError(`unknown ${destination} parameter "${name}" (known: ${spec.known.join(', ')})`);
@@ -65,6 +45,11 @@ export function checkNames(destination: string, sent: Record<string, unknown>): 
 }
 
 /**
+ * The S3 connection rules (src/contract/destinations.ts), checked before anything is sent:
+ * `connection_option`, AWS keys only for `aws_credentials`, `assume_role_arn` for
+ * `role_chaining`, the service's role fields read-only, `max_file_size_mb` in its bounds
+ * requiring `{{chunk_id}}` in `filename` and `file_format` `parquet`.
+ *
  * Checks S3 parameters as they will stand after the request: the `current` values (none on
  * create) with `sent` merged over them, as the service merges a PUT. On update the service
  * keeps secrets the tool cannot see, so their presence is checked only on create or when the
@@ -72,7 +57,7 @@ export function checkNames(destination: string, sent: Record<string, unknown>): 
  */
 export function checkS3(current: Record<string, unknown>, sent: Record<string, unknown>, creating: boolean): void {
   const merged = { ...current, ...sent };
-  const option = merged.connection_option ?? 'aws_credentials';
+  const option = merged.connection_option ?? S3_DEFAULT_OPTION;
   if (typeof option !== 'string' || !(S3_OPTIONS as readonly string[]).includes(option)) {
     throw new UsageError(`--connection-option must be one of ${S3_OPTIONS.join(', ')}, got "${String(option)}"`);
   }
@@ -87,7 +72,7 @@ export function checkS3(current: Record<string, unknown>, sent: Record<string, u
   if (option === 'aws_credentials') {
     const switching =
       sent.connection_option !== undefined &&
-      sent.connection_option !== (current.connection_option ?? 'aws_credentials');
+      sent.connection_option !== (current.connection_option ?? S3_DEFAULT_OPTION);
     if ((creating || switching) && sentKeys.length === 0) {
       throw new UsageError(
         'connection option aws_credentials needs the AWS keys: --aws-access-key-id (or EDP_AWS_ACCESS_KEY_ID) and --secret-stdin (or EDP_AWS_SECRET_ACCESS_KEY)',
@@ -106,16 +91,17 @@ export function checkS3(current: Record<string, unknown>, sent: Record<string, u
   } else if (sent.assume_role_arn !== undefined) {
     throw new UsageError(`--assume-role-arn is used only with --connection-option role_chaining, not ${option}`);
   }
-  const format = merged.file_format ?? 'csv';
-  if (format !== 'csv' && format !== 'parquet')
-    throw new UsageError(`--file-format must be csv or parquet, got "${String(format)}"`);
+  const format = merged.file_format ?? S3_FORMATS[0];
+  if (!(S3_FORMATS as readonly unknown[]).includes(format))
+    throw new UsageError(`--file-format must be ${S3_FORMATS.join(' or ')}, got "${String(format)}"`);
   const size = merged.max_file_size_mb;
   if (size === undefined || size === null) return;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 45 || size > 100000) {
-    throw new UsageError(`--max-file-size-mb must be a whole number from 45 to 100000, got ${String(size)}`);
+  const { min, max } = MAX_FILE_SIZE_MB;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < min || size > max) {
+    throw new UsageError(`--max-file-size-mb must be a whole number from ${min} to ${max}, got ${String(size)}`);
   }
-  if (!String(merged.filename ?? '{{table_name}}/{{date}}.csv').includes('{{chunk_id}}')) {
-    throw new UsageError('--max-file-size-mb splits files into chunks: --filename must contain {{chunk_id}}');
+  if (!String(merged.filename ?? S3_DEFAULT_FILENAME).includes(CHUNK_PLACEHOLDER)) {
+    throw new UsageError(`--max-file-size-mb splits files into chunks: --filename must contain ${CHUNK_PLACEHOLDER}`);
   }
   if (format !== 'parquet') throw new UsageError('--max-file-size-mb needs --file-format parquet');
 }
@@ -178,7 +164,7 @@ export async function paramsFrom(
     params.max_file_size_mb =
       opts.maxFileSizeMb === 'none'
         ? null
-        : parsePositiveInt(opts.maxFileSizeMb, '--max-file-size-mb', { min: 45, max: 100000 });
+        : parsePositiveInt(opts.maxFileSizeMb, '--max-file-size-mb', MAX_FILE_SIZE_MB);
   }
   const keyId = opts.awsAccessKeyId ?? ctx.env.EDP_AWS_ACCESS_KEY_ID;
   if (keyId !== undefined && keyId !== '') params.aws_access_key_id = keyId;

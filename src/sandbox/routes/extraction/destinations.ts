@@ -5,6 +5,17 @@ import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js'
 import type { Store } from '../../store.js';
 import type { Destination, DestinationConnection } from '../../types.js';
 import { emitDestinationConnection, invalid } from './model.js';
+import {
+  CHUNK_PLACEHOLDER,
+  DESTINATION_PARAMS,
+  MAX_FILE_SIZE_MB,
+  ROLE_ARN,
+  S3_DEFAULT_FILENAME,
+  S3_DEFAULT_OPTION,
+  S3_FORMATS,
+  S3_OPTIONS,
+  S3_READ_ONLY,
+} from '../../../contract/destinations.js';
 
 /** What a destination's `connection_params` may hold. */
 interface ParamRules {
@@ -18,9 +29,6 @@ interface ParamRules {
   check(params: Record<string, unknown>, sent: Record<string, unknown>): void;
 }
 
-export const S3_OPTIONS = ['aws_credentials', 'bucket_policy', 'role_chaining'] as const;
-const S3_FORMATS = ['csv', 'parquet'];
-const ROLE_ARN = /^arn:aws:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 const P = 'connection_params';
 
 function requireText(params: Record<string, unknown>, name: string): void {
@@ -41,25 +49,14 @@ function optionalText(params: Record<string, unknown>, name: string): void {
  * `{{chunk_id}}` in `filename` and `file_format` `parquet`.
  */
 const s3Rules: ParamRules = {
-  known: [
-    'connection_option',
-    'bucket',
-    'region',
-    'path_prefix',
-    'filename',
-    'file_format',
-    'max_file_size_mb',
-    'aws_access_key_id',
-    'aws_secret_access_key',
-    'assume_role_arn',
-  ],
-  secrets: ['aws_access_key_id', 'aws_secret_access_key'],
-  readOnly: ['service_assume_role_arn', 'service_assume_role_externalid'],
+  known: [...DESTINATION_PARAMS.s3!.known],
+  secrets: [...DESTINATION_PARAMS.s3!.secrets],
+  readOnly: [...S3_READ_ONLY],
   defaults: {
-    connection_option: 'aws_credentials',
+    connection_option: S3_DEFAULT_OPTION,
     region: 'us-east-1',
-    filename: '{{table_name}}/{{date}}.csv',
-    file_format: 'csv',
+    filename: S3_DEFAULT_FILENAME,
+    file_format: S3_FORMATS[0],
   },
   check(params, sent) {
     const option = params.connection_option;
@@ -88,26 +85,27 @@ const s3Rules: ParamRules = {
         throw invalid(`${P}.assume_role_arn`, `used only with connection_option role_chaining, not ${option}`);
       delete params.assume_role_arn;
     }
-    if (!S3_FORMATS.includes(params.file_format as string))
+    if (!(S3_FORMATS as readonly unknown[]).includes(params.file_format))
       throw invalid(`${P}.file_format`, `must be one of ${S3_FORMATS.join(', ')}`);
     const size = params.max_file_size_mb;
     if (size === null || size === undefined) {
       delete params.max_file_size_mb;
       return;
     }
-    if (typeof size !== 'number' || !Number.isInteger(size) || size < 45 || size > 100000) {
-      throw invalid(`${P}.max_file_size_mb`, 'must be a whole number from 45 to 100000');
+    const { min, max } = MAX_FILE_SIZE_MB;
+    if (typeof size !== 'number' || !Number.isInteger(size) || size < min || size > max) {
+      throw invalid(`${P}.max_file_size_mb`, `must be a whole number from ${min} to ${max}`);
     }
-    if (!String(params.filename ?? '').includes('{{chunk_id}}'))
-      throw invalid(`${P}.filename`, 'must contain {{chunk_id}} when max_file_size_mb is set');
+    if (!String(params.filename ?? '').includes(CHUNK_PLACEHOLDER))
+      throw invalid(`${P}.filename`, `must contain ${CHUNK_PLACEHOLDER} when max_file_size_mb is set`);
     if (params.file_format !== 'parquet')
       throw invalid(`${P}.file_format`, 'must be parquet when max_file_size_mb is set');
   },
 };
 
 const bigqueryRules: ParamRules = {
-  known: ['project_id', 'dataset', 'location', 'service_account_key'],
-  secrets: ['service_account_key'],
+  known: [...DESTINATION_PARAMS.bigquery!.known],
+  secrets: [...DESTINATION_PARAMS.bigquery!.secrets],
   readOnly: [],
   defaults: { location: 'US' },
   check(params) {
@@ -119,8 +117,8 @@ const bigqueryRules: ParamRules = {
 };
 
 const sftpRules: ParamRules = {
-  known: ['host', 'port', 'username', 'password', 'path'],
-  secrets: ['password'],
+  known: [...DESTINATION_PARAMS.sftp!.known],
+  secrets: [...DESTINATION_PARAMS.sftp!.secrets],
   readOnly: [],
   defaults: { port: 22, path: '/' },
   check(params) {

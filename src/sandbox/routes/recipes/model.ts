@@ -1,5 +1,6 @@
 import { LosslessNumber } from '../../../util/json.js';
 import type { Store } from '../../store.js';
+import type { RecipeState } from '../../../contract/recipes.js';
 
 /**
  * The automated recipe model of the sandbox: templates, recipes, their configuration and
@@ -7,17 +8,8 @@ import type { Store } from '../../store.js';
  * each version only serializes them differently.
  */
 
-export type RecipeState = 'extracting_data' | 'building_dependencies' | 'ready_to_work' | 'failed';
 export type BuildMode = 'progressive' | 'atomic';
-
-/** v3 display strings of the states (contract, States). */
-export const V3_STATE: Record<RecipeState, string> = {
-  extracting_data: 'Extracting Data',
-  building_dependencies: 'Building Dependencies',
-  ready_to_work: 'Ready to work',
-  failed: 'Failed',
-};
-export const RECIPE_STATES = Object.keys(V3_STATE) as RecipeState[];
+export { RECIPE_STATES, V3_STATE, type RecipeState } from '../../../contract/recipes.js';
 
 export interface OutputColumn {
   name: string;

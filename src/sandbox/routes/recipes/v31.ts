@@ -69,8 +69,8 @@ export function v31Routes(
   app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQuery } }, async (request) => {
     const ws = recipeCaller(store, request);
     const q = queryOf(request);
-    if (q.state !== undefined && !(RECIPE_STATES as string[]).includes(q.state)) {
-      throw invalidQuery('state', RECIPE_STATES, `Unknown state "${q.state}".`);
+    if (q.state !== undefined && !(RECIPE_STATES as readonly string[]).includes(q.state)) {
+      throw invalidQuery('state', [...RECIPE_STATES], `Unknown state "${q.state}".`);
     }
     if (q.template_id !== undefined && !/^\d{1,15}$/.test(q.template_id))
       throw invalidQuery('template_id', [], 'template_id must be an integer.');
