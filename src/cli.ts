@@ -3,6 +3,7 @@ import { App, type Parsed } from './commands/shared/app.js';
 import { registerCommands } from './commands/index.js';
 import { exitCodesHelp } from './errors.js';
 import { errorDocument } from './output/error-document.js';
+import { GLOBAL_OPTIONS } from './global-options.js';
 import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
 import { useCommonJsLoader, type CommonJsLoader } from './util/commonjs.js';
@@ -15,21 +16,11 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
       'Operate the Embedded Data Pipeline service: workspaces, connections, extraction, loading, recipes, webhooks and roles.',
     )
     .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'named credential set (env EDP_PROFILE; default "default")')
-    .option('--base-url <url>', 'service address, overrides the profile (env EDP_BASE_URL)')
-    .option('-w, --workspace <id>', 'workspace for workspace-scoped operations (env EDP_WORKSPACE)')
-    .option('--json', 'print the exact API objects as one JSON document')
-    .option('--ndjson', 'list commands: one JSON item per line, all pages, streamed')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression; strings print raw (implies --json)')
-    .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
-    .option('-q, --quiet', 'print less: no progress or notes')
-    .option('--verbose', 'log each request on stderr (method, path, status, ms, trace id); also EDP_DEBUG=1')
-    .option('--no-input', 'never prompt (also when CI is set or not on a terminal)')
-    .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m (default 60s)')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
     .configureOutput(outputFor(io, argv))
     .exitOverride();
+  for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.help);
   program.addHelpText('after', `\n${exitCodesHelp()}\nRun \`edp sandbox\` for a local emulator of the whole service.`);
   await registerCommands(program, app, argv, all);
   const machine = wantsMachineOutput(argv);

@@ -11,20 +11,11 @@ import type { Service } from './api/service.js';
 import { VERSION } from './version.js';
 import { Writable } from 'node:stream';
 import { terminalSafe } from './output/terminal-text.js';
+import type { GlobalOptionValues } from './global-options.js';
 
 /** Global options, as commander parses them (cli-design: Global options). */
-export interface GlobalFlags {
-  profile?: string;
-  baseUrl?: string;
-  workspace?: string;
-  json?: boolean;
-  ndjson?: boolean;
-  color?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-  input?: boolean;
-  timeout?: string;
-  jq?: string;
+/** What a verb receives besides its own options: the global options (src/global-options.ts), and the command options settings stand behind. */
+export interface GlobalFlags extends GlobalOptionValues {
   /** command options that settings stand behind (`recipes deploy`, waits) */
   concurrency?: string;
   pollInterval?: string;

@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App } from './shared/app.js';
+import { VALUE_OPTIONS } from '../global-options.js';
 import { addHelpCommand, groupHelpToStdout } from './shared/help.js';
 
 /** A top-level command's `command.ts`: declares its verbs (or, for a leaf, itself) on `cmd`. */
@@ -101,9 +102,6 @@ const COMMANDS: Array<[name: string, description: string, load: () => Promise<{ 
   ],
   ['completion', 'print a shell completion script', () => import('./completion/command.js')],
 ];
-
-/** Global options that take a value, to find the command word behind them. */
-const VALUE_OPTIONS = new Set(['--profile', '--base-url', '-w', '--workspace', '--timeout', '--jq']);
 
 export function commandWord(argv: string[]): string | undefined {
   const words: string[] = [];

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { registerCommands } from '../../src/commands/index.js';
 import type { App } from '../../src/commands/shared/app.js';
 import { EXIT_CODES } from '../../src/errors.js';
+import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VALUE_OPTIONS } from '../../src/global-options.js';
 import { cli } from '../helpers.js';
 
 /** Facts the tool states in several places, each kept in one. */
@@ -26,5 +27,21 @@ describe('one place for each fact', () => {
     const section = readme.slice(readme.indexOf('## Errors and exit codes'));
     const rows = [...section.matchAll(/^\| (\d+) \| (.*) \|$/gm)].map((m) => [Number(m[1]), m[2]]);
     expect(rows).toEqual(EXIT_CODES.map((e) => [e.code, e.long]));
+  });
+
+  it('the global options are the table in global-options.ts, everywhere they are read', async () => {
+    const help = (await cli(undefined, ['--help'])).stdout;
+    for (const o of GLOBAL_OPTIONS) expect(help).toContain(o.flags);
+    // A verb's help lists them too, and the command word is found behind those taking a value.
+    const verb = (await cli(undefined, ['workspaces', 'list', '--help'])).stdout;
+    for (const o of GLOBAL_OPTIONS) expect(verb).toContain(o.flags);
+    expect([...VALUE_OPTIONS].sort()).toEqual(['--base-url', '--jq', '--profile', '--timeout', '--workspace', '-w']);
+    expect(CONTEXT_OPTIONS).toEqual({
+      '--profile': 'profile',
+      '--base-url': 'baseUrl',
+      '-w': 'workspace',
+      '--workspace': 'workspace',
+      '--timeout': 'timeout',
+    });
   });
 });

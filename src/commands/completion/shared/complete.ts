@@ -2,6 +2,7 @@ import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-
 import { Writable } from 'node:stream';
 import type { IO } from '../../../output/io.js';
 import { SETTINGS, type SettingKey } from '../../../config/settings.js';
+import { CONTEXT_OPTIONS } from '../../../global-options.js';
 
 /**
  * `edp __complete WORD…` (hidden): what the shell scripts of `edp completion` ask for each Tab,
@@ -33,15 +34,6 @@ type Dynamic = 'workspaces' | 'datasources' | 'recipes';
 
 /** Values the service knows, by flag. */
 const DYNAMIC_FLAGS: Record<string, Dynamic> = { '--workspace': 'workspaces', '--data-source': 'datasources' };
-
-/** Global flags that a dynamic lookup needs to reach the right service, identity and workspace. */
-const CONTEXT_FLAGS: Record<string, 'profile' | 'baseUrl' | 'workspace' | 'timeout'> = {
-  '--profile': 'profile',
-  '--base-url': 'baseUrl',
-  '-w': 'workspace',
-  '--workspace': 'workspace',
-  '--timeout': 'timeout',
-};
 
 interface Parsed {
   command: Command;
@@ -109,12 +101,12 @@ function parse(program: Command, words: string[]): Parsed {
         if (i + 1 === words.length - 1) {
           valueOf = option;
         } else {
-          const key = CONTEXT_FLAGS[name];
+          const key = CONTEXT_OPTIONS[name];
           if (key) flags[key] = words[i + 1]!;
           i++;
         }
       } else if (option && eq > 0) {
-        const key = CONTEXT_FLAGS[name];
+        const key = CONTEXT_OPTIONS[name];
         if (key) flags[key] = word.slice(eq + 1);
       }
       continue;
