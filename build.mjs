@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles the CLI into dist/ with esbuild. Start-up time is dominated by loading and compiling
 // code: the CLI is one CommonJS file that the launcher compiles with a V8 code cache, the HTTP
 // client's undici another, the libraries only some commands use are files of their own, and
@@ -88,8 +89,11 @@ const UNUSED_BUILTINS = [
   },
 ];
 /** The stand-ins some build used: one never used means its dependency changed (checked below). */
+/** @type {Set<(typeof UNUSED_BUILTINS)[number]>} */
 const stubbed = new Set();
+/** @param {string} text */
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** @type {import('esbuild').Plugin} */
 const unusedBuiltins = {
   name: 'unused-builtins',
   setup(b) {
@@ -100,13 +104,14 @@ const unusedBuiltins = {
       return entry ? { path: entry.module, namespace: 'unused-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'unused-builtin' }, (args) => ({
-      contents: UNUSED_BUILTINS.find((u) => u.module === args.path).stub,
+      contents: UNUSED_BUILTINS.find((u) => u.module === args.path)?.stub,
       loader: 'js',
     }));
   },
 };
 
 // What every build here shares: one minified CommonJS file for the oldest supported Node.
+/** @type {import('esbuild').BuildOptions} */
 const commonJs = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, logLevel: 'warning' };
 
 // undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
@@ -114,6 +119,7 @@ const commonJs = { bundle: true, format: 'cjs', platform: 'node', target: 'node2
 // recompiling the parser on background threads that the process would wait for at exit (on
 // Node 22 the launcher's --liftoff-only does), and compiles the small module whole at once.
 const PARSER_CALL = 'llhttpInstance = lazyllhttp()';
+/** @type {import('esbuild').Plugin} */
 const baselineWasm = {
   name: 'baseline-wasm',
   setup(b) {
@@ -145,6 +151,10 @@ await build({
 
 // The CLI and the sandbox: entry files in dist, with their source maps, built from code written
 // as ES modules (`import.meta.url` is the file's own URL), with the version and `define`.
+/**
+ * @param {Record<string, string>} [define]
+ * @returns {import('esbuild').BuildOptions}
+ */
 const entryFile = (define = {}) => ({
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
@@ -161,8 +171,10 @@ const entryFile = (define = {}) => ({
 // Node, and the CLI's `import(name)` is a module that re-exports those names from it as they are.
 // esbuild's own interop would not do: an ES module importing an external CommonJS file gets its
 // module.exports as `default` (Node's rule for CommonJS), which is a vendor file's whole namespace.
+/** @type {Record<string, string[]>} */
 const vendorExports = Object.fromEntries(await Promise.all(VENDOR.map(async (n) => [n, await exportNames(n)])));
 /** The vendor libraries and the sandbox stay files of their own beside the CLI's. */
+/** @type {import('esbuild').Plugin} */
 const separateFiles = {
   name: 'separate-files',
   setup(b) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The launcher, as CommonJS (bin/package.json): a CommonJS entry starts ~8 ms sooner than an
 // ES module one, which is what `edp --help` costs on top of Node when it needs nothing else.
 'use strict';
@@ -10,25 +11,30 @@ const { dirname, join } = require('node:path');
 // width, 80 off a terminal) prints the text the build rendered with the CLI itself
 // (dist/help.txt, checked equal to the CLI's own by the built-binary tests), without loading
 // the CLI. Any other case, or a missing file, takes the CLI.
-const args = process.argv.slice(2);
-if (
-  args.length === 1 &&
-  (args[0] === '--help' || args[0] === '-h') &&
-  (!process.stdout.isTTY || process.stdout.columns === 80)
-) {
+/** Prints dist/help.txt for a bare `edp --help` to a pipe or an 80-column terminal; false otherwise. */
+function printedHelp() {
+  const args = process.argv.slice(2);
+  if (
+    args.length !== 1 ||
+    (args[0] !== '--help' && args[0] !== '-h') ||
+    (process.stdout.isTTY && process.stdout.columns !== 80)
+  )
+    return false;
   let text;
   try {
     text = readFileSync(join(__dirname, '..', 'dist', 'help.txt'));
   } catch {
-    text = undefined;
+    return false;
   }
-  if (text !== undefined) {
-    process.stdout.write(text);
-    return;
-  }
+  process.stdout.write(text);
+  return true;
 }
 
-/** The user's cache folder for edp (undefined without a home). */
+/**
+ * The user's cache folder for edp (undefined without a home).
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string | undefined}
+ */
 function cacheDir(env) {
   if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'edp', 'Cache') : undefined;
   if (process.platform === 'darwin' && !env.XDG_CACHE_HOME)
@@ -45,25 +51,35 @@ function cacheDir(env) {
 // flags, Node's compile cache for dist/vendor included (at a cost: Node's own code cache for its
 // built-in modules is refused, ~3 ms a run). Node 20 and 24 do it otherwise, from the first
 // WebAssembly module on (src/http/baseline-wasm.ts).
-if (Number(process.versions.node.split('.')[0]) === 22) require('node:v8').setFlagsFromString('--liftoff-only');
+function start() {
+  if (Number(process.versions.node.split('.')[0]) === 22) require('node:v8').setFlagsFromString('--liftoff-only');
 
-// Node 22 and later keep compiled code between runs, in the user's cache folder, for what loads
-// through Node's own loaders (the libraries in dist/vendor, the sandbox). A folder that cannot be
-// written costs only the compile it would have saved; NODE_COMPILE_CACHE and
-// NODE_DISABLE_COMPILE_CACHE keep their meaning.
-const cache = cacheDir(process.env);
-if (module_.enableCompileCache && !process.env.NODE_COMPILE_CACHE && cache) {
-  try {
-    module_.enableCompileCache(join(cache, 'compile-cache'));
-  } catch {
-    // no cache this run
+  // Node 22 and later keep compiled code between runs, in the user's cache folder, for what loads
+  // through Node's own loaders (the libraries in dist/vendor, the sandbox). A folder that cannot be
+  // written costs only the compile it would have saved; NODE_COMPILE_CACHE and
+  // NODE_DISABLE_COMPILE_CACHE keep their meaning.
+  // (Node 22 and later have enableCompileCache; the types are Node 20's.)
+  const { enableCompileCache } = /** @type {{ enableCompileCache?: (dir: string) => unknown }} */ (module_);
+  if (enableCompileCache && !process.env.NODE_COMPILE_CACHE && cache) {
+    try {
+      enableCompileCache(join(cache, 'compile-cache'));
+    } catch {
+      // no cache this run
+    }
   }
+  loadCommonJs(join(__dirname, '..', 'dist', 'cli.cjs'), 'cli').run({ loadCommonJs });
 }
+
+/** The user's cache folder, where code caches are kept. */
+const cache = cacheDir(process.env);
 
 /** How many builds of a file this Node keeps code caches of. */
 const KEPT_BUILDS = 3;
 
-/** The files loaded this run, with what their code cache needs (written at exit). */
+/**
+ * The files loaded this run, with what their code cache needs (written at exit).
+ * @type {Array<{ script: import('node:vm').Script, cacheFile: string, name: string, writtenBy: number | undefined }>}
+ */
 const loadedFiles = [];
 
 // A code cache holds what the run that wrote it compiled. The first byte of a cache file says
@@ -83,6 +99,16 @@ const REQUEST_RUN = 1;
 const HELD_FLAGS = Symbol.for('edp.heldV8Flags');
 
 /**
+ * The flags announced under HELD_FLAGS, if any.
+ * @returns {import('../src/http/baseline-wasm.ts').HeldFlags | undefined}
+ */
+function heldFlags() {
+  return /** @type {Record<symbol, import('../src/http/baseline-wasm.ts').HeldFlags | undefined>} */ (
+    /** @type {unknown} */ (globalThis)
+  )[HELD_FLAGS];
+}
+
+/**
  * Loads one of the built CommonJS files (dist/cli.cjs, dist/undici.cjs) with a V8 code cache
  * kept in the user's cache folder, named after the file, this Node and the build's digest of it:
  * a run then skips parsing and compiling the code the previous runs compiled. The cache is
@@ -90,8 +116,13 @@ const HELD_FLAGS = Symbol.for('edp.heldV8Flags');
  * refused it (another V8 or other flags), or it came from a run without requests and this one
  * sent some. Without a cache folder the file is compiled as usual.
  */
+/**
+ * @param {string} file
+ * @param {string} name
+ * @returns {any}
+ */
 function loadCommonJs(file, name) {
-  const held = globalThis[HELD_FLAGS];
+  const held = heldFlags();
   if (!held) return compileAndRun(file, name);
   const { setFlagsFromString } = require('node:v8');
   setFlagsFromString(held.reset);
@@ -102,6 +133,11 @@ function loadCommonJs(file, name) {
   }
 }
 
+/**
+ * @param {string} file
+ * @param {string} name
+ * @returns {any}
+ */
 function compileAndRun(file, name) {
   const bytes = readFileSync(file);
   // The build's digest of the file, on its last line (build.mjs).
@@ -129,7 +165,7 @@ function compileAndRun(file, name) {
   if (cacheFile) {
     if (loadedFiles.length === 0) process.once('exit', writeCodeCaches);
     const usable = cachedData !== undefined && !script.cachedDataRejected;
-    loadedFiles.push({ script, cacheFile, name, writtenBy: usable ? cached[0] : undefined });
+    loadedFiles.push({ script, cacheFile, name, writtenBy: usable ? cached?.[0] : undefined });
   }
   const loaded = { exports: {} };
   script.runInThisContext()(loaded.exports, module_.createRequire(file), loaded, file, dirname(file));
@@ -137,7 +173,8 @@ function compileAndRun(file, name) {
 }
 
 function writeCodeCaches() {
-  const held = globalThis[HELD_FLAGS];
+  if (!cache) return;
+  const held = heldFlags();
   if (held) require('node:v8').setFlagsFromString(held.reset);
   // undici loads with the first request.
   const thisRun = loadedFiles.some((f) => f.name === 'undici') ? REQUEST_RUN : LOCAL_RUN;
@@ -168,4 +205,4 @@ function writeCodeCaches() {
   }
 }
 
-loadCommonJs(join(__dirname, '..', 'dist', 'cli.cjs'), 'cli').run({ loadCommonJs });
+if (!printedHelp()) start();

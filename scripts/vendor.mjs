@@ -1,3 +1,4 @@
+// @ts-check
 // The libraries only some commands use, each bundled into one CommonJS file in dist/vendor that
 // the CLI loads on first use (build.mjs). Listed once: the build and the built-binary test of
 // every lazily loaded module (test/e2e/vendor.test.ts) both read this list.
@@ -10,6 +11,7 @@ export const VENDOR = ['zod', 'yaml', '@inquirer/prompts', 'ora', 'cli-table3', 
 export const CODE_CACHED = ['conf'];
 
 /** dist/vendor/<file> of a vendored library, relative to dist. */
+/** @param {string} name */
 export const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/', '-')}.cjs`;
 
 /**
@@ -17,6 +19,10 @@ export const vendorFile = (name) => `vendor/${name.replace('@', '').replace('/',
  * `default` included: for an ES module package its own exports, for a CommonJS one
  * `module.exports` as `default` and the names Node's loader detects. The one interop rule of
  * dist/vendor: the CLI sees a vendored library exactly as Node and the tests see it.
+ */
+/**
+ * @param {string} name
+ * @returns {Promise<string[]>}
  */
 export async function exportNames(name) {
   return Object.keys(await import(name))
