@@ -13,7 +13,7 @@ import { Writable } from 'node:stream';
 import { terminalSafe } from './output/terminal-text.js';
 import type { GlobalOptionValues } from './global-options.js';
 
-/** Global options, as commander parses them (cli-design: Global options). */
+/** Global options, as commander parses them (README, Global options). */
 /** What a verb receives besides its own options: the global options (src/global-options.ts), and the command options settings stand behind. */
 export interface GlobalFlags extends GlobalOptionValues {
   /** command options that settings stand behind (`recipes deploy`, waits) */
@@ -105,7 +105,7 @@ export class Context {
   /**
    * A setting and where it came from: its flag (global, or an option of the command being run),
    * then its environment variable, then the profile (`edp config set`), then the built-in
-   * default (cli-design: Second round). Values from flags and variables are checked by the
+   * default (README, Settings). Values from flags and variables are checked by the
    * code that uses them, naming the flag or variable; the profile's are checked here.
    */
   setting(key: SettingKey): ResolvedSetting {
@@ -204,7 +204,7 @@ export class Context {
     this.override = credentials;
   }
 
-  /** Prompts are allowed only for a person at a terminal (cli-design: never prompt in CI). */
+  /** Prompts are allowed only for a person at a terminal: never in CI, never off a terminal. */
   get interactive(): boolean {
     if (this.flags.input === false) return false;
     if (this.env.CI !== undefined && this.env.CI !== '' && this.env.CI !== '0' && this.env.CI !== 'false') return false;

@@ -3,8 +3,8 @@ import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
 /**
- * Automated recipes. The tool uses v3.1 (cli-design: "Accounts and recipes use the v3.1
- * operations"); the v3 paths are kept here too, since both versions serve the same recipes and
+ * Automated recipes. The tool uses the v3.1 operations for accounts and recipes (v3 is
+ * deprecated, and only v3.1 account ids are valid in a configuration); the v3 paths are kept here too, since both versions serve the same recipes and
  * `edp api` reaches v3. Every path ends with a slash: without it the service answers 301.
  */
 export type RecipeApiVersion = 'v3' | 'v3.1';

@@ -101,7 +101,7 @@ export class RetryBudget {
   }
 }
 
-/** What a person is told before a request is repeated (cli-design: progress on stderr). */
+/** What a person is told before a request is repeated (progress and notes go to stderr, never into the data on stdout). */
 export interface RetryNotice {
   method: string;
   path: string;

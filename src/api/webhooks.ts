@@ -5,7 +5,7 @@ import type { ListOptions, Service } from './service.js';
 
 export interface WebhookEndpoint {
   id: number | string;
-  /** receiver address (cli-design: the key is `url`) */
+  /** receiver address (the key is `url`, as the vendor's documentation names it) */
   url?: string;
   event_types?: string[];
   /** `unverified` or `active`; other values are shown as they are */

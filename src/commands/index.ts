@@ -7,7 +7,7 @@ import { addHelpCommand, groupHelpToStdout } from './shared/help.js';
 type Register = (cmd: Command, app: App) => void;
 
 /**
- * The command tree (cli-design: Command tree): every top-level command, its one-line
+ * The command tree: every top-level command, its one-line
  * description for `edp --help`, and its folder. Only the `command.ts` of the command being
  * run is loaded; the others are names and descriptions, which is all `edp --help` shows.
  */

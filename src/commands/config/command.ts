@@ -30,7 +30,7 @@ export type SetOptions = OptionsOf<ReturnType<typeof set>>;
 export type UnsetOptions = OptionsOf<ReturnType<typeof unset>>;
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 
-/** edp config …: per-profile settings (cli-design: Second round). */
+/** edp config …: per-profile settings (README, Settings). */
 export function register(config: Command, app: App): void {
   config
     .addHelpText(

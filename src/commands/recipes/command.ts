@@ -212,7 +212,7 @@ export type ExtractionsOptions = OptionsOf<ReturnType<typeof extractions>>;
 export type DeleteOptions = OptionsOf<ReturnType<typeof del>>;
 export type DeployOptions = OptionsOf<ReturnType<typeof deploy>>;
 
-/** edp recipes …: automated recipes through the v3.1 operations (cli-design: Command tree). */
+/** edp recipes …: automated recipes through the v3.1 operations. */
 export function register(recipes: Command, app: App): void {
   recipes
     .addCommand(app.verb(templates(), () => import('./templates.js').then((m) => m.runTemplates)))

@@ -24,7 +24,7 @@ import {
 import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
 
-/** One row per workspace; `--json` prints these objects (cli-design: `edp recipes deploy`). */
+/** One row per workspace; `--json` prints these objects (README, Automated recipes). */
 export interface DeployRow {
   workspace_id: unknown;
   recipe_id: unknown;

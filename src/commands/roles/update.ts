@@ -30,7 +30,7 @@ function mergePermissions(
 
 /**
  * Replacing the whole set removes what it does not name: shown first, and confirmed at a
- * terminal; elsewhere `--yes` is required (cli-design: never prompt without a terminal).
+ * terminal; elsewhere `--yes` is required (no prompt off a terminal).
  */
 async function confirmRemoval(
   ctx: Context,

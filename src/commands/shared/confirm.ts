@@ -3,7 +3,7 @@ import { NotConfirmedError, UsageError } from '../../errors.js';
 
 /**
  * Destructive verbs: a person at a terminal confirms; anywhere else `--yes` is required
- * (cli-design: never prompt without a terminal). Declining prints "not confirmed; nothing was
+ * (no prompt off a terminal). Declining prints "not confirmed; nothing was
  * changed" and exits 11 (declined); Ctrl-C at the question prints "cancelled" and exits 130.
  */
 export async function confirmOrRequireYes(

@@ -93,7 +93,7 @@ function waitForStop(signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * `edp webhooks listen`: a local receiver (cli-design). Each accepted event is one NDJSON line
+ * `edp webhooks listen`: a local receiver. Each accepted event is one NDJSON line
  * on stdout; notes and the address go to stderr. Needs no credentials for the service.
  */
 export async function runListen(opts: ListenOptions, ctx: Context): Promise<void> {

@@ -8,7 +8,7 @@ const recipe = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('the fleet file', () => {
-  it('parses the cli-design example and writes it back in the same form', async () => {
+  it("parses the README's example and writes it back in the same form", async () => {
     const f = await parseFleetFile(
       {
         workspaces: [101, 102],

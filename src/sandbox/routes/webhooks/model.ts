@@ -7,7 +7,7 @@ export type WebhookEndpointStatus = 'unverified' | 'active';
 export interface WebhookEndpoint {
   id: number;
   workspace_id: number;
-  /** receiver address (the contract does not show the key; cli-design names it `url`) */
+  /** receiver address (the contract does not show the key; the vendor's documentation names it `url`) */
   url: string;
   event_types: string[];
   status: WebhookEndpointStatus;
