@@ -6,7 +6,16 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CODE_CACHED, exportNames, VENDOR, vendorFile } from './scripts/vendor.mjs';
@@ -58,6 +67,15 @@ const UNUSED_BUILTINS = [
     importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
     stub: "exports.Ajv2020 = class { constructor() { throw new Error('ajv is not bundled with edp (conf without a schema)'); } };",
   },
+  // conf compares the file's store with its defaults (assert.deepEqual, loose) to decide whether
+  // to write them at construction; node:assert costs ~2 ms to load. JSON data compares the same
+  // as text (conf copies the keys in order); the build checks below that a store made on an
+  // existing file does not write it.
+  {
+    module: 'node:assert',
+    importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
+    stub: "module.exports = { deepEqual(a, b) { if (JSON.stringify(a) !== JSON.stringify(b)) throw Object.assign(new Error('not equal'), { code: 'ERR_ASSERTION' }); } };",
+  },
   // semver serves conf's migrations only (its `migrations` and `projectVersion` options),
   // which edp does not use: ~12 KB of code and most of conf's load time.
   {
@@ -101,10 +119,11 @@ const unusedBuiltins = {
     b.onResolve({ filter }, (args) => {
       const entry = UNUSED_BUILTINS.find((u) => u.module === args.path && u.importer.test(args.importer));
       if (entry) stubbed.add(entry);
-      return entry ? { path: entry.module, namespace: 'unused-builtin' } : undefined;
+      // By its place in the list: two importers may each have their own stand-in for one module.
+      return entry ? { path: String(UNUSED_BUILTINS.indexOf(entry)), namespace: 'unused-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'unused-builtin' }, (args) => ({
-      contents: UNUSED_BUILTINS.find((u) => u.module === args.path)?.stub,
+      contents: UNUSED_BUILTINS[Number(args.path)]?.stub,
       loader: 'js',
     }));
   },
@@ -246,10 +265,18 @@ for (const name of VENDOR) {
     );
   const dir = mkdtempSync(join(tmpdir(), 'edp-build-conf-'));
   try {
-    const store = new Conf({ cwd: dir, configName: 'config', configFileMode: 0o600, clearInvalidConfig: false });
+    const options = { cwd: dir, configName: 'config', configFileMode: 0o600, clearInvalidConfig: false };
+    const store = new Conf(options);
     store.store = { profiles: { default: { workspace: '101' } } };
-    const back = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    const file = join(dir, 'config.json');
+    const back = JSON.parse(readFileSync(file, 'utf8'));
     if (back.profiles?.default?.workspace !== '101') throw new Error('conf as bundled did not write its store');
+    // A store made on a file that is there writes nothing (edp writes only under its lock).
+    writeFileSync(file, '{"profiles": {"a": {"workspace": "7"}}, "tokens": {}}');
+    const before = statSync(file).mtimeMs;
+    new Conf(options);
+    if (statSync(file).mtimeMs !== before || !readFileSync(file, 'utf8').startsWith('{"profiles": {"a"'))
+      throw new Error('conf as bundled wrote the file when its store was made');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
