@@ -136,7 +136,7 @@ const commonJs = { bundle: true, format: 'cjs', platform: 'node', target: 'node2
 // undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
 // build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which keeps V8 from
 // recompiling the parser on background threads that the process would wait for at exit (on
-// Node 22 the launcher's --liftoff-only does), and compiles the small module whole at once.
+// Node 22 the launcher's --liftoff-only does).
 const PARSER_CALL = 'llhttpInstance = lazyllhttp()';
 /** @type {import('esbuild').Plugin} */
 const baselineWasm = {
@@ -147,10 +147,7 @@ const baselineWasm = {
       if (source.split(PARSER_CALL).length !== 2) throw new Error(`${args.path}: expected one "${PARSER_CALL}"`);
       const helper = JSON.stringify(resolve('src/http/baseline-wasm.ts'));
       return {
-        contents: source.replace(
-          PARSER_CALL,
-          `llhttpInstance = require(${helper}).withBaselineWasm(lazyllhttp, { eager: true })`,
-        ),
+        contents: source.replace(PARSER_CALL, `llhttpInstance = require(${helper}).withBaselineWasm(lazyllhttp)`),
         loader: 'js',
       };
     });

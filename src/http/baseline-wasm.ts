@@ -28,11 +28,9 @@ import { setFlagsFromString } from 'node:v8';
  * would be: correct, and a few requests may cost a wait at exit; `bench/startup.mjs` says so
  * when it measures such a Node, which is the time to measure it and add its line here.
  *
- * `eager` (undici's parser): V8 compiles each function of a module at its first call; a small
- * module whose first use runs most of it is compiled faster whole, when it is created, on
- * several threads (measured on `workspaces list`: ~1.9 ms less on Node 20, ~1 ms on 24; none
- * on 22, where, not being listed, it is created as it would be). jq is large and runs a part of
- * itself: lazy there.
+ * An earlier version also compiled undici's small parser whole as it was created (V8 compiles
+ * each function at its first call): it bought ~1.9 ms on Node 20 and ~1 ms on 24, too little
+ * for a mechanism of its own, and was dropped.
  */
 export const BASELINE_FLAGS: Readonly<Record<number, { set: string; reset: string; until: 'created' | 'exit' }>> = {
   20: { set: '--liftoff-only', reset: '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering', until: 'exit' },
@@ -50,9 +48,6 @@ export interface HeldFlags {
   reset: string;
 }
 
-/** Around an eager module's creation; V8's default compiles lazily. */
-export const EAGER_FLAGS = { set: '--no-wasm-lazy-compilation', reset: '--wasm-lazy-compilation' };
-
 /** The global the launcher reads (bin/edp.js). */
 export const HELD_FLAGS = Symbol.for('edp.heldV8Flags');
 
@@ -67,8 +62,6 @@ export interface BaselineWasmOptions {
   nodeOptions?: string;
   /** where flags held for the rest of the run are announced to the launcher (bin/edp.js) */
   announce?: (held: HeldFlags) => void;
-  /** compile every function of the module when it is created (a small module run mostly at once) */
-  eager?: boolean;
 }
 
 /** A flag's name as node accepts it, dashes or underscores: `--wasm-tiering-budget=1` → /wasm[-_]tiering[-_]budget/. */
@@ -88,10 +81,6 @@ export function withBaselineWasm<T>(create: () => T, options: BaselineWasmOption
   const nodeOptions = options.nodeOptions ?? `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
   const flags = BASELINE_FLAGS[major];
   if (!flags || flagPattern(flags.set).test(nodeOptions)) return create();
-  const build =
-    options.eager && !flagPattern(EAGER_FLAGS.set).test(nodeOptions)
-      ? () => withFlags(EAGER_FLAGS, create, setFlags)
-      : create;
   if (flags.until === 'exit') {
     if (!held) {
       held = true;
@@ -100,9 +89,9 @@ export function withBaselineWasm<T>(create: () => T, options: BaselineWasmOption
         options.announce ?? ((h: HeldFlags) => ((globalThis as Record<symbol, unknown>)[HELD_FLAGS] = h));
       announce({ set: flags.set, reset: flags.reset });
     }
-    return build();
+    return create();
   }
-  return withFlags(flags, build, setFlags);
+  return withFlags(flags, create, setFlags);
 }
 
 /** Runs `create` under `flags.set`; `flags.reset` once it returns or throws, or its promise settles. */

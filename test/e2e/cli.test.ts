@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASELINE_FLAGS, EAGER_FLAGS } from '../../src/http/baseline-wasm.js';
+import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
 import { operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
@@ -121,7 +121,7 @@ describe('edp, built: help, version and errors', () => {
     }
   });
 
-  it('keeps WebAssembly at the baseline tier: --liftoff-only on Node 20 and 22, a raised tier-up budget on Node 24, the parser compiled whole on 20 and 24; V8 flags at their defaults when the caches are written', async () => {
+  it('keeps WebAssembly at the baseline tier: --liftoff-only on Node 20 and 22, a raised tier-up budget on Node 24 and 26; V8 flags at their defaults when the caches are written', async () => {
     // A preload records each V8 flag the run sets; the launcher and the CLI set none of their own.
     const dir = tempDir('edp-flags-');
     const log = join(dir.dir, 'flags.log');
@@ -140,11 +140,10 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
       expect(r.code).toBe(0);
       expect(r.json().length).toBeGreaterThan(0);
       // Node 20: --liftoff-only from the parser's creation, the defaults back at exit; Node 22:
-      // the launcher's --liftoff-only, for the whole run; Node 24: the budget raised while
-      // undici creates its parser, then its default. On 20 and 24 the parser is compiled whole
-      // as it is created.
+      // the launcher's --liftoff-only, for the whole run; Node 24 and 26: the budget raised while
+      // undici creates its parser, then its default.
       const flags = BASELINE_FLAGS[Number(process.versions.node.split('.')[0])];
-      const expected = flags ? [flags.set, EAGER_FLAGS.set, EAGER_FLAGS.reset, flags.reset] : ['--liftoff-only'];
+      const expected = flags ? [flags.set, flags.reset] : ['--liftoff-only'];
       expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(expected);
     } finally {
       dir.remove();

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BASELINE_FLAGS, EAGER_FLAGS, withBaselineWasm, type HeldFlags } from '../../src/http/baseline-wasm.js';
+import { BASELINE_FLAGS, withBaselineWasm, type HeldFlags } from '../../src/http/baseline-wasm.js';
 
 describe('WebAssembly created at its baseline tier', () => {
   it('on Node 24 raises the tier-up budget for the creation only, then sets back its default', () => {
@@ -27,38 +27,12 @@ describe('WebAssembly created at its baseline tier', () => {
     };
     expect(withBaselineWasm(() => 'jq', options)).toBe('jq');
     expect(flags).toEqual(['--liftoff-only']);
-    // An eager module: compiled whole while it is created, lazily again after.
-    const parser = () => {
-      flags.push('parser');
-      return 'parser';
-    };
-    expect(withBaselineWasm(parser, { ...options, eager: true })).toBe('parser');
-    expect(flags).toEqual(['--liftoff-only', '--no-wasm-lazy-compilation', 'parser', '--wasm-lazy-compilation']);
+    // Later modules are created under the flag already set.
+    expect(withBaselineWasm(() => 'parser', options)).toBe('parser');
+    expect(flags).toEqual(['--liftoff-only']);
     expect(announced).toEqual([
       { set: '--liftoff-only', reset: '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering' },
     ]);
-  });
-
-  it('on Node 24 compiles an eager module whole within the raised budget, and lazily again after', () => {
-    const flags: string[] = [];
-    const setFlags = (f: string) => flags.push(f);
-    withBaselineWasm(() => flags.push('create'), { major: 24, setFlags, nodeOptions: '', eager: true });
-    expect(flags).toEqual([
-      '--wasm-tiering-budget=2000000000',
-      '--no-wasm-lazy-compilation',
-      'create',
-      '--wasm-lazy-compilation',
-      '--wasm-tiering-budget=13000000',
-    ]);
-    // The user's choice of lazy or eager compilation is theirs.
-    flags.length = 0;
-    withBaselineWasm(() => flags.push('create'), {
-      major: 24,
-      setFlags,
-      nodeOptions: '--wasm-lazy-compilation',
-      eager: true,
-    });
-    expect(flags).toEqual(['--wasm-tiering-budget=2000000000', 'create', '--wasm-tiering-budget=13000000']);
   });
 
   it('sets the default back when the creation throws', () => {
@@ -114,7 +88,7 @@ describe('WebAssembly created at its baseline tier', () => {
       return;
     }
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
-    for (const flag of [...entry!.reset.split(' '), EAGER_FLAGS.reset]) {
+    for (const flag of entry!.reset.split(' ')) {
       const name = /^--(?:no-)?([\w-]+)/.exec(flag)![1]!;
       const printed = new RegExp(`\\n  --${name} .*\\n\\s+type: \\w+\\s+default: (\\S+)`).exec(options);
       expect(printed, `the --${name} entry of node --v8-options`).not.toBeNull();
