@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { parseDuration } from './src/util/validate.js';
+
+/** A check may wait EDP_PARITY_TIMEOUT for the service (a build, a delivery), then conclude. */
+const waitMs = process.env.EDP_PARITY_TIMEOUT ? parseDuration(process.env.EDP_PARITY_TIMEOUT, 'EDP_PARITY_TIMEOUT') : 0;
 
 /**
  * The parity suite: the contract's black-box checks over HTTP only, against EDP_BASE_URL (the
@@ -9,7 +13,7 @@ export default defineConfig({
     include: ['test/parity/**/*.test.ts'],
     globalSetup: ['test/parity/setup.ts'],
     reporters: ['./test/parity/reporter.ts'],
-    testTimeout: 30_000,
+    testTimeout: 30_000 + 2 * waitMs,
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,

@@ -10,6 +10,7 @@ import {
   expectStatus,
   idText,
   otherWorkspace,
+  parityWait,
   readWorkspace,
   tokenFor,
   type Answer,
@@ -157,7 +158,7 @@ describe('recipes', () => {
       });
 
     /** Polls the v3.1 recipe until a terminal state, or gives up after `seconds`. */
-    async function settle(id: string, seconds = 25): Promise<any> {
+    async function settle(id: string, seconds = parityWait(25)): Promise<any> {
       const end = Date.now() + seconds * 1000;
       for (;;) {
         const res = await call('GET', `/api/v3.1/automated-recipes/${id}/`, opt());

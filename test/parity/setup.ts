@@ -1,4 +1,9 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { OPERATIONS } from '../../src/contract/operations.js';
+import { violationOf } from '../fixtures/openapi-check.js';
 
 /**
  * Chooses the target of the parity checks. With EDP_BASE_URL it is that service, with the agency
@@ -8,6 +13,8 @@ import type { TestProject } from 'vitest/node';
  * only sandbox-specific code of the suite: the checks speak HTTP only.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Every answer the checks get is kept there, and judged against the OpenAPI document at the end.
+  const answers = mkdtempSync(join(tmpdir(), 'edp-parity-answers-'));
   const scratch = process.env.EDP_PARITY_WORKSPACE?.trim() || undefined;
   if (scratch !== undefined && !/^\d+$/.test(scratch)) {
     throw new Error(`EDP_PARITY_WORKSPACE must be a workspace id (an integer), got "${scratch}".`);
@@ -25,8 +32,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       password,
       scratchWorkspace: scratch ?? null,
       target: 'service',
+      answers,
     });
-    return async () => {};
+    return () => judgeAnswers(answers);
   }
 
   const { startSandbox, defaultSandboxOptions } = await import('../../src/sandbox/index.js');
@@ -39,10 +47,58 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // The last demo workspace; the checks create what they need there and delete it afterwards.
     scratchWorkspace: scratch ?? String(workspaces[workspaces.length - 1]!.id),
     target: 'fresh sandbox',
+    answers,
   });
   return async () => {
-    await sandbox.close();
+    try {
+      await judgeAnswers(answers);
+    } finally {
+      await sandbox.close();
+    }
   };
+}
+
+/**
+ * The answers the checks got, each judged against the OpenAPI document of the sandbox (the
+ * contract's operations: statuses, and bodies where the contract shows them), whatever the
+ * target; then a coverage line: the operations exercised, of all of them. A violation fails
+ * the run, listed.
+ */
+async function judgeAnswers(dir: string): Promise<void> {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const documenter = await startSandbox({ port: 0 });
+  let doc: Parameters<typeof violationOf>[1];
+  try {
+    doc = (await (await fetch(`${documenter.url}/_sandbox/openapi.json`)).json()) as typeof doc;
+  } finally {
+    await documenter.close();
+  }
+  const patterns = OPERATIONS.map((o) => ({
+    o,
+    regex: new RegExp(`^${o.path.replace(/:[A-Za-z_]+/g, '[^/]+').replace(/\./g, '\\.')}$`),
+  }));
+  const exercised = new Set<string>();
+  const violations = new Set<string>();
+  for (const file of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean)) {
+      const a = JSON.parse(line) as { method: string; path: string; status: number; text: string };
+      const match = patterns.find((p) => p.o.method === a.method && p.regex.test(a.path));
+      // A path no operation serves (a slashless path's 301, an unknown one's 404) is judged elsewhere.
+      if (!match) continue;
+      exercised.add(`${a.method} ${match.o.path}`);
+      const v = violationOf({ method: a.method, route: match.o.path, status: a.status, body: a.text }, doc);
+      if (v) violations.add(v);
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const missing = OPERATIONS.filter((o) => !exercised.has(`${o.method} ${o.path}`));
+  console.log(`\noperations exercised: ${exercised.size} of ${OPERATIONS.length}`);
+  if (missing.length > 0) console.log(`not exercised: ${missing.map((o) => `${o.method} ${o.path}`).join(', ')}`);
+  if (violations.size > 0) {
+    // An error thrown here is only logged by vitest: the run is made to fail by its exit code.
+    console.error(`answers outside the OpenAPI document:\n  ${[...violations].join('\n  ')}`);
+    process.exitCode = 1;
+  }
 }
 
 export interface ParityTarget {
@@ -52,6 +108,8 @@ export interface ParityTarget {
   /** the workspace write checks may use, or null: write checks are skipped */
   scratchWorkspace: string | null;
   target: 'service' | 'fresh sandbox';
+  /** the folder the checks' answers are kept in, to be judged at the end */
+  answers: string;
 }
 
 declare module 'vitest' {

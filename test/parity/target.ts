@@ -1,6 +1,9 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { inject } from 'vitest';
 import { parseJson, LosslessNumber } from '../../src/util/json.js';
+import { parseDuration } from '../../src/util/validate.js';
 
 /**
  * The parity checks' only way to the target: plain HTTP. Redirects are never followed (the
@@ -14,6 +17,16 @@ export const scratchWorkspace = target.scratchWorkspace === null ? null : Number
 /** Write checks run only against a scratch workspace (EDP_PARITY_WORKSPACE). */
 export const canWrite = scratchWorkspace !== null;
 export const WRITE_SKIP = 'write check: set EDP_PARITY_WORKSPACE to a scratch workspace';
+
+/**
+ * How long a check waits for what the service does in its own time (a build to end, a delivery
+ * to arrive): EDP_PARITY_TIMEOUT (`10m`, `90s`) against a real service, whose builds and
+ * deliveries take minutes; the check's own short wait, made for the sandbox, otherwise.
+ */
+export function parityWait(defaultSeconds: number): number {
+  const given = process.env.EDP_PARITY_TIMEOUT;
+  return given ? parseDuration(given, 'EDP_PARITY_TIMEOUT') / 1000 : defaultSeconds;
+}
 
 /** A local receiver is reachable from the target only when the target itself runs on this machine. */
 export const targetIsLocal = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(new URL(baseUrl).hostname);
@@ -67,6 +80,10 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   // undici's request never follows redirects unless told to.
   const res = await request(`${baseUrl}${path}`, { method: method as 'GET', headers, body });
   const text = await res.body.text();
+  appendFileSync(
+    join(target.answers, `${process.pid}.ndjson`),
+    `${JSON.stringify({ method, path: path.split('?')[0], status: res.statusCode, text })}\n`,
+  );
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : parseJson(text);

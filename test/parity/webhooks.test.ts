@@ -4,7 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { localWriteCheck, unobservable, writeCheck } from './checks.js';
 import { CONTRACT_EVENT_TYPES } from './event-types.js';
-import { allItems, call, canWrite, expectStatus, idText, readWorkspace, targetIsLocal, tokenFor } from './target.js';
+import {
+  allItems,
+  call,
+  canWrite,
+  expectStatus,
+  idText,
+  parityWait,
+  readWorkspace,
+  targetIsLocal,
+  tokenFor,
+} from './target.js';
 
 interface Received {
   method: string;
@@ -218,7 +228,10 @@ describe('webhooks', () => {
       const was = account.enabled_for_embedded_extraction as boolean;
       try {
         expectStatus(await call('PATCH', path, { ...auth(), json: { enabled_for_embedded_extraction: !was } }), 200);
-        const post = await waitFor(() => receiver!.received.slice(before).find((r) => r.method === 'POST'), 20);
+        const post = await waitFor(
+          () => receiver!.received.slice(before).find((r) => r.method === 'POST'),
+          parityWait(20),
+        );
         if (!post) return ctx.skip('no delivery within 20 s (typical latency is minutes: Events rule 2)');
         const event = JSON.parse(post.body);
         expect(Object.keys(event).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
