@@ -22,8 +22,8 @@ export interface Paging {
   maxPageSize: number;
 }
 
-/** The shapes of answers the contract shows (see ANSWER_SCHEMAS). */
-export type AnswerShape = 'page' | 'token' | 'recipe' | 'recipe-v3-created' | 'endpoint-created' | 'none';
+/** The shapes of answers the contract shows, by their name in the OpenAPI document (see ANSWER_SCHEMAS). */
+export type AnswerShape = keyof typeof ANSWER_SCHEMAS;
 
 export interface Operation {
   method: Method;
@@ -35,7 +35,10 @@ export interface Operation {
   /** statuses this operation answers beyond COMMON_STATUSES */
   statuses?: readonly number[];
   paging?: Paging;
-  answer?: AnswerShape;
+  /** the shape of the body of success; `none` for no body */
+  answer?: AnswerShape | 'none';
+  /** for a list that pages: the shape of each of its results */
+  items?: AnswerShape;
   /** the success status is the sandbox's choice: the contract does not show it */
   chosen?: true;
 }
@@ -57,25 +60,26 @@ const V3_RECIPES = [410] as const;
 
 export const OPERATIONS: readonly Operation[] = [
   // Tokens, workspaces, agency recipes, iframe
-  { method: 'POST', path: '/api/v3/token', summary: 'Issue a workspace Bearer token', success: 200, answer: 'token' },
+  { method: 'POST', path: '/api/v3/token', summary: 'Issue a workspace Bearer token', success: 200, answer: 'Token' },
   {
     method: 'GET',
     path: '/api/v3/workspaces',
+    items: 'Workspace',
     summary: 'List the workspaces',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
-  { method: 'POST', path: '/api/v3/workspaces', summary: 'Create a workspace', success: 201 },
-  { method: 'GET', path: '/api/v3/workspaces/:id', summary: 'Read a workspace', success: 200 },
-  { method: 'PUT', path: '/api/v3/workspaces/:id', summary: 'Rename a workspace', success: 200 },
+  { method: 'POST', path: '/api/v3/workspaces', answer: 'Workspace', summary: 'Create a workspace', success: 201 },
+  { method: 'GET', path: '/api/v3/workspaces/:id', answer: 'Workspace', summary: 'Read a workspace', success: 200 },
+  { method: 'PUT', path: '/api/v3/workspaces/:id', answer: 'Workspace', summary: 'Rename a workspace', success: 200 },
   {
     method: 'GET',
     path: '/api/v3/workspaces/:id/dashboards',
     summary: 'List the data dashboards of enabled recipes',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'POST',
@@ -90,7 +94,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the recipes available to the agency',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   { method: 'POST', path: '/api/v3/get_iframe_url', summary: 'Get a connection iframe URL', success: 200 },
   { method: 'GET', path: '/api/v3/iframe/', summary: 'Open the connection iframe', success: 200, chosen: true },
@@ -102,15 +106,16 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the data sources',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'GET',
     path: '/api/v3/datasources/:datasource_name/connections',
+    items: 'Connection',
     summary: "List a data source's connections",
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'DELETE',
@@ -138,7 +143,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List external authentication links, newest first',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'POST',
@@ -149,10 +154,11 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/v3/connections/:connection_id/accounts',
+    items: 'AccountV3',
     summary: "List a connection's accounts (v3)",
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'PATCH',
@@ -169,10 +175,11 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/v3.1/connections/:connection_id/accounts/',
+    items: 'AccountV31',
     summary: "List a connection's accounts (v3.1)",
     success: 200,
     paging: V31_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
 
   // Extraction templates, extracts
@@ -182,7 +189,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "List a data source's extraction templates",
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'POST',
@@ -223,7 +230,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List custom setting options by account',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'GET',
@@ -231,7 +238,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the extracts',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   { method: 'POST', path: '/api/v3.1/extracts/', summary: 'Create an extract', success: 201, chosen: true },
   { method: 'GET', path: '/api/v3/extracts/:id', summary: 'Read an extract', success: 200, chosen: true },
@@ -276,7 +283,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the destinations',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
     chosen: true,
   },
   {
@@ -285,7 +292,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "List a destination's connections",
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
     chosen: true,
   },
   {
@@ -329,7 +336,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the data tables',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
     chosen: true,
   },
   {
@@ -352,7 +359,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the loads',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
     chosen: true,
   },
   { method: 'POST', path: '/api/v3/loads', summary: 'Create a load', success: 201, chosen: true },
@@ -374,24 +381,27 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/v3.1/automated-recipe-templates/',
+    items: 'RecipeTemplate',
     summary: 'List the recipe templates (v3.1)',
     success: 200,
     paging: V31_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'GET',
     path: '/api/v3.1/automated-recipe-templates/:id/',
+    answer: 'RecipeTemplate',
     summary: 'Read a recipe template (v3.1)',
     success: 200,
   },
   {
     method: 'GET',
     path: '/api/v3.1/automated-recipes/',
+    items: 'Recipe',
     summary: 'List the recipes (v3.1)',
     success: 200,
     paging: V31_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'POST',
@@ -399,14 +409,14 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Create a recipe (v3.1)',
     success: 201,
     statuses: [409],
-    answer: 'recipe',
+    answer: 'Recipe',
   },
   {
     method: 'GET',
     path: '/api/v3.1/automated-recipes/:id/',
     summary: 'Read a recipe (v3.1)',
     success: 200,
-    answer: 'recipe',
+    answer: 'Recipe',
   },
   {
     method: 'PUT',
@@ -414,7 +424,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Set a recipe's configuration, which only grows (v3.1)",
     success: 200,
     statuses: [409],
-    answer: 'recipe',
+    answer: 'Recipe',
   },
   {
     method: 'DELETE',
@@ -430,7 +440,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Start a build (v3.1)',
     success: 202,
     statuses: [409],
-    answer: 'recipe',
+    answer: 'Recipe',
   },
   {
     method: 'POST',
@@ -438,11 +448,12 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Recreate a recipe's steps and build (v3.1)",
     success: 202,
     statuses: [409],
-    answer: 'recipe',
+    answer: 'Recipe',
   },
   {
     method: 'GET',
     path: '/api/v3.1/automated-recipes/:id/extractions/',
+    answer: 'ExtractionCheck',
     summary: "Check a recipe's extraction tables (v3.1)",
     success: 200,
     statuses: [409, 501],
@@ -456,7 +467,7 @@ export const OPERATIONS: readonly Operation[] = [
     success: 200,
     statuses: V3_RECIPES,
     paging: { mode: 'v3', maxPageSize: 100 },
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'GET',
@@ -472,7 +483,7 @@ export const OPERATIONS: readonly Operation[] = [
     success: 200,
     statuses: V3_RECIPES,
     paging: { mode: 'v3', maxPageSize: 100 },
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'POST',
@@ -480,7 +491,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Create a recipe (v3, deprecated)',
     success: 201,
     statuses: V3_RECIPES,
-    answer: 'recipe-v3-created',
+    answer: 'RecipeV3Created',
   },
   {
     method: 'GET',
@@ -530,23 +541,31 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/v3/webhook_endpoints/',
+    items: 'WebhookEndpoint',
     summary: 'List the webhook endpoints',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   {
     method: 'POST',
     path: '/api/v3/webhook_endpoints/',
     summary: 'Create a webhook endpoint (unverified, with its secret)',
     success: 201,
-    answer: 'endpoint-created',
+    answer: 'EndpointCreated',
     chosen: true,
   },
-  { method: 'GET', path: '/api/v3/webhook_endpoints/:id/', summary: 'Read a webhook endpoint', success: 200 },
+  {
+    method: 'GET',
+    path: '/api/v3/webhook_endpoints/:id/',
+    answer: 'WebhookEndpoint',
+    summary: 'Read a webhook endpoint',
+    success: 200,
+  },
   {
     method: 'PATCH',
     path: '/api/v3/webhook_endpoints/:id/',
+    answer: 'WebhookEndpoint',
     summary: "Change a webhook endpoint's event types",
     success: 200,
   },
@@ -577,21 +596,22 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the subscribable event types',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
 
   // Roles
   {
     method: 'GET',
     path: '/api/v3/roles/',
+    items: 'Role',
     summary: 'List the system and custom roles',
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
   { method: 'POST', path: '/api/v3/roles/', summary: 'Create a custom role', success: 201, statuses: [409] },
   { method: 'GET', path: '/api/v3/roles/permissions', summary: 'Read the permission catalog', success: 200 },
-  { method: 'GET', path: '/api/v3/roles/:role_id', summary: 'Read a role', success: 200 },
+  { method: 'GET', path: '/api/v3/roles/:role_id', answer: 'Role', summary: 'Read a role', success: 200 },
   { method: 'PATCH', path: '/api/v3/roles/:role_id', summary: 'Change a custom role', success: 200, statuses: [409] },
   {
     method: 'DELETE',
@@ -605,7 +625,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "List a role's users and their workspaces",
     success: 200,
     paging: V3_PAGES,
-    answer: 'page',
+    answer: 'Page',
   },
 ];
 
@@ -620,53 +640,132 @@ export function statusesOf(op: Operation, hasBody: boolean): number[] {
 }
 
 /**
- * The answers whose shape the contract shows, as JSON Schema (draft 2020-12). Fields it does
- * not name may be present: a reader tolerates them.
+ * The answers whose shape the contract shows, as JSON Schema (draft 2020-12), by their name in
+ * the OpenAPI document. Fields the contract does not name may be present: a reader tolerates
+ * them.
  */
-export const ANSWER_SCHEMAS: Record<Exclude<AnswerShape, 'none'>, Record<string, unknown>> = {
-  page: {
+const integer = { type: 'integer' };
+const text = { type: 'string' };
+const flag = { type: 'boolean' };
+const textOrNull = { type: ['string', 'null'] };
+
+export const ANSWER_SCHEMAS = {
+  Page: {
     type: 'object',
     description: 'The paginated list envelope: next and previous are full URLs or null.',
     properties: {
       count: { type: 'integer', minimum: 0 },
-      next: { type: ['string', 'null'] },
-      previous: { type: ['string', 'null'] },
+      next: textOrNull,
+      previous: textOrNull,
       results: { type: 'array' },
     },
     required: ['count', 'next', 'previous', 'results'],
   },
-  token: {
+  Token: {
     type: 'object',
     properties: { token: { type: 'string', minLength: 1 } },
     required: ['token'],
   },
-  recipe: {
+  Workspace: {
+    type: 'object',
+    properties: { id: integer, title: text },
+    required: ['id', 'title'],
+  },
+  Connection: {
+    type: 'object',
+    description: 'A connection as lists show it (other fields are not shown by the contract).',
+    properties: { accounts_number: integer, enabled_for_extraction_accounts_number: integer },
+    required: ['accounts_number', 'enabled_for_extraction_accounts_number'],
+  },
+  AccountV3: {
+    type: 'object',
+    properties: {
+      id: integer,
+      account_id: text,
+      title: text,
+      currency: text,
+      connection_id: integer,
+      datasource_name: text,
+      is_active: flag,
+      enabled_for_embedded_extraction: flag,
+      item: { type: 'object' },
+    },
+    required: ['id', 'account_id', 'title', 'is_active', 'enabled_for_embedded_extraction'],
+  },
+  AccountV31: {
+    type: 'object',
+    description: 'The id is the only one a recipe configuration accepts; no second account identifier.',
+    properties: {
+      id: integer,
+      title: text,
+      connection_id: integer,
+      datasource_name: text,
+      is_active: flag,
+      enabled_for_embedded_extraction: flag,
+      currency: textOrNull,
+      // v3's item object and remote account id are gone in v3.1.
+      item: false,
+      account_id: false,
+    },
+    required: ['id', 'title', 'is_active', 'enabled_for_embedded_extraction'],
+  },
+  RecipeTemplate: {
+    type: 'object',
+    description: 'A recipe template (v3.1).',
+    properties: {
+      id: integer,
+      title: text,
+      origin: text,
+      categories: { type: 'array' },
+      build_mode: text,
+      output_columns: { type: 'array' },
+    },
+    required: ['id', 'title', 'origin', 'categories', 'build_mode'],
+  },
+  Recipe: {
     type: 'object',
     description: 'The full recipe (v3.1).',
     properties: {
-      recipe_id: { type: 'integer' },
-      template_id: { type: 'integer' },
+      recipe_id: integer,
+      template_id: integer,
       datatable_id: { type: ['integer', 'null'] },
-      title: { type: 'string' },
-      state: { type: ['string', 'null'] },
+      title: text,
+      state: textOrNull,
       error: { type: ['object', 'null'] },
-      degraded: { type: 'boolean' },
+      degraded: flag,
       not_delivered_reasons: { type: 'array' },
       sources: { type: 'array' },
-      data_sources: { type: 'array', items: { type: 'string' } },
+      data_sources: { type: 'array', items: text },
       connections: { type: 'array' },
-      sync_from_date: { type: ['string', 'null'] },
+      sync_from_date: textOrNull,
     },
     required: ['recipe_id', 'title', 'state', 'data_sources', 'connections'],
   },
-  'recipe-v3-created': {
+  RecipeV3Created: {
     type: 'object',
-    properties: { recipe_id: { type: 'integer' }, datatable_id: { type: ['integer', 'null'] } },
+    properties: { recipe_id: integer, datatable_id: { type: ['integer', 'null'] } },
     required: ['recipe_id', 'datatable_id'],
   },
-  'endpoint-created': {
+  ExtractionCheck: {
     type: 'object',
-    properties: { id: { type: 'integer' }, secret: { type: 'string', minLength: 1 } },
+    description: "A recipe's extraction tables (v3.1).",
+    properties: { all_tables_exist: flag, tables: { type: 'array' } },
+    required: ['all_tables_exist', 'tables'],
+  },
+  Role: {
+    type: 'object',
+    properties: { id: integer, title: text, description: textOrNull, user_count: integer },
+    required: ['id', 'title', 'user_count'],
+  },
+  WebhookEndpoint: {
+    type: 'object',
+    description: 'A webhook endpoint; its secret only at creation and rotation.',
+    properties: { id: integer, status: text, event_types: { type: 'array', items: text }, secret: false },
+    required: ['id', 'status', 'event_types'],
+  },
+  EndpointCreated: {
+    type: 'object',
+    properties: { id: integer, secret: { type: 'string', minLength: 1 } },
     required: ['id', 'secret'],
   },
-};
+} as const satisfies Record<string, Record<string, unknown>>;

@@ -113,14 +113,6 @@ function errorResponses(url: string, op: Operation | undefined, hasBody: boolean
   );
 }
 
-const SCHEMA_NAMES: Record<Exclude<AnswerShape, 'none'>, string> = {
-  page: 'Page',
-  token: 'Token',
-  recipe: 'Recipe',
-  'recipe-v3-created': 'RecipeV3Created',
-  'endpoint-created': 'EndpointCreated',
-};
-
 function successResponse(op: Operation | undefined): Record<string, unknown> {
   const status = op?.success ?? 200;
   const headers = { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } };
@@ -128,8 +120,16 @@ function successResponse(op: Operation | undefined): Record<string, unknown> {
   if (status === 204 || op?.answer === 'none')
     return { [String(status)]: { description: `Done; no body.${chosen}`, headers } };
   const response: Record<string, unknown> = { description: `Success.${chosen}`, headers };
-  if (op?.answer)
-    response.content = { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[op.answer]}` } } };
+  const ref = (name: AnswerShape) => ({ $ref: `#/components/schemas/${name}` });
+  if (op?.answer) {
+    // A list's items have their own shape where the contract shows it.
+    const schema = op.items
+      ? {
+          allOf: [ref(op.answer), { type: 'object', properties: { results: { type: 'array', items: ref(op.items) } } }],
+        }
+      : ref(op.answer);
+    response.content = { 'application/json': { schema } };
+  }
   return { [String(status)]: response };
 }
 
@@ -225,12 +225,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
       schemas: {
         ErrorEnvelope: ERROR_ENVELOPE,
         DetailError: DETAIL_ERROR,
-        ...Object.fromEntries(
-          Object.entries(SCHEMA_NAMES).map(([shape, name]) => [
-            name,
-            ANSWER_SCHEMAS[shape as Exclude<AnswerShape, 'none'>],
-          ]),
-        ),
+        ...ANSWER_SCHEMAS,
       },
       headers: {
         TraceId: { description: 'Quote it to support.', schema: { type: 'string' } },

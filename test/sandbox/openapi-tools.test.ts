@@ -58,5 +58,14 @@ describe('the OpenAPI document, to outside tools', () => {
       /a 204 with a body/,
     );
     expect(violationOf({ ...ok, route: undefined, status: 200 }, doc)).toMatch(/not a 301, 404 or 405/);
+    // The items of a list, where the contract shows their fields.
+    const page = (item: unknown) => JSON.stringify({ count: 1, next: null, previous: null, results: [item] });
+    expect(violationOf({ ...ok, body: page({ id: 1 }) }, doc)).toMatch(/must have required property 'title'/);
+    const v31 = { ...ok, route: '/api/v3.1/connections/:connection_id/accounts/' };
+    const account = { id: 1, title: 'A', is_active: true, enabled_for_embedded_extraction: false };
+    expect(violationOf({ ...v31, body: page(account) }, doc)).toBeUndefined();
+    expect(violationOf({ ...v31, body: page({ ...account, account_id: '123' }) }, doc)).toMatch(
+      /boolean schema is false/,
+    );
   });
 });

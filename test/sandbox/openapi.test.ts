@@ -119,7 +119,10 @@ describe('OpenAPI document', () => {
     for (const o of paged) {
       const op = doc.paths[o.path.replace(/:(\w+)/g, '{$1}')][o.method.toLowerCase()];
       expect(op.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['page', 'page_size']));
-      expect(op.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Page');
+      const schema = op.responses['200'].content['application/json'].schema;
+      // The envelope, with the shape of its items where the contract shows it.
+      expect(schema.$ref ?? schema.allOf[0].$ref).toBe('#/components/schemas/Page');
+      if (o.items) expect(schema.allOf[1].properties.results.items.$ref).toBe(`#/components/schemas/${o.items}`);
     }
   });
 
