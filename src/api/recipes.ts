@@ -24,8 +24,6 @@ export function recipePaths(version: RecipeApiVersion = 'v3.1') {
 
 const v31 = recipePaths('v3.1');
 
-export { BUILDING_STATES, RECIPE_STATES } from '../contract/recipes.js';
-
 export interface RecipeTemplate {
   id: number | string;
   title: string;

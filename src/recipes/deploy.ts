@@ -1,5 +1,4 @@
 import {
-  BUILDING_STATES,
   buildRecipe,
   checkExtractions,
   createRecipe,
@@ -14,6 +13,7 @@ import {
   type RecipeTemplate,
 } from '../api/recipes.js';
 import type { Service } from '../api/service.js';
+import { BUILDING_STATES } from '../contract/recipes.js';
 import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { idText } from '../util/json.js';
 import { appendConfiguration, mergeConfiguration, type Addition } from './configuration.js';

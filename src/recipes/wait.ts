@@ -1,4 +1,5 @@
-import { BUILDING_STATES, getRecipe, type Recipe } from '../api/recipes.js';
+import { getRecipe, type Recipe } from '../api/recipes.js';
+import { BUILDING_STATES } from '../contract/recipes.js';
 import type { Service } from '../api/service.js';
 import { ExitError } from '../errors.js';
 import { pollUntil, type PollOptions } from '../util/poll.js';

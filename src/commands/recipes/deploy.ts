@@ -6,12 +6,14 @@ import { errorJson, errorLines } from '../../output/errors.js';
 import type { Column, Spinner } from '../../output/output.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import type { DeployOptions } from './command.js';
-import { errorText, stateText, styleState } from './shared/view.js';
+import { styleState } from './shared/view.js';
+import { errorText, stateText } from '../../recipes/text.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 import { waitPolling } from '../shared/poll.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './shared/not-delivered.js';
 import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from './shared/deploy-prompts.js';
-import { missingInputs, specFromOptions, type DeploySpec } from './shared/deploy-spec.js';
+import { missingInputs, specFromOptions } from './shared/deploy-spec.js';
+import type { DeploySpec } from '../../recipes/spec.js';
 import {
   STEPS,
   deployToWorkspace,

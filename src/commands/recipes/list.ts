@@ -1,4 +1,5 @@
-import { RECIPE_STATES, listRecipes } from '../../api/recipes.js';
+import { listRecipes } from '../../api/recipes.js';
+import { RECIPE_STATES } from '../../contract/recipes.js';
 import type { Context } from '../../context.js';
 import { parseChoice, parseId } from '../../util/validate.js';
 import { limitOf } from '../shared/options.js';

@@ -1,4 +1,5 @@
-import { BUILDING_STATES, listRecipes, type Recipe } from '../../api/recipes.js';
+import { listRecipes, type Recipe } from '../../api/recipes.js';
+import { BUILDING_STATES } from '../../contract/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { ExitError, ManyFailures } from '../../errors.js';
@@ -11,8 +12,10 @@ import { collect } from '../../util/collect.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { StatusOptions } from './command.js';
-import { stateText, styleState } from './shared/view.js';
-import { pollUntil, waitPolling } from '../shared/poll.js';
+import { styleState } from './shared/view.js';
+import { stateText } from '../../recipes/text.js';
+import { waitPolling } from '../shared/poll.js';
+import { pollUntil } from '../../util/poll.js';
 
 /** One row per workspace and recipe (`recipes status --json` prints these). */
 export interface StatusRow {

@@ -5,8 +5,6 @@ import { pollUntil, type PollOptions } from '../../util/poll.js';
 import { parseDuration } from '../../util/validate.js';
 import type { WaitFlags } from './flags.js';
 
-export { isTransient, pollUntil, type PollOptions } from '../../util/poll.js';
-
 /**
  * The pauses of every `--wait` (recipes, extract runs, load runs): the first one from
  * `--poll-interval`, then EDP_POLL_INTERVAL, then the profile's poll_interval, then 2s; each

@@ -1,4 +1,5 @@
-import { BUILDING_STATES, listRecipes, type Recipe, type RecipeTemplate } from '../../api/recipes.js';
+import { listRecipes, type Recipe, type RecipeTemplate } from '../../api/recipes.js';
+import { BUILDING_STATES } from '../../contract/recipes.js';
 import type { Service } from '../../api/service.js';
 import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../../api/accounts.js';
 import { listConnections } from '../../api/connections.js';

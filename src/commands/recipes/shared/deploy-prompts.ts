@@ -8,7 +8,7 @@ import { NotConfirmedError, UsageError } from '../../../errors.js';
 import { collect } from '../../../util/collect.js';
 import { idText } from '../../../util/json.js';
 import { terminalSafe } from '../../../output/terminal-text.js';
-import type { DeploySpec, SourceSpec } from './deploy-spec.js';
+import type { DeploySpec, SourceSpec } from '../../../recipes/spec.js';
 import { isDate, parseDate } from '../../../util/validate.js';
 import { resolveTemplate } from '../../../recipes/deploy.js';
 

@@ -8,8 +8,6 @@ import { splitList } from '../../../recipes/configuration.js';
 import type { SpecDocument } from '../../../recipes/spec-schema.js';
 import type { DeploySpec } from '../../../recipes/spec.js';
 
-export type { DeploySpec, SourceSpec } from '../../../recipes/spec.js';
-
 /** A deploy spec from a `--file` document that passed the schema (./schema.ts). */
 function specOfDocument(f: SpecDocument): DeploySpec {
   return {

@@ -5,8 +5,6 @@ import { idText, stringifyJson } from '../../../util/json.js';
 import { hasNotDelivered, rebuildLine, sourceEntryLines, type AccountNames } from './not-delivered.js';
 import { errorText, stateText } from '../../../recipes/text.js';
 
-export { errorText, stateText } from '../../../recipes/text.js';
-
 /** How recipes look to a person. States, codes and reasons the tool does not know are shown as they come. */
 
 export function styleState(text: string, c: ChalkInstance): string {

@@ -8,8 +8,6 @@ import { pollCommand, waitForBuild, type WaitOptions } from '../../../recipes/wa
 import { showRecipe } from './view.js';
 import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
 
-export { pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from '../../../recipes/wait.js';
-
 /** What a person needs to act on accounts a build left out: their names, read only when there are some. */
 export async function explainOf(
   api: Service,

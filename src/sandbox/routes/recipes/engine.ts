@@ -2,6 +2,7 @@ import { canDeliver } from '../../pipeline.js';
 import type { Store } from '../../store.js';
 import type { Extract } from '../../types.js';
 import { buildError } from './build-errors.js';
+import type { RecipeState } from '../../../contract/recipes.js';
 import { emitDataTable, emitExtraction } from '../../payloads.js';
 import { recipeEventData, transformationEventData } from './events.js';
 import {
@@ -10,7 +11,6 @@ import {
   type BuildError,
   type NotDelivered,
   type Recipe,
-  type RecipeState,
   type RecipeTemplate,
   type SourceEntry,
 } from './model.js';

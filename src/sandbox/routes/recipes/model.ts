@@ -9,7 +9,6 @@ import type { RecipeState } from '../../../contract/recipes.js';
  */
 
 export type BuildMode = 'progressive' | 'atomic';
-export { RECIPE_STATES, V3_STATE, type RecipeState } from '../../../contract/recipes.js';
 
 export interface OutputColumn {
   name: string;

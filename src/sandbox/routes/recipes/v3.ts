@@ -4,7 +4,8 @@ import { SandboxError } from '../../errors.js';
 import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
-import { V3_STATE, compareRecipeIds, recipeIdJson, type RecipeState } from './model.js';
+import { compareRecipeIds, recipeIdJson } from './model.js';
+import { V3_STATE, type RecipeState } from '../../../contract/recipes.js';
 import {
   OtherWorkspaceRecipe,
   buildRecipe,

@@ -4,7 +4,8 @@ import { invalidQuery } from '../../errors.js';
 import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
-import { RECIPE_STATES, compareRecipeIds } from './model.js';
+import { compareRecipeIds } from './model.js';
+import { RECIPE_STATES } from '../../../contract/recipes.js';
 import {
   buildRecipe,
   checkExtractions,

@@ -1,5 +1,6 @@
 import type { Store } from '../../store.js';
-import { V3_STATE, recipeIdJson, type Recipe, type RecipeTemplate } from './model.js';
+import { recipeIdJson, type Recipe, type RecipeTemplate } from './model.js';
+import { V3_STATE } from '../../../contract/recipes.js';
 
 /** How each API version shows the shared records (contract, v3-vs-v3.1 table). */
 
