@@ -26,6 +26,20 @@ import { pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from '.
 import type { DeploySpec } from './spec.js';
 import { collect } from '../util/collect.js';
 
+/** The configuration additions a spec asks for in one workspace: each source's connection and accounts, resolved there, in order. */
+async function resolveAdditions(api: Service, ws: string, spec: DeploySpec): Promise<Addition[]> {
+  const additions: Addition[] = [];
+  for (const s of spec.sources) {
+    const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
+    additions.push({
+      dataSource: source.dataSource,
+      connectionId: source.connectionId,
+      accountIds: source.accounts.map((a) => a.id),
+    });
+  }
+  return additions;
+}
+
 /** Progress of one step: a spinner for one workspace, a prefixed line each for a fleet. */
 export interface StepProgress {
   update(text: string): void;
@@ -196,15 +210,7 @@ export async function deployToWorkspace(
     );
 
     await begin(4, 'connections and accounts');
-    const additions: Addition[] = [];
-    for (const s of spec.sources) {
-      const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
-      additions.push({
-        dataSource: source.dataSource,
-        connectionId: source.connectionId,
-        accountIds: source.accounts.map((a) => a.id),
-      });
-    }
+    const additions = await resolveAdditions(api, ws, spec);
     step!.succeed(
       additions
         .map((a) => `${a.dataSource}: connection ${a.connectionId}, ${a.accountIds.length} account(s)`)
@@ -299,15 +305,7 @@ export async function planWorkspace(
   const recipePath = existing ? paths.recipe(idText(existing.recipe_id)) : `${paths.recipes()}{recipe_id}/`;
   if (!existing)
     requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
-  const additions: Addition[] = [];
-  for (const s of spec.sources) {
-    const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
-    additions.push({
-      dataSource: source.dataSource,
-      connectionId: source.connectionId,
-      accountIds: source.accounts.map((a) => a.id),
-    });
-  }
+  const additions = await resolveAdditions(api, ws, spec);
   const base: Recipe = existing ?? { recipe_id: null, state: null, data_sources: [], connections: [] };
   const merged = mergeConfiguration(base, additions, spec.syncFrom);
   if (merged.changed)
