@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { SandboxOptions } from '../src/sandbox/options.js';
 import { parseJson } from '../src/util/json.js';
 import { answerChecker } from './fixtures/openapi-check.js';
+import type { ErrorDocument } from '../src/output/error-document.js';
 
 export const USERNAME = 'agency@sandbox.local';
 export const PASSWORD = 'sandbox';
@@ -99,15 +100,7 @@ export interface CliResult {
   /** stdout parsed as JSON (lossless) */
   json<T = any>(): T;
   /** stderr parsed as the JSON error document */
-  errorJson(): {
-    error: {
-      status: number | null;
-      code: string | null;
-      message: string;
-      details: Record<string, unknown>;
-      trace_id: string | null;
-    };
-  };
+  errorJson(): ErrorDocument;
 }
 
 export interface CliOptions {

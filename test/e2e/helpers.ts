@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJson } from '../../src/util/json.js';
 import { PASSWORD, USERNAME } from '../helpers.js';
+import type { ErrorDocument } from '../../src/output/error-document.js';
 
 /**
  * The shipped command line, run as a real process: `bin/edp.js` loading the bundle in dist/,
@@ -77,15 +78,7 @@ export interface EdpRun {
   /** stdout parsed as JSON (lossless: large ids stay exact) */
   json<T = any>(): T;
   /** the last line of stderr parsed as the JSON error document of `--json` */
-  errorJson(): {
-    error: {
-      status: number | null;
-      code: string | null;
-      message: string;
-      details: Record<string, unknown>;
-      trace_id: string | null;
-    };
-  };
+  errorJson(): ErrorDocument;
 }
 
 function childEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
