@@ -629,6 +629,20 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
+/** A router path as OpenAPI writes it: `/api/v3/loads/:id` → `/api/v3/loads/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** The request paths a router path serves, as a regular expression (a parameter is one segment). */
+export function pathPattern(path: string): RegExp {
+  const body = path
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}$`);
+}
+
 /** The operation a method and router path name, if any. */
 export function operationOf(method: string, path: string): Operation | undefined {
   return OPERATIONS.find((o) => o.method === method && o.path === path);

@@ -6,6 +6,7 @@ import {
   ANSWER_SCHEMAS,
   BODY_STATUSES,
   COMMON_STATUSES,
+  openApiPath,
   operationOf,
   type AnswerShape,
   type Operation,
@@ -46,17 +47,8 @@ function jsonSchema(schema: ZodType): JsonSchema {
 }
 
 /** `/api/v3/extracts/:id/run` → `/api/v3/extracts/{id}/run` and the parameter names. */
-function openApiPath(url: string): { path: string; params: string[] } {
-  const params: string[] = [];
-  const path = url
-    .split('/')
-    .map((part) => {
-      if (!part.startsWith(':')) return part;
-      params.push(part.slice(1));
-      return `{${part.slice(1)}}`;
-    })
-    .join('/');
-  return { path, params };
+function pathAndParams(url: string): { path: string; params: string[] } {
+  return { path: openApiPath(url), params: [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!) };
 }
 
 const ERROR_ENVELOPE = {
@@ -175,7 +167,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
   const paths: Record<string, Record<string, unknown>> = {};
   const sorted = [...routes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
   for (const route of sorted) {
-    const { path, params } = openApiPath(route.url);
+    const { path, params } = pathAndParams(route.url);
     const parameters: unknown[] = params.map((name) => ({
       name,
       in: 'path',

@@ -12,6 +12,7 @@ import { answerAfterSave, loadState } from './persistence.js';
 import { seedCore } from './seed.js';
 import { Store, emptyState } from './store.js';
 import { defaultSandboxOptions, type SandboxOptions } from './options.js';
+import { pathPattern } from '../contract/operations.js';
 
 export interface Sandbox {
   url: string;
@@ -24,14 +25,6 @@ export interface Sandbox {
 interface RoutePattern {
   method: string;
   regex: RegExp;
-}
-
-function patternRegex(url: string): RegExp {
-  const body = url
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${body}$`);
 }
 
 const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
@@ -91,7 +84,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   const patterns: RoutePattern[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const m of methods) patterns.push({ method: m, regex: patternRegex(route.url) });
+    for (const m of methods) patterns.push({ method: m, regex: pathPattern(route.url) });
   });
 
   // Bodies are parsed without losing big integers; a body that is not JSON is `malformed_request`.

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { OPERATIONS } from '../../src/contract/operations.js';
+import { OPERATIONS, pathPattern } from '../../src/contract/operations.js';
 import { violationOf } from '../fixtures/openapi-check.js';
 
 /**
@@ -73,10 +73,7 @@ async function judgeAnswers(dir: string): Promise<void> {
   } finally {
     await documenter.close();
   }
-  const patterns = OPERATIONS.map((o) => ({
-    o,
-    regex: new RegExp(`^${o.path.replace(/:[A-Za-z_]+/g, '[^/]+').replace(/\./g, '\\.')}$`),
-  }));
+  const patterns = OPERATIONS.map((o) => ({ o, regex: pathPattern(o.path) }));
   const exercised = new Set<string>();
   const violations = new Set<string>();
   for (const file of readdirSync(dir)) {

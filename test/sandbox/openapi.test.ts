@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { OPERATIONS } from '../../src/contract/operations.js';
+import { OPERATIONS, openApiPath } from '../../src/contract/operations.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
 
 let sb: Sandbox;
@@ -99,9 +99,7 @@ describe('OpenAPI document', () => {
     );
     expect(ops).toHaveLength(OPERATIONS.length);
     for (const { path, method, op } of ops) {
-      const row = OPERATIONS.find(
-        (o) => o.method === method.toUpperCase() && o.path.replace(/:(\w+)/g, '{$1}') === path,
-      );
+      const row = OPERATIONS.find((o) => o.method === method.toUpperCase() && openApiPath(o.path) === path);
       expect(row, `${method} ${path}`).toBeDefined();
       expect(op.summary).toBe(row!.summary);
       expect(Object.keys(op.responses)).toContain(String(row!.success));
@@ -117,7 +115,7 @@ describe('OpenAPI document', () => {
     const paged = OPERATIONS.filter((o) => o.paging);
     expect(paged.length).toBeGreaterThanOrEqual(20);
     for (const o of paged) {
-      const op = doc.paths[o.path.replace(/:(\w+)/g, '{$1}')][o.method.toLowerCase()];
+      const op = doc.paths[openApiPath(o.path)][o.method.toLowerCase()];
       expect(op.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['page', 'page_size']));
       const schema = op.responses['200'].content['application/json'].schema;
       // The envelope, with the shape of its items where the contract shows it.
