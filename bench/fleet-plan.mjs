@@ -4,70 +4,19 @@
 // created through the API and equipped like the demo's. Prints each as a ratio to the same
 // command over one workspace. Measured in one run; no assertions.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
+import { benchDir, benchEnv, fleetFile as writeFleetFile, growFleet } from './lib/fleet.mjs';
 
 const LATENCY_MS = 20;
 const BUILD_SECONDS = 0.5;
 const FLEET = 20;
-const USERNAME = 'agency@sandbox.local';
-const PASSWORD = 'sandbox';
-const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
-
-async function json(url, init = {}) {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 const sandbox = await startSandbox({ port: 0, latencyMs: LATENCY_MS, buildSeconds: BUILD_SECONDS });
-const workspaces = [101, 102, 103];
-for (let i = workspaces.length; i < FLEET; i++) {
-  const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
-    method: 'POST',
-    headers: { authorization: basic },
-    body: JSON.stringify({ title: `Fleet ${i + 1}` }),
-  });
-  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
-    method: 'POST',
-    body: JSON.stringify({ workspace_id: ws.id }),
-  });
-  workspaces.push(ws.id);
-}
+const workspaces = await growFleet(sandbox, FLEET);
 
-const dir = mkdtempSync(join(tmpdir(), 'edp-bench-fleet-plan-'));
-const env = {
-  ...process.env,
-  EDP_BASE_URL: sandbox.url,
-  EDP_USERNAME: USERNAME,
-  EDP_PASSWORD: PASSWORD,
-  EDP_CONFIG_DIR: dir,
-};
-delete env.NODE_EXTRA_CA_CERTS;
-
-function fleetFile(ws) {
-  const file = join(dir, `fleet-${ws.length}.yaml`);
-  writeFileSync(
-    file,
-    `workspaces: [${ws.join(', ')}]
-recipes:
-  - template: Paid Media Performance
-    sources:
-      - data_source: google_ads
-        accounts: [remote:123-456-7801, remote:123-456-7802, remote:123-456-7803]
-webhooks:
-  - url: https://hooks.example.com/edp
-    events: [recipe_activated, load_completed]
-roles:
-  - title: Media Buyer
-    description: Runs paid media extractions
-    permissions: [EXTRACT:RUN]
-`,
-  );
-  return file;
-}
+const dir = benchDir('fleet-plan');
+const env = benchEnv(sandbox, dir);
+const fleetFile = (ws) => writeFleetFile(dir, ws);
 
 /** One command as a separate process (async, so that the in-process sandbox keeps answering). */
 function edp(args, okCodes = [0]) {

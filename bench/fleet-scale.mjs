@@ -13,10 +13,9 @@
 // request), the median of three, in the same run. Peak memory is the process's maximum
 // resident set (GNU time's %M). Measured in one run; no assertions.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { startSandbox } from '../dist/sandbox.js';
+import { benchDir, benchEnv, fleetFile as writeFleetFile, growFleet, json } from './lib/fleet.mjs';
 
 const LATENCY_MS = 20;
 const CHAIN_LATENCY_MS = 200;
@@ -24,68 +23,18 @@ const BUILD_SECONDS = 0.2;
 const CONCURRENCY = 16; // the `auto` default's cap (src/config/defaults.ts)
 const SIZES = process.argv.slice(2).map(Number).filter(Boolean);
 const sizes = SIZES.length > 0 ? SIZES : [20, 100, 500];
-const USERNAME = 'agency@sandbox.local';
-const PASSWORD = 'sandbox';
-const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-async function json(url, init = {}) {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 const sandbox = await startSandbox({ port: 0, latencyMs: 0, buildSeconds: BUILD_SECONDS });
 const latency = (ms) =>
   json(`${sandbox.url}/_sandbox/faults`, { method: 'PATCH', body: JSON.stringify({ latency_ms: ms }) });
 
 // The demo's three workspaces, and as many more as the largest size, equipped like them.
-const workspaces = [101, 102, 103];
-const largest = Math.max(...sizes);
-for (let i = workspaces.length; i < largest; i++) {
-  const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
-    method: 'POST',
-    headers: { authorization: basic },
-    body: JSON.stringify({ title: `Fleet ${i + 1}` }),
-  });
-  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
-    method: 'POST',
-    body: JSON.stringify({ workspace_id: ws.id }),
-  });
-  workspaces.push(ws.id);
-}
+const workspaces = await growFleet(sandbox, Math.max(...sizes));
 
-const dir = mkdtempSync(join(tmpdir(), 'edp-bench-fleet-scale-'));
-const env = {
-  ...process.env,
-  EDP_BASE_URL: sandbox.url,
-  EDP_USERNAME: USERNAME,
-  EDP_PASSWORD: PASSWORD,
-  EDP_CONFIG_DIR: dir,
-};
-delete env.NODE_EXTRA_CA_CERTS;
-
-function fleetFile(ws) {
-  const file = join(dir, `fleet-${ws.length}.yaml`);
-  writeFileSync(
-    file,
-    `workspaces: [${ws.join(', ')}]
-recipes:
-  - template: Paid Media Performance
-    sources:
-      - data_source: google_ads
-        accounts: [remote:123-456-7801, remote:123-456-7802, remote:123-456-7803]
-webhooks:
-  - url: https://hooks.example.com/edp
-    events: [recipe_activated, load_completed]
-roles:
-  - title: Media Buyer
-    description: Runs paid media extractions
-    permissions: [EXTRACT:RUN]
-`,
-  );
-  return file;
-}
+const dir = benchDir('fleet-scale');
+const env = benchEnv(sandbox, dir);
+const fleetFile = (ws) => writeFleetFile(dir, ws);
 
 /** One command as a separate process: wall time and peak resident memory (MiB). */
 function edp(args, okCodes = [0]) {

@@ -7,50 +7,20 @@
 // settings (target: 10 workspaces with the defaults within 1.2x of one). Measured in one run;
 // no assertions. `--node PATH` runs the command line under another Node binary.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
+import { benchDir, benchEnv, growFleet } from './lib/fleet.mjs';
 
 const nodeAt = process.argv.indexOf('--node');
 const NODE = nodeAt >= 0 && process.argv[nodeAt + 1] ? process.argv[nodeAt + 1] : process.execPath;
 const LATENCY_MS = 20;
 const BUILD_SECONDS = 0.5;
 const FLEET = 20;
-const USERNAME = 'agency@sandbox.local';
-const PASSWORD = 'sandbox';
-const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
 const ACCOUNTS = 'remote:123-456-7801,remote:123-456-7802,remote:123-456-7803';
 
-async function json(url, init = {}) {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
 const sandbox = await startSandbox({ port: 0, latencyMs: LATENCY_MS, buildSeconds: BUILD_SECONDS });
-const workspaces = [101, 102, 103];
-for (let i = workspaces.length; i < FLEET; i++) {
-  const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
-    method: 'POST',
-    headers: { authorization: basic },
-    body: JSON.stringify({ title: `Fleet ${i + 1}` }),
-  });
-  await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
-    method: 'POST',
-    body: JSON.stringify({ workspace_id: ws.id }),
-  });
-  workspaces.push(ws.id);
-}
+const workspaces = await growFleet(sandbox, FLEET);
 
-const { NODE_EXTRA_CA_CERTS: _ignored, ...parentEnv } = process.env;
-const env = {
-  ...parentEnv,
-  EDP_BASE_URL: sandbox.url,
-  EDP_USERNAME: USERNAME,
-  EDP_PASSWORD: PASSWORD,
-  EDP_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'edp-bench-fleet-')),
-};
+const env = benchEnv(sandbox, benchDir('fleet'));
 
 /** One deploy as a separate process (async, so that the in-process sandbox keeps answering). */
 function deploy(ws, concurrency) {

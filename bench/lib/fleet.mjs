@@ -1,0 +1,73 @@
+// What the fleet benches share (bench/fleet.mjs, fleet-plan.mjs, fleet-scale.mjs): the demo
+// agency's credentials, a fleet of workspaces on a sandbox, the environment a timed edp runs
+// in, and the fleet file of the plan and apply benches. Not a bench itself.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const USERNAME = 'agency@sandbox.local';
+export const PASSWORD = 'sandbox';
+const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
+
+/** A JSON request to the sandbox; anything but a 2xx throws. */
+export async function json(url, init = {}) {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * The demo's three workspaces and as many more as make `size`, created through the API and
+ * equipped like the demo's (connections, accounts, an S3 destination): their ids.
+ */
+export async function growFleet(sandbox, size) {
+  const workspaces = [101, 102, 103];
+  for (let i = workspaces.length; i < size; i++) {
+    const ws = await json(`${sandbox.url}/api/v3/workspaces`, {
+      method: 'POST',
+      headers: { authorization: basic },
+      body: JSON.stringify({ title: `Fleet ${i + 1}` }),
+    });
+    await json(`${sandbox.url}/_sandbox/recipes/equip-workspace`, {
+      method: 'POST',
+      body: JSON.stringify({ workspace_id: ws.id }),
+    });
+    workspaces.push(ws.id);
+  }
+  return workspaces;
+}
+
+/**
+ * The environment of a timed edp: the sandbox, the demo's credentials, a config folder of its
+ * own (`dir`), and no NODE_EXTRA_CA_CERTS (it adds ~70 ms to every Node start).
+ */
+export function benchEnv(sandbox, dir) {
+  const { NODE_EXTRA_CA_CERTS: _ignored, ...parent } = process.env;
+  return { ...parent, EDP_BASE_URL: sandbox.url, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_CONFIG_DIR: dir };
+}
+
+/** A new temporary folder named after the bench. */
+export const benchDir = (name) => mkdtempSync(join(tmpdir(), `edp-bench-${name}-`));
+
+/** The fleet file of the plan and apply benches, over `ws`, written in `dir`: a recipe from remote account ids, an endpoint, a role. */
+export function fleetFile(dir, ws) {
+  const file = join(dir, `fleet-${ws.length}.yaml`);
+  writeFileSync(
+    file,
+    `workspaces: [${ws.join(', ')}]
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [remote:123-456-7801, remote:123-456-7802, remote:123-456-7803]
+webhooks:
+  - url: https://hooks.example.com/edp
+    events: [recipe_activated, load_completed]
+roles:
+  - title: Media Buyer
+    description: Runs paid media extractions
+    permissions: [EXTRACT:RUN]
+`,
+  );
+  return file;
+}
