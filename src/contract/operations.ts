@@ -648,11 +648,6 @@ export function operationOf(method: string, path: string): Operation | undefined
   return OPERATIONS.find((o) => o.method === method && o.path === path);
 }
 
-/** Every status an operation may answer with. */
-export function statusesOf(op: Operation, hasBody: boolean): number[] {
-  return [op.success, ...COMMON_STATUSES, ...(op.statuses ?? []), ...(hasBody ? BODY_STATUSES : [])];
-}
-
 /**
  * The answers whose shape the contract shows, as JSON Schema (draft 2020-12), by their name in
  * the OpenAPI document. Fields the contract does not name may be present: a reader tolerates

@@ -101,7 +101,7 @@ export async function parseDocument(text: string, flag: string, name: string | n
 }
 
 /** 1-based line and column of `index` in `text`. */
-export function positionOf(text: string, index: number): { line: number; column: number } {
+function positionOf(text: string, index: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(index, text.length)));
   const lastBreak = before.lastIndexOf('\n');
   return { line: before.split('\n').length, column: index - lastBreak };
@@ -110,12 +110,6 @@ export function positionOf(text: string, index: number): { line: number; column:
 /** A document's text from a file, or from standard input for "-". */
 export async function readSource(file: string, stdin: Readable, flag: string): Promise<Source> {
   return { text: await readInputFile(file, stdin, flag), name: file === '-' ? 'standard input' : file };
-}
-
-/** A document from a file, or from standard input for "-". */
-export async function readDocument(file: string, stdin: Readable, flag: string): Promise<unknown> {
-  const source = await readSource(file, stdin, flag);
-  return parseDocument(source.text, flag, source.name);
 }
 
 /** An issue as the schema (zod) reports it. */
@@ -280,7 +274,7 @@ function valueAt(doc: unknown, path: ReadonlyArray<PropertyKey>): unknown {
  * The keys the schema allows for the object at `path` (for "did you mean"): walks zod's
  * definitions through objects, lists, optional and transformed values and unions.
  */
-export function keysAt(schema: unknown, path: ReadonlyArray<PropertyKey>): string[] {
+function keysAt(schema: unknown, path: ReadonlyArray<PropertyKey>): string[] {
   type Def = {
     type?: string;
     shape?: Record<string, unknown>;

@@ -2,7 +2,7 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, readDocument } from '../../src/util/document.js';
+import { parseDocument, readSource } from '../../src/util/document.js';
 import { MAX_INPUT_FILE_BYTES } from '../../src/util/stdin.js';
 import { tempDir } from '../helpers.js';
 import { stringifyJson } from '../../src/util/json.js';
@@ -56,22 +56,24 @@ describe('documents a person wrote', () => {
           Buffer.from('\n'),
         ]),
       );
-      await expect(readDocument(bad, new PassThrough(), '--file')).rejects.toThrow(
+      await expect(readSource(bad, new PassThrough(), '--file')).rejects.toThrow(
         `--file: ${bad} is not UTF-8 text (an invalid byte on line 3); save it as UTF-8`,
       );
       const big = join(dir.dir, 'big.json');
       writeFileSync(big, '');
       truncateSync(big, MAX_INPUT_FILE_BYTES + 1);
-      await expect(readDocument(big, new PassThrough(), '--file')).rejects.toThrow(
+      await expect(readSource(big, new PassThrough(), '--file')).rejects.toThrow(
         `--file: ${big} is larger than 16 MiB, the most edp reads`,
       );
       const stdin = new PassThrough();
       stdin.end(Buffer.from([0x7b, 0xff, 0x7d]));
-      await expect(readDocument('-', stdin, '--file')).rejects.toThrow('--file: standard input is not UTF-8 text');
+      await expect(readSource('-', stdin, '--file')).rejects.toThrow('--file: standard input is not UTF-8 text');
       // A byte order mark is dropped.
       const bom = join(dir.dir, 'bom.json');
       writeFileSync(bom, '\uFEFF{"a": 1}');
-      expect(await readDocument(bom, new PassThrough(), '--file')).toEqual({ a: 1 });
+      expect(await parseDocument((await readSource(bom, new PassThrough(), '--file')).text, '--file')).toEqual({
+        a: 1,
+      });
     } finally {
       dir.remove();
     }
