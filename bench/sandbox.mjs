@@ -8,7 +8,7 @@
 // Two more servers show what fastify alone costs for that answer, with the sandbox's own reply
 // captured once and serialized each time:
 // - the floor: one route at the request's path, answering the reply with the `x-im-trace-id`
-//   header every answer carries (contract) and nothing else, the least a fastify server does
+//   header every answer carries (docs/contract-rules.md) and nothing else, the least a fastify server does
 //   for this answer: a sandbox answering from a fastify route cannot be expected to beat it.
 // - the skeleton: the sandbox's routes (from its OpenAPI document) with handlers that do
 //   nothing, and hooks where the sandbox has them (a trace id set on request, a hook on send).

@@ -46,7 +46,7 @@ const list = (a: AccountV31[]) => a.map((x) => idText(x.id)).join(', ');
 
 /**
  * Resolves account selectors for one connection in one workspace to internal (v3.1) ids.
- * Only active accounts qualify (contract, v3.1 accounts rule 6). A selector is an internal
+ * Only active accounts qualify (docs/contract-rules.md, v3.1 accounts rule 6). A selector is an internal
  * id, a title (exact, else case-insensitive), `remote:ID` (the remote `account_id`, joined
  * through the v3 list since internal ids differ between workspaces: Deployment sequence,
  * step 4), or `all-active`. Among several accounts of one title or remote id, the single

@@ -90,7 +90,7 @@ export async function setAccountsExtraction(
 
 /**
  * The remote `account_id` of a v3.1 account, from the v3 list. The two lists are joined on
- * `id`; for agencies whose v3 list carries other keys (contract, Versioning 4) an account is
+ * `id`; for agencies whose v3 list carries other keys (docs/contract-rules.md, Versioning 4) an account is
  * paired with the v3 account of the same title when exactly one has it.
  */
 export function remoteIdLookup(v3: AccountV3[]): (account: AccountV31) => string | undefined {

@@ -147,7 +147,7 @@ export async function createRecipe(
   return res.data;
 }
 
-/** The complete configuration; repeating the same PUT is harmless (contract, Retries 3). */
+/** The complete configuration; repeating the same PUT is harmless (docs/contract-rules.md, Retries 3). */
 export async function configureRecipe(
   api: Service,
   ws: string,
@@ -170,7 +170,7 @@ export async function deleteRecipe(api: Service, ws: string, id: string): Promis
   await api.client.request({ method: 'DELETE', path: v31.recipe(id), auth: 'bearer', workspaceId: ws });
 }
 
-/** 202: the build started, not finished (contract, Rules 5). */
+/** 202: the build started, not finished (docs/contract-rules.md, Rules 5). */
 export async function buildRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
   const res = await api.client.request<Recipe>({
     method: 'POST',

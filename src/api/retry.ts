@@ -26,7 +26,7 @@ export const defaultRetryPolicy: RetryPolicy = {
   defaultRetryAfterMs: 30_000,
 };
 
-/** 503 codes after which nothing was saved (contract, Retries rule 4): a write may be repeated. */
+/** 503 codes after which nothing was saved (docs/contract-rules.md, Retries rule 4): a write may be repeated. */
 export const NOTHING_SAVED_CODES = new Set(['account_check_unavailable', 'data_table_reservation_failed']);
 
 export type Outcome =

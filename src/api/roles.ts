@@ -3,7 +3,7 @@ import type { ListOptions, Service } from './service.js';
 
 /**
  * Roles: Basic authentication with an agency chief's credential, agency flag
- * `can_use_embedded_api` (contract, Authentication rule 4). Mind the paths: `/roles/` ends with
+ * `can_use_embedded_api` (docs/contract-rules.md, Authentication rule 4). Mind the paths: `/roles/` ends with
  * a slash, `/roles/permissions`, `/roles/{id}` and `/roles/{id}/users` do not.
  */
 

@@ -1,7 +1,7 @@
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
-/** Webhook endpoints: workspace operations (Bearer). Paths end with a slash (contract, Webhook endpoints). */
+/** Webhook endpoints: workspace operations (Bearer). Paths end with a slash (docs/contract-rules.md, Webhook endpoints). */
 
 export interface WebhookEndpoint {
   id: number | string;

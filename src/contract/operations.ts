@@ -44,7 +44,7 @@ export interface Operation {
 }
 
 /**
- * Statuses any operation can answer (contract, Errors: "Codes any operation can return"):
+ * Statuses any operation can answer (docs/contract-rules.md, Errors: "Codes any operation can return"):
  * validation, authentication, permission, absence, a service fault, a dependency timeout.
  */
 export const COMMON_STATUSES: readonly number[] = [400, 401, 403, 404, 500, 503];
@@ -55,7 +55,7 @@ export const BODY_STATUSES: readonly number[] = [413, 415];
 const V31_PAGES: Paging = { mode: 'v31', maxPageSize: 100 };
 const V3_PAGES: Paging = { mode: 'v3', maxPageSize: 1000 };
 
-/** v3 recipe operations answer 410 once v3 is switched off (contract, Versioning 6). */
+/** v3 recipe operations answer 410 once v3 is switched off (docs/contract-rules.md, Versioning 6). */
 const V3_RECIPES = [410] as const;
 
 export const OPERATIONS: readonly Operation[] = [

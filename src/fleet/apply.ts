@@ -23,7 +23,7 @@ import type { SecretsFileWriter } from './secrets-file.js';
  * Carries a plan out. Recipes go through `recipes deploy`'s own sequence (adopt on 409, append
  * only, no second build while one runs, rebuild once the extraction tables exist), so apply
  * keeps its guarantees. For endpoints and roles a write whose answer was lost is never simply
- * repeated: the list is read again first (contract, Retries 3), and a repeated delete that
+ * repeated: the list is read again first (docs/contract-rules.md, Retries 3), and a repeated delete that
  * answers 404 means the first one landed.
  */
 
@@ -200,7 +200,7 @@ async function createEndpoint(
   }
 }
 
-/** A delete repeated after a lost answer answers 404 when the first landed (contract, Retries 3). */
+/** A delete repeated after a lost answer answers 404 when the first landed (docs/contract-rules.md, Retries 3). */
 async function deleteRepeatable(remove: () => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -12,7 +12,7 @@ import { idText, jsonInteger } from '../util/json.js';
 import type { ConfigurationDocument } from './schema.js';
 
 /**
- * The configuration only grows (contract, Automated recipes v3.1, rule 2; Versioning 4): read
+ * The configuration only grows (docs/contract-rules.md, Automated recipes v3.1, rule 2; Versioning 4): read
  * the recipe, keep its `connections[]` block unchanged, append additions. Removals are refused
  * here, before anything is sent, in the service's own words.
  */
@@ -68,7 +68,7 @@ export function mergeConfiguration(current: Recipe, additions: Addition[], syncF
   return { config, changed, addedAccounts };
 }
 
-/** The 409 codes of a configuration that leaves out something the recipe has (contract, codes of configure). */
+/** The 409 codes of a configuration that leaves out something the recipe has (docs/contract-rules.md, codes of configure). */
 export const REMOVAL_CONFLICT_CODES = new Set([
   'data_source_removal_not_allowed',
   'connection_removal_not_allowed',
@@ -91,7 +91,7 @@ export interface Appended {
  * concurrent configure appended): read again, merge again, send again, a bounded number of
  * times, like a retry on conflict. Removals the caller asked for are refused before this
  * (refuseRemovals), so they never reach the retry. With `retryTransient`, a lost or failed
- * answer is resolved the same way: configure repeated is harmless (contract, Retries 3).
+ * answer is resolved the same way: configure repeated is harmless (docs/contract-rules.md, Retries 3).
  */
 export async function appendConfiguration(
   api: Service,

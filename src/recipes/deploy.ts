@@ -128,7 +128,7 @@ export function checkSourcesAllowed(template: RecipeTemplate, spec: DeploySpec):
  * Step 3: create the recipe, or adopt the workspace's one on `409 recipe_already_exists`
  * (first of `existing_recipe_ids`, best first; the list may be empty after a race, then the
  * recipes of the template are listed). A create whose answer was lost is repeated: a repeat
- * answers 409 if the first landed (contract, Retries 3).
+ * answers 409 if the first landed (docs/contract-rules.md, Retries 3).
  */
 async function createOrAdopt(
   api: Service,
@@ -153,7 +153,7 @@ async function createOrAdopt(
 /**
  * Starts a build unless one is running. A lost answer is resolved by re-reading: a build in
  * progress, or a `last_build_at` that moved, means it started; otherwise it is repeated, and
- * `409 build_already_running` then means another start won (contract, Retries 3).
+ * `409 build_already_running` then means another start won (docs/contract-rules.md, Retries 3).
  */
 async function startBuild(api: Service, ws: string, id: string, before: Recipe): Promise<void> {
   for (let attempt = 1; ; attempt++) {

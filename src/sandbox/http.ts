@@ -125,7 +125,7 @@ export interface BearerAuth {
 
 /**
  * A workspace token (or a cookie session plus X-IM-WORKSPACE-ID). Tokens expire --token-ttl
- * seconds after their last use; each authorized request renews them (contract, Authentication 2).
+ * seconds after their last use; each authorized request renews them (docs/contract-rules.md, Authentication 2).
  */
 export function requireBearer(store: Store, request: FastifyRequest): BearerAuth {
   const header = request.headers.authorization;

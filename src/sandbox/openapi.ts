@@ -53,7 +53,7 @@ function pathAndParams(url: string): { path: string; params: string[] } {
 
 const ERROR_ENVELOPE = {
   type: 'object',
-  description: 'Errors of the v3.1 recipe operations and the v3.1 accounts list (contract, Errors "Two shapes").',
+  description: 'Errors of the v3.1 recipe operations and the v3.1 accounts list: the second of the two error shapes.',
   properties: {
     code: { type: 'string', description: 'stable, machine-readable; an open set' },
     message: { type: 'string', description: 'free text' },

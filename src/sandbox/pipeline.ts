@@ -6,7 +6,7 @@ import type { Extract } from './types.js';
  * The extract run engine: a run starts, and after --build-seconds completes (the extract has
  * then delivered and its rows are in its data table), fails, or never completes, per the
  * account's or data source's `extraction_behavior`. An extract that is paused, whose
- * connection is deleted or whose account is inactive never delivers (contract: such
+ * connection is deleted or whose account is inactive never delivers (docs/contract-rules.md: such
  * extractions cannot deliver on their own).
  */
 export function canDeliver(store: Store, extract: Extract): boolean {

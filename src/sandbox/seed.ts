@@ -4,7 +4,7 @@ import type { Account, Field } from './types.js';
 /**
  * The demo agency: three workspaces, several data sources with a connection each per
  * workspace, and accounts whose remote `account_id`s repeat across workspaces under different
- * internal ids (contract, Deployment sequence step 4). Deterministic per --seed.
+ * internal ids (docs/contract-rules.md, Deployment sequence step 4). Deterministic per --seed.
  */
 export const DEMO_WORKSPACES = ['Acme Retail', 'Globex Media', 'Initech Apps'];
 

@@ -137,7 +137,7 @@ export interface Extract {
   pause_reason: string | null;
   /** last run: new, running, completed, failed */
   status: string;
-  /** true once one of its runs has completed (contract: "an extraction has delivered") */
+  /** true once one of its runs has completed (docs/contract-rules.md: "an extraction has delivered") */
   delivered: boolean;
   last_run_at: string | null;
   sync_historical_data: string | null;

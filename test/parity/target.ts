@@ -170,10 +170,10 @@ export function relative(url: string): string {
   return u.pathname.slice(prefix.length) + u.search;
 }
 
-/** Names of the data table system fields (contract, What the service does). */
+/** Names of the data table system fields (docs/contract-rules.md, What the service does). */
 export const SYSTEM_FIELDS = ['account_id', 'account_name', '__insert_date'];
 
-/** Checks the v3.1 error envelope `{code, message, details}` (contract, Errors: Two shapes 1). */
+/** Checks the v3.1 error envelope `{code, message, details}` (docs/contract-rules.md, Errors: Two shapes 1). */
 export function expectCodeEnvelope(res: Answer, status: number, code: string): void {
   const where = `${res.status} ${res.text.slice(0, 400)}`;
   if (res.status !== status) throw new Error(`expected status ${status}, got ${where}`);

@@ -177,7 +177,7 @@ describe('sandbox: expired tokens', () => {
   });
   afterAll(() => sb.close());
 
-  it('leaves the state once expired (contract: 30 minutes after last use; --token-ttl here)', async () => {
+  it('leaves the state once expired (docs/contract-rules.md: 30 minutes after last use; --token-ttl here)', async () => {
     const old = await tokenFor(sb, 101);
     const used = await tokenFor(sb, 102);
     await http(sb, 'POST', '/_sandbox/clock', { body: { advance_seconds: 50 } });

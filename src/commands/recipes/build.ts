@@ -10,7 +10,7 @@ import { showRecipe } from './shared/view.js';
 type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
 
 /**
- * build and resetup: 202 means the build started, not finished (contract, Rules 5). With --wait
+ * build and resetup: 202 means the build started, not finished (docs/contract-rules.md, Rules 5). With --wait
  * the recipe is polled to its end; the exit code then tells the outcome (0, 7, 8 or 9).
  */
 export async function startBuild(

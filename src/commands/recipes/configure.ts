@@ -18,7 +18,7 @@ import { showRecipe } from './shared/view.js';
 
 /**
  * Configures a recipe, append-only: the recipe is read first, its `connections[]` are kept as
- * they are and additions are appended (contract, Versioning 4). `--file` gives the complete
+ * they are and additions are appended (docs/contract-rules.md, Versioning 4). `--file` gives the complete
  * configuration the API takes; flags add one data source's connection and accounts. A removal
  * refused because another configure appended meanwhile is resolved by reading and merging again.
  */

@@ -5,7 +5,7 @@ import { parseId } from '../../util/validate.js';
 import { confirmOrRequireYes } from '../shared/confirm.js';
 import type { DeleteOptions } from './command.js';
 
-/** Hard delete (contract, Rules 4): asks on a terminal, otherwise needs --yes. */
+/** Hard delete (docs/contract-rules.md, Rules 4): asks on a terminal, otherwise needs --yes. */
 export async function runDelete(opts: DeleteOptions, ctx: Context): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();

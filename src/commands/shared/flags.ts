@@ -38,7 +38,7 @@ export type WaitFlags = Omit<
 >;
 
 /**
- * Template settings (contract: `template_settings`), taken by `extract-templates validate` and
+ * Template settings (docs/contract-rules.md: `template_settings`), taken by `extract-templates validate` and
  * `preview`, `extracts create`, `update` and `migrate-wide`.
  */
 export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(

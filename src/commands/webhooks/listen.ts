@@ -11,7 +11,7 @@ export const SECRET_ENV = 'EDP_WEBHOOK_SECRET';
 
 /**
  * Hands one delivery on to --forward-to before the service gets its answer: the target's 2xx is
- * the acknowledgement, its refusal is passed back so that the service delivers again (contract,
+ * the acknowledgement, its refusal is passed back so that the service delivers again (docs/contract-rules.md,
  * Events rule 3), and an unreachable or silent target answers 502.
  */
 export async function forwardDelivery(

@@ -6,7 +6,7 @@ import type { RecipeEntry } from '../file.js';
 
 /**
  * What `apply` would do to bring the live state to the fleet file, read without a single write.
- * The recipe configuration only grows (contract, Automated recipes v3.1, rule 2): what the file
+ * The recipe configuration only grows (docs/contract-rules.md, Automated recipes v3.1, rule 2): what the file
  * leaves out of a configured recipe is a removal the service refuses, so it is reported as
  * blocked, never planned.
  */

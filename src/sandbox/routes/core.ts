@@ -148,7 +148,7 @@ export const coreArea: SandboxArea = {
       return paginate(request, items, { mode: 'v3' });
     });
 
-    // No trailing slash on this one (contract).
+    // No trailing slash on this one (docs/contract-rules.md).
     app.post<{ Params: IdParams }>(
       '/api/v3/workspaces/:id/recipes',
       { config: { body: enableRecipeSchema } },

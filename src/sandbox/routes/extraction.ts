@@ -7,7 +7,7 @@ import { seedExtraction } from './extraction/seed.js';
 import { tableRoutes } from './extraction/tables.js';
 import { templateRoutes } from './extraction/templates.js';
 
-/** Extraction templates, extracts, data tables, destinations and loads (contract, Endpoints). */
+/** Extraction templates, extracts, data tables, destinations and loads (docs/contract-rules.md, Endpoints). */
 export const extractionArea: SandboxArea = {
   name: 'extraction',
   init(store) {

@@ -92,7 +92,7 @@ function readOnly(role: Role): void {
 
 const VIEWER_TITLE = 'Viewer';
 
-/** Custom workspace roles and the permission catalog (contract: Roles table). */
+/** Custom workspace roles and the permission catalog (docs/contract-rules.md: Roles table). */
 export const rolesArea: SandboxArea = {
   name: 'roles',
   init(store) {
@@ -198,7 +198,7 @@ export const rolesArea: SandboxArea = {
       return reply.code(201).send(view(store, role));
     });
 
-    // No trailing slash on this path and the two below (contract, Roles table).
+    // No trailing slash on this path and the two below (docs/contract-rules.md, Roles table).
     app.get('/api/v3/roles/permissions', async (request) => {
       requireRolesAccess(store, request);
       return PERMISSION_CATALOG;

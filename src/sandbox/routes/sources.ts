@@ -5,7 +5,7 @@ import { linkRoutes, seedLinks } from './sources/links.js';
 
 /**
  * Data sources, connections, accounts (v3 and v3.1) and external authentication links
- * (contract: "Data sources, connections, accounts"). Data sources, connections and accounts
+ * (docs/contract-rules.md: "Data sources, connections, accounts"). Data sources, connections and accounts
  * are seeded by the core; this area adds the links.
  */
 export const sourcesArea: SandboxArea = {

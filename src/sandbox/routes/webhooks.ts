@@ -52,7 +52,7 @@ function endpointOf(store: Store, endpointId: string, workspaceId: number): Webh
 }
 
 /**
- * Webhook endpoints, event types and deliveries (contract: Webhook endpoints table, Webhook
+ * Webhook endpoints, event types and deliveries (docs/contract-rules.md: Webhook endpoints table, Webhook
  * endpoint status, Events). Workspace-scoped: Bearer.
  */
 export const webhooksArea: SandboxArea = {

@@ -115,7 +115,7 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
         check: 'webhooks',
         code: 'webhook_unverified',
         endpoint_id: e.id,
-        message: `webhook endpoint ${id} (${e.url ?? '?'}) is unverified and receives no event (contract, Events rule 1)`,
+        message: `webhook endpoint ${id} (${e.url ?? '?'}) is unverified: the service sends it no event until it is verified`,
         fix: `edp webhooks verify ${id} -w ${ws}   (once the receiver answers the challenge; edp webhooks listen does)`,
       });
     }

@@ -269,7 +269,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
 
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
-      // Verification (contract, Events rule 6): answer 200 with the challenge value as the body.
+      // Verification (docs/contract-rules.md, Events rule 6): answer 200 with the challenge value as the body.
       // The service sends the endpoint's secret in X-*-Verify-Token (the contract names the
       // header; its vendor documents the value), so a token that is not this listener's secret
       // is refused: the GET does not come from the endpoint this listener serves. A GET without

@@ -20,7 +20,7 @@ import {
 /** What a destination's `connection_params` may hold. */
 interface ParamRules {
   known: string[];
-  /** write-only, never returned, sent all together or not at all (contract, PUT rule) */
+  /** write-only, never returned, sent all together or not at all (docs/contract-rules.md, PUT rule) */
   secrets: string[];
   /** shown on GET, refused in requests */
   readOnly: string[];
@@ -140,7 +140,7 @@ function rulesFor(name: string): ParamRules {
   return rules;
 }
 
-/** Unknown names give 400 (contract, PUT); read-only ones are refused too. */
+/** Unknown names give 400 (docs/contract-rules.md, PUT); read-only ones are refused too. */
 function checkNames(rules: ParamRules, sent: Record<string, unknown>): void {
   for (const name of Object.keys(sent)) {
     if (rules.readOnly.includes(name)) throw invalid(`${P}.${name}`, 'is read-only');
@@ -159,7 +159,7 @@ function numbersOf(params: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-/** The service's own role for role chaining (contract: names carry a neutral word for the maker). */
+/** The service's own role for role chaining (docs/contract-rules.md: names carry a neutral word for the maker). */
 function serviceRole(store: Store, dc: DestinationConnection) {
   return {
     service_assume_role_arn: 'arn:aws:iam::000000000000:role/edp-sandbox-service',

@@ -235,7 +235,7 @@ function settingsUpdate(
 export function extractRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
-  // Each filter takes one value or a comma-separated list (contract).
+  // Each filter takes one value or a comma-separated list (docs/contract-rules.md).
   app.get(
     '/api/v3/extracts',
     {

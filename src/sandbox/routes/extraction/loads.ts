@@ -75,7 +75,7 @@ function csvCell(v: unknown): string {
 }
 
 /**
- * The export a run writes: the table's selected fields, then the system fields (contract:
+ * The export a run writes: the table's selected fields, then the system fields (docs/contract-rules.md:
  * they appear in CSV exports produced by loads), rows of the range by the table's date field.
  */
 export function exportCsv(store: Store, table: DataTable, from: string, to: string): { csv: string; rows: number } {

@@ -116,7 +116,7 @@ export function fieldObject(f: DeclaredField, isDynamic: boolean): Field {
 }
 
 /**
- * Every data table carries these; they are not in template metadata (contract, What the
+ * Every data table carries these; they are not in template metadata (docs/contract-rules.md, What the
  * service does). They are always delivered, so they are not part of the selection.
  */
 export const SYSTEM_FIELDS: Field[] = [
@@ -149,7 +149,7 @@ export function invalid(field: string, message: string, code = 'invalid'): Sandb
   return new SandboxError(400, 'validation_error', `${field}: ${message}`, { fields: [{ field, code, message }] });
 }
 
-/** A well-formed request contradicting the resource's state (contract, Status meaning: 409). */
+/** A well-formed request contradicting the resource's state (docs/contract-rules.md, Status meaning: 409). */
 export function conflict(message: string): SandboxError {
   return new SandboxError(409, 'conflict', message);
 }
@@ -246,7 +246,7 @@ export function workspaceTitle(store: Store, wsId: number): string {
   return store.workspace(wsId)?.title ?? '';
 }
 
-/** Extraction shape (contract, Payload shapes). */
+/** Extraction shape (docs/contract-rules.md, Payload shapes). */
 export { emitDataTable, emitExtraction } from '../../payloads.js';
 
 export function emitDestinationConnection(store: Store, type: string, dc: DestinationConnection): void {

@@ -11,7 +11,7 @@ export const LEGACY_KEY_OFFSET = 900_000_000;
  * Sandbox-only controls for the states `edp doctor` finds, under /_sandbox/: a destination
  * connection that goes inactive or is moved to a destination that cannot host recipes, an
  * account that goes inactive at the platform, and a recipe configured before v3.1 with the old
- * v3 account keys that configuration no longer accepts (contract, Versioning rule 4).
+ * v3 account keys that configuration no longer accepts (docs/contract-rules.md, Versioning rule 4).
  */
 export function doctorControls(app: FastifyInstance, store: Store): void {
   const s = () => store.state;

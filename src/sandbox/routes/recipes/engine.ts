@@ -15,7 +15,7 @@ import {
   type SourceEntry,
 } from './model.js';
 
-/** Entries of `not_delivered` kept per source (contract, Limits). */
+/** Entries of `not_delivered` kept per source (docs/contract-rules.md, Limits). */
 const NOT_DELIVERED_LIMIT = 100;
 
 export interface BuildEngine {

@@ -4,7 +4,7 @@ import type { RecipeState } from '../../../contract/recipes.js';
 
 /**
  * The automated recipe model of the sandbox: templates, recipes, their configuration and
- * build results. Both API versions read and write the same records (contract, Versioning 1);
+ * build results. Both API versions read and write the same records (docs/contract-rules.md, Versioning 1);
  * each version only serializes them differently.
  */
 
@@ -125,7 +125,7 @@ declare module '../../types.js' {
     recipe_faults: RecipeFaults;
     /** next recipe id, as digits: ids are beyond 2^53 */
     recipe_next_id: string;
-    /** v3 recipe operations switched off: their paths answer 410 (contract, Versioning 6) */
+    /** v3 recipe operations switched off: their paths answer 410 (docs/contract-rules.md, Versioning 6) */
     recipe_v3_switched_off: boolean;
   }
 }

@@ -23,10 +23,10 @@ import {
 
 /**
  * The recipe operations both API versions share. Errors are raised in their v3.1 form
- * (status, code, details); the v3 routes translate them (contract, v3-vs-v3.1 table).
+ * (status, code, details); the v3 routes translate them (docs/contract-rules.md, v3-vs-v3.1 table).
  */
 
-/** A recipe of another workspace: 404 in v3.1, 403 in v3 (contract, Rules 7 and the difference table). */
+/** A recipe of another workspace: 404 in v3.1, 403 in v3 (docs/contract-rules.md, Rules 7 and the difference table). */
 export class OtherWorkspaceRecipe extends SandboxError {
   constructor() {
     super(404, 'not_found', 'No such recipe in this workspace.');
@@ -119,7 +119,7 @@ export const createSchema = z.object({
   title: z.string().trim().min(1).max(255),
 });
 
-/** Ordered best first: configured and built recipes before the rest, then by age (contract, Rules 3). */
+/** Ordered best first: configured and built recipes before the rest, then by age (docs/contract-rules.md, Rules 3). */
 function bestFirst(a: Recipe, b: Recipe): number {
   const score = (r: Recipe) =>
     (r.intermediate ? 0 : 4) + (isConfigured(r) ? 2 : 0) + (r.state === 'ready_to_work' ? 1 : 0);
@@ -261,7 +261,7 @@ const pairKey = (connectionId: number, ds: string) => `${connectionId}/${ds}`;
 
 /**
  * Checks a complete configuration against the template and the stored one, rule by rule in the
- * catalogue's order, and reports only the first failing rule (contract, Errors). Accounts and
+ * catalogue's order, and reports only the first failing rule (docs/contract-rules.md, Errors). Accounts and
  * connections already configured are not re-checked: the configuration only grows, so one that
  * went inactive since must stay listed.
  */
@@ -506,7 +506,7 @@ export function resetupRecipe(store: Store, engine: BuildEngine, recipe: Recipe)
   const updated = recipe.steps_revision !== template.revision;
   recipe.steps_revision = template.revision;
   if (updated) store.changed();
-  // recipe_updated: the steps were recreated and only the build did not start (contract, build_already_running).
+  // recipe_updated: the steps were recreated and only the build did not start (docs/contract-rules.md, build_already_running).
   requireBuildable(store, recipe, { recipe_updated: updated });
   engine.start(recipe);
   return recipe;
@@ -579,7 +579,7 @@ export interface TableCheck {
 /**
  * One entry per table the last build's extractions deliver into (a source with several tables
  * repeats); a table exists once one of its extractions delivered. Queried each time, no cache
- * (contract, Rules 6).
+ * (docs/contract-rules.md, Rules 6).
  */
 export function checkExtractions(store: Store, recipe: Recipe): TableCheck[] {
   const { reportsTables } = requireRecipeDestination(store, recipe.workspace_id);

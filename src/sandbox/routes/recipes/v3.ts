@@ -39,14 +39,14 @@ const CONFLICTS_AS_400 = new Set([
   'destination_not_supported',
 ]);
 
-/** The v3 form of an error raised in v3.1 terms (contract, v3-vs-v3.1 table). The envelope itself is chosen by URL. */
+/** The v3 form of an error raised in v3.1 terms (docs/contract-rules.md, v3-vs-v3.1 table). The envelope itself is chosen by URL. */
 function toV3(store: Store, err: unknown, operation: 'extractions' | 'other'): unknown {
   if (!(err instanceof SandboxError)) return err;
   if (err instanceof OtherWorkspaceRecipe)
     return new SandboxError(403, 'permission_denied', 'You do not have permission to access this recipe.');
   if (operation === 'extractions') {
     // v3: 503 when the destination cannot be queried, also when none exists; 501 when it cannot
-    // report tables. Every 503 carries Retry-After (contract, Status meaning).
+    // report tables. Every 503 carries Retry-After (docs/contract-rules.md, Status meaning).
     if (err.code === 'no_active_destination') {
       return new SandboxError(
         503,

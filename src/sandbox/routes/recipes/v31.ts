@@ -29,7 +29,7 @@ const recipeListQuery = z.object({
 });
 
 /**
- * Automated recipes, v3.1 (contract, "Automated recipes, v3.1"). Every path ends with a slash.
+ * Automated recipes, v3.1 (docs/contract-rules.md, "Automated recipes, v3.1"). Every path ends with a slash.
  * `failTemplateRead` runs before the template reads (the sandbox's template read fault).
  */
 export function v31Routes(

@@ -1,6 +1,6 @@
 /**
  * The sandbox's permission catalog: ordered product layers, each with permissions, every entry
- * with a human-readable title and description (contract: Permission catalog). The names follow
+ * with a human-readable title and description (docs/contract-rules.md: Permission catalog). The names follow
  * the one permission the contract spells out, `EXTRACT.CREATE`.
  */
 export interface CatalogPermission {

@@ -18,7 +18,7 @@ export interface ExternalAuthLink {
   datasource_name: string;
   email: string;
   token: string;
-  /** `expired` is not stored: it follows from the clock (contract: not_used, 14 days pass, expired) */
+  /** `expired` is not stored: it follows from the clock (docs/contract-rules.md: not_used, 14 days pass, expired) */
   status: StoredLinkStatus;
   send_email: boolean;
   /** e-mail of the agency user who asked for the link, or null (the whitelabel title is shown) */

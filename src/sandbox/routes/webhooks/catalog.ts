@@ -119,7 +119,7 @@ export function isEventType(type: string): boolean {
 
 export { SILENT_EVENT_TYPES } from '../../../contract/events.js';
 
-/** Extra keys of `data` per shape (contract: "Payload shapes"). */
+/** Extra keys of `data` per shape (docs/contract-rules.md: "Payload shapes"). */
 export const SHAPE_KEYS: Readonly<Record<string, readonly string[]>> = {
   Account: [
     'datasource_account_id',
@@ -196,7 +196,7 @@ export const SHAPE_KEYS: Readonly<Record<string, readonly string[]>> = {
   User: ['agency_title', 'workspace_title'],
 };
 
-/** The only keys that may be null rather than a string (contract, Events rule 4). */
+/** The only keys that may be null rather than a string (docs/contract-rules.md, Events rule 4). */
 const NULLABLE_KEYS = new Set(['agency_invite_accepted_date']);
 
 /**
