@@ -31,6 +31,43 @@ export default tseslint.config(
     },
   },
   {
+    // The request schemas are src/contract/requests.ts, the sandbox validates with them and the
+    // CLI takes its request types from them, as types only: its read path loads no zod.
+    files: ['src/api/**/*.ts', 'src/commands/**/*.ts', 'src/cli.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/requests.js'],
+              allowTypeImports: true,
+              message: 'the CLI takes its request types from the contract, as types only (import type)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // No route writes a shape of its own: bodies and queries are the contract's (src/contract/requests.ts).
+    files: ['src/sandbox/routes/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'zod',
+              allowTypeImports: true,
+              message: 'declare request schemas in src/contract/requests.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The launcher is CommonJS (bin/package.json): a CommonJS entry starts sooner.
     files: ['bin/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },

@@ -1,4 +1,5 @@
 import { idText, jsonInteger } from '../util/json.js';
+import type { accountBulkList, accountToggle, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -72,7 +73,7 @@ export async function setAccountsExtraction(
       path: path`/api/v3/connections/${connectionId}/accounts/${accountIds[0]!}`,
       auth: 'bearer',
       workspaceId: ws,
-      body: { enabled_for_embedded_extraction: enabled },
+      body: { enabled_for_embedded_extraction: enabled } satisfies Sent<typeof accountToggle>,
       repeatable: true,
     });
     return [res.data];
@@ -82,7 +83,10 @@ export async function setAccountsExtraction(
     path: path`/api/v3/connections/${connectionId}/accounts`,
     auth: 'bearer',
     workspaceId: ws,
-    body: accountIds.map((id) => ({ id: jsonInteger(id), enabled_for_embedded_extraction: enabled })),
+    body: accountIds.map((id) => ({
+      id: jsonInteger(id),
+      enabled_for_embedded_extraction: enabled,
+    })) satisfies Sent<typeof accountBulkList>,
     repeatable: true,
   });
   return Array.isArray(res.data) ? res.data : [res.data];

@@ -1,4 +1,5 @@
 import { nodeCrypto } from '../util/crypto.js';
+import type { Sent, tokenRequest } from '../contract/requests.js';
 import { join } from 'node:path';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
 import {
@@ -294,7 +295,7 @@ export class CredentialAuth implements AuthProvider {
         method: 'POST',
         path: '/api/v3/token',
         auth: 'basic',
-        body: { workspace_id: jsonInteger(workspaceId) },
+        body: { workspace_id: jsonInteger(workspaceId) } satisfies Sent<typeof tokenRequest>,
         // Issuing a token changes nothing the caller can observe, so a lost answer may be asked again.
         repeatable: true,
         expect: ['token'],

@@ -1,4 +1,10 @@
 import { path } from './path.js';
+import type {
+  destinationConnectionCreate,
+  destinationConnectionPatch,
+  destinationConnectionPut,
+  Sent,
+} from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Destinations and destination connections: workspace operations (Bearer). */
@@ -61,7 +67,7 @@ export async function createDestinationConnection(
     path: path`/api/v3/destinations/${destination}/connections`,
     auth: 'bearer',
     workspaceId: ws,
-    body: { title, connection_params: params },
+    body: { title, connection_params: params } satisfies Sent<typeof destinationConnectionCreate>,
   });
   return res.data;
 }
@@ -83,7 +89,10 @@ export async function putDestinationConnection(
     path: path`/api/v3/destinations/${destination}/connections/${id}`,
     auth: 'bearer',
     workspaceId: ws,
-    body: { ...(title !== undefined ? { title } : {}), connection_params: params },
+    body: {
+      ...(title !== undefined ? { title } : {}),
+      connection_params: params,
+    } satisfies Sent<typeof destinationConnectionPut>,
     repeatable: true,
   });
   return res.data;
@@ -102,7 +111,7 @@ export async function renameDestinationConnection(
     path: path`/api/v3/destinations/${destination}/connections/${id}`,
     auth: 'bearer',
     workspaceId: ws,
-    body: { title },
+    body: { title } satisfies Sent<typeof destinationConnectionPatch>,
     repeatable: true,
   });
   return res.data;

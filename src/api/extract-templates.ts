@@ -1,4 +1,12 @@
 import { jsonInteger } from '../util/json.js';
+import type {
+  customSettingOptions,
+  extractTemplateCreate,
+  Sent,
+  templatePreview,
+  templateSettings,
+  templateValidation,
+} from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -29,14 +37,8 @@ export interface CompactTemplate {
   is_wide_template: boolean;
 }
 
-/** Contract, validation: `template_settings` keys, each optional. */
-export interface TemplateSettings {
-  fields?: string[];
-  additional_params?: Record<string, unknown>;
-  dynamic_fields?: string[];
-  custom_filters?: unknown[];
-  sync_historical_data?: string | null;
-}
+/** `template_settings` of validation, previews and extracts: these keys, each optional. */
+export type TemplateSettings = Sent<typeof templateSettings>;
 
 const ids = (list: string[]) => list.map(jsonInteger);
 
@@ -80,7 +82,7 @@ export async function createTemplate(
   datasource: string,
   req: TemplateCreate,
 ): Promise<ExtractTemplate> {
-  const body: Record<string, unknown> = { title: req.title, parent_id: jsonInteger(req.parentId) };
+  const body: Sent<typeof extractTemplateCreate> = { title: req.title, parent_id: jsonInteger(req.parentId) };
   if (req.connectionId) body.connection_id = jsonInteger(req.connectionId);
   if (req.fields) body.fields = req.fields;
   if (req.dynamicFields) body.dynamic_fields = req.dynamicFields;
@@ -102,7 +104,7 @@ export async function validateTemplate(
   accounts: string[],
   settings?: TemplateSettings,
 ): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = { accounts: ids(accounts) };
+  const body: Sent<typeof templateValidation> = { accounts: ids(accounts) };
   if (settings) body.template_settings = settings;
   const res = await api.client.request<Record<string, unknown>>({
     method: 'POST',
@@ -129,7 +131,7 @@ export async function previewTemplate(
   accounts: string[] | undefined,
   settings?: TemplateSettings,
 ): Promise<Preview> {
-  const body: Record<string, unknown> = {};
+  const body: Sent<typeof templatePreview> = {};
   if (accounts) body.accounts = ids(accounts);
   if (settings) body.template_settings = settings;
   const res = await api.client.request<Preview>({
@@ -164,7 +166,10 @@ export function listSettingOptions(
       path: path`/api/v3/datasources/${datasource}/custom_setting_options/`,
       auth: 'bearer',
       workspaceId: ws,
-      body: { connection_id: jsonInteger(req.connectionId), account_ids: req.accountIds },
+      body: {
+        connection_id: jsonInteger(req.connectionId),
+        account_ids: req.accountIds,
+      } satisfies Sent<typeof customSettingOptions>,
       query: { search: req.search },
       pageSize: 100,
     },

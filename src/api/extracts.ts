@@ -1,4 +1,6 @@
 import { jsonInteger } from '../util/json.js';
+import type { Schedule } from '../contract/extraction.js';
+import type { extractCreate, extractMigrate, extractPatch, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { TemplateSettings } from './extract-templates.js';
 import type { ListOptions, Service } from './service.js';
@@ -58,7 +60,7 @@ export interface ExtractCreate {
   accountId: string;
   dataTableId?: string | undefined;
   title?: string | undefined;
-  schedule?: string | undefined;
+  schedule?: Schedule | undefined;
   settings?: TemplateSettings | undefined;
 }
 
@@ -67,7 +69,7 @@ export interface ExtractCreate {
  * `{template_id, account_embedded_id, data_table_id?, title?, schedule?, template_settings?}`.
  */
 export async function createExtract(api: Service, ws: string, req: ExtractCreate): Promise<Extract> {
-  const body: Record<string, unknown> = {
+  const body: Sent<typeof extractCreate> = {
     template_id: jsonInteger(req.templateId),
     account_embedded_id: jsonInteger(req.accountId),
   };
@@ -85,11 +87,7 @@ export async function createExtract(api: Service, ws: string, req: ExtractCreate
   return res.data;
 }
 
-export interface ExtractPatch {
-  title?: string | undefined;
-  schedule?: string | undefined;
-  template_settings?: TemplateSettings | undefined;
-}
+export type ExtractPatch = Sent<typeof extractPatch>;
 
 /** A partial update; the same patch twice leaves the same extract. */
 export async function patchExtract(api: Service, ws: string, id: string, patch: ExtractPatch): Promise<Extract> {
@@ -136,7 +134,7 @@ export async function migrateWide(
   settings: TemplateSettings,
   templateId?: string,
 ): Promise<Extract> {
-  const body: Record<string, unknown> = {
+  const body: Sent<typeof extractMigrate> = {
     migrated_from_extraction_id: jsonInteger(fromId),
     template_settings: settings,
   };

@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { iframeUrlRequest, Sent } from '../contract/requests.js';
 import type { Service } from './service.js';
 
 /** The embeddable iframe URL for connecting a data source or destination: an agency operation (Basic). */
@@ -14,7 +15,7 @@ export interface IframeRequest {
 }
 
 export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = { workspace_id: jsonInteger(req.workspaceId) };
+  const body: Sent<typeof iframeUrlRequest> = { workspace_id: jsonInteger(req.workspaceId) };
   if (req.type) body.type = req.type;
   if (req.name) body.name = req.name;
   const res = await api.client.request<Record<string, unknown>>({

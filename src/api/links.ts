@@ -1,4 +1,5 @@
 import { path } from './path.js';
+import type { linksCreate, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
 /** One-time external authentication links of a data source: workspace operations (Bearer). */
@@ -12,14 +13,11 @@ export interface ExternalAuthLink {
   [key: string]: unknown;
 }
 
-export interface CreateLinksRequest {
-  /** one link per address */
-  to_emails: string[];
-  /** false: the caller delivers the links */
-  send_email: boolean;
-  /** an active agency user who is a member of the workspace or the agency owner */
-  requested_by?: string | undefined;
-}
+/**
+ * One link per address of `to_emails`; `send_email` false: the caller delivers the links;
+ * `requested_by`: an active agency user who is a member of the workspace or the agency owner.
+ */
+export type CreateLinksRequest = Sent<typeof linksCreate>;
 
 /** Creates one link per address. Not repeatable: a second call makes new links. */
 export async function createLinks(
@@ -28,7 +26,7 @@ export async function createLinks(
   datasource: string,
   req: CreateLinksRequest,
 ): Promise<ExternalAuthLink[]> {
-  const body: Record<string, unknown> = { to_emails: req.to_emails, send_email: req.send_email };
+  const body: CreateLinksRequest = { to_emails: req.to_emails, send_email: req.send_email };
   if (req.requested_by) body.requested_by = req.requested_by;
   const res = await api.client.request<unknown>({
     method: 'POST',

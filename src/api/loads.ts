@@ -1,4 +1,6 @@
 import { jsonInteger } from '../util/json.js';
+import type { Schedule } from '../contract/extraction.js';
+import type { loadPut, loadRun, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -30,11 +32,15 @@ export interface LoadWrite {
   title: string;
   data_table_id: string;
   destination_connection_id: string;
-  schedule: string;
+  /** one of SCHEDULES; a schedule the service gave is sent back as it is, even one this tool does not know */
+  schedule: Schedule | (string & {});
 }
 
-function body(w: Partial<LoadWrite>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** A load's body as the contract has it, but for a schedule the tool does not know, sent back as it is. */
+type LoadBody = Partial<Omit<Sent<typeof loadPut>, 'schedule'> & Pick<LoadWrite, 'schedule'>>;
+
+function body(w: Partial<LoadWrite>): LoadBody {
+  const out: LoadBody = {};
   if (w.title !== undefined) out.title = w.title;
   if (w.data_table_id !== undefined) out.data_table_id = jsonInteger(w.data_table_id);
   if (w.destination_connection_id !== undefined)
@@ -108,7 +114,7 @@ export async function runLoad(
     path: path`/api/v3/loads/${id}/run`,
     auth: 'bearer',
     workspaceId: ws,
-    body: range ? { date_from: range.from, date_to: range.to } : {},
+    body: (range ? { date_from: range.from, date_to: range.to } : {}) satisfies Sent<typeof loadRun>,
   });
   return res.data;
 }

@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { recipeConfigurationV31, recipeCreate, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -81,11 +82,8 @@ export interface Recipe {
   [key: string]: unknown;
 }
 
-export interface RecipeConfiguration {
-  data_sources: string[];
-  connections: RecipeConnection[];
-  sync_from_date?: string | null | undefined;
-}
+/** The complete configuration a recipe is given (v3.1 accounts are `{id}`). */
+export type RecipeConfiguration = Sent<typeof recipeConfigurationV31>;
 
 export interface ExtractionCheck {
   all_tables_exist: boolean;
@@ -141,7 +139,7 @@ export async function createRecipe(
     path: v31.recipes(),
     auth: 'bearer',
     workspaceId: ws,
-    body: { template_id: jsonInteger(body.templateId), title: body.title },
+    body: { template_id: jsonInteger(body.templateId), title: body.title } satisfies Sent<typeof recipeCreate>,
     expect: ['recipe_id'],
   });
   return res.data;

@@ -1,4 +1,5 @@
 import { path } from './path.js';
+import type { rolePatch, roleWrite, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
 /**
@@ -41,11 +42,8 @@ export interface RoleUser {
   [key: string]: unknown;
 }
 
-export interface RoleWrite {
-  title?: string | undefined;
-  description?: string | undefined;
-  permissions?: PermissionPair[] | undefined;
-}
+/** A role's fields to change; creating one needs a title and its permissions. */
+export type RoleWrite = Sent<typeof rolePatch>;
 
 export function listRoles(api: Service, opts?: ListOptions): AsyncGenerator<Role> {
   return api.list<Role>({ path: '/api/v3/roles/', auth: 'basic' }, opts);
@@ -66,7 +64,7 @@ export async function getPermissionCatalog(api: Service): Promise<CatalogLayer[]
   return Array.isArray(data) ? data : (data?.results ?? []);
 }
 
-export async function createRole(api: Service, body: RoleWrite): Promise<Role> {
+export async function createRole(api: Service, body: Sent<typeof roleWrite>): Promise<Role> {
   // A repeated create answers 409 (title taken) when the first landed.
   const res = await api.client.request<Role>({
     method: 'POST',

@@ -1,4 +1,5 @@
 import { path } from './path.js';
+import type { Sent, tableFields } from '../contract/requests.js';
 import type { Field } from './extract-templates.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -34,7 +35,7 @@ export async function setSelectedFields(api: Service, ws: string, id: string, se
     path: path`/api/v3/data-tables/${id}`,
     auth: 'bearer',
     workspaceId: ws,
-    body: { selected_fields: selected },
+    body: { selected_fields: selected } satisfies Sent<typeof tableFields>,
     repeatable: true,
   });
   return res.data;

@@ -1,4 +1,5 @@
 import { path } from './path.js';
+import type { Sent, webhookEndpointCreate, webhookEndpointPatch } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Webhook endpoints: workspace operations (Bearer). Paths end with a slash (docs/contract-rules.md, Webhook endpoints). */
@@ -37,7 +38,7 @@ export function getWebhookEndpoint(api: Service, ws: string, id: string): Promis
 export async function createWebhookEndpoint(
   api: Service,
   ws: string,
-  body: { url: string; event_types: string[] },
+  body: Sent<typeof webhookEndpointCreate>,
 ): Promise<WebhookEndpoint> {
   // Not repeatable: a second create would make a second endpoint with its own secret.
   const res = await api.client.request<WebhookEndpoint>({
@@ -61,7 +62,7 @@ export async function updateWebhookEndpoint(
     path: path`/api/v3/webhook_endpoints/${id}/`,
     auth: 'bearer',
     workspaceId: ws,
-    body: { event_types: eventTypes },
+    body: { event_types: eventTypes } satisfies Sent<typeof webhookEndpointPatch>,
     // Setting the same subscription twice leaves the same state.
     repeatable: true,
   });

@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { agencyRecipeEnable, Sent, workspaceTitle } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -35,7 +36,7 @@ export async function createWorkspace(api: Service, title: string): Promise<Work
     method: 'POST',
     path: '/api/v3/workspaces',
     auth: 'basic',
-    body: { title },
+    body: { title } satisfies Sent<typeof workspaceTitle>,
     expect: ['id'],
   });
   return res.data;
@@ -47,7 +48,7 @@ export async function updateWorkspace(api: Service, id: string, title: string): 
     method: 'PUT',
     path: path`/api/v3/workspaces/${id}`,
     auth: 'basic',
-    body: { title },
+    body: { title } satisfies Sent<typeof workspaceTitle>,
     repeatable: true,
   });
   return res.data;
@@ -64,7 +65,7 @@ export async function enableRecipe(api: Service, workspaceId: string, recipeId: 
     method: 'POST',
     path: path`/api/v3/workspaces/${workspaceId}/recipes`,
     auth: 'basic',
-    body: { recipe_id: jsonInteger(recipeId) },
+    body: { recipe_id: jsonInteger(recipeId) } satisfies Sent<typeof agencyRecipeEnable>,
     // Enabling an enabled recipe changes nothing.
     repeatable: true,
   });

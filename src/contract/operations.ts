@@ -3,7 +3,7 @@
  * contract), once: method and path, what each does, the status of success, the statuses it
  * names beyond those every operation can answer, how its list pages, and the shape of its
  * answer where the contract shows one. The sandbox's OpenAPI document is built from this
- * table and the request schemas of its routes; the test suite checks every answer the
+ * table and the request schemas (src/contract/requests.ts); the test suite checks every answer the
  * sandbox gives against that document.
  *
  * Where the contract shows no status (operations marked § there), the status is the one the

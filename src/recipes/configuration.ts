@@ -1,10 +1,4 @@
-import {
-  configureRecipe,
-  getRecipe,
-  type Recipe,
-  type RecipeConfiguration,
-  type RecipeConnection,
-} from '../api/recipes.js';
+import { configureRecipe, getRecipe, type Recipe, type RecipeConfiguration } from '../api/recipes.js';
 import type { Service } from '../api/service.js';
 import { ApiError, ExitError, UsageError } from '../errors.js';
 import { isTransient } from '../util/poll.js';
@@ -35,7 +29,12 @@ const pairKey = (connectionId: unknown, ds: string) => `${idText(connectionId)}/
 
 export function mergeConfiguration(current: Recipe, additions: Addition[], syncFrom?: string): Merged {
   const dataSources = [...(current.data_sources ?? [])];
-  const connections: RecipeConnection[] = (current.connections ?? []).map((c) => ({ ...c, accounts: [...c.accounts] }));
+  // The current block goes back as the service gave it, its ids written as the integers they are.
+  const connections: RecipeConfiguration['connections'] = (current.connections ?? []).map((c) => ({
+    ...c,
+    connection_id: jsonInteger(idText(c.connection_id)),
+    accounts: c.accounts.map((a) => ({ ...a, id: jsonInteger(idText(a.id)) })),
+  }));
   let addedAccounts = 0;
   let changed = false;
   for (const add of additions) {
@@ -122,7 +121,7 @@ export async function appendConfiguration(
 }
 
 /** Refuses a desired configuration that drops anything configured, with the service's code and wording. */
-export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): void {
+export function refuseRemovals(current: Recipe, desired: ConfigurationDocument): void {
   const refuse = (code: string, message: string): never => {
     throw new ExitError('conflict', `${code}: ${message} (refused locally; nothing was sent)`);
   };
@@ -159,7 +158,7 @@ export function refuseRemovals(current: Recipe, desired: RecipeConfiguration): v
 }
 
 /** The additions a desired configuration makes to the current one. */
-export function additionsOf(desired: RecipeConfiguration): Addition[] {
+export function additionsOf(desired: ConfigurationDocument): Addition[] {
   return [
     ...desired.data_sources.map((dataSource) => ({ dataSource, accountIds: [] })),
     ...desired.connections.map((c) => ({
@@ -184,7 +183,7 @@ export function splitList(value: string | string[] | undefined): string[] {
  * A configuration from a `--file` document that passed the schema (./schema.ts): the service's
  * own configuration rules that need nothing but the file, checked before sending.
  */
-export function configurationOf(c: ConfigurationDocument, flag: string): RecipeConfiguration {
+export function configurationOf(c: ConfigurationDocument, flag: string): ConfigurationDocument {
   const problems: string[] = [];
   const seen = new Set<string>();
   c.connections.forEach((x, i) => {

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { z, type ZodType } from 'zod';
-import { LosslessNumber } from '../util/json.js';
+import type { ZodType } from 'zod';
 import {
   SandboxError,
   invalidQuery,
@@ -62,21 +61,6 @@ export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
   });
   throw validationError(fields);
 }
-
-/** A JSON integer id from a body (number or a big number). */
-export function idOf(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (value instanceof LosslessNumber && /^\d+$/.test(value.value)) return Number(value.value);
-  return undefined;
-}
-
-/**
- * A body field holding an integer id, read without loss (ids can pass 2^53); `idOf` gives its
- * value. The metadata gives its JSON type to the OpenAPI document.
- */
-export const integerId = z
-  .custom<number | LosslessNumber>((v) => idOf(v) !== undefined, { message: 'A valid integer is required.' })
-  .meta({ type: 'integer' });
 
 /** A path id, or 404 when it is not one. */
 export function pathId(raw: string): number {

@@ -15,8 +15,9 @@ import {
 /**
  * The OpenAPI 3.1 document of the operations the sandbox serves under /api/ (both versions),
  * built from the contract's table of operations (src/contract/operations.ts: summaries,
- * statuses, paging, the shapes of answers) and the zod schemas the routes validate their
- * bodies and queries with: a route declares them in its `config` (`{ config: { body, query } }`).
+ * statuses, paging, the shapes of answers) and the request schemas of src/contract/requests.ts,
+ * which the routes validate bodies and queries with: a route declares its own in its `config`
+ * (`{ config: { body, query } }`).
  * Served at `GET /_sandbox/openapi.json`.
  */
 

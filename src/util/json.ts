@@ -150,3 +150,10 @@ export function duplicateKey(text: string): DuplicateKey | undefined {
   }
   return undefined;
 }
+
+/** A JSON integer id from a body (number or a big number). */
+export function idOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (value instanceof LosslessNumber && /^\d+$/.test(value.value)) return Number(value.value);
+  return undefined;
+}

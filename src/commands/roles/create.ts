@@ -1,4 +1,4 @@
-import { createRole, type RoleWrite } from '../../api/roles.js';
+import { createRole } from '../../api/roles.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { idText } from '../../util/json.js';
@@ -9,7 +9,7 @@ export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void
   const input = await roleInput(opts, ctx.io.stdin);
   if (input.title === undefined) throw new UsageError('a role needs a title: pass --title T (or title in --file)');
   const api = await ctx.api();
-  const body: RoleWrite = {
+  const body = {
     title: input.title,
     description: input.description,
     permissions: await checkAgainstCatalog(api, input.permissions ?? []),

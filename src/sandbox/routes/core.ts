@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, forbidden, notFound } from '../errors.js';
 import {
   byId,
-  idOf,
-  integerId,
   paginate,
   parseBody,
   pathId,
@@ -16,23 +13,15 @@ import {
   type IdParams,
 } from '../http.js';
 import type { Store } from '../store.js';
+import { idOf } from '../../util/json.js';
+import {
+  agencyRecipeEnable,
+  iframeUrlQuery,
+  iframeUrlRequest,
+  tokenRequest,
+  workspaceTitle,
+} from '../../contract/requests.js';
 import type { User } from '../types.js';
-
-const titleSchema = z.object({ title: z.string().trim().min(1).max(255) });
-const tokenSchema = z.object({ workspace_id: integerId });
-const enableRecipeSchema = z.object({ recipe_id: integerId });
-/** The iframe URL body; the handler checks it field by field, in this order, for its messages. */
-const iframeUrlSchema = z.object({
-  workspace_id: integerId,
-  type: z.enum(['datasource', 'destination']).nullable().optional(),
-  name: z.string().min(1).nullable().optional(),
-});
-const iframeQuerySchema = z.object({
-  show_connectors_list: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
-  show_datasources: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
-  show_accounts: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
-  show_accounts_only_on_auth: z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(),
-});
 
 /** Workspaces an agency user may manage: all for the chief, their own otherwise. */
 function visibleWorkspace(store: Store, user: User, id: number) {
@@ -60,9 +49,9 @@ export const coreArea: SandboxArea = {
   routes(app: FastifyInstance, store: Store) {
     const s = () => store.state;
 
-    app.post('/api/v3/token', { config: { body: tokenSchema } }, async (request) => {
+    app.post('/api/v3/token', { config: { body: tokenRequest } }, async (request) => {
       const user = requireBasic(store, request);
-      const parsed = tokenSchema.safeParse(request.body ?? {});
+      const parsed = tokenRequest.safeParse(request.body ?? {});
       const wsId = parsed.success ? idOf(parsed.data.workspace_id) : undefined;
       if (wsId === undefined)
         throw badRequest('workspace_id: A valid integer is required.', {
@@ -93,10 +82,10 @@ export const coreArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/workspaces', { config: { body: titleSchema } }, async (request, reply) => {
+    app.post('/api/v3/workspaces', { config: { body: workspaceTitle } }, async (request, reply) => {
       const user = requireBasic(store, request);
       if (!user.is_agency_chief) throw forbidden('Only the agency chief can create workspaces.');
-      const { title } = parseBody(titleSchema, request.body);
+      const { title } = parseBody(workspaceTitle, request.body);
       const ws = { id: store.nextId('workspace'), title, created_at: store.clock.iso() };
       s().workspaces.push(ws);
       for (const u of s().users) if (u.is_agency_chief) u.workspace_ids.push(ws.id);
@@ -111,10 +100,10 @@ export const coreArea: SandboxArea = {
       return { id: ws.id, title: ws.title };
     });
 
-    app.put<{ Params: IdParams }>('/api/v3/workspaces/:id', { config: { body: titleSchema } }, async (request) => {
+    app.put<{ Params: IdParams }>('/api/v3/workspaces/:id', { config: { body: workspaceTitle } }, async (request) => {
       const user = requireBasic(store, request);
       const ws = visibleWorkspace(store, user, pathId(request.params.id));
-      const { title } = parseBody(titleSchema, request.body);
+      const { title } = parseBody(workspaceTitle, request.body);
       ws.title = title;
       store.changed();
       return { id: ws.id, title: ws.title };
@@ -151,13 +140,13 @@ export const coreArea: SandboxArea = {
     // No trailing slash on this one (docs/contract-rules.md).
     app.post<{ Params: IdParams }>(
       '/api/v3/workspaces/:id/recipes',
-      { config: { body: enableRecipeSchema } },
+      { config: { body: agencyRecipeEnable } },
       async (request, reply) => {
         const user = requireBasic(store, request);
         const wsId = pathId(request.params.id);
         if (!s().agency.flags.recipe_pipeline) throw forbidden('The recipe pipeline is disabled for this agency.');
         visibleWorkspace(store, user, wsId);
-        const parsed = enableRecipeSchema.safeParse(request.body ?? {});
+        const parsed = agencyRecipeEnable.safeParse(request.body ?? {});
         const recipeId = parsed.success ? idOf(parsed.data.recipe_id) : undefined;
         if (recipeId === undefined)
           throw badRequest('recipe_id: A valid integer is required.', { recipe_id: ['A valid integer is required.'] });
@@ -172,7 +161,7 @@ export const coreArea: SandboxArea = {
 
     app.post<{ Body: Record<string, unknown> | undefined }>(
       '/api/v3/get_iframe_url',
-      { config: { body: iframeUrlSchema, query: iframeQuerySchema } },
+      { config: { body: iframeUrlRequest, query: iframeUrlQuery } },
       async (request) => {
         const user = requireBasic(store, request);
         const body = request.body ?? {};

@@ -1,19 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { rolePatch, roleWrite } from '../../contract/requests.js';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, forbidden, notFound, validationError, type FieldError } from '../errors.js';
 import { byId, paginate, parseBody, pathId, requireBasic } from '../http.js';
 import type { Store } from '../store.js';
 import { PERMISSION_CATALOG, allPermissions, layerOf, pairsOf, type PermissionPair } from './roles/catalog.js';
 import { assignmentsOf, rolesOf, type Role } from './roles/model.js';
-
-const pairSchema = z.object({ layer: z.string(), permission: z.string() });
-const roleWriteSchema = z.object({
-  title: z.string().trim().min(1).max(255),
-  description: z.string().max(1000).optional(),
-  permissions: z.array(pairSchema),
-});
-const rolePatchSchema = roleWriteSchema.partial();
 
 /** Contract, Authentication rule 4: an agency chief's Basic credential and `can_use_embedded_api`. */
 function requireRolesAccess(store: Store, request: FastifyRequest): void {
@@ -180,9 +172,9 @@ export const rolesArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/roles/', { config: { body: roleWriteSchema } }, async (request, reply) => {
+    app.post('/api/v3/roles/', { config: { body: roleWrite } }, async (request, reply) => {
       requireRolesAccess(store, request);
-      const body = parseBody(roleWriteSchema, request.body);
+      const body = parseBody(roleWrite, request.body);
       const permissions = checkPermissions(body.permissions);
       checkTitleFree(store, body.title);
       const role: Role = {
@@ -211,12 +203,12 @@ export const rolesArea: SandboxArea = {
 
     app.patch<{ Params: { role_id: string } }>(
       '/api/v3/roles/:role_id',
-      { config: { body: rolePatchSchema } },
+      { config: { body: rolePatch } },
       async (request) => {
         requireRolesAccess(store, request);
         const role = roleOf(store, request.params.role_id);
         readOnly(role);
-        const body = parseBody(rolePatchSchema, request.body);
+        const body = parseBody(rolePatch, request.body);
         const permissions = body.permissions === undefined ? undefined : checkPermissions(body.permissions);
         if (body.title !== undefined) checkTitleFree(store, body.title, role);
         if (body.title !== undefined) role.title = body.title;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { webhookEndpointCreate, webhookEndpointPatch } from '../../contract/requests.js';
 import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, notFound, validationError, type FieldError } from '../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type ControlBody, type IdParams } from '../http.js';
@@ -7,25 +7,6 @@ import type { Store } from '../store.js';
 import { EVENT_TYPES, isEventType } from './webhooks/catalog.js';
 import { DEFAULT_RETRY_DELAYS_S, WebhookDispatcher } from './webhooks/delivery.js';
 import { deliveriesOf, endpointsOf, type WebhookEndpoint } from './webhooks/model.js';
-
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2000)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'Enter a valid http(s) URL.');
-
-const eventTypesSchema = z.array(z.string()).min(1);
-const createSchema = z.object({ url: httpUrl, event_types: eventTypesSchema });
-// The contract's PATCH changes `event_types` only; the address is what was verified, so any other key is refused.
-const patchSchema = z.strictObject({ event_types: eventTypesSchema });
 
 /** Unknown event types in a subscription are refused, each named by its position. */
 function checkEventTypes(types: string[]): string[] {
@@ -88,9 +69,9 @@ export const webhooksArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/webhook_endpoints/', { config: { body: createSchema } }, async (request, reply) => {
+    app.post('/api/v3/webhook_endpoints/', { config: { body: webhookEndpointCreate } }, async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
-      const body = parseBody(createSchema, request.body);
+      const body = parseBody(webhookEndpointCreate, request.body);
       const now = store.clock.iso();
       const endpoint: WebhookEndpoint = {
         id: store.nextId('webhook_endpoint'),
@@ -114,11 +95,11 @@ export const webhooksArea: SandboxArea = {
 
     app.patch<{ Params: IdParams }>(
       '/api/v3/webhook_endpoints/:id/',
-      { config: { body: patchSchema } },
+      { config: { body: webhookEndpointPatch } },
       async (request) => {
         const { workspaceId } = requireBearer(store, request);
         const endpoint = endpointOf(store, request.params.id, workspaceId);
-        const body = parseBody(patchSchema, request.body);
+        const body = parseBody(webhookEndpointPatch, request.body);
         endpoint.event_types = checkEventTypes(body.event_types);
         endpoint.updated_at = store.clock.iso();
         store.changed();

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import {
+  destinationConnectionCreate,
+  destinationConnectionPatch,
+  destinationConnectionPut,
+} from '../../../contract/requests.js';
 import { SandboxError, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -205,11 +209,6 @@ export function checkConnection(store: Store, dc: DestinationConnection): void {
   }
 }
 
-const paramsSchema = z.record(z.string(), z.unknown());
-const createSchema = z.object({ title: z.string().trim().min(1).max(255), connection_params: paramsSchema });
-const putSchema = z.object({ title: z.string().trim().min(1).max(255).optional(), connection_params: paramsSchema });
-const patchSchema = z.object({ title: z.string().trim().min(1).max(255).optional() });
-
 export function destinationRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
   const destination = (name: string): Destination => {
@@ -249,12 +248,12 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
 
   app.post<{ Params: { destination_name: string } }>(
     '/api/v3/destinations/:destination_name/connections',
-    { config: { body: createSchema } },
+    { config: { body: destinationConnectionCreate } },
     async (request, reply) => {
       const auth = requireBearer(store, request);
       const d = destination(request.params.destination_name);
       const rules = rulesFor(d.name);
-      const body = parseBody(createSchema, request.body);
+      const body = parseBody(destinationConnectionCreate, request.body);
       const sent = numbersOf(body.connection_params);
       checkNames(rules, sent);
       const params = { ...rules.defaults, ...sent };
@@ -292,14 +291,14 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
   // PATCH (§) changes the title only; parameters change through PUT, which re-checks them.
   app.patch<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>(
     '/api/v3/destinations/:destination_name/connections/:id',
-    { config: { body: patchSchema } },
+    { config: { body: destinationConnectionPatch } },
     async (request) => {
       const auth = requireBearer(store, request);
       const dc = connection(request.params.id, auth.workspaceId, destination(request.params.destination_name));
       const raw = request.body ?? {};
       if (raw && typeof raw === 'object' && 'connection_params' in raw)
         throw invalid('connection_params', 'change parameters with PUT');
-      const body = parseBody(patchSchema, request.body);
+      const body = parseBody(destinationConnectionPatch, request.body);
       if (body.title !== undefined && body.title !== dc.title) {
         dc.title = body.title;
         emitDestinationConnection(store, 'title_changed', dc);
@@ -315,13 +314,13 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
    */
   app.put<{ Params: { destination_name: string; id: string } }>(
     '/api/v3/destinations/:destination_name/connections/:id',
-    { config: { body: putSchema } },
+    { config: { body: destinationConnectionPut } },
     async (request) => {
       const auth = requireBearer(store, request);
       const d = destination(request.params.destination_name);
       const dc = connection(request.params.id, auth.workspaceId, d);
       const rules = rulesFor(d.name);
-      const body = parseBody(putSchema, request.body);
+      const body = parseBody(destinationConnectionPut, request.body);
       const sent = numbersOf(body.connection_params);
       checkNames(rules, sent);
       const sentSecrets = rules.secrets.filter((k) => sent[k] !== undefined);

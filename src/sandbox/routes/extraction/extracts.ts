@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import {
+  extractCreate,
+  extractListQuery,
+  extractMigrate,
+  extractPatch,
+  extractPut,
+} from '../../../contract/requests.js';
 import { invalidQuery } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
 import { canDeliver } from '../../pipeline.js';
@@ -7,7 +13,6 @@ import type { Store } from '../../store.js';
 import type { Account, DataTable, Extract, ExtractTemplate } from '../../types.js';
 import {
   type ExtractSettings,
-  SCHEDULES,
   conflict,
   connectionOf,
   emitDataTable,
@@ -22,40 +27,7 @@ import {
   workspaceExtract,
   workspaceTable,
 } from './model.js';
-import { checkHistoryDate, resolveSettings, templateSettingsSchema, type TemplateSettingsInput } from './templates.js';
-
-const intId = z.number().int().positive();
-const title = z.string().trim().min(1).max(255);
-const schedule = z.enum(SCHEDULES);
-
-/** POST /api/v3.1/extracts/ (§: the body is this sandbox's choice, documented with the CLI). */
-const createSchema = z.object({
-  template_id: intId,
-  account_embedded_id: intId,
-  data_table_id: intId.nullable().optional(),
-  title: title.optional(),
-  schedule: schedule.optional(),
-  template_settings: templateSettingsSchema.optional(),
-});
-
-/** PUT replaces every writable field; read-only ones in the body are ignored. */
-const putSchema = z.object({
-  title,
-  schedule,
-  template_settings: templateSettingsSchema.extend({ fields: z.array(z.string().min(1)).min(1) }),
-});
-
-const patchSchema = z.object({
-  title: title.optional(),
-  schedule: schedule.optional(),
-  template_settings: templateSettingsSchema.optional(),
-});
-
-const migrateSchema = z.object({
-  migrated_from_extraction_id: intId,
-  template_settings: templateSettingsSchema,
-  template_id: intId.optional(),
-});
+import { checkHistoryDate, resolveSettings, type TemplateSettingsInput } from './templates.js';
 
 /** Contract, Extract: account identifiers, `sync_historical_data`, `template.is_wide_template`. */
 export function extractView(store: Store, e: Extract) {
@@ -240,11 +212,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     '/api/v3/extracts',
     {
       config: {
-        query: z.object({
-          connection_id: z.string().optional(),
-          datasource_name: z.string().optional(),
-          data_table_id: z.string().optional(),
-        }),
+        query: extractListQuery,
       },
     },
     async (request) => {
@@ -267,9 +235,9 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
   );
 
   // Versioning 8: create is the one v3.1 extract operation; its errors keep the {detail} envelope.
-  app.post('/api/v3.1/extracts/', { config: { body: createSchema } }, async (request, reply) => {
+  app.post('/api/v3.1/extracts/', { config: { body: extractCreate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
-    const body = parseBody(createSchema, request.body);
+    const body = parseBody(extractCreate, request.body);
     const template = visibleTemplate(store, body.template_id);
     if (!template) throw invalid('template_id', `no extract template ${body.template_id}`);
     const account = usableAccount(store, auth.workspaceId, body.account_embedded_id, template, 'account_embedded_id');
@@ -301,20 +269,20 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, workspaceExtract(store, auth.workspaceId, pathId(request.params.id)));
   });
 
-  app.put<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: extractPut } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
-    const body = parseBody(putSchema, request.body);
+    const body = parseBody(extractPut, request.body);
     // A full replacement: settings not sent return to their defaults.
     const update = settingsUpdate(store, e, { sync_historical_data: null, ...body.template_settings }, undefined);
     applyChanges(store, e, { title: body.title, schedule: body.schedule, ...update });
     return extractView(store, e);
   });
 
-  app.patch<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: patchSchema } }, async (request) => {
+  app.patch<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: extractPatch } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
-    const body = parseBody(patchSchema, request.body);
+    const body = parseBody(extractPatch, request.body);
     const update = settingsUpdate(store, e, body.template_settings, settingsOf(store, e));
     applyChanges(store, e, { title: body.title, schedule: body.schedule, ...update });
     return extractView(store, e);
@@ -365,9 +333,9 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post('/api/v3/extracts/migrate-wide', { config: { body: migrateSchema } }, async (request, reply) => {
+  app.post('/api/v3/extracts/migrate-wide', { config: { body: extractMigrate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
-    const body = parseBody(migrateSchema, request.body);
+    const body = parseBody(extractMigrate, request.body);
     const source = s().extracts.find(
       (e) => e.id === body.migrated_from_extraction_id && e.workspace_id === auth.workspaceId,
     );

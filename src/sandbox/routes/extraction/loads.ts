@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { loadCreate, loadPut, loadRun } from '../../../contract/requests.js';
 import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -7,7 +7,6 @@ import type { DataTable, DestinationConnection } from '../../types.js';
 import {
   type Load,
   type LoadRun,
-  SCHEDULES,
   SYSTEM_FIELDS,
   conflict,
   invalid,
@@ -17,25 +16,6 @@ import {
   workspaceTable,
   workspaceTitle,
 } from './model.js';
-import { isoDate } from './templates.js';
-
-const intId = z.number().int().positive();
-const title = z.string().trim().min(1).max(255);
-
-/** Loads (§ throughout): the bodies are this sandbox's choice, documented with the CLI. */
-const createSchema = z.object({
-  title: title.optional(),
-  data_table_id: intId,
-  destination_connection_id: intId,
-  schedule: z.enum(SCHEDULES).optional(),
-});
-const putSchema = z.object({
-  title,
-  data_table_id: intId,
-  destination_connection_id: intId,
-  schedule: z.enum(SCHEDULES),
-});
-const runSchema = z.object({ date_from: isoDate.optional(), date_to: isoDate.optional() });
 
 /** Days a scheduled run delivers when no range is given. */
 const SCHEDULE_WINDOW_DAYS = 7;
@@ -135,9 +115,9 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/loads', { config: { body: createSchema } }, async (request, reply) => {
+  app.post('/api/v3/loads', { config: { body: loadCreate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
-    const body = parseBody(createSchema, request.body);
+    const body = parseBody(loadCreate, request.body);
     const { table, dc } = requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
     const now = store.clock.iso();
     const load: Load = {
@@ -163,10 +143,10 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, requireLoad(request.params.id, auth.workspaceId));
   });
 
-  app.put<{ Params: IdParams }>('/api/v3/loads/:id', { config: { body: putSchema } }, async (request) => {
+  app.put<{ Params: IdParams }>('/api/v3/loads/:id', { config: { body: loadPut } }, async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
-    const body = parseBody(putSchema, request.body);
+    const body = parseBody(loadPut, request.body);
     requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
     if (body.schedule !== load.schedule) emitLoad(store, 'schedules_changed', load);
     Object.assign(load, {
@@ -213,10 +193,10 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
   });
 
   /** Contract: optional `date_from`, `date_to` run a range instead of the schedule window. */
-  app.put<{ Params: IdParams }>('/api/v3/loads/:id/run', { config: { body: runSchema } }, async (request, reply) => {
+  app.put<{ Params: IdParams }>('/api/v3/loads/:id/run', { config: { body: loadRun } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
-    const body = parseBody(runSchema, request.body);
+    const body = parseBody(loadRun, request.body);
     // Both dates are optional, each on its own: an omitted end is today, an omitted start is
     // the schedule window's start (or the given end, when that lies before the window).
     const today = isoDay(store.clock.now());

@@ -96,8 +96,6 @@ export interface LoadExport {
   created_at: string;
 }
 
-export const SCHEDULES = ['hourly', 'daily', 'weekly', 'manual'] as const;
-
 /** A field as a provider declares it; the format may be missing. */
 export interface DeclaredField {
   name: string;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { tableFields } from '../../../contract/requests.js';
 import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -45,8 +45,6 @@ export function tableDetail(store: Store, t: DataTable) {
   };
 }
 
-const updateSchema = z.object({ selected_fields: z.array(z.string()) });
-
 export function tableRoutes(app: FastifyInstance, store: Store): void {
   const requireTable = (wsId: number, raw: string) => {
     const t = workspaceTable(store, wsId, pathId(raw));
@@ -75,11 +73,11 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
    */
   app.put<{ Params: { data_table_id: string } }>(
     '/api/v3/data-tables/:data_table_id',
-    { config: { body: updateSchema } },
+    { config: { body: tableFields } },
     async (request) => {
       const auth = requireBearer(store, request);
       const t = requireTable(auth.workspaceId, request.params.data_table_id);
-      const { selected_fields: wanted } = parseBody(updateSchema, request.body);
+      const { selected_fields: wanted } = parseBody(tableFields, request.body);
       const provider = tableProviderFields(store, t);
       const dropped = provider
         .filter((f) => f.user_type === 'dimension' && !wanted.includes(f.name))

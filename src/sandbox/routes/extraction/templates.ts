@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { isDate } from '../../../util/validate.js';
+import type { z } from 'zod';
+import {
+  customSettingOptions,
+  extractTemplateCreate,
+  templatePreview,
+  templateSettings,
+  templateValidation,
+} from '../../../contract/requests.js';
 import { forbidden, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -18,20 +24,7 @@ import {
   connectionOf,
 } from './model.js';
 
-/** A calendar date as YYYY-MM-DD that exists, as the service's validation message names it. */
-export const isoDate = z.string().refine(isDate, 'Date has wrong format. Use YYYY-MM-DD.');
-
-/** Contract, validation endpoint: `template_settings` with these keys, each optional. */
-export const templateSettingsSchema = z.strictObject({
-  fields: z.array(z.string().min(1)).min(1).optional(),
-  additional_params: z.record(z.string(), z.unknown()).optional(),
-  dynamic_fields: z.array(z.string().min(1)).optional(),
-  custom_filters: z.array(z.unknown()).optional(),
-  sync_historical_data: isoDate.nullable().optional(),
-});
-export type TemplateSettingsInput = z.infer<typeof templateSettingsSchema>;
-
-const intId = z.number().int().positive();
+export type TemplateSettingsInput = z.infer<typeof templateSettings>;
 
 /**
  * Checks settings against a template (and, for dynamic fields, the account's connection) and
@@ -121,29 +114,6 @@ function compact(t: ExtractTemplate) {
   return { id: t.id, datasource_name: t.datasource_name, is_wide_template: t.is_wide_template };
 }
 
-const createSchema = z.object({
-  title: z.string().trim().min(1).max(255),
-  parent_id: intId,
-  connection_id: intId.optional(),
-  fields: z.array(z.string().min(1)).min(1).optional(),
-  dynamic_fields: z.array(z.string().min(1)).optional(),
-});
-
-const validationSchema = z.object({
-  accounts: z.array(intId).min(1),
-  template_settings: templateSettingsSchema.optional(),
-});
-
-const previewSchema = z.object({
-  accounts: z.array(intId).min(1).optional(),
-  template_settings: templateSettingsSchema.optional(),
-});
-
-const optionsSchema = z.object({
-  connection_id: intId,
-  account_ids: z.array(z.string().min(1)).min(1),
-});
-
 /** Options a data source offers per account for custom settings (conversion actions). */
 const CONVERSION_ACTIONS = ['Purchase', 'Sign-up', 'Add to cart', 'Lead form', 'Newsletter'];
 
@@ -192,7 +162,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
 
   app.post<{ Params: { datasource_name: string } }>(
     '/api/v3/datasources/:datasource_name/extract-templates',
-    { config: { body: createSchema } },
+    { config: { body: extractTemplateCreate } },
     async (request, reply) => {
       const auth = requireBearer(store, request);
       const ds = request.params.datasource_name;
@@ -200,7 +170,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
       // Template creation needs EXTRACT.CREATE, granted by the caller's role in the workspace.
       if (!holdsPermission(store, auth.user, auth.workspaceId, 'EXTRACT', 'CREATE'))
         throw forbidden('You need the EXTRACT.CREATE permission to create extract templates.');
-      const body = parseBody(createSchema, request.body);
+      const body = parseBody(extractTemplateCreate, request.body);
       const parent = s().extract_templates.find(
         (t) => t.id === body.parent_id && t.agency_id === null && t.datasource_name === ds,
       );
@@ -292,11 +262,11 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
 
   app.post<{ Params: { template_id: string } }>(
     '/api/v3/extract-template/:template_id/validation/',
-    { config: { body: validationSchema } },
+    { config: { body: templateValidation } },
     async (request) => {
       const auth = requireBearer(store, request);
       const template = requireTemplate(store, pathId(request.params.template_id));
-      const body = parseBody(validationSchema, request.body);
+      const body = parseBody(templateValidation, request.body);
       const accounts = resolveAccounts(store, auth.workspaceId, template, body.accounts);
       const connectionId = accounts[0]!.connection_id;
       const settings = resolveSettings(store, template, connectionId, body.template_settings ?? {});
@@ -313,11 +283,11 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
 
   app.post<{ Params: { template_id: string } }>(
     '/api/v3/extract-template/:template_id/preview/',
-    { config: { body: previewSchema } },
+    { config: { body: templatePreview } },
     async (request) => {
       const auth = requireBearer(store, request);
       const template = requireTemplate(store, pathId(request.params.template_id));
-      const body = parseBody(previewSchema, request.body);
+      const body = parseBody(templatePreview, request.body);
       const accounts = body.accounts ? resolveAccounts(store, auth.workspaceId, template, body.accounts) : [];
       const settings = resolveSettings(store, template, accounts[0]?.connection_id, body.template_settings ?? {});
       const connection = accounts[0] ? connectionOf(store, accounts[0].connection_id) : undefined;
@@ -335,12 +305,12 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
 
   app.post<{ Params: { datasource_name: string } }>(
     '/api/v3/datasources/:datasource_name/custom_setting_options/',
-    { config: { body: optionsSchema } },
+    { config: { body: customSettingOptions } },
     async (request) => {
       const auth = requireBearer(store, request);
       const ds = request.params.datasource_name;
       requireDataSource(store, ds);
-      const body = parseBody(optionsSchema, request.body);
+      const body = parseBody(customSettingOptions, request.body);
       const connection = connectionOf(store, body.connection_id);
       if (
         !connection ||

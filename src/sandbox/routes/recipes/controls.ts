@@ -1,6 +1,7 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import { SandboxError, badRequest, notFound } from '../../errors.js';
-import { idOf, type ControlBody, type IdParams } from '../../http.js';
+import type { ControlBody, IdParams } from '../../http.js';
+import { idOf } from '../../../util/json.js';
 import type { Store } from '../../store.js';
 import type { ExtractionBehavior } from '../../types.js';
 import { BUILD_ERROR_CODES } from './build-errors.js';

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { isoDate } from '../extraction/templates.js';
+import type { z } from 'zod';
+import type { recipeCreate } from '../../../contract/requests.js';
+import { idOf } from '../../../util/json.js';
 import { SandboxError, forbidden, validationError, type FieldError } from '../../errors.js';
-import { idOf, integerId, requireBearer } from '../../http.js';
+import { requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { buildError } from './build-errors.js';
@@ -114,11 +115,6 @@ const retryLater = (store: Store) => ({ 'retry-after': String(store.opts.retryAf
 
 // ---------------------------------------------------------------- create
 
-export const createSchema = z.object({
-  template_id: integerId,
-  title: z.string().trim().min(1).max(255),
-});
-
 /** Ordered best first: configured and built recipes before the rest, then by age (docs/contract-rules.md, Rules 3). */
 function bestFirst(a: Recipe, b: Recipe): number {
   const score = (r: Recipe) =>
@@ -126,7 +122,7 @@ function bestFirst(a: Recipe, b: Recipe): number {
   return score(b) - score(a) || compareRecipeIds(a.id, b.id);
 }
 
-export function createRecipe(store: Store, workspaceId: number, body: z.infer<typeof createSchema>): Recipe {
+export function createRecipe(store: Store, workspaceId: number, body: z.infer<typeof recipeCreate>): Recipe {
   const s = store.state;
   const templateId = idOf(body.template_id)!;
   const template = s.recipe_templates.find((t) => t.id === templateId);
@@ -214,38 +210,6 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
 }
 
 // ---------------------------------------------------------------- configure
-
-function configurationSchema<A extends z.ZodType<{ id: unknown; account_id?: string | number | undefined }>>(
-  account: A,
-) {
-  return z.object({
-    data_sources: z.array(z.string().min(1)),
-    connections: z.array(
-      z.object({
-        connection_id: integerId,
-        connection_data_source: z.string().min(1),
-        accounts: z.array(account).min(1),
-      }),
-    ),
-    sync_from_date: isoDate.nullable().optional(),
-  });
-}
-
-/** v3.1 accounts are `{id}`. */
-export const configurationSchemaV31 = configurationSchema(z.object({ id: integerId }));
-/** v3 accounts are `{id, account_id}`; a bare value is refused as not a dictionary. */
-export const configurationSchemaV3 = configurationSchema(
-  z
-    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
-      message: 'Expected a dictionary of items but got a bare value.',
-    })
-    .meta({
-      type: 'object',
-      properties: { id: { type: 'integer' }, account_id: { type: ['string', 'integer'] } },
-      required: ['id'],
-    })
-    .pipe(z.object({ id: integerId, account_id: z.union([z.string(), z.number()]).optional() })),
-);
 
 export interface ConfigurationBody {
   data_sources: string[];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
-import { z } from 'zod';
+import { recipeConfigurationV3, recipeCreate, recipeListQueryV3, searchQuery } from '../../../contract/requests.js';
 import { SandboxError } from '../../errors.js';
 import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -10,10 +10,8 @@ import {
   OtherWorkspaceRecipe,
   buildRecipe,
   checkExtractions,
-  configurationSchemaV3,
   configureRecipe,
   createRecipe,
-  createSchema,
   deleteRecipe,
   findRecipe,
   findTemplate,
@@ -85,7 +83,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
 
   app.get(
     '/api/v3/automated-recipe-templates/',
-    { config: { query: z.object({ search: z.string().optional() }) } },
+    { config: { query: searchQuery } },
     v3(store, 'other', async (request) => {
       recipeCaller(store, request);
       const needle = queryOf(request).search?.trim().toLowerCase();
@@ -110,7 +108,7 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
   app.get(
     '/api/v3/automated-recipes/',
-    { config: { query: z.object({ state: z.string().optional(), template_id: z.string().optional() }) } },
+    { config: { query: recipeListQueryV3 } },
     v3(store, 'other', async (request) => {
       const ws = recipeCaller(store, request);
       const q = queryOf(request);
@@ -129,10 +127,10 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
 
   app.post(
     '/api/v3/automated-recipes/',
-    { config: { body: createSchema } },
+    { config: { body: recipeCreate } },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
-      const recipe = createRecipe(store, ws, parseBody(createSchema, request.body));
+      const recipe = createRecipe(store, ws, parseBody(recipeCreate, request.body));
       return reply.code(201).send({ recipe_id: recipeIdJson(recipe.id), datatable_id: recipe.datatable_id });
     }),
   );
@@ -147,11 +145,11 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
 
   app.put<{ Params: IdParams }>(
     '/api/v3/automated-recipes/:id/',
-    { config: { body: configurationSchemaV3 } },
+    { config: { body: recipeConfigurationV3 } },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
       const recipe = findRecipe(store, ws, request.params.id);
-      configureRecipe(store, recipe, parseBody(configurationSchemaV3, request.body));
+      configureRecipe(store, recipe, parseBody(recipeConfigurationV3, request.body));
       return reply.code(200).send();
     }),
   );

@@ -1,18 +1,15 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
-import { z } from 'zod';
+import { recipeConfigurationV31, recipeCreate, recipeListQueryV31, searchQuery } from '../../../contract/requests.js';
 import { invalidQuery } from '../../errors.js';
 import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { BuildEngine } from './engine.js';
 import { compareRecipeIds } from './model.js';
-import { RECIPE_STATES } from '../../../contract/recipes.js';
 import {
   buildRecipe,
   checkExtractions,
-  configurationSchemaV31,
   configureRecipe,
   createRecipe,
-  createSchema,
   deleteRecipe,
   findRecipe,
   findTemplate,
@@ -20,13 +17,7 @@ import {
   resetupRecipe,
 } from './operations.js';
 import { v31Recipe, v31Template } from './views.js';
-
-/** Query parameters the handlers read (documented in the OpenAPI document; checked in the handlers). */
-const templateQuery = z.object({ search: z.string().optional() });
-const recipeListQuery = z.object({
-  state: z.enum(RECIPE_STATES).optional(),
-  template_id: z.string().regex(/^\d+$/).optional(),
-});
+import { RECIPE_STATES } from '../../../contract/recipes.js';
 
 /**
  * Automated recipes, v3.1 (docs/contract-rules.md, "Automated recipes, v3.1"). Every path ends with a slash.
@@ -42,7 +33,7 @@ export function v31Routes(
 
   app.get(
     '/api/v3.1/automated-recipe-templates/',
-    { config: { query: templateQuery }, preHandler: failTemplateRead },
+    { config: { query: searchQuery }, preHandler: failTemplateRead },
     async (request) => {
       recipeCaller(store, request);
       const search = queryOf(request).search;
@@ -67,7 +58,7 @@ export function v31Routes(
     },
   );
 
-  app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQuery } }, async (request) => {
+  app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQueryV31 } }, async (request) => {
     const ws = recipeCaller(store, request);
     const q = queryOf(request);
     if (q.state !== undefined && !(RECIPE_STATES as readonly string[]).includes(q.state)) {
@@ -87,9 +78,9 @@ export function v31Routes(
     return paginate(request, items, { mode: 'v31', maxPageSize: 100 });
   });
 
-  app.post('/api/v3.1/automated-recipes/', { config: { body: createSchema } }, async (request, reply) => {
+  app.post('/api/v3.1/automated-recipes/', { config: { body: recipeCreate } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
-    const body = parseBody(createSchema, request.body);
+    const body = parseBody(recipeCreate, request.body);
     return reply.code(201).send(v31Recipe(createRecipe(store, ws, body)));
   });
 
@@ -100,11 +91,11 @@ export function v31Routes(
 
   app.put<{ Params: IdParams }>(
     '/api/v3.1/automated-recipes/:id/',
-    { config: { body: configurationSchemaV31 } },
+    { config: { body: recipeConfigurationV31 } },
     async (request) => {
       const ws = recipeCaller(store, request);
       const recipe = findRecipe(store, ws, request.params.id);
-      const body = parseBody(configurationSchemaV31, request.body);
+      const body = parseBody(recipeConfigurationV31, request.body);
       return v31Recipe(configureRecipe(store, recipe, body));
     },
   );

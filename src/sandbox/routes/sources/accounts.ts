@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import {
+  accountBulkItem,
+  accountBulkList,
+  accountBulkToggle,
+  accountToggle,
+  searchQuery,
+} from '../../../contract/requests.js';
 import { badRequest, notFound } from '../../errors.js';
 import { paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
 import type { Account, Connection } from '../../types.js';
 import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
-
-const toggleSchema = z.object({ enabled_for_embedded_extraction: z.boolean() });
-const bulkItemSchema = z.object({ id: z.number().int().positive(), enabled_for_embedded_extraction: z.boolean() });
-const bulkListSchema = z.array(bulkItemSchema).min(1);
 
 /**
  * Contract, v3.1 accounts rule 2: `search` is a case-insensitive substring of the title, and
@@ -45,7 +47,7 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
   // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
   app.get<{ Params: { connection_id: string } }>(
     '/api/v3.1/connections/:connection_id/accounts/',
-    { config: { query: z.object({ search: z.string().optional() }) } },
+    { config: { query: searchQuery } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const c = connectionOf(request.params.connection_id, workspaceId);
@@ -59,12 +61,12 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
   // ids must belong to the connection, else nothing changes.
   app.patch<{ Params: { connection_id: string } }>(
     '/api/v3/connections/:connection_id/accounts',
-    { config: { body: z.union([bulkItemSchema, bulkListSchema]) } },
+    { config: { body: accountBulkToggle } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const c = connectionOf(request.params.connection_id, workspaceId);
       const many = Array.isArray(request.body);
-      const items = many ? parseBody(bulkListSchema, request.body) : [parseBody(bulkItemSchema, request.body)];
+      const items = many ? parseBody(accountBulkList, request.body) : [parseBody(accountBulkItem, request.body)];
       const own = new Map(accountsOf(store, c.id).map((a) => [a.id, a]));
       const seen = new Set<number>();
       const unknown: number[] = [];
@@ -92,14 +94,14 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
   // some contain a slash, such as "properties/310001").
   app.patch<{ Params: { connection_id: string; account_id: string } }>(
     '/api/v3/connections/:connection_id/accounts/:account_id',
-    { config: { body: toggleSchema } },
+    { config: { body: accountToggle } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const c = connectionOf(request.params.connection_id, workspaceId);
       const accountId = pathId(request.params.account_id);
       const a = accountsOf(store, c.id).find((x) => x.id === accountId);
       if (!a) throw notFound('Account not found.');
-      const { enabled_for_embedded_extraction } = parseBody(toggleSchema, request.body);
+      const { enabled_for_embedded_extraction } = parseBody(accountToggle, request.body);
       setExtraction(store, c, a, enabled_for_embedded_extraction);
       store.changed();
       return accountV3(a);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { linksCreate } from '../../../contract/requests.js';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
 import { pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl, type IdParams } from '../../http.js';
 import { DEMO_DATASOURCES } from '../../seed.js';
@@ -83,12 +83,6 @@ export function linkView(store: Store, link: ExternalAuthLink, request?: Fastify
     connection_id: link.connection_id,
   };
 }
-
-const createSchema = z.object({
-  to_emails: z.array(z.email()).min(1),
-  send_email: z.boolean(),
-  requested_by: z.email().nullable().optional(),
-});
 
 /**
  * Contract, Versioning 9: `requested_by` must be an active agency user who is a member of the
@@ -222,7 +216,7 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
 
   app.post<{ Params: { datasource_name: string } }>(
     '/api/v3/datasources/:datasource_name/external-auth-links',
-    { config: { body: createSchema } },
+    { config: { body: linksCreate } },
     async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
       if (!store.state.agency.flags.external_auth_links) {
@@ -230,7 +224,7 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
       }
       const { datasource_name: name } = request.params;
       if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
-      const body = parseBody(createSchema, request.body);
+      const body = parseBody(linksCreate, request.body);
       const created = createLinks(store, workspaceId, name, body);
       return reply.code(201).send(created.map((l) => linkView(store, l, request)));
     },
