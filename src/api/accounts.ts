@@ -1,4 +1,5 @@
 import { idText, jsonInteger } from '../util/json.js';
+import type { Received } from '../contract/answers.js';
 import type { accountBulkList, accountToggle, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
@@ -6,21 +7,10 @@ import type { ListOptions, Service } from './service.js';
 /** Accounts of a connection, v3.1 and v3: workspace operations (Bearer). */
 
 /** v3.1 account: `id` is the only id accepted in recipe configuration. */
-export interface AccountV31 {
-  id: number | string;
-  title: string;
-  connection_id?: number | string;
-  datasource_name?: string;
-  is_active: boolean;
-  enabled_for_embedded_extraction?: boolean;
-  currency?: string | null;
-  [key: string]: unknown;
-}
+export type AccountV31 = Received<'AccountV31'>;
 
 /** v3 account: also carries the remote `account_id`, stable across workspaces. */
-export interface AccountV3 extends AccountV31 {
-  account_id: string | number;
-}
+export type AccountV3 = Received<'AccountV3'>;
 
 /** v3.1 accounts list: trailing slash mandatory, page_size 1..100. */
 export function listAccounts(
@@ -97,7 +87,7 @@ export async function setAccountsExtraction(
  * `id`; for agencies whose v3 list carries other keys (docs/contract-rules.md, Versioning 4) an account is
  * paired with the v3 account of the same title when exactly one has it.
  */
-export function remoteIdLookup(v3: AccountV3[]): (account: AccountV31) => string | undefined {
+export function remoteIdLookup(v3: AccountV3[]): (account: Pick<AccountV31, 'id' | 'title'>) => string | undefined {
   const byId = new Map(v3.map((a) => [idText(a.id), idText(a.account_id)]));
   const byTitle = new Map<string, string | null>();
   for (const a of v3) byTitle.set(a.title, byTitle.has(a.title) ? null : idText(a.account_id));

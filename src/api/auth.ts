@@ -1,4 +1,5 @@
 import { nodeCrypto } from '../util/crypto.js';
+import type { Received } from '../contract/answers.js';
 import type { Sent, tokenRequest } from '../contract/requests.js';
 import { join } from 'node:path';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
@@ -291,7 +292,7 @@ export class CredentialAuth implements AuthProvider {
 
   private async issue(workspaceId: string, client: ApiClient): Promise<CachedToken> {
     const res = await client
-      .request<{ token: string }>({
+      .request<Received<'Token'>>({
         method: 'POST',
         path: '/api/v3/token',
         auth: 'basic',

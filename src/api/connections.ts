@@ -1,14 +1,12 @@
 import { path } from './path.js';
+import type { Received } from '../contract/answers.js';
+import type { LosslessNumber } from '../util/json.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Connections to data sources: workspace operations (Bearer). */
 
-export interface Connection {
-  id: number | string;
-  accounts_number?: number;
-  enabled_for_extraction_accounts_number?: number;
-  [key: string]: unknown;
-}
+/** A connection: the counts the contract shows in lists, and its id (its paths take it). */
+export type Connection = Received<'Connection'> & { id: number | LosslessNumber };
 
 export function listConnections(
   api: Service,

@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { ReceivedWith } from '../contract/answers.js';
 import type { recipeConfigurationV31, recipeCreate, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
@@ -25,17 +26,14 @@ export function recipePaths(version: RecipeApiVersion = 'v3.1') {
 
 const v31 = recipePaths('v3.1');
 
-export interface RecipeTemplate {
-  id: number | string;
-  title: string;
-  description?: string;
-  origin?: string;
-  categories?: string[];
-  build_mode?: string;
-  data_sources?: string[];
-  output_columns?: Array<{ name: string; type?: string }> | null;
-  [key: string]: unknown;
-}
+export type RecipeTemplate = ReceivedWith<
+  'RecipeTemplate',
+  {
+    description?: string;
+    data_sources?: string[];
+    output_columns?: Array<{ name: string; type?: string }>;
+  }
+>;
 
 export interface BuildError {
   code: string;
@@ -65,30 +63,21 @@ export interface RecipeConnection {
 }
 
 /** A v3.1 recipe. `recipe_id` is a large integer: kept as the parser gave it, shown with idText. */
-export interface Recipe {
-  recipe_id: unknown;
-  datatable_id?: unknown;
-  template_id?: unknown;
-  title?: string;
-  state: string | null;
-  error?: BuildError | null;
-  last_build_at?: string | null;
-  degraded?: boolean;
-  not_delivered_reasons?: string[];
-  sources?: SourceEntry[];
-  data_sources?: string[];
-  connections?: RecipeConnection[];
-  sync_from_date?: string | null;
-  [key: string]: unknown;
-}
+export type Recipe = ReceivedWith<
+  'Recipe',
+  {
+    error?: BuildError | null;
+    last_build_at?: string | null;
+    sources?: SourceEntry[];
+    connections?: RecipeConnection[];
+    not_delivered_reasons?: string[];
+  }
+>;
 
 /** The complete configuration a recipe is given (v3.1 accounts are `{id}`). */
 export type RecipeConfiguration = Sent<typeof recipeConfigurationV31>;
 
-export interface ExtractionCheck {
-  all_tables_exist: boolean;
-  tables: Array<Record<string, unknown>>;
-}
+export type ExtractionCheck = ReceivedWith<'ExtractionCheck', { tables: Array<Record<string, unknown>> }>;
 
 export function listTemplates(
   api: Service,

@@ -1,4 +1,5 @@
 import { path } from './path.js';
+import type { ReceivedWith } from '../contract/answers.js';
 import type { rolePatch, roleWrite, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -13,16 +14,14 @@ export interface PermissionPair {
   permission: string;
 }
 
-export interface Role {
-  id: number | string;
-  title: string;
-  description?: string;
-  permissions?: PermissionPair[];
-  /** read-only role of the service (Workspace Admin, Editor, Viewer, …) */
-  is_system?: boolean;
-  user_count?: number;
-  [key: string]: unknown;
-}
+export type Role = ReceivedWith<
+  'Role',
+  {
+    permissions?: PermissionPair[];
+    /** read-only role of the service (Workspace Admin, Editor, Viewer, …) */
+    is_system?: boolean;
+  }
+>;
 
 export interface CatalogEntry {
   title?: string;

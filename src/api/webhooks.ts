@@ -1,20 +1,17 @@
 import { path } from './path.js';
+import type { Received, ReceivedWith, Without } from '../contract/answers.js';
 import type { Sent, webhookEndpointCreate, webhookEndpointPatch } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Webhook endpoints: workspace operations (Bearer). Paths end with a slash (docs/contract-rules.md, Webhook endpoints). */
 
-export interface WebhookEndpoint {
-  id: number | string;
-  /** receiver address (the key is `url`, as the vendor's documentation names it) */
-  url?: string;
-  event_types?: string[];
-  /** `unverified` or `active`; other values are shown as they are */
-  status?: string;
-  /** only in the answers to create and rotation */
-  secret?: string;
-  [key: string]: unknown;
-}
+export type WebhookEndpoint = ReceivedWith<
+  'WebhookEndpoint',
+  {
+    /** receiver address (the key is `url`, as the vendor's documentation names it) */
+    url?: string;
+  }
+>;
 
 export interface WebhookEventType {
   event_name: string;
@@ -35,13 +32,16 @@ export function getWebhookEndpoint(api: Service, ws: string, id: string): Promis
   return api.client.get<WebhookEndpoint>(path`/api/v3/webhook_endpoints/${id}/`, 'bearer', ws, ['id']);
 }
 
+/** The answer of create and of a rotation: the endpoint's id and its secret, shown only there. */
+export type EndpointWithSecret = Received<'EndpointCreated'> & Partial<Without<WebhookEndpoint, 'id' | 'secret'>>;
+
 export async function createWebhookEndpoint(
   api: Service,
   ws: string,
   body: Sent<typeof webhookEndpointCreate>,
-): Promise<WebhookEndpoint> {
+): Promise<EndpointWithSecret> {
   // Not repeatable: a second create would make a second endpoint with its own secret.
-  const res = await api.client.request<WebhookEndpoint>({
+  const res = await api.client.request<EndpointWithSecret>({
     method: 'POST',
     path: '/api/v3/webhook_endpoints/',
     auth: 'bearer',
@@ -90,9 +90,9 @@ export async function verifyWebhookEndpoint(api: Service, ws: string, id: string
   return res.data;
 }
 
-export async function rotateWebhookSecret(api: Service, ws: string, id: string): Promise<WebhookEndpoint> {
+export async function rotateWebhookSecret(api: Service, ws: string, id: string): Promise<EndpointWithSecret> {
   // Not repeatable: a repeat would rotate again and the secret of the lost answer would be gone.
-  const res = await api.client.request<WebhookEndpoint>({
+  const res = await api.client.request<EndpointWithSecret>({
     method: 'POST',
     path: path`/api/v3/webhook_endpoints/${id}/regenerate_secret/`,
     auth: 'bearer',

@@ -1,13 +1,10 @@
 import { jsonInteger } from '../util/json.js';
+import type { Received } from '../contract/answers.js';
 import type { agencyRecipeEnable, Sent, workspaceTitle } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
-export interface Workspace {
-  id: number | string;
-  title: string;
-  [key: string]: unknown;
-}
+export type Workspace = Received<'Workspace'>;
 
 export interface Dashboard {
   id: number | string;

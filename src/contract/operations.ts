@@ -10,6 +10,8 @@
  * sandbox answers with, named `chosen`, so that a reader can tell a fact from a choice.
  */
 
+import type { AnswerShape } from './answers.js';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -21,9 +23,6 @@ export interface Paging {
   mode: 'v3' | 'v31';
   maxPageSize: number;
 }
-
-/** The shapes of answers the contract shows, by their name in the OpenAPI document (see ANSWER_SCHEMAS). */
-export type AnswerShape = keyof typeof ANSWER_SCHEMAS;
 
 export interface Operation {
   method: Method;
@@ -647,134 +646,3 @@ export function pathPattern(path: string): RegExp {
 export function operationOf(method: string, path: string): Operation | undefined {
   return OPERATIONS.find((o) => o.method === method && o.path === path);
 }
-
-/**
- * The answers whose shape the contract shows, as JSON Schema (draft 2020-12), by their name in
- * the OpenAPI document. Fields the contract does not name may be present: a reader tolerates
- * them.
- */
-const integer = { type: 'integer' };
-const text = { type: 'string' };
-const flag = { type: 'boolean' };
-const textOrNull = { type: ['string', 'null'] };
-
-export const ANSWER_SCHEMAS = {
-  Page: {
-    type: 'object',
-    description: 'The paginated list envelope: next and previous are full URLs or null.',
-    properties: {
-      count: { type: 'integer', minimum: 0 },
-      next: textOrNull,
-      previous: textOrNull,
-      results: { type: 'array' },
-    },
-    required: ['count', 'next', 'previous', 'results'],
-  },
-  Token: {
-    type: 'object',
-    properties: { token: { type: 'string', minLength: 1 } },
-    required: ['token'],
-  },
-  Workspace: {
-    type: 'object',
-    properties: { id: integer, title: text },
-    required: ['id', 'title'],
-  },
-  Connection: {
-    type: 'object',
-    description: 'A connection as lists show it (other fields are not shown by the contract).',
-    properties: { accounts_number: integer, enabled_for_extraction_accounts_number: integer },
-    required: ['accounts_number', 'enabled_for_extraction_accounts_number'],
-  },
-  AccountV3: {
-    type: 'object',
-    properties: {
-      id: integer,
-      account_id: text,
-      title: text,
-      currency: text,
-      connection_id: integer,
-      datasource_name: text,
-      is_active: flag,
-      enabled_for_embedded_extraction: flag,
-      item: { type: 'object' },
-    },
-    required: ['id', 'account_id', 'title', 'is_active', 'enabled_for_embedded_extraction'],
-  },
-  AccountV31: {
-    type: 'object',
-    description: 'The id is the only one a recipe configuration accepts; no second account identifier.',
-    properties: {
-      id: integer,
-      title: text,
-      connection_id: integer,
-      datasource_name: text,
-      is_active: flag,
-      enabled_for_embedded_extraction: flag,
-      currency: textOrNull,
-      // v3's item object and remote account id are gone in v3.1.
-      item: false,
-      account_id: false,
-    },
-    required: ['id', 'title', 'is_active', 'enabled_for_embedded_extraction'],
-  },
-  RecipeTemplate: {
-    type: 'object',
-    description: 'A recipe template (v3.1).',
-    properties: {
-      id: integer,
-      title: text,
-      origin: text,
-      categories: { type: 'array' },
-      build_mode: text,
-      output_columns: { type: 'array' },
-    },
-    required: ['id', 'title', 'origin', 'categories', 'build_mode'],
-  },
-  Recipe: {
-    type: 'object',
-    description: 'The full recipe (v3.1).',
-    properties: {
-      recipe_id: integer,
-      template_id: integer,
-      datatable_id: { type: ['integer', 'null'] },
-      title: text,
-      state: textOrNull,
-      error: { type: ['object', 'null'] },
-      degraded: flag,
-      not_delivered_reasons: { type: 'array' },
-      sources: { type: 'array' },
-      data_sources: { type: 'array', items: text },
-      connections: { type: 'array' },
-      sync_from_date: textOrNull,
-    },
-    required: ['recipe_id', 'title', 'state', 'data_sources', 'connections'],
-  },
-  RecipeV3Created: {
-    type: 'object',
-    properties: { recipe_id: integer, datatable_id: { type: ['integer', 'null'] } },
-    required: ['recipe_id', 'datatable_id'],
-  },
-  ExtractionCheck: {
-    type: 'object',
-    description: "A recipe's extraction tables (v3.1).",
-    properties: { all_tables_exist: flag, tables: { type: 'array' } },
-    required: ['all_tables_exist', 'tables'],
-  },
-  Role: {
-    type: 'object',
-    properties: { id: integer, title: text, description: textOrNull, user_count: integer },
-    required: ['id', 'title', 'user_count'],
-  },
-  WebhookEndpoint: {
-    type: 'object',
-    description: 'A webhook endpoint; its secret only at creation and rotation.',
-    properties: { id: integer, status: text, event_types: { type: 'array', items: text }, secret: false },
-    required: ['id', 'status', 'event_types'],
-  },
-  EndpointCreated: {
-    type: 'object',
-    properties: { id: integer, secret: { type: 'string', minLength: 1 } },
-    required: ['id', 'secret'],
-  },
-} as const satisfies Record<string, Record<string, unknown>>;

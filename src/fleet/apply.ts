@@ -6,6 +6,7 @@ import {
   listWebhookEndpoints,
   updateWebhookEndpoint,
   verifyWebhookEndpoint,
+  type EndpointWithSecret,
   type WebhookEndpoint,
 } from '../api/webhooks.js';
 import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError } from '../errors.js';
@@ -186,7 +187,7 @@ async function createEndpoint(
   url: string,
   events: string[],
   known: Set<string>,
-): Promise<{ endpoint: WebhookEndpoint; secretLost: boolean }> {
+): Promise<{ endpoint: EndpointWithSecret | WebhookEndpoint; secretLost: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { endpoint: await createWebhookEndpoint(api, ws, { url, event_types: events }), secretLost: false };

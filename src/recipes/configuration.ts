@@ -27,7 +27,13 @@ export interface Merged {
 
 const pairKey = (connectionId: unknown, ds: string) => `${idText(connectionId)}/${ds}`;
 
-export function mergeConfiguration(current: Recipe, additions: Addition[], syncFrom?: string): Merged {
+/** What a merge reads of the recipe it appends to. */
+export type Configured = Pick<Recipe, 'state' | 'data_sources' | 'connections' | 'sync_from_date'>;
+
+/** A recipe not created yet: nothing configured. */
+export const NOT_CREATED: Configured = { state: null, data_sources: [], connections: [] };
+
+export function mergeConfiguration(current: Configured, additions: Addition[], syncFrom?: string): Merged {
   const dataSources = [...(current.data_sources ?? [])];
   // The current block goes back as the service gave it, its ids written as the integers they are.
   const connections: RecipeConfiguration['connections'] = (current.connections ?? []).map((c) => ({

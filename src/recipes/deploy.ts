@@ -16,7 +16,13 @@ import type { Service } from '../api/service.js';
 import { BUILDING_STATES } from '../contract/recipes.js';
 import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { idText } from '../util/json.js';
-import { appendConfiguration, mergeConfiguration, type Addition } from './configuration.js';
+import {
+  appendConfiguration,
+  mergeConfiguration,
+  NOT_CREATED,
+  type Addition,
+  type Configured,
+} from './configuration.js';
 import { resolveSource } from './resolve.js';
 import { errorText, stateText } from './text.js';
 import { errorLines } from '../output/errors.js';
@@ -306,7 +312,7 @@ export async function planWorkspace(
   if (!existing)
     requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
   const additions = await resolveAdditions(api, ws, spec);
-  const base: Recipe = existing ?? { recipe_id: null, state: null, data_sources: [], connections: [] };
+  const base: Configured = existing ?? NOT_CREATED;
   const merged = mergeConfiguration(base, additions, spec.syncFrom);
   if (merged.changed)
     requests.push({ method: 'PUT', path: recipePath, body: merged.config satisfies RecipeConfiguration });

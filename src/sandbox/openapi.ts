@@ -2,15 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { usesCodeEnvelope } from './errors.js';
 import { VERSION } from '../version.js';
-import {
-  ANSWER_SCHEMAS,
-  BODY_STATUSES,
-  COMMON_STATUSES,
-  openApiPath,
-  operationOf,
-  type AnswerShape,
-  type Operation,
-} from '../contract/operations.js';
+import { BODY_STATUSES, COMMON_STATUSES, openApiPath, operationOf, type Operation } from '../contract/operations.js';
+import { ANSWER_SCHEMAS, type AnswerShape } from '../contract/answers.js';
 
 /**
  * The OpenAPI 3.1 document of the operations the sandbox serves under /api/ (both versions),

@@ -113,8 +113,20 @@ describe('resolveAccounts', () => {
 });
 
 describe('remoteIdLookup', () => {
-  const v31 = (id: number, title: string): AccountV31 => ({ id, title, is_active: true });
-  const v3 = (id: number, title: string, account_id: string): AccountV3 => ({ id, title, is_active: true, account_id });
+  // Accounts as the contract shows them.
+  const v31 = (id: number, title: string): AccountV31 => ({
+    id,
+    title,
+    is_active: true,
+    enabled_for_embedded_extraction: false,
+  });
+  const v3 = (id: number, title: string, account_id: string): AccountV3 => ({
+    id,
+    title,
+    is_active: true,
+    enabled_for_embedded_extraction: false,
+    account_id,
+  });
 
   it('joins on id', () => {
     const lookup = remoteIdLookup([v3(1, 'A', 'R1'), v3(2, 'B', 'R2')]);

@@ -1,4 +1,5 @@
 import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../../api/accounts.js';
+import type { Without } from '../../contract/answers.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/output.js';
 import { collect } from '../../util/collect.js';
@@ -6,7 +7,8 @@ import { parseId } from '../../util/validate.js';
 import { limitOf } from '../shared/options.js';
 import type { ListOptions } from './command.js';
 
-type ListedAccount = AccountV31 & { account_id?: string | null };
+/** A v3.1 account with the remote id v3 gives it (`--remote-ids`). */
+type ListedAccount = Without<AccountV31, 'account_id'> & { account_id?: string | null };
 
 const columns: Array<Column<ListedAccount>> = [
   { header: 'ID', value: (a) => a.id },
@@ -30,8 +32,8 @@ async function* onlyActive<T extends { is_active: boolean }>(
 }
 
 async function* withRemoteIds(
-  items: AsyncIterable<AccountV31>,
-  remoteOf: (a: AccountV31) => string | undefined,
+  items: AsyncIterable<ListedAccount>,
+  remoteOf: (a: ListedAccount) => string | undefined,
 ): AsyncGenerator<ListedAccount> {
   for await (const item of items) yield { ...item, account_id: remoteOf(item) ?? null };
 }

@@ -7,7 +7,7 @@ import { resolveAccounts, UnresolvedAccountsError } from '../../accounts/select.
 import { ApiError } from '../../errors.js';
 import { collect } from '../../util/collect.js';
 import { idText, jsonInteger } from '../../util/json.js';
-import { mergeConfiguration, type Addition } from '../../recipes/configuration.js';
+import { mergeConfiguration, NOT_CREATED, type Addition, type Configured } from '../../recipes/configuration.js';
 import { resolveTemplate } from '../../recipes/deploy.js';
 import type { SourceSpec } from '../../recipes/spec.js';
 import { type RecipeEntry } from '../file.js';
@@ -230,7 +230,7 @@ export async function planRecipe(
     if (p) sources.push(p);
   }
   if (!existing && sources.length === 0) return;
-  const base: Recipe = existing ?? { recipe_id: null, state: null, data_sources: [], connections: [] };
+  const base: Configured = existing ?? NOT_CREATED;
   const merged = mergeConfiguration(base, sources.map((s) => s.addition!).filter(Boolean), entry.syncFrom);
   const running = BUILDING_STATES.has(base.state ?? '');
   const build = !running && (merged.changed || base.state !== 'ready_to_work');

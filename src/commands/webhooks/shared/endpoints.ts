@@ -3,7 +3,12 @@ import { shellWord } from '../../../util/shell.js';
 import { UsageError } from '../../../errors.js';
 import { didYouMean } from '../../../util/did-you-mean.js';
 import { idText } from '../../../util/json.js';
-import { SILENT_EVENT_TYPES, listWebhookEventTypes, type WebhookEndpoint } from '../../../api/webhooks.js';
+import {
+  SILENT_EVENT_TYPES,
+  listWebhookEventTypes,
+  type EndpointWithSecret,
+  type WebhookEndpoint,
+} from '../../../api/webhooks.js';
 import type { Service } from '../../../api/service.js';
 import type { Column } from '../../../output/output.js';
 import { collect } from '../../../util/collect.js';
@@ -58,7 +63,7 @@ export async function checkEventNames(ctx: Context, api: Service, ws: string, na
   }
 }
 
-export async function showWithSecret(ctx: Context, endpoint: WebhookEndpoint, headline: string): Promise<void> {
+export async function showWithSecret(ctx: Context, endpoint: EndpointWithSecret, headline: string): Promise<void> {
   if (ctx.output.machine) return ctx.output.json(endpoint);
   ctx.output.success(headline);
   await ctx.output.object(endpoint);
