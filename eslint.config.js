@@ -40,9 +40,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/contract/requests.js'],
+              group: ['**/contract/requests.js', '**/contract/answers.js'],
               allowTypeImports: true,
-              message: 'the CLI takes its request types from the contract, as types only (import type)',
+              message: 'the CLI takes its request and answer types from the contract, as types only (import type)',
             },
           ],
         },
