@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { Received } from '../contract/answers.js';
 import type {
   customSettingOptions,
   extractTemplateCreate,
@@ -12,30 +13,19 @@ import type { ListOptions, Service } from './service.js';
 
 /** Extraction templates: workspace operations (Bearer). */
 
-export interface Field {
-  name: string;
-  format?: string;
-  user_type?: string;
-  is_dynamic?: boolean;
-  [key: string]: unknown;
-}
+/** A field of a template, an extract or a data table. */
+export type Field = Received<'Field'>;
 
-export interface ExtractTemplate {
+/** A template as lists show it (the vendor's documentation) and, in detail, with its `sql_name` and fields. */
+export type ExtractTemplate = Partial<Received<'ExtractTemplate'>> & {
   id: number | string;
   title?: string;
   datasource_name?: string;
-  sql_name?: string;
   is_wide_template?: boolean;
-  fields?: Field[];
-  [key: string]: unknown;
-}
+};
 
 /** Contract: the compact form by id. */
-export interface CompactTemplate {
-  id: number | string;
-  datasource_name: string;
-  is_wide_template: boolean;
-}
+export type CompactTemplate = Received<'CompactTemplate'>;
 
 /** `template_settings` of validation, previews and extracts: these keys, each optional. */
 export type TemplateSettings = Sent<typeof templateSettings>;

@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { Received, ReceivedWith } from '../contract/answers.js';
 import type { Schedule } from '../contract/extraction.js';
 import type { extractCreate, extractMigrate, extractPatch, Sent } from '../contract/requests.js';
 import { path } from './path.js';
@@ -7,22 +8,22 @@ import type { ListOptions, Service } from './service.js';
 
 /** Extracts: workspace operations (Bearer). */
 
-export interface Extract {
-  id: number | string;
-  title?: string;
-  connection_id?: number | string;
-  datasource_name?: string;
-  account_entity_id?: number | string;
-  account_embedded_id?: number | string | null;
-  data_table_id?: number | string;
-  status?: string;
-  is_paused?: boolean;
-  pause_reason?: string | null;
-  sync_historical_data?: string | null;
-  template?: { id?: number | string; title?: string; is_wide_template?: boolean };
-  template_settings?: TemplateSettings;
-  [key: string]: unknown;
-}
+/** An extract: what the contract shows of it, and what the vendor's documentation adds. */
+export type Extract = ReceivedWith<
+  'Extract',
+  {
+    id: number | string;
+    title?: string;
+    connection_id?: number | string;
+    datasource_name?: string;
+    data_table_id?: number | string;
+    status?: string;
+    is_paused?: boolean;
+    pause_reason?: string | null;
+    template: Received<'Extract'>['template'] & { id?: number | string; title?: string };
+    template_settings?: TemplateSettings;
+  }
+>;
 
 export interface ExtractFilters {
   connectionIds?: string[] | undefined;

@@ -1,17 +1,12 @@
 import { path } from './path.js';
+import type { ReceivedWith } from '../contract/answers.js';
 import type { linksCreate, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
 /** One-time external authentication links of a data source: workspace operations (Bearer). */
 
 /** External authentication link; `status` is an open set: not_used, used, expired, revoked_manually. */
-export interface ExternalAuthLink {
-  id: number | string;
-  status: string;
-  email?: string;
-  url?: string;
-  [key: string]: unknown;
-}
+export type ExternalAuthLink = ReceivedWith<'ExternalAuthLink', { id: number | string; email?: string; url?: string }>;
 
 /**
  * One link per address of `to_emails`; `send_email` false: the caller delivers the links;

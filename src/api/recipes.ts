@@ -1,5 +1,5 @@
 import { jsonInteger } from '../util/json.js';
-import type { ReceivedWith } from '../contract/answers.js';
+import type { Received, ReceivedWith } from '../contract/answers.js';
 import type { recipeConfigurationV31, recipeCreate, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
@@ -35,22 +35,9 @@ export type RecipeTemplate = ReceivedWith<
   }
 >;
 
-export interface BuildError {
-  code: string;
-  message?: string;
-  stage?: string | null;
-  data_source?: string | null;
-  occurred_at?: string | null;
-  details?: Record<string, unknown>;
-}
+export type BuildError = Received<'BuildError'>;
 
-export interface SourceEntry {
-  data_source: string;
-  status: string;
-  not_delivered_count?: number;
-  not_delivered?: Array<{ extraction_id: unknown; account_id: unknown; reason: string }>;
-  error?: BuildError | null;
-}
+export type SourceEntry = Received<'SourceEntry'>;
 
 export interface RecipeAccountRef {
   id: unknown;

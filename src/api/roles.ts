@@ -1,5 +1,5 @@
 import { path } from './path.js';
-import type { ReceivedWith } from '../contract/answers.js';
+import type { Received, ReceivedWith, Without } from '../contract/answers.js';
 import type { rolePatch, roleWrite, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -23,16 +23,16 @@ export type Role = ReceivedWith<
   }
 >;
 
-export interface CatalogEntry {
-  title?: string;
-  description?: string;
-  [key: string]: unknown;
-}
+type CatalogItem = Received<'PermissionCatalog'>[number];
 
-export interface CatalogLayer extends CatalogEntry {
+/** A layer's or a permission's title and description. */
+export type CatalogEntry = CatalogItem['permissions'][number];
+
+/** A product layer of the catalog, with its permissions (named as the sandbox names them). */
+export type CatalogLayer = Without<CatalogItem, 'permissions'> & {
   layer: string;
   permissions: Array<CatalogEntry & { permission: string }>;
-}
+};
 
 export interface RoleUser {
   id: number | string;

@@ -1,24 +1,25 @@
 import { path } from './path.js';
+import type { Received, Without } from '../contract/answers.js';
 import type { Sent, tableFields } from '../contract/requests.js';
 import type { Field } from './extract-templates.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Data tables: workspace operations (Bearer). */
 
-export interface TableField extends Field {
+/** A data table's field, with whether it is a system field and whether it is delivered. */
+export type TableField = Field & {
   is_system?: boolean;
   is_selected?: boolean;
-}
+};
 
-export interface DataTable {
+/** A data table as lists show it (the vendor's documentation) and, in detail, with its whole schema. */
+export type DataTable = Without<Partial<Received<'DataTable'>>, 'fields'> & {
   id: number | string;
   title?: string;
-  sql_name?: string;
   datasource_name?: string | null;
   selected_fields?: string[];
   fields?: TableField[];
-  [key: string]: unknown;
-}
+};
 
 export function listTables(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<DataTable> {
   return api.list<DataTable>({ path: '/api/v3/data-tables', auth: 'bearer', workspaceId: ws }, opts);

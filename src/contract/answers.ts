@@ -11,6 +11,69 @@ const text = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
 const textOrNull = { type: ['string', 'null'] } as const;
 
+/** A field of a template, an extract or a data table. */
+const field = {
+  type: 'object',
+  description: 'A field: format is a rendering hint (metrics default to float when none is declared).',
+  properties: {
+    name: text,
+    format: {
+      enum: ['string', 'float', 'integer', 'iso_8601_date', 'currency', 'percent', 'duration', 'url', 'image_url'],
+    },
+    user_type: text,
+    is_dynamic: flag,
+  },
+  required: ['name'],
+} as const;
+
+/** The build error object; inside a source entry its data_source is the entry's. */
+const buildError = {
+  type: 'object',
+  properties: {
+    code: text,
+    message: text,
+    stage: { enum: ['extraction', 'transformation_build', 'final_build', null] },
+    data_source: textOrNull,
+    occurred_at: textOrNull,
+    details: { type: 'object' },
+  },
+  required: ['code', 'message', 'stage', 'data_source', 'occurred_at', 'details'],
+} as const;
+
+/** A v3.1 recipe's entry per data source; `status` and `reason` are open sets. */
+const sourceEntry = {
+  type: 'object',
+  properties: {
+    data_source: text,
+    status: text,
+    not_delivered_count: integer,
+    not_delivered: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        properties: { extraction_id: integer, account_id: {}, reason: text },
+        required: ['extraction_id', 'account_id', 'reason'],
+      },
+    },
+    // present when the status is failed (null otherwise, as on the recipe)
+    error: { anyOf: [buildError, { type: 'null' }] },
+  },
+  required: ['data_source', 'status', 'not_delivered_count', 'not_delivered'],
+} as const;
+
+const externalAuthLink = {
+  type: 'object',
+  properties: { status: { type: 'string', description: 'not_used, used, expired or revoked_manually' } },
+  required: ['status'],
+} as const;
+
+const permissionPair = {
+  type: 'object',
+  properties: { layer: text, permission: text },
+  required: ['layer', 'permission'],
+} as const;
+
 export const ANSWER_SCHEMAS = {
   Page: {
     type: 'object',
@@ -50,6 +113,8 @@ export const ANSWER_SCHEMAS = {
       datasource_name: text,
       is_active: flag,
       enabled_for_embedded_extraction: flag,
+      created_at: text,
+      updated_at: text,
       item: { type: 'object' },
     },
     required: ['id', 'account_id', 'title', 'is_active', 'enabled_for_embedded_extraction'],
@@ -65,6 +130,9 @@ export const ANSWER_SCHEMAS = {
       is_active: flag,
       enabled_for_embedded_extraction: flag,
       currency: textOrNull,
+      additional_params: { type: 'object' },
+      created_at: text,
+      updated_at: text,
       // v3's item object and remote account id are gone in v3.1.
       item: false,
       account_id: false,
@@ -93,10 +161,11 @@ export const ANSWER_SCHEMAS = {
       datatable_id: { type: ['integer', 'null'] },
       title: text,
       state: textOrNull,
-      error: { type: ['object', 'null'] },
+      error: { anyOf: [buildError, { type: 'null' }] },
+      last_build_at: textOrNull,
       degraded: flag,
       not_delivered_reasons: { type: 'array' },
-      sources: { type: 'array' },
+      sources: { type: 'array', items: sourceEntry },
       data_sources: { type: 'array', items: text },
       connections: { type: 'array' },
       sync_from_date: textOrNull,
@@ -116,7 +185,13 @@ export const ANSWER_SCHEMAS = {
   },
   Role: {
     type: 'object',
-    properties: { id: integer, title: text, description: textOrNull, user_count: integer },
+    properties: {
+      id: integer,
+      title: text,
+      description: textOrNull,
+      permissions: { type: 'array', items: permissionPair },
+      user_count: integer,
+    },
     required: ['id', 'title', 'user_count'],
   },
   WebhookEndpoint: {
@@ -124,6 +199,80 @@ export const ANSWER_SCHEMAS = {
     description: 'A webhook endpoint; its secret only at creation and rotation.',
     properties: { id: integer, status: text, event_types: { type: 'array', items: text }, secret: false },
     required: ['id', 'status', 'event_types'],
+  },
+  RecipeTemplateV3: {
+    type: 'object',
+    description: 'A recipe template (v3): its children nested recursively.',
+    properties: {
+      level: {},
+      children: { type: 'array' },
+      dependencies_count: integer,
+      output_columns: { type: ['array', 'null'] },
+    },
+    required: ['level', 'children', 'dependencies_count', 'output_columns'],
+  },
+  ExtractionCheckV3: {
+    type: 'object',
+    description: "A recipe's extraction tables (v3): one entry per table.",
+    properties: {
+      ready: flag,
+      sources: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { data_source: text, table: text, table_exists: flag, extraction_ids: { type: 'array' } },
+          required: ['data_source', 'table', 'table_exists', 'extraction_ids'],
+        },
+      },
+    },
+    required: ['ready', 'sources'],
+  },
+  ExtractTemplate: {
+    type: 'object',
+    description: 'An extraction template, in detail.',
+    properties: { sql_name: text, fields: { type: 'array', items: field } },
+    required: ['sql_name', 'fields'],
+  },
+  CompactTemplate: {
+    type: 'object',
+    description: 'An extraction template, in the compact form by id.',
+    properties: { id: integer, datasource_name: text, is_wide_template: flag },
+    required: ['id', 'datasource_name', 'is_wide_template'],
+  },
+  Extract: {
+    type: 'object',
+    properties: {
+      sync_historical_data: textOrNull,
+      account_entity_id: integer,
+      account_embedded_id: { type: ['integer', 'null'] },
+      template: { type: 'object', properties: { is_wide_template: flag }, required: ['is_wide_template'] },
+      fields: { type: 'array', items: field },
+    },
+    required: ['sync_historical_data', 'account_entity_id', 'account_embedded_id', 'template'],
+  },
+  DataTable: {
+    type: 'object',
+    description: 'A data table, in detail: its whole schema, system fields included.',
+    properties: { sql_name: text, fields: { type: 'array', items: field } },
+    required: ['sql_name', 'fields'],
+  },
+  ExternalAuthLink: externalAuthLink,
+  ExternalAuthLinks: { type: 'array', items: externalAuthLink },
+  PermissionCatalog: {
+    type: 'array',
+    description: 'The product layers in order, each with its permissions.',
+    items: {
+      type: 'object',
+      properties: {
+        title: text,
+        description: text,
+        permissions: {
+          type: 'array',
+          items: { type: 'object', properties: { title: text, description: text }, required: ['title', 'description'] },
+        },
+      },
+      required: ['title', 'description', 'permissions'],
+    },
   },
   EndpointCreated: {
     type: 'object',
@@ -135,28 +284,41 @@ export const ANSWER_SCHEMAS = {
 /** The shapes of answers the contract shows, by their name in the OpenAPI document. */
 export type AnswerShape = keyof typeof ANSWER_SCHEMAS;
 
+/** Parts of those answers the CLI reads on their own (types only: the document has them inline). */
+type Parts = { Field: typeof field; BuildError: typeof buildError; SourceEntry: typeof sourceEntry };
+
+type Schemas = typeof ANSWER_SCHEMAS & Parts;
+
 /**
  * An answer of that shape as the CLI reads it: the fields the contract names, typed from the
  * schema above, ids as the lossless parser gives them (a LosslessNumber past 2^53), and
  * any other field as unknown. The CLI's types for these answers are this, with what the vendor's
  * documentation adds where the contract shows nothing.
  */
-export type Received<K extends AnswerShape> = Lossless<FromSchema<(typeof ANSWER_SCHEMAS)[K]>>;
+export type Received<K extends keyof Schemas> = Lossless<FromSchema<Schemas[K]>>;
 
 /**
  * Received<K>, with the fields the contract leaves open (an array or object of anything) read as
  * `Fields` says: what the vendor's documentation and the sandbox show of them.
  */
-export type ReceivedWith<K extends AnswerShape, Fields extends object> = Without<Received<K>, keyof Fields> & Fields;
+export type ReceivedWith<K extends keyof Schemas, Fields extends object> = Without<Received<K>, keyof Fields> & Fields;
 
 /** Omit that keeps an index signature's neighbours (the built-in Omit drops every named key). */
 export type Without<T, Keys> = { [P in keyof T as P extends Keys ? never : P]: T[P] };
 
-/** Ids (`id`, `*_id`) can pass 2^53, recipe ids do: the parser keeps those as LosslessNumber. Counts do not. */
+/**
+ * Ids (`id`, `*_id`) can pass 2^53, recipe ids do: the parser keeps those as LosslessNumber.
+ * Counts do not. A value the contract lists (a format, a stage) may be joined by others: the
+ * CLI shows those as they are, so its types leave the list open.
+ */
 type Lossless<T> = T extends readonly (infer U)[]
   ? Lossless<U>[]
   : T extends object
     ? { [P in keyof T]: P extends 'id' | `${string}_id` ? LosslessId<T[P]> : Lossless<T[P]> }
-    : T;
+    : T extends string
+      ? Open<T>
+      : T;
 
 type LosslessId<T> = T extends number ? number | LosslessNumber : T;
+
+type Open<T extends string> = string extends T ? T : T | (string & {});

@@ -135,6 +135,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/v3/datasources/:datasource_name/external-auth-links',
     summary: 'Create external authentication links',
     success: 201,
+    answer: 'ExternalAuthLinks',
   },
   {
     method: 'GET',
@@ -143,12 +144,14 @@ export const OPERATIONS: readonly Operation[] = [
     success: 200,
     paging: V3_PAGES,
     answer: 'Page',
+    items: 'ExternalAuthLink',
   },
   {
     method: 'POST',
     path: '/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke',
     summary: 'Revoke an external authentication link',
     success: 200,
+    answer: 'ExternalAuthLink',
   },
   {
     method: 'GET',
@@ -201,6 +204,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/v3/datasources/:datasource_name/extract-templates/:id',
     summary: 'Read an extraction template',
     success: 200,
+    answer: 'ExtractTemplate',
   },
   {
     method: 'GET',
@@ -208,6 +212,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Read a compact extraction template',
     success: 200,
     chosen: true,
+    answer: 'CompactTemplate',
   },
   {
     method: 'POST',
@@ -238,11 +243,40 @@ export const OPERATIONS: readonly Operation[] = [
     success: 200,
     paging: V3_PAGES,
     answer: 'Page',
+    items: 'Extract',
   },
-  { method: 'POST', path: '/api/v3.1/extracts/', summary: 'Create an extract', success: 201, chosen: true },
-  { method: 'GET', path: '/api/v3/extracts/:id', summary: 'Read an extract', success: 200, chosen: true },
-  { method: 'PUT', path: '/api/v3/extracts/:id', summary: 'Replace an extract', success: 200, chosen: true },
-  { method: 'PATCH', path: '/api/v3/extracts/:id', summary: 'Change an extract', success: 200, chosen: true },
+  {
+    method: 'POST',
+    path: '/api/v3.1/extracts/',
+    summary: 'Create an extract',
+    success: 201,
+    chosen: true,
+    answer: 'Extract',
+  },
+  {
+    method: 'GET',
+    path: '/api/v3/extracts/:id',
+    summary: 'Read an extract',
+    success: 200,
+    chosen: true,
+    answer: 'Extract',
+  },
+  {
+    method: 'PUT',
+    path: '/api/v3/extracts/:id',
+    summary: 'Replace an extract',
+    success: 200,
+    chosen: true,
+    answer: 'Extract',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v3/extracts/:id',
+    summary: 'Change an extract',
+    success: 200,
+    chosen: true,
+    answer: 'Extract',
+  },
   {
     method: 'POST',
     path: '/api/v3/extracts/:id/run',
@@ -250,6 +284,7 @@ export const OPERATIONS: readonly Operation[] = [
     success: 202,
     statuses: [409],
     chosen: true,
+    answer: 'Extract',
   },
   {
     method: 'POST',
@@ -257,6 +292,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Pause an extract',
     success: 200,
     chosen: true,
+    answer: 'Extract',
   },
   {
     method: 'POST',
@@ -265,6 +301,7 @@ export const OPERATIONS: readonly Operation[] = [
     success: 200,
     statuses: [409],
     chosen: true,
+    answer: 'Extract',
   },
   {
     method: 'POST',
@@ -273,6 +310,7 @@ export const OPERATIONS: readonly Operation[] = [
     success: 201,
     statuses: [409],
     chosen: true,
+    answer: 'Extract',
   },
 
   // Destinations, data tables, loads
@@ -344,6 +382,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Read a data table and its schema',
     success: 200,
     chosen: true,
+    answer: 'DataTable',
   },
   {
     method: 'PUT',
@@ -474,6 +513,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Read a recipe template (v3, deprecated)',
     success: 200,
     statuses: V3_RECIPES,
+    answer: 'RecipeTemplateV3',
   },
   {
     method: 'GET',
@@ -534,6 +574,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Check a recipe's extraction tables (v3, deprecated)",
     success: 200,
     statuses: [...V3_RECIPES, 501],
+    answer: 'ExtractionCheckV3',
   },
 
   // Webhook endpoints
@@ -582,12 +623,14 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Send the verification event to a webhook endpoint',
     success: 200,
     chosen: true,
+    answer: 'WebhookEndpoint',
   },
   {
     method: 'POST',
     path: '/api/v3/webhook_endpoints/:id/regenerate_secret/',
     summary: "Replace a webhook endpoint's secret",
     success: 200,
+    answer: 'EndpointCreated',
   },
   {
     method: 'GET',
@@ -609,9 +652,22 @@ export const OPERATIONS: readonly Operation[] = [
     answer: 'Page',
   },
   { method: 'POST', path: '/api/v3/roles/', summary: 'Create a custom role', success: 201, statuses: [409] },
-  { method: 'GET', path: '/api/v3/roles/permissions', summary: 'Read the permission catalog', success: 200 },
+  {
+    method: 'GET',
+    path: '/api/v3/roles/permissions',
+    summary: 'Read the permission catalog',
+    success: 200,
+    answer: 'PermissionCatalog',
+  },
   { method: 'GET', path: '/api/v3/roles/:role_id', answer: 'Role', summary: 'Read a role', success: 200 },
-  { method: 'PATCH', path: '/api/v3/roles/:role_id', summary: 'Change a custom role', success: 200, statuses: [409] },
+  {
+    method: 'PATCH',
+    path: '/api/v3/roles/:role_id',
+    answer: 'Role',
+    summary: 'Change a custom role',
+    success: 200,
+    statuses: [409],
+  },
   {
     method: 'DELETE',
     path: '/api/v3/roles/:role_id',
