@@ -8,6 +8,7 @@ import {
   expectStatus,
   idText,
   readWorkspace,
+  relative,
   tokenFor,
   type Answer,
 } from './target.js';
@@ -66,6 +67,21 @@ describe('workspaces and data', () => {
     expect(url!.searchParams.get('code')).toBeTruthy();
     expect(url!.searchParams.get('type')).toBe('datasource');
     expect(url!.searchParams.get('name')).toBe(name);
+  });
+
+  test('the iframe URL opens: a GET of it answers 200 (Tokens, workspaces, agency recipes, iframe: the URL is to embed)', async (ctx) => {
+    const name = datasources[0]?.[DATASOURCE.name];
+    if (!name) return ctx.skip('no data source');
+    const res = await call('POST', '/api/v3/get_iframe_url', {
+      auth: 'basic',
+      json: { workspace_id: workspace, type: 'datasource', name },
+    });
+    expectStatus(res, 200);
+    const url = iframeUrl(res);
+    expect(url, res.text).toBeDefined();
+    // The page is for a person in a browser: only that it opens, without credentials, is checked.
+    const page = await call('GET', relative(url!.toString()), { headers: { accept: 'text/html' } });
+    expectStatus(page, 200);
   });
 
   test('a forged Host header is not reflected into the iframe URL (iframe URL form {base_url}/api/v3/iframe/)', async (ctx) => {

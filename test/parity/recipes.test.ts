@@ -82,6 +82,11 @@ describe('recipes', () => {
     }
   });
 
+  test('v3 template list names the same templates as v3.1 (Versioning 1: the two versions serve the same recipes)', async () => {
+    const v3 = await allItems('/api/v3/automated-recipe-templates/?page_size=100', auth());
+    expect(v3.map((t) => idText(t.id)).sort()).toEqual(templates.map((t) => idText(t.id)).sort());
+  });
+
   test('template output_columns list provider fields only, no system fields, in v3.1 and v3 (What the service does)', async (ctx) => {
     if (templates.length === 0) return ctx.skip('the agency has no recipe template');
     const offenders: string[] = [];
