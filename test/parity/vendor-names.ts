@@ -36,10 +36,50 @@ export const RECIPE_TEMPLATE = {
   dataSources: 'data_sources',
 } as const;
 
-/** An extract (its reads). */
+/** An extraction template: the create body and the list items. */
+export const EXTRACT_TEMPLATE = {
+  /** The parent global template of a create: the contract says "based on a parent global template" only. */
+  parentId: 'parent_id',
+  /** Its display name: the contract shows `sql_name` and `fields` only. */
+  title: 'title',
+  /** Whether a template is a global one (a possible parent): not shown. */
+  isGlobal: 'is_global',
+  /** The fields a wide template is created with: the contract says "field validation" only. */
+  fields: 'fields',
+} as const;
+
+/** An extract: the bodies of POST /api/v3.1/extracts/, PUT and PATCH, and its reads. */
 export const EXTRACT = {
+  /** The extraction template of a create: the create body is § in the contract. */
+  templateId: 'template_id',
+  /** The account of a create: the contract shows `account_embedded_id` in answers, not as a request field. */
+  account: 'account_embedded_id',
+  /** Its display name: not shown. */
+  title: 'title',
+  /** How often it runs: not shown (PUT replaces it, so it is sent back as read). */
+  schedule: 'schedule',
+  /**
+   * Its settings, as the validation and migrate-wide bodies spell them (`fields`,
+   * `sync_historical_data`, ...): the contract shows them there, not in the extract's create, PUT
+   * or PATCH body, nor in its reads.
+   */
+  settings: 'template_settings',
   /** Whether it is paused: the contract says extractions get paused, not how a read shows it. */
   paused: 'is_paused',
+  /** The data table it fills: not shown in an extract's reads. */
+  dataTableId: 'data_table_id',
+} as const;
+
+/** The body of POST /api/v3/extract-template/{id}/preview/ (§): the validation body's `accounts`. */
+export const PREVIEW = {
+  /** The accounts to preview the data of: the contract shows this name for validation only. */
+  accounts: 'accounts',
+} as const;
+
+/** A group of POST /api/v3/datasources/{name}/custom_setting_options/ ("grouped by account"). */
+export const CUSTOM_SETTING_OPTIONS = {
+  /** The remote account id a group is for: the contract does not show a group's fields. */
+  account: 'account_id',
 } as const;
 
 /** A data table's field in its detail. */
