@@ -18,6 +18,21 @@ export const DESTINATION = {
   name: 'name',
 } as const;
 
+/** A destination connection (its request body and its reads). */
+export const DESTINATION_CONNECTION = {
+  /** Its display name: the contract shows only `connection_params`. */
+  title: 'title',
+} as const;
+
+/** S3 parameters inside `connection_params` that the contract does not name. */
+export const S3 = {
+  /** The bucket written to: the contract's list of S3 parameters leaves it out. */
+  bucket: 'bucket',
+  /** The two AWS keys of `aws_credentials`: the contract says "AWS keys" without their names. */
+  accessKeyId: 'aws_access_key_id',
+  secretAccessKey: 'aws_secret_access_key',
+} as const;
+
 /** A webhook endpoint's create body. */
 export const WEBHOOK = {
   /** The receiver address: the contract says "its key name is not shown". */
@@ -88,8 +103,16 @@ export const DATA_TABLE = {
   fieldSelected: 'selected',
 } as const;
 
-/** A load (its reads, § throughout the contract). */
+/** A load: its create and PUT bodies and its reads (§ throughout the contract). */
 export const LOAD = {
+  /** Its display name. */
+  title: 'title',
+  /** The data table it delivers. */
+  dataTableId: 'data_table_id',
+  /** Where it delivers to. */
+  destinationConnectionId: 'destination_connection_id',
+  /** How often it runs (PUT replaces it, so it is sent back as read). */
+  schedule: 'schedule',
   /** Whether it is paused. */
   paused: 'is_paused',
 } as const;
