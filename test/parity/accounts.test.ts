@@ -11,6 +11,7 @@ import {
   readWorkspace,
   tokenFor,
 } from './target.js';
+import { DATASOURCE } from './vendor-names.js';
 
 interface Conn {
   id: string;
@@ -25,7 +26,8 @@ interface Conn {
  */
 async function connectionsOf(token: string, limit: number, only?: string[]): Promise<Conn[]> {
   const out: Conn[] = [];
-  const names = only ?? (await allItems('/api/v3/datasources', { bearer: token })).map((ds) => ds.name as string);
+  const names =
+    only ?? (await allItems('/api/v3/datasources', { bearer: token })).map((ds) => ds[DATASOURCE.name] as string);
   for (const name of names) {
     for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(name)}/connections`, { bearer: token })) {
       out.push({

@@ -11,6 +11,7 @@ import {
   target,
   tokenFor,
 } from './target.js';
+import { DATASOURCE } from './vendor-names.js';
 
 /** Contract: Authentication (table and rules 1-7), Tokens table, Errors (authentication_failed). */
 describe('auth', () => {
@@ -106,7 +107,7 @@ describe('auth', () => {
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: otherToken } });
     let connectionId: string | undefined;
     for (const ds of sources.body?.results ?? []) {
-      const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, {
+      const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds[DATASOURCE.name])}/connections`, {
         auth: { bearer: otherToken },
       });
       const first = conns.body?.results?.[0];

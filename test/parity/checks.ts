@@ -1,10 +1,18 @@
 import { test, type TestContext } from 'vitest';
-import { WRITE_SKIP, canWrite, targetIsLocal } from './target.js';
+import { AGENCY_SKIP, WRITE_SKIP, agencyWrites, canWrite, targetIsLocal } from './target.js';
 
 /** A check that writes to the scratch workspace: reported as skipped without one. */
 export function writeCheck(name: string, fn: (ctx: TestContext) => Promise<void>): void {
   test(name, async (ctx) => {
     if (!canWrite) return ctx.skip(WRITE_SKIP);
+    await fn(ctx);
+  });
+}
+
+/** A check that writes outside the scratch workspace, for good: reported as skipped unless allowed. */
+export function agencyWriteCheck(name: string, fn: (ctx: TestContext) => Promise<void>): void {
+  test(name, async (ctx) => {
+    if (!agencyWrites) return ctx.skip(AGENCY_SKIP);
     await fn(ctx);
   });
 }

@@ -8,9 +8,11 @@ import {
   expectStatus,
   idText,
   readWorkspace,
+  relative,
   tokenFor,
   type Answer,
 } from './target.js';
+import { DATASOURCE } from './vendor-names.js';
 
 const FORMATS = ['string', 'float', 'integer', 'iso_8601_date', 'currency', 'percent', 'duration', 'url', 'image_url'];
 
@@ -52,7 +54,7 @@ describe('workspaces and data', () => {
   });
 
   test('the iframe URL has the form {base_url}/api/v3/iframe/ with code, type and name (Tokens, workspaces, agency recipes, iframe)', async (ctx) => {
-    const name = datasources[0]?.name;
+    const name = datasources[0]?.[DATASOURCE.name];
     if (!name) return ctx.skip('no data source');
     const res = await call('POST', '/api/v3/get_iframe_url', {
       auth: 'basic',
@@ -65,6 +67,21 @@ describe('workspaces and data', () => {
     expect(url!.searchParams.get('code')).toBeTruthy();
     expect(url!.searchParams.get('type')).toBe('datasource');
     expect(url!.searchParams.get('name')).toBe(name);
+  });
+
+  test('the iframe URL opens: a GET of it answers 200 (Tokens, workspaces, agency recipes, iframe: the URL is to embed)', async (ctx) => {
+    const name = datasources[0]?.[DATASOURCE.name];
+    if (!name) return ctx.skip('no data source');
+    const res = await call('POST', '/api/v3/get_iframe_url', {
+      auth: 'basic',
+      json: { workspace_id: workspace, type: 'datasource', name },
+    });
+    expectStatus(res, 200);
+    const url = iframeUrl(res);
+    expect(url, res.text).toBeDefined();
+    // The page is for a person in a browser: only that it opens, without credentials, is checked.
+    const page = await call('GET', relative(url!.toString()), { headers: { accept: 'text/html' } });
+    expectStatus(page, 200);
   });
 
   test('a forged Host header is not reflected into the iframe URL (iframe URL form {base_url}/api/v3/iframe/)', async (ctx) => {
@@ -98,18 +115,23 @@ describe('workspaces and data', () => {
     const offenders: string[] = [];
     let seen = 0;
     for (const ds of datasources.slice(0, 4)) {
-      const list = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/extract-templates`, auth());
+      const list = await call(
+        'GET',
+        `/api/v3/datasources/${encodeURIComponent(ds[DATASOURCE.name])}/extract-templates`,
+        auth(),
+      );
       const items = Array.isArray(list.body) ? list.body : (list.body?.results ?? []);
       for (const t of items.slice(0, 3)) {
         const detail = await call(
           'GET',
-          `/api/v3/datasources/${encodeURIComponent(ds.name)}/extract-templates/${idText(t.id)}`,
+          `/api/v3/datasources/${encodeURIComponent(ds[DATASOURCE.name])}/extract-templates/${idText(t.id)}`,
           auth(),
         );
         if (detail.status !== 200) continue;
         seen++;
         for (const f of detail.body.fields ?? [])
-          if (SYSTEM_FIELDS.includes(f.name)) offenders.push(`${ds.name} template ${idText(t.id)}: ${f.name}`);
+          if (SYSTEM_FIELDS.includes(f.name))
+            offenders.push(`${ds[DATASOURCE.name]} template ${idText(t.id)}: ${f.name}`);
       }
     }
     if (seen === 0) return ctx.skip('no extraction template to read');
@@ -117,7 +139,7 @@ describe('workspaces and data', () => {
   });
 
   test("field objects carry name, a format from the contract's set, user_type and boolean is_dynamic (Field object)", async (ctx) => {
-    const ds = datasources[0]?.name;
+    const ds = datasources[0]?.[DATASOURCE.name];
     if (!ds) return ctx.skip('no data source');
     const list = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds)}/extract-templates`, auth());
     const items = Array.isArray(list.body) ? list.body : (list.body?.results ?? []);
@@ -138,7 +160,7 @@ describe('workspaces and data', () => {
   });
 
   test('the compact extraction template by id carries id, datasource_name and boolean is_wide_template (Extraction template)', async (ctx) => {
-    const ds = datasources[0]?.name;
+    const ds = datasources[0]?.[DATASOURCE.name];
     if (!ds) return ctx.skip('no data source');
     const list = await call('GET', `/api/v3/datasources/${encodeURIComponent(ds)}/extract-templates`, auth());
     const items = Array.isArray(list.body) ? list.body : (list.body?.results ?? []);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { unobservable, writeCheck } from './checks.js';
 import { allItems, call, canWrite, expectStatus, idText, readWorkspace, tokenFor } from './target.js';
+import { DATASOURCE, LINK } from './vendor-names.js';
 
 /** Contract: External authentication link (fields, status table), Data sources table, Limits. */
 describe('external auth links', () => {
@@ -12,7 +13,7 @@ describe('external auth links', () => {
 
   beforeAll(async () => {
     token = await tokenFor(await readWorkspace());
-    datasource = (await allItems('/api/v3/datasources', { bearer: token }))[0]?.name;
+    datasource = (await allItems('/api/v3/datasources', { bearer: token }))[0]?.[DATASOURCE.name];
   });
 
   // Links cannot be deleted: revoking is how the checks leave nothing usable behind.
@@ -35,7 +36,7 @@ describe('external auth links', () => {
     for (const link of res.body.results)
       expect(['not_used', 'used', 'expired', 'revoked_manually']).toContain(link.status);
     const times = res.body.results
-      .map((l: { created_at?: string }) => l.created_at)
+      .map((l: Record<string, string | undefined>) => l[LINK.createdAt])
       .filter(Boolean)
       .map((t: string) => Date.parse(t));
     expect([...times].sort((a, b) => b - a)).toEqual(times);

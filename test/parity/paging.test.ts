@@ -9,6 +9,7 @@ import {
   relative,
   tokenFor,
 } from './target.js';
+import { DATASOURCE } from './vendor-names.js';
 
 /** Contract: Paginated list envelope, Limits, v3.1 accounts rule 3, v3-vs-v3.1 table. */
 describe('paging', () => {
@@ -22,7 +23,7 @@ describe('paging', () => {
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: token } });
     // The first page of data sources is enough to find one; a real agency can see hundreds.
     for (const ds of sources.body?.results ?? []) {
-      const name = ds.name ?? ds.datasource_name;
+      const name = ds[DATASOURCE.name];
       const conns = await call('GET', `/api/v3/datasources/${encodeURIComponent(name)}/connections`, {
         auth: { bearer: token },
       });
@@ -151,7 +152,7 @@ describe('paging', () => {
 
   test('external authentication links: page_size up to 1000 is accepted (Limits)', async () => {
     const sources = await call('GET', '/api/v3/datasources', { auth: { bearer: token } });
-    const name = sources.body.results[0]?.name ?? 'google_ads';
+    const name = sources.body.results[0]?.[DATASOURCE.name] ?? 'google_ads';
     const res = await call(
       'GET',
       `/api/v3/datasources/${encodeURIComponent(name)}/external-auth-links?page_size=1000`,

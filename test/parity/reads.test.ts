@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { writeCheck } from './checks.js';
 import { allItems, call, expectStatus, idText, readWorkspace, tokenFor } from './target.js';
+import { DATA_TABLE, DESTINATION, EXTRACT, LOAD } from './vendor-names.js';
 
 /**
  * Reads of the operations the other checks do not reach: each answers 200 and, through the
@@ -27,7 +28,7 @@ describe('reads of every resource', () => {
     const destinations = await allItems('/api/v3/destinations', { bearer: token });
     expect(destinations.length).toBeGreaterThan(0);
     for (const d of destinations) {
-      const name = String(d.name ?? d.destination_name ?? '');
+      const name = String(d[DESTINATION.name] ?? '');
       if (!name) continue;
       const connections = await allItems(`/api/v3/destinations/${name}/connections`, { bearer: token });
       if (connections.length === 0) continue;
@@ -66,7 +67,7 @@ describe('writes that leave things as they were', () => {
 
   writeCheck('an extract pauses and unpauses (Extraction templates, extracts: pause, unpause)', async (ctx) => {
     const extracts = await allItems('/api/v3/extracts', { bearer: token });
-    const running = extracts.find((e) => e.paused !== true && e.is_paused !== true);
+    const running = extracts.find((e) => e[EXTRACT.paused] !== true);
     if (!running) return ctx.skip('no running extract in the scratch workspace');
     const id = idText(running.id);
     expectStatus(await call('POST', `/api/v3/extracts/${id}/pause`, auth()), 200, 202, 204);
@@ -75,7 +76,7 @@ describe('writes that leave things as they were', () => {
 
   writeCheck('a load pauses and unpauses (Destinations, data tables, loads: pause, unpause)', async (ctx) => {
     const loads = await allItems('/api/v3/loads', { bearer: token });
-    const running = loads.find((l) => l.paused !== true && l.is_paused !== true);
+    const running = loads.find((l) => l[LOAD.paused] !== true);
     if (!running) return ctx.skip('no running load in the scratch workspace');
     const id = idText(running.id);
     expectStatus(await call('PUT', `/api/v3/loads/${id}/pause`, auth()), 200, 202, 204);
@@ -91,7 +92,7 @@ describe('writes that leave things as they were', () => {
       const read = await call('GET', `/api/v3/data-tables/${id}`, auth());
       expectStatus(read, 200);
       const fields: any[] = read.body.fields ?? read.body.schema ?? [];
-      const selected = fields.filter((f) => f.selected !== false).map((f) => f.name ?? f.field_name);
+      const selected = fields.filter((f) => f[DATA_TABLE.fieldSelected] !== false).map((f) => f.name);
       if (selected.length === 0) return ctx.skip('the data table delivers no field');
       const res = await call('PUT', `/api/v3/data-tables/${id}`, { ...auth(), json: { selected_fields: selected } });
       expectStatus(res, 200);

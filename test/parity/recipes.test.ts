@@ -15,6 +15,7 @@ import {
   tokenFor,
   type Answer,
 } from './target.js';
+import { DATASOURCE, RECIPE_TEMPLATE } from './vendor-names.js';
 
 const V31_STATES = ['extracting_data', 'building_dependencies', 'ready_to_work', 'failed'];
 const V3_STATE: Record<string, string> = {
@@ -79,6 +80,11 @@ describe('recipes', () => {
       expect(typeof res.body.dependencies_count).toBe('number');
       expect(res.body.output_columns === null || Array.isArray(res.body.output_columns)).toBe(true);
     }
+  });
+
+  test('v3 template list names the same templates as v3.1 (Versioning 1: the two versions serve the same recipes)', async () => {
+    const v3 = await allItems('/api/v3/automated-recipe-templates/?page_size=100', auth());
+    expect(v3.map((t) => idText(t.id)).sort()).toEqual(templates.map((t) => idText(t.id)).sort());
   });
 
   test('template output_columns list provider fields only, no system fields, in v3.1 and v3 (What the service does)', async (ctx) => {
@@ -178,7 +184,8 @@ describe('recipes', () => {
         if (skip.has(id)) continue;
         const existing = await call('GET', `/api/v3.1/automated-recipes/?template_id=${id}`, opt());
         if (existing.status !== 200 || existing.body.count > 0) continue;
-        if (setup && Array.isArray(t.data_sources) && !t.data_sources.includes(setup.datasource)) continue;
+        const sources = t[RECIPE_TEMPLATE.dataSources];
+        if (setup && Array.isArray(sources) && !sources.includes(setup.datasource)) continue;
         const res = await call('POST', `/api/${version}/automated-recipes/`, {
           auth: auth(),
           json: { template_id: Number(id), title: `Parity check ${Date.now()}` },
@@ -195,13 +202,14 @@ describe('recipes', () => {
     beforeAll(async () => {
       if (!canWrite) return;
       for (const ds of await allItems('/api/v3/datasources', auth())) {
-        for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, auth())) {
+        const name: string = ds[DATASOURCE.name];
+        for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(name)}/connections`, auth())) {
           const active = (await allItems(`/api/v3/connections/${idText(c.id)}/accounts`, auth())).filter(
             (a) => a.is_active,
           );
           if (active.length >= 2) {
             setup = {
-              datasource: ds.name,
+              datasource: name,
               connectionId: Number(idText(c.id)),
               accounts: active.slice(0, 2).map((a) => ({ id: Number(idText(a.id)), remote: String(a.account_id) })),
             };

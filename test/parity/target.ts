@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { inject } from 'vitest';
 import { parseJson, LosslessNumber } from '../../src/util/json.js';
 import { parseDuration } from '../../src/util/validate.js';
+import { recordLeftBehind, type Place } from './left-behind.js';
 
 /**
  * The parity checks' only way to the target: plain HTTP. Redirects are never followed (the
@@ -17,6 +18,22 @@ export const scratchWorkspace = target.scratchWorkspace === null ? null : Number
 /** Write checks run only against a scratch workspace (EDP_PARITY_WORKSPACE). */
 export const canWrite = scratchWorkspace !== null;
 export const WRITE_SKIP = 'write check: set EDP_PARITY_WORKSPACE to a scratch workspace';
+/**
+ * Writes outside the scratch workspace that nothing can undo (a workspace made, an agency
+ * recipe enabled): always against the fresh sandbox, against a service only when asked for.
+ */
+export const agencyWrites = target.agencyWrites;
+export const AGENCY_SKIP = 'writes outside the scratch workspace, for good: set EDP_PARITY_AGENCY_WRITES=1 to allow it';
+/** Connections of the scratch workspace a check may delete (EDP_PARITY_DELETE_CONNECTIONS), or 'any'. */
+export const deletableConnections = target.deletableConnections;
+
+/**
+ * Records something a check leaves on the target for good (see left-behind.ts): `where` a
+ * workspace id or 'agency', `what` it is (`extract 17 "parity ..."`), `why` it stays.
+ */
+export function leftBehind(where: Place, what: string, why: string): void {
+  recordLeftBehind(target.answers, where, what, why);
+}
 
 /**
  * How long a check waits for what the service does in its own time (a build to end, a delivery

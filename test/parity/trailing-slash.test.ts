@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { call, readWorkspace, tokenFor } from './target.js';
+import { DATASOURCE } from './vendor-names.js';
 
 /**
  * Contract, What the service does: recipe paths end with a slash; the slashless form answers
@@ -50,7 +51,9 @@ describe('trailing slash', () => {
     let connection: unknown;
     for (const ds of sources.body.results) {
       connection = (
-        await call('GET', `/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, { auth: { bearer: token } })
+        await call('GET', `/api/v3/datasources/${encodeURIComponent(ds[DATASOURCE.name])}/connections`, {
+          auth: { bearer: token },
+        })
       ).body?.results?.[0]?.id;
       if (connection !== undefined) break;
     }

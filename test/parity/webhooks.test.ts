@@ -15,6 +15,7 @@ import {
   targetIsLocal,
   tokenFor,
 } from './target.js';
+import { DATASOURCE, WEBHOOK } from './vendor-names.js';
 
 interface Received {
   method: string;
@@ -88,7 +89,10 @@ describe('webhooks', () => {
   });
 
   const create = async (url: string, eventTypes: string[]) => {
-    const res = await call('POST', '/api/v3/webhook_endpoints/', { ...auth(), json: { url, event_types: eventTypes } });
+    const res = await call('POST', '/api/v3/webhook_endpoints/', {
+      ...auth(),
+      json: { [WEBHOOK.url]: url, event_types: eventTypes },
+    });
     if (res.body?.id !== undefined) created.push(idText(res.body.id));
     return res;
   };
@@ -205,7 +209,7 @@ describe('webhooks', () => {
       let account: any;
       const sources = await allItems('/api/v3/datasources', { bearer: token });
       for (const ds of [...sources].reverse()) {
-        for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(ds.name)}/connections`, {
+        for (const c of await allItems(`/api/v3/datasources/${encodeURIComponent(ds[DATASOURCE.name])}/connections`, {
           bearer: token,
         })) {
           account = (await allItems(`/api/v3/connections/${idText(c.id)}/accounts`, { bearer: token })).find(
