@@ -30,7 +30,7 @@ export interface ExtractTemplate {
   [key: string]: unknown;
 }
 
-/** Contract: the compact form by id. */
+/** The compact form by id (docs/contract-rules.md, Extraction template). */
 export interface CompactTemplate {
   id: number | string;
   datasource_name: string;
@@ -123,7 +123,7 @@ export interface Preview {
   [key: string]: unknown;
 }
 
-/** Preview (§): `{accounts?, template_settings?}` gives `{fields, rows}`; it changes nothing. */
+/** Preview (bodies not shown): `{accounts?, template_settings?}` gives `{fields, rows}`; it changes nothing. */
 export async function previewTemplate(
   api: Service,
   ws: string,
