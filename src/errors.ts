@@ -198,7 +198,7 @@ export class AuthRequiredError extends Error {
 
 /**
  * A write whose outcome is unknown: the connection dropped after the request left, or the
- * service answered 503. The contract's rule: re-read before repeating.
+ * service answered 503. The service's rule: re-read before repeating (docs/contract-rules.md, Retries 3).
  */
 export class OutcomeUnknownError extends Error {
   readonly method: string;

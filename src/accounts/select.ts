@@ -45,13 +45,13 @@ export class UnresolvedAccountsError extends ExitError {
 const list = (a: AccountV31[]) => a.map((x) => idText(x.id)).join(', ');
 
 /**
- * Resolves account selectors for one connection in one workspace to internal (v3.1) ids.
- * Only active accounts qualify (docs/contract-rules.md, v3.1 accounts rule 6). A selector is an internal
- * id, a title (exact, else case-insensitive), `remote:ID` (the remote `account_id`, joined
- * through the v3 list since internal ids differ between workspaces: Deployment sequence,
- * step 4), or `all-active`. Among several accounts of one title or remote id, the single
- * active one is taken. Everything that does not resolve is listed in one
- * UnresolvedAccountsError (exit 5); a bare remote id gets a hint to write `remote:`.
+ * Resolves account selectors for one connection in one workspace to internal (v3.1) ids. Only
+ * active accounts qualify (docs/contract-rules.md, v3.1 accounts rule 6). A selector is an internal
+ * id, a title (exact, else case-insensitive), `remote:ID` (the remote `account_id`, joined through
+ * the v3 list since internal ids differ between workspaces: docs/contract-rules.md, Deployment
+ * sequence step 4), or `all-active`. Among several accounts of one title or remote id, the single
+ * active one is taken. Everything that does not resolve is listed in one UnresolvedAccountsError
+ * (exit 5); a bare remote id gets a hint to write `remote:`.
  */
 export async function resolveAccounts(
   api: Service,

@@ -25,7 +25,7 @@ import {
 import { jsonInteger } from '../util/json.js';
 import type { ApiClient, AuthKind, AuthProvider } from './client.js';
 
-/** Contract, Authentication rule 2: a token expires 30 minutes after its last use. */
+/** A token expires 30 minutes after its last use (docs/contract-rules.md, Authentication rule 2). */
 export const TOKEN_LIFETIME_MS = 30 * 60_000;
 /** Treat a token as expired this much early: clocks differ, and the request takes time. */
 const EXPIRY_MARGIN_MS = 60_000;

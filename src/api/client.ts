@@ -37,7 +37,7 @@ export interface RequestSpec {
   workspaceId?: string | undefined;
   /**
    * The request may be sent again without harm. Reads are; writes are not unless the caller
-   * says so (a configuration PUT is, per the contract).
+   * says so (a configuration PUT is: docs/contract-rules.md, Retries 3).
    */
   repeatable?: boolean | undefined;
   /** What a 2xx answer must hold (default: reads an object, writes JSON or nothing). */

@@ -73,8 +73,9 @@ export async function createDestinationConnection(
 }
 
 /**
- * Contract, PUT: `connection_params` merged per field (omitted ones keep their values); the
- * service re-checks the connection. Sending the same parameters again is harmless.
+ * `connection_params` merged per field (omitted ones keep their values); the service re-checks
+ * the connection (docs/contract-rules.md, Destination connections, PUT rule). Sending the same
+ * parameters again is harmless.
  */
 export async function putDestinationConnection(
   api: Service,
@@ -98,7 +99,7 @@ export async function putDestinationConnection(
   return res.data;
 }
 
-/** PATCH (§) changes the title only. */
+/** PATCH (body not shown) changes the title only. */
 export async function renameDestinationConnection(
   api: Service,
   ws: string,
@@ -117,7 +118,7 @@ export async function renameDestinationConnection(
   return res.data;
 }
 
-/** Recheck (§): no body; answers the connection after the check. A check may be repeated. */
+/** Recheck (bodies not shown): sent without a body; answers the connection after the check. A check may be repeated. */
 export async function recheckDestinationConnection(
   api: Service,
   ws: string,

@@ -24,7 +24,7 @@ export type ExtractTemplate = Partial<Received<'ExtractTemplate'>> & {
   is_wide_template?: boolean;
 };
 
-/** Contract: the compact form by id. */
+/** The compact form by id (docs/contract-rules.md, Extraction template). */
 export type CompactTemplate = Received<'CompactTemplate'>;
 
 /** `template_settings` of validation, previews and extracts: these keys, each optional. */
@@ -113,7 +113,7 @@ export interface Preview {
   [key: string]: unknown;
 }
 
-/** Preview (§): `{accounts?, template_settings?}` gives `{fields, rows}`; it changes nothing. */
+/** Preview (bodies not shown): `{accounts?, template_settings?}` gives `{fields, rows}`; it changes nothing. */
 export async function previewTemplate(
   api: Service,
   ws: string,

@@ -66,8 +66,8 @@ export interface ExtractCreate {
 }
 
 /**
- * Versioning 8: create is `POST /api/v3.1/extracts/` (with the slash). Body (§):
- * `{template_id, account_embedded_id, data_table_id?, title?, schedule?, template_settings?}`.
+ * Create is `POST /api/v3.1/extracts/`, with the slash (docs/contract-rules.md, Versioning 8).
+ * Body (not shown): `{template_id, account_embedded_id, data_table_id?, title?, schedule?, template_settings?}`.
  */
 export async function createExtract(api: Service, ws: string, req: ExtractCreate): Promise<Extract> {
   const body: Sent<typeof extractCreate> = {
@@ -127,7 +127,10 @@ export async function setExtractPaused(api: Service, ws: string, id: string, pau
   return res.data;
 }
 
-/** Contract: required `migrated_from_extraction_id` and `template_settings`; omitted settings are copied. */
+/**
+ * Required `migrated_from_extraction_id` and `template_settings`; omitted settings are copied
+ * (docs/contract-rules.md, Extracts, migrate-wide).
+ */
 export async function migrateWide(
   api: Service,
   ws: string,

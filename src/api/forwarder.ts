@@ -2,7 +2,7 @@ import { loadUndici } from '../http/undici.js';
 
 /**
  * How long the target may take. The service's own delivery is held open meanwhile, and the
- * contract asks receivers to answer within a few seconds (Events, rule 3).
+ * service asks receivers to answer within a few seconds (docs/contract-rules.md, Events rule 3).
  */
 export const FORWARD_TIMEOUT_MS = 5_000;
 

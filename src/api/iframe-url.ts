@@ -36,7 +36,8 @@ export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Re
 
 /**
  * Parameters the caller adds to the returned URL (the endpoint does not emit them), spelled
- * as the contract spells them: `show_account_selection=True`, `use_default_auth=True`.
+ * as the contract spells them (docs/contract-rules.md, Iframe URL): `show_account_selection=True`,
+ * `use_default_auth=True`.
  */
 export function decorateIframeUrl(
   url: string,

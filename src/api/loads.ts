@@ -4,7 +4,7 @@ import type { loadPut, loadRun, Sent } from '../contract/requests.js';
 import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
-/** Loads (§ throughout; the shapes are documented with the commands): workspace operations (Bearer). */
+/** Loads (bodies not shown throughout; the shapes are documented with the commands): workspace operations (Bearer). */
 
 export interface LoadRun {
   id?: number | string;
@@ -102,7 +102,10 @@ export async function setLoadPaused(api: Service, ws: string, id: string, paused
   return res.data;
 }
 
-/** Contract: optional `date_from`, `date_to` run that range instead of the schedule window. */
+/**
+ * Optional `date_from`, `date_to` run that range instead of the schedule window (docs/contract-rules.md, Loads,
+ * PUT run).
+ */
 export async function runLoad(
   api: Service,
   ws: string,

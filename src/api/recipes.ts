@@ -104,7 +104,10 @@ export function getRecipe(api: Service, ws: string, id: string): Promise<Recipe>
   return api.client.get<Recipe>(v31.recipe(id), 'bearer', ws, ['recipe_id']);
 }
 
-/** Not repeated on a lost answer: a repeat answers 409 recipe_already_exists if the first landed (Retries 3). */
+/**
+ * Not repeated on a lost answer: a repeat answers 409 recipe_already_exists if the first landed
+ * (docs/contract-rules.md, Retries 3).
+ */
 export async function createRecipe(
   api: Service,
   ws: string,

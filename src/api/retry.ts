@@ -1,9 +1,10 @@
 /**
  * When to repeat a request. Pure, so the rules are unit-tested on their own.
  *
- * Contract, "Retries": after a 503 wait (Retry-After, 30 s by default) and repeat reads; writes
- * are outcome-unknown and must be re-read first, except the two codes that guarantee nothing
- * was saved. Network faults and 502/504 on reads are repeated with capped, jittered backoff.
+ * After a 503 wait (Retry-After, 30 s by default) and repeat reads; writes are outcome-unknown and
+ * must be re-read first, except the two codes that guarantee nothing was saved
+ * (docs/contract-rules.md, Retries). Network faults and 502/504 on reads are repeated with capped,
+ * jittered backoff.
  */
 
 export interface RetryPolicy {

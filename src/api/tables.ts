@@ -29,7 +29,10 @@ export function getTable(api: Service, ws: string, id: string): Promise<DataTabl
   return api.client.get<DataTable>(path`/api/v3/data-tables/${id}`, 'bearer', ws, ['id']);
 }
 
-/** Contract: `selected_fields` is the full list; the same list twice gives the same table. */
+/**
+ * `selected_fields` is the full list (docs/contract-rules.md, Data tables, PUT); the same list twice gives the same
+ * table.
+ */
 export async function setSelectedFields(api: Service, ws: string, id: string, selected: string[]): Promise<DataTable> {
   const res = await api.client.request<DataTable>({
     method: 'PUT',

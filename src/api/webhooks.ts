@@ -3,7 +3,10 @@ import type { Received, ReceivedWith, Without } from '../contract/answers.js';
 import type { Sent, webhookEndpointCreate, webhookEndpointPatch } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
 
-/** Webhook endpoints: workspace operations (Bearer). Paths end with a slash (docs/contract-rules.md, Webhook endpoints). */
+/**
+ * Webhook endpoints: workspace operations (Bearer). Paths end with a slash (docs/contract-rules.md, Webhook
+ * endpoints).
+ */
 
 export type WebhookEndpoint = ReceivedWith<
   'WebhookEndpoint',

@@ -19,7 +19,7 @@ export interface AgencyRecipe {
   [key: string]: unknown;
 }
 
-/** Agency operations: Basic authentication (docs/contract-rules.md, Authentication table). */
+/** Agency operations: Basic authentication (docs/contract-rules.md, Authentication). */
 export function listWorkspaces(api: Service, opts?: ListOptions): AsyncGenerator<Workspace> {
   return api.list<Workspace>({ path: '/api/v3/workspaces', auth: 'basic' }, opts);
 }

@@ -1,7 +1,7 @@
 /**
  * Destination connection parameters, once, for the client's checks before sending and the
- * sandbox's rules alike. The S3 facts are the contract's ("S3 destination connection
- * parameters"); the BigQuery and SFTP names, the S3 file formats and defaults are the
+ * sandbox's rules alike. The S3 facts are the service's (docs/contract-rules.md, S3 destination
+ * connection parameters); the BigQuery and SFTP names, the S3 file formats and defaults are the
  * sandbox's choice where the contract shows none.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Valid subscriptions that produced no events in a 30-day production sample (docs/contract-rules.md: Silent
- * event types): a flow must not wait on them, and the sandbox never emits them.
+ * Valid subscriptions that produced no events in a 30-day production sample (docs/contract-rules.md,
+ * Silent event types): a flow must not wait on them, and the sandbox never emits them.
  */
 export const SILENT_EVENT_TYPES: ReadonlySet<string> = new Set([
   'account_created',

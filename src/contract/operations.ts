@@ -1,13 +1,13 @@
 /**
- * The service's operations as the contract gives them (docs: the "Endpoints" tables of the
- * contract), once: method and path, what each does, the status of success, the statuses it
- * names beyond those every operation can answer, how its list pages, and the shape of its
- * answer where the contract shows one. The sandbox's OpenAPI document is built from this
- * table and the request schemas (src/contract/requests.ts); the test suite checks every answer the
- * sandbox gives against that document.
+ * The service's operations as the contract gives them (docs/contract-rules.md, Endpoints), once:
+ * method and path, what each does, the status of success, the statuses it names beyond those every
+ * operation can answer, how its list pages, and the shape of its answer where the contract shows
+ * one. The sandbox's OpenAPI document is built from this table and the request schemas
+ * (src/contract/requests.ts); the test suite checks every answer the sandbox gives against that
+ * document.
  *
- * Where the contract shows no status (operations marked § there), the status is the one the
- * sandbox answers with, named `chosen`, so that a reader can tell a fact from a choice.
+ * Where the contract shows no status (operations whose bodies it does not show), the status is the
+ * one the sandbox answers with, named `chosen`, so that a reader can tell a fact from a choice.
  */
 
 import type { AnswerShape } from './answers.js';
@@ -43,7 +43,7 @@ export interface Operation {
 }
 
 /**
- * Statuses any operation can answer (docs/contract-rules.md, Errors: "Codes any operation can return"):
+ * Statuses any operation can answer (docs/contract-rules.md, Codes any operation can return):
  * validation, authentication, permission, absence, a service fault, a dependency timeout.
  */
 export const COMMON_STATUSES: readonly number[] = [400, 401, 403, 404, 500, 503];

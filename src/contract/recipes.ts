@@ -11,7 +11,10 @@ export type RecipeState = (typeof RECIPE_STATES)[number];
 /** The states of a build under way: a wait goes on while the recipe is in one of them. */
 export const BUILDING_STATES: ReadonlySet<string> = new Set<RecipeState>(['extracting_data', 'building_dependencies']);
 
-/** The same states as v3 writes them (display strings; v3.1 changed them to lower case, Versioning 3). */
+/**
+ * The same states as v3 writes them (display strings; v3.1 changed them to lower case, docs/contract-rules.md,
+ * Versioning 3).
+ */
 export const V3_STATE: Record<RecipeState, string> = {
   extracting_data: 'Extracting Data',
   building_dependencies: 'Building Dependencies',

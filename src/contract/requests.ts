@@ -11,7 +11,7 @@ import { RECIPE_STATES } from './recipes.js';
  * (src/sandbox/openapi.ts), and the CLI's request types are inferred from them (`z.input`, types
  * only: the CLI's read path loads no schema library).
  *
- * Where the contract shows no body (marked §), the body is the sandbox's choice, documented with
+ * Where the contract shows no body ("not shown"), the body is the sandbox's choice, documented with
  * the CLI. Limits the contract does not state (a title of at most 255 characters) are the
  * sandbox's too.
  */
@@ -138,7 +138,7 @@ export const customSettingOptions = z.object({
 
 const schedule = z.enum(SCHEDULES);
 
-/** POST /api/v3.1/extracts/ (§). */
+/** POST /api/v3.1/extracts/ (body not shown). */
 export const extractCreate = z.object({
   template_id: intId,
   account_embedded_id: intId,
@@ -179,7 +179,7 @@ export const destinationConnectionCreate = z.object({ title, connection_params: 
 export const destinationConnectionPut = z.object({ title: title.optional(), connection_params: connectionParams });
 export const destinationConnectionPatch = z.object({ title: title.optional() });
 
-/** Loads (§ throughout). */
+/** Loads (bodies not shown throughout). */
 export const loadCreate = z.object({
   title: title.optional(),
   data_table_id: intId,

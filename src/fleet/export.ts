@@ -10,7 +10,7 @@ import { pool } from './pool.js';
 
 /**
  * The live state of some workspaces as a fleet file: recipes by template title with their
- * accounts by remote id (stable across workspaces, contract Deployment sequence step 4),
+ * accounts by remote id (stable across workspaces, docs/contract-rules.md, Deployment sequence step 4),
  * webhook endpoints by url (never their secrets), and the agency's custom roles. Entries that
  * are the same in several workspaces become one entry with their `workspaces`.
  */

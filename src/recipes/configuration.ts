@@ -73,7 +73,7 @@ export function mergeConfiguration(current: Configured, additions: Addition[], s
   return { config, changed, addedAccounts };
 }
 
-/** The 409 codes of a configuration that leaves out something the recipe has (docs/contract-rules.md, codes of configure). */
+/** The 409 codes of a configuration that leaves out something the recipe has (docs/contract-rules.md, Rules 2). */
 export const REMOVAL_CONFLICT_CODES = new Set([
   'data_source_removal_not_allowed',
   'connection_removal_not_allowed',

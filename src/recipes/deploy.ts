@@ -224,7 +224,7 @@ export async function deployToWorkspace(
     );
 
     await begin(5, 'configure');
-    // Adopted or repeated: the recipe as it is now is the base (Versioning 4).
+    // Adopted or repeated: the recipe as it is now is the base (docs/contract-rules.md, Versioning 4).
     const current = made.adopted ? recipe : await getRecipe(api, ws, id);
     // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
     // resolved by reading the recipe again and merging again.

@@ -12,10 +12,10 @@ export interface ResolvedSource {
 }
 
 /**
- * The connection and accounts of one data source in one workspace (Deployment sequence, step 4:
- * internal ids differ between workspaces, so they are resolved in each). Without a connection
- * id, the workspace's only connection of the data source is taken; among several, the one
- * where every selector resolves.
+ * The connection and accounts of one data source in one workspace (docs/contract-rules.md,
+ * Deployment sequence step 4: internal ids differ between workspaces, so they are resolved in
+ * each). Without a connection id, the workspace's only connection of the data source is taken;
+ * among several, the one where every selector resolves.
  */
 export async function resolveSource(
   api: Service,

@@ -48,8 +48,8 @@ export const invalidQuery = (parameter: string, allowed: unknown[] = [], message
   });
 
 /**
- * Contract, Errors "Two shapes": the v3.1 recipe operations and the v3.1 accounts list answer
- * `{code, message, details}`; everything else answers `{detail}`.
+ * The v3.1 recipe operations and the v3.1 accounts list answer `{code, message, details}`;
+ * everything else answers `{detail}` (docs/contract-rules.md, Two shapes 1 and 2).
  */
 export function usesCodeEnvelope(url: string): boolean {
   const p = url.split('?')[0]!;
@@ -61,7 +61,10 @@ export function errorBody(url: string, err: SandboxError): Record<string, unknow
   return { detail: err.message, ...err.v3Extra };
 }
 
-/** Contract, Status meaning: every 503 carries `Retry-After: 30`; this backs up any 503 raised without one. */
+/**
+ * Every 503 carries `Retry-After: 30` (docs/contract-rules.md, Status meaning); this backs up any 503 raised
+ * without one.
+ */
 const DEFAULT_RETRY_AFTER_S = '30';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: SandboxError): FastifyReply {

@@ -6,8 +6,8 @@ import type { Extract } from './types.js';
  * The extract run engine: a run starts, and after --build-seconds completes (the extract has
  * then delivered and its rows are in its data table), fails, or never completes, per the
  * account's or data source's `extraction_behavior`. An extract that is paused, whose
- * connection is deleted or whose account is inactive never delivers (docs/contract-rules.md: such
- * extractions cannot deliver on their own).
+ * connection is deleted or whose account is inactive never delivers (such extractions cannot
+ * deliver on their own: docs/contract-rules.md, Meaning of ready_to_work).
  */
 export function canDeliver(store: Store, extract: Extract): boolean {
   if (extract.is_paused) return false;
@@ -51,8 +51,8 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
         extract.delivered = true;
       }
       extract.updated_at = store.clock.iso();
-      // Contract, Events rule 4: extraction_completed carries no status or error, so it is
-      // sent for a failed run as well.
+      // extraction_completed carries no status or error (docs/contract-rules.md, Events rule 4), so
+      // it is sent for a failed run as well.
       emitExtraction(store, 'extraction_completed', extract, runId);
       store.changed();
       onFinish(extract, outcome);

@@ -110,7 +110,10 @@ export class Store {
     this.pruneTokens();
   }
 
-  /** Tokens the contract counts as expired (Authentication 2: 30 minutes after last use, --token-ttl here). */
+  /**
+   * Tokens the service counts as expired (docs/contract-rules.md, Authentication 2: 30 minutes after last use,
+   * --token-ttl here).
+   */
   pruneTokens(): number {
     const cutoff = this.clock.now() - this.opts.tokenTtl * 1000;
     let pruned = 0;

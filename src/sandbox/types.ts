@@ -137,7 +137,7 @@ export interface Extract {
   pause_reason: string | null;
   /** last run: new, running, completed, failed */
   status: string;
-  /** true once one of its runs has completed (docs/contract-rules.md: "an extraction has delivered") */
+  /** true once one of its runs has completed (docs/contract-rules.md, Meaning of ready_to_work) */
   delivered: boolean;
   last_run_at: string | null;
   sync_historical_data: string | null;
@@ -145,7 +145,7 @@ export interface Extract {
   updated_at: string;
 }
 
-/** Field object (template, extract, data table). */
+/** Field object of a template, an extract, a data table (docs/contract-rules.md, Field object). */
 export interface Field {
   name: string;
   /** rendering hint: string, float, integer, iso_8601_date, currency, percent, duration, url, image_url */

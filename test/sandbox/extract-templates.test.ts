@@ -141,7 +141,8 @@ describe('extraction templates (HTTP)', () => {
       expect(sb.store.state.extract_templates.length).toBe(before);
     });
 
-    // Contract: creation needs EXTRACT.CREATE, which a role grants; the chief and owner hold every permission.
+    // Creation needs EXTRACT.CREATE (docs/contract-rules.md, Extraction templates, create), which a role grants;
+    // the chief and owner hold every permission.
     const tokenAs = async (email: string, wsId: number) =>
       (await http(sb, 'POST', '/api/v3/token', { basic: [email, 'sandbox'], body: { workspace_id: wsId } })).body
         .token as string;

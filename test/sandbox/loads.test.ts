@@ -86,7 +86,7 @@ describe('loads (HTTP)', () => {
     expect(csv.text.split('\n')[0]).toBe('date,campaign_id,campaign_name,clicks,account_id,account_name,__insert_date');
   });
 
-  // Contract: both dates are optional, each on its own.
+  // Both dates are optional, each on its own (docs/contract-rules.md, Loads, PUT run).
   it.each([
     ['only date_from', { date_from: '2024-01-01' }, { date_from: '2024-01-01', date_to: null }],
     ['only date_to', { date_to: '2024-01-31' }, { date_from: null, date_to: '2024-01-31' }],

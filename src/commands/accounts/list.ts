@@ -46,7 +46,7 @@ async function* withRemoteIds(
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const connectionId = parseId(opts.connection, '--connection');
   const limit = limitOf(opts.limit);
-  // Contract, v3.1 accounts rule 2: a blank search means no filter, so it is not sent.
+  // A blank search means no filter (docs/contract-rules.md, v3.1 accounts rule 2), so it is not sent.
   const search = opts.search !== undefined && opts.search.trim() !== '' ? opts.search : undefined;
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();

@@ -10,7 +10,7 @@ import type { ApiOptions } from './command.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Operations the contract authenticates with agency credentials (Authentication table). */
+/** Operations the service authenticates with agency credentials (docs/contract-rules.md, Authentication). */
 export function defaultAuthFor(path: string): AuthKind {
   const p = path.split('?')[0]!;
   if (p === '/api/v3/token' || p === '/api/v3/get_iframe_url' || p === '/api/v3/recipes/') return 'basic';

@@ -9,9 +9,9 @@ import type { CreateOptions } from './command.js';
 import { showTemplate } from './shared/show.js';
 
 /**
- * Contract: a template is based on a global parent; a wide parent needs `connection_id` and a
- * field selection. The parent's compact form is read first so that a missing --connection
- * or --fields is refused before the create is sent.
+ * A template is based on a global parent; a wide parent needs `connection_id` and a field selection
+ * (docs/contract-rules.md, Extraction templates, create). The parent's compact form is read first
+ * so that a missing --connection or --fields is refused before the create is sent.
  */
 export async function runCreate(opts: CreateOptions, ctx: Context): Promise<void> {
   const ds = parseName(opts.dataSource, '--data-source');

@@ -7,8 +7,9 @@ import type { MigrateWideOptions } from './command.js';
 import { showExtract } from './shared/show.js';
 
 /**
- * Contract: a new extract on a wide template; the original is paused and its data stays
- * queryable. Settings not given are copied from the original by the service.
+ * A new extract on a wide template; the original is paused and its data stays queryable.
+ * Settings not given are copied from the original by the service (docs/contract-rules.md,
+ * Extracts, migrate-wide).
  */
 export async function runMigrateWide(opts: MigrateWideOptions, ctx: Context): Promise<void> {
   const extractId = parseId(opts.args[0], 'extract id');

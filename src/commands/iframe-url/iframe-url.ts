@@ -9,7 +9,7 @@ export async function runIframeUrl(opts: IframeUrlOptions, ctx: Context): Promis
   const type =
     opts.type === undefined ? undefined : parseChoice(opts.type, ['datasource', 'destination'] as const, '--type');
   if (opts.name !== undefined && opts.name.trim() === '') throw new UsageError('--name must not be empty');
-  // Contract: show_accounts_only_on_auth works only when show_accounts is false.
+  // show_accounts_only_on_auth works only when show_accounts is false (docs/contract-rules.md, Iframe URL).
   if (opts.showAccountsOnlyOnAuth && opts.showAccounts !== false) {
     throw new UsageError('--show-accounts-only-on-auth works only together with --no-show-accounts');
   }

@@ -38,8 +38,8 @@ export type WaitFlags = Omit<
 >;
 
 /**
- * Template settings (docs/contract-rules.md: `template_settings`), taken by `extract-templates validate` and
- * `preview`, `extracts create`, `update` and `migrate-wide`.
+ * Template settings (docs/contract-rules.md, Extraction templates, validation), taken by
+ * `extract-templates validate` and `preview`, `extracts create`, `update` and `migrate-wide`.
  */
 export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,

@@ -19,10 +19,10 @@ function currentSelection(t: DataTable): string[] {
 }
 
 /**
- * The PUT takes the full list of fields to deliver (docs/contract-rules.md). `--set` names it; `--add` and
- * `--remove` change the current one. Dimensions cannot be deselected: refused here, before
- * anything is sent. Names the table does not have are ignored by the service, so they are
- * reported rather than sent silently.
+ * The PUT takes the full list of fields to deliver (docs/contract-rules.md, Data tables, PUT).
+ * `--set` names it; `--add` and `--remove` change the current one. Dimensions cannot be deselected:
+ * refused here, before anything is sent. Names the table does not have are ignored by the service,
+ * so they are reported rather than sent silently.
  */
 export function nextSelection(
   t: DataTable,

@@ -8,7 +8,8 @@ import type { RotateSecretOptions } from './command.js';
 export async function runRotateSecret(opts: RotateSecretOptions, ctx: Context): Promise<void> {
   const ws = ctx.requireWorkspace();
   const endpointId = parseId(opts.args[0], 'endpoint id');
-  // The old secret stops working at once and the endpoint needs verifying again (docs/contract-rules.md, Events rule 7).
+  // The old secret stops working at once and the endpoint needs verifying again (docs/contract-rules.md,
+  // Events rule 7).
   await confirmOrRequireYes(
     ctx,
     opts.yes,

@@ -137,7 +137,7 @@ export const coreArea: SandboxArea = {
       return paginate(request, items, { mode: 'v3' });
     });
 
-    // No trailing slash on this one (docs/contract-rules.md).
+    // No trailing slash on this one (docs/contract-rules.md, Enabling a recipe in a workspace).
     app.post<{ Params: IdParams }>(
       '/api/v3/workspaces/:id/recipes',
       { config: { body: agencyRecipeEnable } },

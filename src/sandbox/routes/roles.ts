@@ -7,7 +7,7 @@ import type { Store } from '../store.js';
 import { PERMISSION_CATALOG, allPermissions, layerOf, pairsOf, type PermissionPair } from './roles/catalog.js';
 import { assignmentsOf, rolesOf, type Role } from './roles/model.js';
 
-/** Contract, Authentication rule 4: an agency chief's Basic credential and `can_use_embedded_api`. */
+/** An agency chief's Basic credential and `can_use_embedded_api` (docs/contract-rules.md, Authentication rule 4). */
 function requireRolesAccess(store: Store, request: FastifyRequest): void {
   const user = requireBasic(store, request);
   if (!user.is_agency_chief) throw forbidden('Only the agency chief can manage roles.');
@@ -84,7 +84,7 @@ function readOnly(role: Role): void {
 
 const VIEWER_TITLE = 'Viewer';
 
-/** Custom workspace roles and the permission catalog (docs/contract-rules.md: Roles table). */
+/** Custom workspace roles and the permission catalog (docs/contract-rules.md, Roles table). */
 export const rolesArea: SandboxArea = {
   name: 'roles',
   init(store) {
@@ -219,7 +219,7 @@ export const rolesArea: SandboxArea = {
       },
     );
 
-    // Contract, Other state effects: deleting a custom role moves its users to the system Viewer role.
+    // Deleting a custom role moves its users to the system Viewer role (docs/contract-rules.md, Other state effects).
     app.delete<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', async (request) => {
       requireRolesAccess(store, request);
       const role = roleOf(store, request.params.role_id);

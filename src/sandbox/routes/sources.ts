@@ -5,8 +5,8 @@ import { linkRoutes, seedLinks } from './sources/links.js';
 
 /**
  * Data sources, connections, accounts (v3 and v3.1) and external authentication links
- * (docs/contract-rules.md: "Data sources, connections, accounts"). Data sources, connections and accounts
- * are seeded by the core; this area adds the links.
+ * (docs/contract-rules.md, Endpoints). Data sources, connections and accounts are seeded by the
+ * core; this area adds the links.
  */
 export const sourcesArea: SandboxArea = {
   name: 'sources',

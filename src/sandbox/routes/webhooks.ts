@@ -33,8 +33,8 @@ function endpointOf(store: Store, endpointId: string, workspaceId: number): Webh
 }
 
 /**
- * Webhook endpoints, event types and deliveries (docs/contract-rules.md: Webhook endpoints table, Webhook
- * endpoint status, Events). Workspace-scoped: Bearer.
+ * Webhook endpoints, event types and deliveries (docs/contract-rules.md, Webhook endpoints; Webhook
+ * endpoint status; Events). Workspace-scoped: Bearer.
  */
 export const webhooksArea: SandboxArea = {
   name: 'webhooks',
@@ -137,7 +137,7 @@ export const webhooksArea: SandboxArea = {
       return view(endpoint);
     });
 
-    // Events, rule 7: the old secret is invalid at once and the endpoint is unverified again.
+    // The old secret is invalid at once and the endpoint is unverified again (docs/contract-rules.md, Events rule 7).
     app.post<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);

@@ -191,7 +191,8 @@ async function checkDestination(
 /**
  * Accounts of configured recipes: gone inactive, or carrying keys the v3.1 accounts list does
  * not know. The latter are old v3 keys that configuration rejects; such a recipe is not to be
- * deleted and redeployed, support is contacted with its id and a trace id (Versioning rule 4).
+ * deleted and redeployed, support is contacted with its id and a trace id (docs/contract-rules.md,
+ * Versioning rule 4).
  */
 async function checkRecipeAccounts(
   api: Service,

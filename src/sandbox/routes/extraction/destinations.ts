@@ -24,7 +24,10 @@ import {
 /** What a destination's `connection_params` may hold. */
 interface ParamRules {
   known: string[];
-  /** write-only, never returned, sent all together or not at all (docs/contract-rules.md, PUT rule) */
+  /**
+   * write-only, never returned, sent all together or not at all (docs/contract-rules.md, Destination connections,
+   * PUT rule)
+   */
   secrets: string[];
   /** shown on GET, refused in requests */
   readOnly: string[];
@@ -47,10 +50,10 @@ function optionalText(params: Record<string, unknown>, name: string): void {
 }
 
 /**
- * Contract, S3 destination connection parameters: `connection_option` (`aws_credentials`
- * default), AWS keys only for `aws_credentials`, `assume_role_arn` for `role_chaining`, the
- * service's role ARN and external id read-only, and `max_file_size_mb` 45..100000 requiring
- * `{{chunk_id}}` in `filename` and `file_format` `parquet`.
+ * The S3 parameters (docs/contract-rules.md, S3 destination connection parameters):
+ * `connection_option` (`aws_credentials` default), AWS keys only for `aws_credentials`,
+ * `assume_role_arn` for `role_chaining`, the service's role ARN and external id read-only, and
+ * `max_file_size_mb` 45..100000 requiring `{{chunk_id}}` in `filename` and `file_format` `parquet`.
  */
 const s3Rules: ParamRules = {
   known: [...DESTINATION_PARAMS.s3!.known],
@@ -144,7 +147,10 @@ function rulesFor(name: string): ParamRules {
   return rules;
 }
 
-/** Unknown names give 400 (docs/contract-rules.md, PUT); read-only ones are refused too. */
+/**
+ * Unknown names give 400 (docs/contract-rules.md, Destination connections, PUT rule); read-only ones are refused
+ * too.
+ */
 function checkNames(rules: ParamRules, sent: Record<string, unknown>): void {
   for (const name of Object.keys(sent)) {
     if (rules.readOnly.includes(name)) throw invalid(`${P}.${name}`, 'is read-only');
@@ -163,7 +169,10 @@ function numbersOf(params: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-/** The service's own role for role chaining (docs/contract-rules.md: names carry a neutral word for the maker). */
+/**
+ * The service's own role for role chaining; the names carry a neutral word for the maker
+ * (docs/contract-rules.md, S3 destination connection parameters).
+ */
 function serviceRole(store: Store, dc: DestinationConnection) {
   return {
     service_assume_role_arn: 'arn:aws:iam::000000000000:role/edp-sandbox-service',
@@ -288,7 +297,7 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  // PATCH (§) changes the title only; parameters change through PUT, which re-checks them.
+  // PATCH (body not shown) changes the title only; parameters change through PUT, which re-checks them.
   app.patch<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>(
     '/api/v3/destinations/:destination_name/connections/:id',
     { config: { body: destinationConnectionPatch } },
@@ -309,8 +318,9 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
   );
 
   /**
-   * Contract: parameters merged per field, omitted ones keep their values; secret fields all
-   * together or none; unknown names 400; success triggers a re-check.
+   * Parameters merged per field, omitted ones keep their values; secret fields all together or
+   * none; unknown names 400; success triggers a re-check (docs/contract-rules.md, Destination
+   * connections, PUT rule).
    */
   app.put<{ Params: { destination_name: string; id: string } }>(
     '/api/v3/destinations/:destination_name/connections/:id',

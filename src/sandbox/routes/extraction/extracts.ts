@@ -29,7 +29,7 @@ import {
 } from './model.js';
 import { checkHistoryDate, resolveSettings, type TemplateSettingsInput } from './templates.js';
 
-/** Contract, Extract: account identifiers, `sync_historical_data`, `template.is_wide_template`. */
+/** Account identifiers, `sync_historical_data`, `template.is_wide_template` (docs/contract-rules.md, Extract). */
 export function extractView(store: Store, e: Extract) {
   const template = templateOf(store, e.template_id);
   const account = store.state.accounts.find((a) => a.id === e.account_entity_id);
@@ -207,7 +207,7 @@ function settingsUpdate(
 export function extractRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
-  // Each filter takes one value or a comma-separated list (docs/contract-rules.md).
+  // Each filter takes one value or a comma-separated list (docs/contract-rules.md, Extracts, list).
   app.get(
     '/api/v3/extracts',
     {
@@ -234,7 +234,8 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  // Versioning 8: create is the one v3.1 extract operation; its errors keep the {detail} envelope.
+  // Create is the one v3.1 extract operation (docs/contract-rules.md, Versioning 8); its errors keep the {detail}
+  // envelope.
   app.post('/api/v3.1/extracts/', { config: { body: extractCreate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(extractCreate, request.body);
@@ -359,7 +360,8 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     }
     const account = s().accounts.find((a) => a.id === source.account_entity_id);
     if (!account) throw invalid('migrated_from_extraction_id', `extract ${source.id} has no account`);
-    // Contract: omitted settings are copied from the source extract (its fields, where the wide template has them).
+    // Omitted settings are copied from the source extract (docs/contract-rules.md, Extracts, migrate-wide): its
+    // fields, where the wide template has them.
     const sourceSettings = settingsOf(store, source);
     const base: ExtractSettings = {
       ...sourceSettings,

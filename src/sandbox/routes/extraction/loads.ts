@@ -55,8 +55,9 @@ function csvCell(v: unknown): string {
 }
 
 /**
- * The export a run writes: the table's selected fields, then the system fields (docs/contract-rules.md:
- * they appear in CSV exports produced by loads), rows of the range by the table's date field.
+ * The export a run writes: the table's selected fields, then the system fields (they appear in
+ * the CSV exports of loads: docs/contract-rules.md, What the service does), rows of the range
+ * by the table's date field.
  */
 export function exportCsv(store: Store, table: DataTable, from: string, to: string): { csv: string; rows: number } {
   const provider = tableProviderFields(store, table);
@@ -192,7 +193,10 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  /** Contract: optional `date_from`, `date_to` run a range instead of the schedule window. */
+  /**
+   * Optional `date_from`, `date_to` run a range instead of the schedule window (docs/contract-rules.md, Loads, PUT
+   * run).
+   */
   app.put<{ Params: IdParams }>('/api/v3/loads/:id/run', { config: { body: loadRun } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);

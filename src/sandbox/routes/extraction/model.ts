@@ -103,7 +103,7 @@ export interface DeclaredField {
   format?: string | undefined;
 }
 
-/** Contract, Field object: metrics default to `float` when no format is declared. */
+/** Metrics default to `float` when no format is declared (docs/contract-rules.md, Field object). */
 export function fieldObject(f: DeclaredField, isDynamic: boolean): Field {
   return {
     name: f.name,
@@ -114,8 +114,8 @@ export function fieldObject(f: DeclaredField, isDynamic: boolean): Field {
 }
 
 /**
- * Every data table carries these; they are not in template metadata (docs/contract-rules.md, What the
- * service does). They are always delivered, so they are not part of the selection.
+ * Every data table carries these; they are not in template metadata (docs/contract-rules.md,
+ * What the service does). They are always delivered, so they are not part of the selection.
  */
 export const SYSTEM_FIELDS: Field[] = [
   { name: 'account_id', format: 'string', user_type: 'dimension', is_dynamic: false },

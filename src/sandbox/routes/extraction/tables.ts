@@ -28,8 +28,9 @@ function tableSummary(store: Store, t: DataTable) {
 }
 
 /**
- * Contract, Data table: the full schema, system fields included, and `sql_name`. Each field
- * also says whether it is selected (system fields always are) and whether it is a system field.
+ * The full schema, system fields included, and `sql_name` (docs/contract-rules.md, Data table).
+ * Each field also says whether it is selected (system fields always are) and whether it is a
+ * system field.
  */
 export function tableDetail(store: Store, t: DataTable) {
   const selected = selectedFieldsOf(store, t);
@@ -67,9 +68,9 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
   });
 
   /**
-   * Contract: `selected_fields` is the full list; unlisted fields become deselected, unknown
-   * names are ignored, dimensions cannot be deselected (400). System fields are always
-   * delivered, so listing them or not changes nothing.
+   * `selected_fields` is the full list; unlisted fields become deselected, unknown names are
+   * ignored, dimensions cannot be deselected (400; docs/contract-rules.md, Data tables, PUT).
+   * System fields are always delivered, so listing them or not changes nothing.
    */
   app.put<{ Params: { data_table_id: string } }>(
     '/api/v3/data-tables/:data_table_id',

@@ -28,8 +28,9 @@ export type TemplateSettingsInput = z.infer<typeof templateSettings>;
 
 /**
  * Checks settings against a template (and, for dynamic fields, the account's connection) and
- * returns them complete. Contract: wide templates need field validation; only they may select
- * dimensions, so a wide selection must keep at least one dimension and one metric.
+ * returns them complete. Wide templates need field validation; only they may select dimensions
+ * (docs/contract-rules.md, Extraction templates, create; Extraction template), so a wide
+ * selection must keep at least one dimension and one metric.
  */
 export function resolveSettings(
   store: Store,
@@ -74,7 +75,10 @@ export function resolveSettings(
   };
 }
 
-/** Contract, validation: non-empty, existing, from one connection (and, here, of the template's data source). */
+/**
+ * The accounts of a validation (docs/contract-rules.md, Extraction templates, validation): non-empty,
+ * existing, from one connection (and, here, of the template's data source).
+ */
 export function resolveAccounts(store: Store, wsId: number, template: ExtractTemplate, ids: number[]): Account[] {
   const missing = ids.filter((id) => {
     const a = workspaceAccount(store, wsId, id);
@@ -109,7 +113,7 @@ export function templateDetail(t: ExtractTemplate) {
   return { ...summary(t), connection_id: t.connection_id ?? null, fields: t.fields };
 }
 
-/** Contract: compact form by id. */
+/** The compact form by id (docs/contract-rules.md, Extraction template). */
 function compact(t: ExtractTemplate) {
   return { id: t.id, datasource_name: t.datasource_name, is_wide_template: t.is_wide_template };
 }
@@ -190,7 +194,8 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
       }
       let fields: Field[];
       if (parent.allows_dimension_selection) {
-        // Contract: wide templates require connection_id and field validation.
+        // Wide templates require connection_id and field validation (docs/contract-rules.md,
+        // Extraction templates, create).
         if (body.connection_id === undefined)
           throw invalid('connection_id', 'required for a wide template', 'required');
         if (!body.fields)

@@ -1,7 +1,7 @@
 import type { BuildError } from './model.js';
 
 /**
- * Build error codes (docs/contract-rules.md, Errors: "Build error codes", a namespace of its own): the fixed
+ * Build error codes (docs/contract-rules.md, Build error codes: a namespace of its own): the fixed
  * public sentence, the stage where each arises and its default details. For `sql_*` codes the
  * message is the database's, with internal names and paths removed.
  */

@@ -29,10 +29,10 @@ export interface BuildEngine {
 /**
  * Runs recipe builds: `extracting_data` -> `building_dependencies` -> `ready_to_work` | `failed`.
  *
- * Contract, "Meaning of ready_to_work": the build creates or reuses one extraction per configured
- * account and extraction template, waits for those that can deliver (up to a limit), leaves out
- * those that cannot (paused, connection deleted, account disabled, reused with nothing running)
- * and builds from what delivered. Each state lasts --build-seconds at least; the wait for
+ * The build (docs/contract-rules.md, Meaning of ready_to_work) creates or reuses one extraction per
+ * configured account and extraction template, waits for those that can deliver (up to a limit),
+ * leaves out those that cannot (paused, connection deleted, account disabled, reused with nothing
+ * running) and builds from what delivered. Each state lasts --build-seconds at least; the wait for
  * extractions ends at twice that, so a `slow` extraction (three times) is left out.
  */
 export function createBuildEngine(store: Store): BuildEngine {
@@ -282,7 +282,8 @@ export function createBuildEngine(store: Store): BuildEngine {
       const missing: NotDelivered[] = own
         .filter((e) => !e.delivered)
         .map((e) => ({ extraction_id: e.id, account_id: e.account_entity_id, reason: reasonOf(e) }));
-      // Contract: a build fails when none delivered for one of the template's extraction templates.
+      // A build fails when none delivered for one of the template's extraction templates
+      // (docs/contract-rules.md, Meaning of ready_to_work).
       const kindMissing = template.extract_kinds.find((k) => !delivered.some((e) => kindOf(e) === k));
       const failed = delivered.length === 0 || kindMissing !== undefined;
       const entry: SourceEntry = {
@@ -308,7 +309,8 @@ export function createBuildEngine(store: Store): BuildEngine {
     const delivered = extracts.filter((e) => e.delivered);
     const progressive = template.build_mode === 'progressive';
     if (delivered.length === 0) {
-      // Runs that all failed will not recover by waiting; data still on its way may (deployment step 7).
+      // Runs that all failed will not recover by waiting; data still on its way may (docs/contract-rules.md,
+      // Deployment sequence step 7).
       const allRunsFailed = extracts.length > 0 && extracts.every((e) => e.status === 'failed');
       fail(recipe, buildError(progressive && allRunsFailed ? 'all_sources_failed' : 'no_data_delivered', at));
       return;

@@ -1,7 +1,10 @@
 import type { Store } from '../../store.js';
 import type { Recipe } from './model.js';
 
-/** Recipe payloads carry no product_domain_event_* keys (docs/contract-rules.md, Payload shapes); every value is a string. */
+/**
+ * Recipe payloads carry no product_domain_event_* keys (docs/contract-rules.md, Payload shapes); every value is a
+ * string.
+ */
 export function recipeEventData(
   recipe: Recipe,
   opts: { description: string; manualDeactivation?: boolean; errorMessage?: string },

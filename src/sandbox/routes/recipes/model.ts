@@ -90,7 +90,7 @@ export interface Recipe {
   connections: RecipeConnection[];
   sync_from_date: string | null;
   steps_revision: number;
-  /** recipes this one is built on (deleted with it, contract rule 4) */
+  /** recipes this one is built on (deleted with it, docs/contract-rules.md, Rules 4) */
   intermediate_ids: string[];
   /** made by a build as another recipe's dependency */
   intermediate: boolean;
@@ -104,7 +104,7 @@ export interface RecipeFaults {
   account_check_unavailable: number;
   delete_incomplete: number;
   destination_unavailable: number;
-  /** duplicate creates that answer with an empty `existing_recipe_ids` (the race of rule 3) */
+  /** duplicate creates that answer with an empty `existing_recipe_ids` (a race: docs/contract-rules.md, Rules 3) */
   existing_ids_lost: number;
   /** the next build of a recipe fails with this error */
   build_errors: Record<string, Partial<BuildError> & { code: string }>;

@@ -24,10 +24,10 @@ import {
 
 /**
  * The recipe operations both API versions share. Errors are raised in their v3.1 form
- * (status, code, details); the v3 routes translate them (docs/contract-rules.md, v3-vs-v3.1 table).
+ * (status, code, details); the v3 routes translate them (docs/contract-rules.md, The v3-vs-v3.1 table).
  */
 
-/** A recipe of another workspace: 404 in v3.1, 403 in v3 (docs/contract-rules.md, Rules 7 and the difference table). */
+/** A recipe of another workspace: 404 in v3.1, 403 in v3 (docs/contract-rules.md, Rules 7; The v3-vs-v3.1 table). */
 export class OtherWorkspaceRecipe extends SandboxError {
   constructor() {
     super(404, 'not_found', 'No such recipe in this workspace.');
@@ -225,9 +225,9 @@ const pairKey = (connectionId: number, ds: string) => `${connectionId}/${ds}`;
 
 /**
  * Checks a complete configuration against the template and the stored one, rule by rule in the
- * catalogue's order, and reports only the first failing rule (docs/contract-rules.md, Errors). Accounts and
- * connections already configured are not re-checked: the configuration only grows, so one that
- * went inactive since must stay listed.
+ * catalogue's order, and reports only the first failing rule (docs/contract-rules.md, Codes of
+ * specific operations). Accounts and connections already configured are not re-checked: the
+ * configuration only grows, so one that went inactive since must stay listed.
  */
 export function configureRecipe(store: Store, recipe: Recipe, body: ConfigurationBody): Recipe {
   const s = store.state;
@@ -343,7 +343,8 @@ export function configureRecipe(store: Store, recipe: Recipe, body: Configuratio
         account.workspace_id !== recipe.workspace_id
       )
         return true;
-      // v3 sends the remote id beside the internal one; another key for it is refused the same way (Versioning 4).
+      // v3 sends the remote id beside the internal one; another key for it is refused the same way
+      // (docs/contract-rules.md, Versioning 4).
       return a.account_id !== undefined && String(a.account_id) !== account.account_id;
     });
     if (bad.length > 0) {
@@ -470,7 +471,8 @@ export function resetupRecipe(store: Store, engine: BuildEngine, recipe: Recipe)
   const updated = recipe.steps_revision !== template.revision;
   recipe.steps_revision = template.revision;
   if (updated) store.changed();
-  // recipe_updated: the steps were recreated and only the build did not start (docs/contract-rules.md, build_already_running).
+  // recipe_updated: the steps were recreated and only the build did not start (docs/contract-rules.md, Codes
+  // of specific operations).
   requireBuildable(store, recipe, { recipe_updated: updated });
   engine.start(recipe);
   return recipe;
@@ -479,9 +481,9 @@ export function resetupRecipe(store: Store, engine: BuildEngine, recipe: Recipe)
 // ---------------------------------------------------------------- delete
 
 /**
- * Contract, Rules 4: removes the recipe, its output table and the intermediate recipes it was
- * built on (downwards, shared ones too) and frees the template slot; a recipe built on top of a
- * deleted one stays and breaks. Extractions the build started keep running.
+ * Removes the recipe, its output table and the intermediate recipes it was built on (downwards,
+ * shared ones too) and frees the template slot; a recipe built on top of a deleted one stays and
+ * breaks. Extractions the build started keep running (docs/contract-rules.md, Rules 4).
  */
 export function deleteRecipe(store: Store, recipe: Recipe, opts: { incomplete: 'error' | 'silent' }): boolean {
   const s = store.state;

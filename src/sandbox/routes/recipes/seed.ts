@@ -127,7 +127,7 @@ export const DEMO_TEMPLATES: TemplateSeed[] = [
 export function seedRecipeTemplates(store: Store): void {
   for (const t of DEMO_TEMPLATES) {
     // System fields do not appear in recipe metadata, which lists only provider fields
-    // (docs/contract-rules.md, "What the service does").
+    // (docs/contract-rules.md, What the service does).
     const system = t.output_columns.filter((c) => SYSTEM_FIELD_NAMES.has(c.name));
     if (system.length > 0)
       throw new Error(

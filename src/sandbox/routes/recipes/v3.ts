@@ -37,7 +37,10 @@ const CONFLICTS_AS_400 = new Set([
   'destination_not_supported',
 ]);
 
-/** The v3 form of an error raised in v3.1 terms (docs/contract-rules.md, v3-vs-v3.1 table). The envelope itself is chosen by URL. */
+/**
+ * The v3 form of an error raised in v3.1 terms (docs/contract-rules.md, The v3-vs-v3.1 table). The envelope itself
+ * is chosen by URL.
+ */
 function toV3(store: Store, err: unknown, operation: 'extractions' | 'other'): unknown {
   if (!(err instanceof SandboxError)) return err;
   if (err instanceof OtherWorkspaceRecipe)

@@ -20,7 +20,7 @@ import { v31Recipe, v31Template } from './views.js';
 import { RECIPE_STATES } from '../../../contract/recipes.js';
 
 /**
- * Automated recipes, v3.1 (docs/contract-rules.md, "Automated recipes, v3.1"). Every path ends with a slash.
+ * Automated recipes, v3.1 (docs/contract-rules.md, Automated recipes v3.1). Every path ends with a slash.
  * `failTemplateRead` runs before the template reads (the sandbox's template read fault).
  */
 export function v31Routes(

@@ -2,7 +2,7 @@ import type { Store } from '../../store.js';
 import { recipeIdJson, type Recipe, type RecipeTemplate } from './model.js';
 import { V3_STATE } from '../../../contract/recipes.js';
 
-/** How each API version shows the shared records (docs/contract-rules.md, v3-vs-v3.1 table). */
+/** How each API version shows the shared records (docs/contract-rules.md, The v3-vs-v3.1 table). */
 
 export function v31Template(t: RecipeTemplate): Record<string, unknown> {
   return {

@@ -1,7 +1,8 @@
 /**
  * The sandbox's permission catalog: ordered product layers, each with permissions, every entry
- * with a human-readable title and description (docs/contract-rules.md: Permission catalog). The names follow
- * the one permission the contract spells out, `EXTRACT.CREATE`.
+ * with a human-readable title and description (docs/contract-rules.md, Permission catalog). The
+ * names follow the one permission the contract spells out, `EXTRACT.CREATE` (docs/contract-rules.md,
+ * Extraction templates, create).
  */
 export interface CatalogPermission {
   permission: string;

@@ -13,9 +13,9 @@ import type { Account, Connection } from '../../types.js';
 import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
 
 /**
- * Contract, v3.1 accounts rule 2: `search` is a case-insensitive substring of the title, and
- * a value of only digits also matches the account with that `id`; blank means no filter.
- * Rule 5: the remote `account_id` is never searched.
+ * `search` is a case-insensitive substring of the title, and a value of only digits also
+ * matches the account with that `id`; blank means no filter (docs/contract-rules.md, v3.1
+ * accounts rule 2). Rule 5: the remote `account_id` is never searched.
  */
 export function searchAccounts(accounts: Account[], search: string | undefined): Account[] {
   const term = (search ?? '').trim();
@@ -43,8 +43,9 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
     return { ...page, results: page.results.map(accountV3) };
   });
 
-  // Rules 1-4 of the v3.1 accounts list: the slash is part of the path (the slashless form
-  // answers 301 from the not-found handler), bad paging is 400, another workspace's connection 404.
+  // Rules 1-4 of the v3.1 accounts list (docs/contract-rules.md, v3.1 accounts rules 1-4): the slash is part of
+  // the path (the slashless form answers 301 from the not-found handler), bad paging is 400, another workspace's
+  // connection 404.
   app.get<{ Params: { connection_id: string } }>(
     '/api/v3.1/connections/:connection_id/accounts/',
     { config: { query: searchQuery } },

@@ -13,9 +13,10 @@ import {
 } from './model.js';
 
 /**
- * Contract, Other state effects: deleting a connection marks its accounts inactive and pauses
- * its extractions. The connection then disappears from the API (a repeated delete is 404);
- * its accounts stay, inactive, so that a recipe naming them is refused with `account_unavailable`.
+ * Deleting a connection marks its accounts inactive and pauses its extractions
+ * (docs/contract-rules.md, Other state effects). The connection then disappears from the API (a
+ * repeated delete is 404); its accounts stay, inactive, so that a recipe naming them is refused
+ * with `account_unavailable`.
  */
 export function deleteConnection(store: Store, c: Connection): void {
   const now = store.clock.iso();

@@ -7,7 +7,7 @@ import type { Store } from '../../store.js';
 import type { Account, User } from '../../types.js';
 import { connectionView, dataSource } from './model.js';
 
-/** Contract, Limits: an external authentication link lives 14 days and is used once. */
+/** An external authentication link lives 14 days and is used once (docs/contract-rules.md, Limits). */
 export const LINK_LIFETIME_MS = 14 * 24 * 3600 * 1000;
 
 export type StoredLinkStatus = 'not_used' | 'used' | 'revoked_manually';
@@ -18,7 +18,10 @@ export interface ExternalAuthLink {
   datasource_name: string;
   email: string;
   token: string;
-  /** `expired` is not stored: it follows from the clock (docs/contract-rules.md: not_used, 14 days pass, expired) */
+  /**
+   * `expired` is not stored: it follows from the clock (docs/contract-rules.md, External authentication link
+   * status: not_used becomes expired after 14 days)
+   */
   status: StoredLinkStatus;
   send_email: boolean;
   /** e-mail of the agency user who asked for the link, or null (the whitelabel title is shown) */
@@ -85,8 +88,8 @@ export function linkView(store: Store, link: ExternalAuthLink, request?: Fastify
 }
 
 /**
- * Contract, Versioning 9: `requested_by` must be an active agency user who is a member of the
- * workspace or the agency owner; otherwise 400 and no link is created.
+ * `requested_by` must be an active agency user who is a member of the workspace or the agency
+ * owner; otherwise 400 and no link is created (docs/contract-rules.md, Versioning 9).
  */
 function requester(store: Store, email: string, workspaceId: number): User {
   const user = store.state.users.find((u) => u.email.toLowerCase() === email.toLowerCase());

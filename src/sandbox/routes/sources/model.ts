@@ -104,7 +104,7 @@ function titles(store: Store, workspaceId: number): { agency_title: string; work
   return { agency_title: store.state.agency.title, workspace_title: store.workspace(workspaceId)?.title ?? '' };
 }
 
-/** Extra keys of the Connection event shape (docs/contract-rules.md, Events: payload shapes). */
+/** Extra keys of the Connection event shape (docs/contract-rules.md, Payload shapes). */
 export function connectionEventData(store: Store, c: Connection): Record<string, string> {
   return {
     ...titles(store, c.workspace_id),

@@ -1,8 +1,9 @@
 import type { SandboxEvent } from '../../types.js';
 
 /**
- * The contract's event catalogue (Events: "Event types (90) by shape", "Silent event types",
- * "Payload shapes"). The aggregate class (shape) of an event sets the keys of its `data`.
+ * The service's event catalogue: the 90 event types by shape, the silent ones and the keys of
+ * each shape (docs/contract-rules.md, Payload shapes; Silent event types). The aggregate class
+ * (shape) of an event sets the keys of its `data`.
  */
 export const EVENT_TYPES_BY_SHAPE: Readonly<Record<string, readonly string[]>> = {
   Account: [
@@ -119,7 +120,7 @@ export function isEventType(type: string): boolean {
 
 export { SILENT_EVENT_TYPES } from '../../../contract/events.js';
 
-/** Extra keys of `data` per shape (docs/contract-rules.md: "Payload shapes"). */
+/** Extra keys of `data` per shape (docs/contract-rules.md, Payload shapes). */
 export const SHAPE_KEYS: Readonly<Record<string, readonly string[]>> = {
   Account: [
     'datasource_account_id',

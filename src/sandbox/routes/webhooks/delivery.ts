@@ -5,9 +5,9 @@ import type { SandboxEvent } from '../../types.js';
 import { eventMicros, eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYPES } from './catalog.js';
 import { deliveriesOf, endpointsOf, type WebhookDeliveryAttempt, type WebhookEndpoint } from './model.js';
 
-/** Contract, Limits: webhook retry delays. */
+/** Webhook retry delays (docs/contract-rules.md, Limits). */
 export const DEFAULT_RETRY_DELAYS_S = [0, 2, 5, 10];
-/** Receivers should answer within a few seconds (Events, rule 3). */
+/** Receivers should answer within a few seconds (docs/contract-rules.md, Events rule 3). */
 const RECEIVER_TIMEOUT_MS = 5000;
 const DELIVERY_LOG_LIMIT = 2000;
 
@@ -115,8 +115,9 @@ export class WebhookDispatcher {
         attempted_at: this.store.clock.iso(),
         ...fields,
       });
-    // Only active endpoints receive events (Events, rule 1): one deleted, reset to unverified by
-    // a secret rotation, or unsubscribed since the event occurred gets no further attempt.
+    // Only active endpoints receive events (docs/contract-rules.md, Events rule 1): one deleted,
+    // reset to unverified by a secret rotation, or unsubscribed since the event occurred gets no
+    // further attempt.
     if (!endpoint || endpoint.status !== 'active' || !endpoint.event_types.includes(job.event.type)) {
       record({
         status_code: null,
@@ -156,8 +157,8 @@ export class WebhookDispatcher {
     }
     if (!delivered && statusCode !== null && error === null) error = `the receiver answered ${statusCode}`;
     const delays = this.store.opts.webhookRetryDelays ?? DEFAULT_RETRY_DELAYS_S;
-    // Contract, Events rule 3: retry delays 0, 2, 5 and 10 s, so a failed first attempt is
-    // retried up to four times, the n-th retry n-th delay after the previous failure.
+    // Retry delays 0, 2, 5 and 10 s (docs/contract-rules.md, Events rule 3), so a failed first
+    // attempt is retried up to four times, the n-th retry n-th delay after the previous failure.
     const willRetry = !delivered && attempt <= delays.length;
     const retryIn = willRetry ? delays[attempt - 1]! : null;
     record({
@@ -178,8 +179,8 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Events, rule 6: a GET to the receiver with a verify token and a challenge; only a 200
-   * whose body is exactly the challenge verifies the endpoint.
+   * A GET to the receiver with a verify token and a challenge; only a 200 whose body is exactly
+   * the challenge verifies the endpoint (docs/contract-rules.md, Events rule 6).
    */
   async verify(endpoint: WebhookEndpoint): Promise<VerifyResult> {
     const challenge = randomBytes(16).toString('hex');

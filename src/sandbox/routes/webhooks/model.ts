@@ -48,11 +48,14 @@ declare module '../../types.js' {
 
 declare module '../../options.js' {
   interface SandboxOptions {
-    /** seconds between a failed attempt and the next (docs/contract-rules.md: 0, 2, 5, 10); tests shrink them */
+    /**
+     * seconds between a failed attempt and the next (docs/contract-rules.md, Events rule 3: 0, 2, 5, 10); tests
+     * shrink them
+     */
     webhookRetryDelays?: number[];
     /** fault knob: this many receiver answers are treated as lost, so the delivery is retried */
     webhookLostAnswers?: number;
-    /** fraction digits of delivered timestamps: 3 (docs/contract-rules.md) or 6 */
+    /** fraction digits of delivered timestamps: 3 (docs/contract-rules.md, Delivery) or 6 */
     webhookTimestampDigits?: 3 | 6;
   }
 }
