@@ -53,9 +53,8 @@ describe('workspaces and data', () => {
     expectStatus(await call('GET', '/api/v3/recipes/', { auth: 'basic' }), 200);
   });
 
-  test('the iframe URL has the form {base_url}/api/v3/iframe/ with code, type and name (Tokens, workspaces, agency recipes, iframe)', async (ctx) => {
-    const name = datasources[0]?.[DATASOURCE.name];
-    if (!name) return ctx.skip('no data source');
+  /** The iframe URL the service gives for connecting `name` in the workspace. */
+  async function iframeUrlFor(name: string): Promise<URL> {
     const res = await call('POST', '/api/v3/get_iframe_url', {
       auth: 'basic',
       json: { workspace_id: workspace, type: 'datasource', name },
@@ -63,24 +62,25 @@ describe('workspaces and data', () => {
     expectStatus(res, 200);
     const url = iframeUrl(res);
     expect(url, res.text).toBeDefined();
-    expect(url!.toString().startsWith(`${baseUrl}/api/v3/iframe/`)).toBe(true);
-    expect(url!.searchParams.get('code')).toBeTruthy();
-    expect(url!.searchParams.get('type')).toBe('datasource');
-    expect(url!.searchParams.get('name')).toBe(name);
+    return url!;
+  }
+
+  test('the iframe URL has the form {base_url}/api/v3/iframe/ with code, type and name (Tokens, workspaces, agency recipes, iframe)', async (ctx) => {
+    const name = datasources[0]?.[DATASOURCE.name];
+    if (!name) return ctx.skip('no data source');
+    const url = await iframeUrlFor(name);
+    expect(url.toString().startsWith(`${baseUrl}/api/v3/iframe/`)).toBe(true);
+    expect(url.searchParams.get('code')).toBeTruthy();
+    expect(url.searchParams.get('type')).toBe('datasource');
+    expect(url.searchParams.get('name')).toBe(name);
   });
 
   test('the iframe URL opens: a GET of it answers 200 (Tokens, workspaces, agency recipes, iframe: the URL is to embed)', async (ctx) => {
     const name = datasources[0]?.[DATASOURCE.name];
     if (!name) return ctx.skip('no data source');
-    const res = await call('POST', '/api/v3/get_iframe_url', {
-      auth: 'basic',
-      json: { workspace_id: workspace, type: 'datasource', name },
-    });
-    expectStatus(res, 200);
-    const url = iframeUrl(res);
-    expect(url, res.text).toBeDefined();
+    const url = await iframeUrlFor(name);
     // The page is for a person in a browser: only that it opens, without credentials, is checked.
-    const page = await call('GET', relative(url!.toString()), { headers: { accept: 'text/html' } });
+    const page = await call('GET', relative(url.toString()), { headers: { accept: 'text/html' } });
     expectStatus(page, 200);
   });
 
