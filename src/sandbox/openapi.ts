@@ -45,6 +45,17 @@ function pathAndParams(url: string): { path: string; params: string[] } {
   return { path: openApiPath(url), params: [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!) };
 }
 
+/**
+ * A path parameter: a name (a data source's, a destination's) is text; an id is a positive
+ * integer, declared as its digits since recipe ids pass 2^53 (a generated client must not make
+ * it a JavaScript number).
+ */
+function pathSchema(name: string): JsonSchema {
+  return name.endsWith('_name')
+    ? { type: 'string', minLength: 1 }
+    : { type: 'string', pattern: '^[1-9][0-9]*$', description: 'an integer id, in digits' };
+}
+
 const ERROR_ENVELOPE = {
   type: 'object',
   description: 'Errors of the v3.1 recipe operations and the v3.1 accounts list: the second of the two error shapes.',
@@ -166,7 +177,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
       name,
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: pathSchema(name),
     }));
     const op = operationOf(route.method, route.url);
     if (route.query) {

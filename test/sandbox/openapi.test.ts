@@ -60,7 +60,14 @@ describe('OpenAPI document', () => {
 
   it('declares path parameters and the queries the handlers read', () => {
     const detail = doc.paths['/api/v3.1/automated-recipes/{id}/'].get;
-    expect(detail.parameters).toContainEqual({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+    // Ids are their digits (a recipe id passes 2^53); names are text.
+    const id = detail.parameters.find((p: any) => p.name === 'id');
+    expect(id).toMatchObject({ in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } });
+    const re = new RegExp(id.schema.pattern);
+    expect(['9007199254740993', '7'].every((v) => re.test(v))).toBe(true);
+    expect(['0', '-1', '1.5', 'abc', ''].some((v) => re.test(v))).toBe(false);
+    const named = doc.paths['/api/v3/datasources/{datasource_name}/connections'].get.parameters[0];
+    expect(named).toMatchObject({ name: 'datasource_name', schema: { type: 'string', minLength: 1 } });
     const list = doc.paths['/api/v3.1/automated-recipes/'].get;
     const state = list.parameters.find((p: any) => p.name === 'state');
     expect(state).toMatchObject({ in: 'query', required: false });
