@@ -52,11 +52,12 @@ function cacheDir(env) {
 // and dist/undici.cjs below, and Node's compile cache of dist/vendor on Node 22, are then read
 // and written under the same flags on every run. The cost: Node's own code cache for its
 // built-in modules, made under V8's defaults, is refused, and the ones a run loads compile from
-// source (measured head to head on Node 20: ~2.5 ms on `workspaces list`, ~4 ms on a workspace
-// command with a cached token, which also loads node:crypto; ~3 ms on Node 22). Node 24 and 26
-// do not act on --liftoff-only at run time: src/http/baseline-wasm.ts raises their tier-up
-// budget while each module is created. On the command line (node takes V8 flags there, not in
-// NODE_OPTIONS), a --liftoff-only or --no-liftoff-only of the user's stays as given.
+// source (measured head to head on Node 20: ~2.5 ms on `workspaces list`, ~3 ms, 5 ms of CPU
+// time, on a workspace command with a cached token, which also loads node:crypto; ~3 ms on
+// Node 22; docs/benchmarks.md). Node 24 and 26 do not act on --liftoff-only at run time:
+// src/http/baseline-wasm.ts raises their tier-up budget while each module is created. On the
+// command line (node takes V8 flags there, not in NODE_OPTIONS), a --liftoff-only or
+// --no-liftoff-only of the user's stays as given.
 /** The Node majors on which the launcher sets --liftoff-only. */
 const LIFTOFF_ONLY_MAJORS = [20, 22];
 
