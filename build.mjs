@@ -136,7 +136,7 @@ const commonJs = { bundle: true, format: 'cjs', platform: 'node', target: 'node2
 // undici creates its WebAssembly HTTP parser on the first connection, with `lazyllhttp()`: the
 // build has it do so through withBaselineWasm (src/http/baseline-wasm.ts), which keeps V8 from
 // recompiling the parser on background threads that the process would wait for at exit (on
-// Node 22 the launcher's --liftoff-only does).
+// Node 24 and 26; on Node 20 and 22 the launcher's --liftoff-only does).
 const PARSER_CALL = 'llhttpInstance = lazyllhttp()';
 /** @type {import('esbuild').Plugin} */
 const baselineWasm = {

@@ -90,16 +90,20 @@ const verdict = (ok) => (ok ? 'met' : 'NOT met');
 const ms = (x) => `${x.toFixed(1).padStart(6)} ms`;
 const nodeVersion = spawnSync(NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
 console.log(`startup on Node ${nodeVersion}, median of ${RUNS} interleaved runs`);
-// WebAssembly is kept at its baseline tier per Node major (src/http/baseline-wasm.ts, and the
-// launcher on Node 22): on a major in neither, V8 tiers up as it decides and a run that sends
-// a few requests may wait for that at exit. Said here so that such figures are read as such.
+// WebAssembly is kept at its baseline tier per Node major (the launcher's --liftoff-only on
+// the majors of LIFTOFF_ONLY_MAJORS, src/http/baseline-wasm.ts on those of BASELINE_FLAGS): on a
+// major in neither, V8 tiers up as it decides and a run that sends a few requests may wait for
+// that at exit. Said here so that such figures are read as such.
 const major = Number(nodeVersion.split('.')[0]);
+const launcherMajors = /const LIFTOFF_ONLY_MAJORS = \[([\d, ]*)\]/.exec(readFileSync('bin/edp.js', 'utf8'));
+if (!launcherMajors) throw new Error('bin/edp.js: LIFTOFF_ONLY_MAJORS not found');
+const liftoffOnly = launcherMajors[1].split(',').map(Number);
 const tabled = [...readFileSync('src/http/baseline-wasm.ts', 'utf8').matchAll(/^ {2}(\d+): \{ set:/gm)].map((m) =>
   Number(m[1]),
 );
-if (major !== 22 && !tabled.includes(major))
+if (!liftoffOnly.includes(major) && !tabled.includes(major))
   console.log(
-    `  note: Node ${major} is not in BASELINE_FLAGS (${tabled.join(', ')}) nor 22: WebAssembly tiers up as V8 decides`,
+    `  note: Node ${major} is in neither LIFTOFF_ONLY_MAJORS (${liftoffOnly.join(', ')}, bin/edp.js) nor BASELINE_FLAGS (${tabled.join(', ')}): WebAssembly tiers up as V8 decides`,
   );
 console.log(`  ${'node -e 0'.padEnd(36)} ${ms(m['node -e 0'])}`);
 for (const [name, target] of [

@@ -45,14 +45,28 @@ function cacheDir(env) {
 
 // undici parses responses with WebAssembly, and `--jq` runs jq compiled to it. V8 compiles it
 // again with its optimizing tier on background threads once it has run a while: the process
-// waits for that work at exit (~55 ms on Node 22 after two requests), and a long run (paging
-// through 100,000 items) peaks ~30 MB higher. On Node 22 V8's --liftoff-only keeps it at the
-// baseline tier; it is set before any code is compiled, since V8 keys its code caches by its
-// flags, Node's compile cache for dist/vendor included (at a cost: Node's own code cache for its
-// built-in modules is refused, ~3 ms a run). Node 20 and 24 do it otherwise, from the first
-// WebAssembly module on (src/http/baseline-wasm.ts).
+// waits for that work at exit (~85 ms on Node 20 after one request, ~55 ms on Node 22 after
+// two), and a long run (paging through 100,000 items) peaks ~30 MB higher. On Node 20 and 22,
+// V8's --liftoff-only keeps it at the baseline tier for the whole run. It is set here, before
+// any code is compiled, because V8 keys its code caches by its flags: the caches of dist/cli.cjs
+// and dist/undici.cjs below, and Node's compile cache of dist/vendor on Node 22, are then read
+// and written under the same flags on every run. The cost: Node's own code cache for its
+// built-in modules, made under V8's defaults, is refused, and the ones a run loads compile from
+// source (measured head to head on Node 20: ~2.5 ms on `workspaces list`, ~3 ms, 5 ms of CPU
+// time, on a workspace command with a cached token, which also loads node:crypto; ~3 ms on
+// Node 22; docs/benchmarks.md). Node 24 and 26 do not act on --liftoff-only at run time:
+// src/http/baseline-wasm.ts raises their tier-up budget while each module is created. On the
+// command line (node takes V8 flags there, not in NODE_OPTIONS), a --liftoff-only or
+// --no-liftoff-only of the user's stays as given.
+/** The Node majors on which the launcher sets --liftoff-only. */
+const LIFTOFF_ONLY_MAJORS = [20, 22];
+
 function start() {
-  if (Number(process.versions.node.split('.')[0]) === 22) require('node:v8').setFlagsFromString('--liftoff-only');
+  if (
+    LIFTOFF_ONLY_MAJORS.includes(Number(process.versions.node.split('.')[0])) &&
+    !process.execArgv.some((arg) => /^--(no-)?liftoff[-_]only\b/.test(arg))
+  )
+    require('node:v8').setFlagsFromString('--liftoff-only');
 
   // Node 22 and later keep compiled code between runs, in the user's cache folder, for what loads
   // through Node's own loaders (the libraries in dist/vendor, the sandbox). A folder that cannot be
@@ -90,55 +104,17 @@ const LOCAL_RUN = 0;
 const REQUEST_RUN = 1;
 
 /**
- * V8 flags held off their defaults for the rest of the run (src/http/baseline-wasm.ts: on Node
- * 20, --liftoff-only from the first WebAssembly module on), as that module announces them.
- * V8 keys code caches by its flags: they are set back to their defaults while a file with a
- * code cache is compiled and run (which also loads the built-in modules it needs with Node's
- * own cache), and before the caches are written at exit.
- */
-const HELD_FLAGS = Symbol.for('edp.heldV8Flags');
-
-/**
- * The flags announced under HELD_FLAGS, if any.
- * @returns {import('../src/http/baseline-wasm.ts').HeldFlags | undefined}
- */
-function heldFlags() {
-  return /** @type {Record<symbol, import('../src/http/baseline-wasm.ts').HeldFlags | undefined>} */ (
-    /** @type {unknown} */ (globalThis)
-  )[HELD_FLAGS];
-}
-
-/**
  * Loads one of the built CommonJS files (dist/cli.cjs, dist/undici.cjs) with a V8 code cache
  * kept in the user's cache folder, named after the file, this Node and the build's digest of it:
  * a run then skips parsing and compiling the code the previous runs compiled. The cache is
  * written at exit, once the run has compiled what a command needs, when there was none, V8
  * refused it (another V8 or other flags), or it came from a run without requests and this one
  * sent some. Without a cache folder the file is compiled as usual.
- */
-/**
  * @param {string} file
  * @param {string} name
  * @returns {any}
  */
 function loadCommonJs(file, name) {
-  const held = heldFlags();
-  if (!held) return compileAndRun(file, name);
-  const { setFlagsFromString } = require('node:v8');
-  setFlagsFromString(held.reset);
-  try {
-    return compileAndRun(file, name);
-  } finally {
-    setFlagsFromString(held.set);
-  }
-}
-
-/**
- * @param {string} file
- * @param {string} name
- * @returns {any}
- */
-function compileAndRun(file, name) {
   const bytes = readFileSync(file);
   // The build's digest of the file, on its last line (build.mjs).
   const build = /edpBuild=([0-9a-f]+)\s*$/.exec(bytes.toString('latin1', Math.max(0, bytes.length - 64)));
@@ -174,8 +150,6 @@ function compileAndRun(file, name) {
 
 function writeCodeCaches() {
   if (!cache) return;
-  const held = heldFlags();
-  if (held) require('node:v8').setFlagsFromString(held.reset);
   // undici loads with the first request.
   const thisRun = loadedFiles.some((f) => f.name === 'undici') ? REQUEST_RUN : LOCAL_RUN;
   for (const { script, cacheFile, name, writtenBy } of loadedFiles) {

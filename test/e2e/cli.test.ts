@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
-import { operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
+import { BIN, operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
 
 // The built command line as a process: help, version, errors, sign-in and the agency-level
 // command groups, against one sandbox of this file.
@@ -121,7 +121,7 @@ describe('edp, built: help, version and errors', () => {
     }
   });
 
-  it('keeps WebAssembly at the baseline tier: --liftoff-only on Node 20 and 22, a raised tier-up budget on Node 24 and 26; V8 flags at their defaults when the caches are written', async () => {
+  it("keeps WebAssembly at the baseline tier: --liftoff-only from the start on Node 20 and 22 (not over the user's own), a raised tier-up budget on Node 24 and 26", async () => {
     // A preload records each V8 flag the run sets; the launcher and the CLI set none of their own.
     const dir = tempDir('edp-flags-');
     const log = join(dir.dir, 'flags.log');
@@ -133,18 +133,38 @@ const set = v8.setFlagsFromString;
 v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.stringify(log)}, flags + '\\n'); set(flags); };
 `,
     );
+    const logged = () => {
+      try {
+        return readFileSync(log, 'utf8').trim().split('\n');
+      } catch {
+        return [];
+      }
+    };
     try {
       const r = await runEdp(['workspaces', 'list', '--json'], {
         env: { ...env(), NODE_OPTIONS: `--require ${preload}` },
       });
       expect(r.code).toBe(0);
       expect(r.json().length).toBeGreaterThan(0);
-      // Node 20: --liftoff-only from the parser's creation, the defaults back at exit; Node 22:
-      // the launcher's --liftoff-only, for the whole run; Node 24 and 26: the budget raised while
-      // undici creates its parser, then its default.
+      // Node 20 and 22: the launcher's --liftoff-only, for the whole run; Node 24 and 26: the
+      // budget raised while undici creates its parser, then its default.
       const flags = BASELINE_FLAGS[Number(process.versions.node.split('.')[0])];
-      const expected = flags ? [flags.set, flags.reset] : ['--liftoff-only'];
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(expected);
+      expect(logged()).toEqual(flags ? [flags.set, flags.reset] : ['--liftoff-only']);
+      // A --no-liftoff-only given to node is left as it is.
+      rmSync(log, { force: true });
+      const own = spawnSync(process.execPath, ['--no-liftoff-only', '--require', preload, BIN, '--version'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: dir.dir },
+      });
+      expect(own.status).toBe(0);
+      expect(logged()).toEqual([]);
+      // Without it, a run that creates no WebAssembly still starts under the flag on Node 20 and 22.
+      const plain = spawnSync(process.execPath, ['--require', preload, BIN, '--version'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: dir.dir },
+      });
+      expect(plain.status).toBe(0);
+      expect(logged()).toEqual(flags ? [] : ['--liftoff-only']);
     } finally {
       dir.remove();
     }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BASELINE_FLAGS, withBaselineWasm, type HeldFlags } from '../../src/http/baseline-wasm.js';
+import { BASELINE_FLAGS, withBaselineWasm } from '../../src/http/baseline-wasm.js';
 
 describe('WebAssembly created at its baseline tier', () => {
   it('on Node 24 raises the tier-up budget for the creation only, then sets back its default', () => {
@@ -14,25 +14,6 @@ describe('WebAssembly created at its baseline tier', () => {
     );
     expect(result).toBe('instance');
     expect(flags).toEqual(['--wasm-tiering-budget=2000000000', 'create', '--wasm-tiering-budget=13000000']);
-  });
-
-  it('on Node 20 sets --liftoff-only once, from the first module on, and announces it with its defaults to the launcher', () => {
-    const flags: string[] = [];
-    const announced: HeldFlags[] = [];
-    const options = {
-      major: 20,
-      setFlags: (f: string) => flags.push(f),
-      nodeOptions: '',
-      announce: (h: HeldFlags) => announced.push(h),
-    };
-    expect(withBaselineWasm(() => 'jq', options)).toBe('jq');
-    expect(flags).toEqual(['--liftoff-only']);
-    // Later modules are created under the flag already set.
-    expect(withBaselineWasm(() => 'parser', options)).toBe('parser');
-    expect(flags).toEqual(['--liftoff-only']);
-    expect(announced).toEqual([
-      { set: '--liftoff-only', reset: '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering' },
-    ]);
   });
 
   it('sets the default back when the creation throws', () => {
@@ -62,9 +43,9 @@ describe('WebAssembly created at its baseline tier', () => {
     expect(flags).toEqual(['--wasm-tiering-budget=2000000000', '--wasm-tiering-budget=13000000']);
   });
 
-  it("leaves the flags alone on Node 22 (the launcher's --liftoff-only) and on a major it does not know", () => {
+  it("leaves the flags alone on Node 20 and 22 (the launcher's --liftoff-only) and on a major it does not know", () => {
     const flags: string[] = [];
-    for (const major of [22, 99]) {
+    for (const major of [20, 22, 99]) {
       expect(withBaselineWasm(() => major, { major, setFlags: (f) => flags.push(f), nodeOptions: '' })).toBe(major);
     }
     expect(flags).toEqual([]);
@@ -83,7 +64,7 @@ describe('WebAssembly created at its baseline tier', () => {
   it('sets back the defaults of the Node running the tests, as its V8 prints them', () => {
     const major = Number(process.versions.node.split('.')[0]);
     const entry = BASELINE_FLAGS[major];
-    if (major === 22) {
+    if (major === 20 || major === 22) {
       expect(entry).toBeUndefined();
       return;
     }
