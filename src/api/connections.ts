@@ -1,12 +1,11 @@
 import { path } from './path.js';
 import type { Received } from '../contract/answers.js';
-import type { LosslessNumber } from '../util/json.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Connections to data sources: workspace operations (Bearer). */
 
-/** A connection: the counts the contract shows in lists, and its id (its paths take it). */
-export type Connection = Received<'Connection'> & { id: number | LosslessNumber };
+/** A connection: its id and the counts the contract shows in lists. */
+export type Connection = Received<'Connection'>;
 
 export function listConnections(
   api: Service,

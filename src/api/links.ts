@@ -6,7 +6,8 @@ import type { ListOptions, Service } from './service.js';
 /** One-time external authentication links of a data source: workspace operations (Bearer). */
 
 /** External authentication link; `status` is an open set: not_used, used, expired, revoked_manually. */
-export type ExternalAuthLink = ReceivedWith<'ExternalAuthLink', { id: number | string; email?: string; url?: string }>;
+/** A link: its id and status, and (the vendor's documentation) the address it went to and its URL. */
+export type ExternalAuthLink = ReceivedWith<'ExternalAuthLink', { email?: string; url?: string }>;
 
 /**
  * One link per address of `to_emails`; `send_email` false: the caller delivers the links;

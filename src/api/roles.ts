@@ -28,10 +28,14 @@ type CatalogItem = Received<'PermissionCatalog'>[number];
 /** A layer's or a permission's title and description. */
 export type CatalogEntry = CatalogItem['permissions'][number];
 
-/** A product layer of the catalog, with its permissions (named as the sandbox names them). */
+/**
+ * A product layer of the catalog, with its permissions. Their names (`layer`, `permission`, what
+ * a role's pairs hold) are the vendor's documentation's: the contract shows only the titles and
+ * descriptions.
+ */
 export type CatalogLayer = Without<CatalogItem, 'permissions'> & {
-  layer: string;
-  permissions: Array<CatalogEntry & { permission: string }>;
+  layer?: string;
+  permissions: Array<CatalogEntry & { permission?: string }>;
 };
 
 export interface RoleUser {

@@ -10,6 +10,10 @@ const integer = { type: 'integer' } as const;
 const text = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
 const textOrNull = { type: ['string', 'null'] } as const;
+/** An id: lists are ordered by it, paths name a resource by it. */
+const id = { type: 'integer', minimum: 1 } as const;
+/** A page's link: a full URL, or null at either end (a mock's example is the end). */
+const pageLink = { type: ['string', 'null'], format: 'uri', examples: [null] } as const;
 
 /** A field of a template, an extract or a data table. */
 const field = {
@@ -52,7 +56,7 @@ const sourceEntry = {
       maxItems: 100,
       items: {
         type: 'object',
-        properties: { extraction_id: integer, account_id: {}, reason: text },
+        properties: { extraction_id: id, account_id: {}, reason: text },
         required: ['extraction_id', 'account_id', 'reason'],
       },
     },
@@ -64,8 +68,8 @@ const sourceEntry = {
 
 const externalAuthLink = {
   type: 'object',
-  properties: { status: { type: 'string', description: 'not_used, used, expired or revoked_manually' } },
-  required: ['status'],
+  properties: { id, status: { type: 'string', description: 'not_used, used, expired or revoked_manually' } },
+  required: ['id', 'status'],
 } as const;
 
 const permissionPair = {
@@ -80,8 +84,8 @@ export const ANSWER_SCHEMAS = {
     description: 'The paginated list envelope: next and previous are full URLs or null.',
     properties: {
       count: { type: 'integer', minimum: 0 },
-      next: textOrNull,
-      previous: textOrNull,
+      next: pageLink,
+      previous: pageLink,
       results: { type: 'array' },
     },
     required: ['count', 'next', 'previous', 'results'],
@@ -93,23 +97,23 @@ export const ANSWER_SCHEMAS = {
   },
   Workspace: {
     type: 'object',
-    properties: { id: integer, title: text },
+    properties: { id, title: text },
     required: ['id', 'title'],
   },
   Connection: {
     type: 'object',
     description: 'A connection as lists show it (other fields are not shown by the contract).',
-    properties: { accounts_number: integer, enabled_for_extraction_accounts_number: integer },
-    required: ['accounts_number', 'enabled_for_extraction_accounts_number'],
+    properties: { id, accounts_number: integer, enabled_for_extraction_accounts_number: integer },
+    required: ['id', 'accounts_number', 'enabled_for_extraction_accounts_number'],
   },
   AccountV3: {
     type: 'object',
     properties: {
-      id: integer,
+      id,
       account_id: text,
       title: text,
       currency: text,
-      connection_id: integer,
+      connection_id: id,
       datasource_name: text,
       is_active: flag,
       enabled_for_embedded_extraction: flag,
@@ -123,9 +127,9 @@ export const ANSWER_SCHEMAS = {
     type: 'object',
     description: 'The id is the only one a recipe configuration accepts; no second account identifier.',
     properties: {
-      id: integer,
+      id,
       title: text,
-      connection_id: integer,
+      connection_id: id,
       datasource_name: text,
       is_active: flag,
       enabled_for_embedded_extraction: flag,
@@ -143,7 +147,7 @@ export const ANSWER_SCHEMAS = {
     type: 'object',
     description: 'A recipe template (v3.1).',
     properties: {
-      id: integer,
+      id,
       title: text,
       origin: text,
       categories: { type: 'array' },
@@ -156,8 +160,8 @@ export const ANSWER_SCHEMAS = {
     type: 'object',
     description: 'The full recipe (v3.1).',
     properties: {
-      recipe_id: integer,
-      template_id: integer,
+      recipe_id: id,
+      template_id: id,
       datatable_id: { type: ['integer', 'null'] },
       title: text,
       state: textOrNull,
@@ -174,7 +178,7 @@ export const ANSWER_SCHEMAS = {
   },
   RecipeV3Created: {
     type: 'object',
-    properties: { recipe_id: integer, datatable_id: { type: ['integer', 'null'] } },
+    properties: { recipe_id: id, datatable_id: { type: ['integer', 'null'] } },
     required: ['recipe_id', 'datatable_id'],
   },
   ExtractionCheck: {
@@ -186,7 +190,7 @@ export const ANSWER_SCHEMAS = {
   Role: {
     type: 'object',
     properties: {
-      id: integer,
+      id,
       title: text,
       description: textOrNull,
       permissions: { type: 'array', items: permissionPair },
@@ -197,7 +201,7 @@ export const ANSWER_SCHEMAS = {
   WebhookEndpoint: {
     type: 'object',
     description: 'A webhook endpoint; its secret only at creation and rotation.',
-    properties: { id: integer, status: text, event_types: { type: 'array', items: text }, secret: false },
+    properties: { id, status: text, event_types: { type: 'array', items: text }, secret: false },
     required: ['id', 'status', 'event_types'],
   },
   RecipeTemplateV3: {
@@ -230,31 +234,32 @@ export const ANSWER_SCHEMAS = {
   ExtractTemplate: {
     type: 'object',
     description: 'An extraction template, in detail.',
-    properties: { sql_name: text, fields: { type: 'array', items: field } },
-    required: ['sql_name', 'fields'],
+    properties: { id, sql_name: text, fields: { type: 'array', items: field } },
+    required: ['id', 'sql_name', 'fields'],
   },
   CompactTemplate: {
     type: 'object',
     description: 'An extraction template, in the compact form by id.',
-    properties: { id: integer, datasource_name: text, is_wide_template: flag },
+    properties: { id, datasource_name: text, is_wide_template: flag },
     required: ['id', 'datasource_name', 'is_wide_template'],
   },
   Extract: {
     type: 'object',
     properties: {
+      id,
       sync_historical_data: textOrNull,
-      account_entity_id: integer,
-      account_embedded_id: { type: ['integer', 'null'] },
+      account_entity_id: id,
+      account_embedded_id: { type: ['integer', 'null'], minimum: 1 },
       template: { type: 'object', properties: { is_wide_template: flag }, required: ['is_wide_template'] },
       fields: { type: 'array', items: field },
     },
-    required: ['sync_historical_data', 'account_entity_id', 'account_embedded_id', 'template'],
+    required: ['id', 'sync_historical_data', 'account_entity_id', 'account_embedded_id', 'template'],
   },
   DataTable: {
     type: 'object',
     description: 'A data table, in detail: its whole schema, system fields included.',
-    properties: { sql_name: text, fields: { type: 'array', items: field } },
-    required: ['sql_name', 'fields'],
+    properties: { id, sql_name: text, fields: { type: 'array', items: field } },
+    required: ['id', 'sql_name', 'fields'],
   },
   ExternalAuthLink: externalAuthLink,
   ExternalAuthLinks: { type: 'array', items: externalAuthLink },
@@ -276,7 +281,7 @@ export const ANSWER_SCHEMAS = {
   },
   EndpointCreated: {
     type: 'object',
-    properties: { id: integer, secret: { type: 'string', minLength: 1 } },
+    properties: { id, secret: { type: 'string', minLength: 1 } },
     required: ['id', 'secret'],
   },
 } as const satisfies Record<string, Record<string, unknown>>;

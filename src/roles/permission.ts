@@ -1,4 +1,4 @@
-import type { PermissionPair } from '../api/roles.js';
+import type { CatalogLayer, PermissionPair } from '../api/roles.js';
 import { UsageError } from '../errors.js';
 
 export const pairText = (p: PermissionPair): string => `${p.layer}:${p.permission}`;
@@ -19,3 +19,27 @@ export function parsePermission(text: string, where: string): PermissionPair {
   if (!pair) throw new UsageError(`${where}: ${notAPermission(text)}`);
   return pair;
 }
+
+/** `name` and `wanted` are the same name, letter case aside; a name the catalog left out matches nothing. */
+const sameName = (name: string | undefined, wanted: string) =>
+  name !== undefined && name.toLowerCase() === wanted.toLowerCase();
+
+/**
+ * The catalog's layer of a pair and its permission, each found by exact name first, then letter
+ * case aside (the catalog's spelling wins); undefined where the catalog has none.
+ */
+export function inCatalog(
+  catalog: readonly CatalogLayer[],
+  pair: PermissionPair,
+): { layer?: CatalogLayer; pair?: PermissionPair } {
+  const layer = catalog.find((l) => l.layer === pair.layer) ?? catalog.find((l) => sameName(l.layer, pair.layer));
+  if (!layer?.layer) return {};
+  const perms = layer.permissions ?? [];
+  const perm =
+    perms.find((p) => p.permission === pair.permission) ?? perms.find((p) => sameName(p.permission, pair.permission));
+  return perm?.permission ? { layer, pair: { layer: layer.layer, permission: perm.permission } } : { layer };
+}
+
+/** A catalog entry's pair as text; `?` for a name the catalog left out. */
+export const catalogPairText = (layer: CatalogLayer, permission: { permission?: string }): string =>
+  `${layer.layer ?? '?'}:${permission.permission ?? '?'}`;

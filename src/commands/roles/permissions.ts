@@ -1,5 +1,6 @@
 import { getPermissionCatalog, type CatalogLayer } from '../../api/roles.js';
 import type { Context } from '../../context.js';
+import { catalogPairText } from '../../roles/permission.js';
 import type { PermissionsOptions } from './command.js';
 
 export async function runPermissions(_opts: PermissionsOptions, ctx: Context): Promise<void> {
@@ -20,7 +21,7 @@ export async function runPermissions(_opts: PermissionsOptions, ctx: Context): P
   await ctx.output.list(
     rows,
     [
-      { header: 'PERMISSION', value: (r) => `${r.layer.layer}:${r.permission.permission}` },
+      { header: 'PERMISSION', value: (r) => catalogPairText(r.layer, r.permission) },
       { header: 'TITLE', value: (r) => r.permission.title },
       { header: 'DESCRIPTION', value: (r) => r.permission.description },
     ],

@@ -1,4 +1,5 @@
 import { getPermissionCatalog, listRoles, type PermissionPair, type Role } from '../../api/roles.js';
+import { inCatalog, pairText } from '../../roles/permission.js';
 import type { Service } from '../../api/service.js';
 import { collect } from '../../util/collect.js';
 import { type FleetFile, type RoleEntry } from '../file.js';
@@ -33,10 +34,9 @@ export async function planRoles(api: Service, file: FleetFile, prune: boolean): 
       // Every pair must come from the catalog; a pair that differs only in letter case takes the catalog's spelling.
       const unknown: string[] = [];
       entry.permissions = entry.permissions.map((p) => {
-        const layer = catalog.find((l) => l.layer.toUpperCase() === p.layer.toUpperCase());
-        const perm = layer?.permissions?.find((x) => x.permission.toUpperCase() === p.permission.toUpperCase());
-        if (!layer || !perm) unknown.push(`${p.layer}:${p.permission}`);
-        return layer && perm ? { layer: layer.layer, permission: perm.permission } : p;
+        const known = inCatalog(catalog, p).pair;
+        if (!known) unknown.push(pairText(p));
+        return known ?? p;
       });
       if (unknown.length > 0) {
         out.blocked.push({

@@ -6,7 +6,7 @@ import type { Service } from '../../../api/service.js';
 import type { Column } from '../../../output/output.js';
 import { checkTitle } from '../../shared/options.js';
 import type { CreateOptions, UpdateOptions } from '../command.js';
-import { pairText, parsePermission } from '../../../roles/permission.js';
+import { inCatalog, pairText, parsePermission } from '../../../roles/permission.js';
 
 export const kindOf = (r: Role): string => (r.is_system === true ? 'system' : r.is_system === false ? 'custom' : '');
 
@@ -55,25 +55,21 @@ export async function checkAgainstCatalog(api: Service, pairs: PermissionPair[])
   const problems: string[] = [];
   const out: PermissionPair[] = [];
   for (const pair of pairs) {
-    const layer =
-      catalog.find((l) => l.layer === pair.layer) ??
-      catalog.find((l) => l.layer.toLowerCase() === pair.layer.toLowerCase());
-    if (!layer) {
-      problems.push(`${pairText(pair)}: no layer ${pair.layer} (layers: ${catalog.map((l) => l.layer).join(', ')})`);
+    const found = inCatalog(catalog, pair);
+    if (!found.layer) {
+      const layers = catalog.map((l) => l.layer ?? '?').join(', ');
+      problems.push(`${pairText(pair)}: no layer ${pair.layer} (layers: ${layers})`);
       continue;
     }
-    const perms = layer.permissions ?? [];
-    const perm =
-      perms.find((p) => p.permission === pair.permission) ??
-      perms.find((p) => p.permission.toLowerCase() === pair.permission.toLowerCase());
-    if (!perm) {
+    if (!found.pair) {
+      const names = (found.layer.permissions ?? []).map((p) => p.permission ?? '?').join(', ');
       problems.push(
-        `${pairText(pair)}: layer ${layer.layer} has no permission ${pair.permission} (it has: ${perms.map((p) => p.permission).join(', ')})`,
+        `${pairText(pair)}: layer ${found.layer.layer} has no permission ${pair.permission} (it has: ${names})`,
       );
       continue;
     }
-    if (!out.some((p) => p.layer === layer.layer && p.permission === perm.permission))
-      out.push({ layer: layer.layer, permission: perm.permission });
+    const known = found.pair;
+    if (!out.some((p) => p.layer === known.layer && p.permission === known.permission)) out.push(known);
   }
   if (problems.length > 0)
     throw new UsageError(`--permission: not in the permission catalog:\n  ${problems.join('\n  ')}`);
