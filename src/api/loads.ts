@@ -1,4 +1,5 @@
 import { jsonInteger } from '../util/json.js';
+import type { ReceivedWith } from '../contract/answers.js';
 import type { Schedule } from '../contract/extraction.js';
 import type { loadPut, loadRun, Sent } from '../contract/requests.js';
 import { path } from './path.js';
@@ -17,16 +18,18 @@ export interface LoadRun {
   [key: string]: unknown;
 }
 
-export interface Load {
-  id: number | string;
-  title?: string;
-  data_table_id?: number | string;
-  destination_connection_id?: number | string;
-  schedule?: string;
-  status?: string;
-  last_run?: LoadRun | null;
-  [key: string]: unknown;
-}
+/** A load: its id (all the contract shows), and what the vendor's documentation adds. */
+export type Load = ReceivedWith<
+  'Load',
+  {
+    title?: string;
+    data_table_id?: number | string;
+    destination_connection_id?: number | string;
+    schedule?: string;
+    status?: string;
+    last_run?: LoadRun | null;
+  }
+>;
 
 export interface LoadWrite {
   title: string;

@@ -261,6 +261,12 @@ export const ANSWER_SCHEMAS = {
     properties: { id, sql_name: text, fields: { type: 'array', items: field } },
     required: ['id', 'sql_name', 'fields'],
   },
+  Load: {
+    type: 'object',
+    description: 'A load: the contract shows only that it has an id.',
+    properties: { id },
+    required: ['id'],
+  },
   ExternalAuthLink: externalAuthLink,
   ExternalAuthLinks: { type: 'array', items: externalAuthLink },
   PermissionCatalog: {
