@@ -56,7 +56,7 @@ const sourceEntry = {
       maxItems: 100,
       items: {
         type: 'object',
-        properties: { extraction_id: id, account_id: {}, reason: text },
+        properties: { extraction_id: id, account_id: { type: ['string', 'integer'] }, reason: text },
         required: ['extraction_id', 'account_id', 'reason'],
       },
     },

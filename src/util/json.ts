@@ -88,9 +88,13 @@ export function jsonInteger(digits: string): number | LosslessNumber {
   return isSafeNumber(digits) ? Number(digits) : new LosslessNumber(digits);
 }
 
-/** The canonical text of an identifier, whether the service sent a number, a big number or a string. */
+/**
+ * The canonical text of an identifier, whether the service sent a number, a big number or a
+ * string; anything else it sent in its place (an object, a list) as its JSON.
+ */
 export function idText(value: unknown): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'object' && !(value instanceof LosslessNumber)) return stringifyJson(value);
   return String(value);
 }
 

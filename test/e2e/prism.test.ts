@@ -14,8 +14,9 @@ import { ROOT, operatorEnv, requireBuild, runEdp, type EdpRun } from './helpers.
  *   the sandbox gives must match the document, or Prism answers 422 (request) or 500
  *   (answer) in their place;
  * - a mock server answering from the document alone: answers shaped as the contract allows and
- *   unlike the sandbox's (`"string"`, ids of 1, empty lists), which the CLI must read or refuse
- *   clearly, never crash on.
+ *   unlike the sandbox's (`"string"`, ids of 1, empty lists), which the CLI must read, and with
+ *   random content the document allows (counts in the millions, links to other hosts), which it
+ *   must read or refuse clearly, never crash on.
  */
 
 const PRISM = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
@@ -24,6 +25,7 @@ const started: ChildProcess[] = [];
 let sb: Sandbox;
 let proxy: string;
 let mock: string;
+let randomMock: string;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,7 +63,12 @@ beforeAll(async () => {
   sb = await sandbox({ buildSeconds: 0.05 });
   const doc = join(dir.dir, 'openapi.json');
   writeFileSync(doc, await (await fetch(`${sb.url}/_sandbox/openapi.json`)).text());
-  [proxy, mock] = await Promise.all([startPrism(['proxy', doc, sb.url, '--errors']), startPrism(['mock', doc])]);
+  [proxy, mock, randomMock] = await Promise.all([
+    startPrism(['proxy', doc, sb.url, '--errors']),
+    startPrism(['mock', doc]),
+    // Random content the document allows: huge counts, any text, links to anywhere (seeded).
+    startPrism(['mock', doc, '--dynamic', '--seed', '7']),
+  ]);
 }, 90_000);
 
 afterAll(async () => {
@@ -123,30 +130,32 @@ describe('Prism as a validating proxy in front of the sandbox', () => {
   }, 120_000);
 });
 
+/** Reads of every kind of answer the document declares. */
+const READS: string[][] = [
+  ['workspaces', 'list'],
+  ['workspaces', 'get', '7'],
+  ['-w', '7', 'connections', 'list', '--data-source', 'google_ads'],
+  ['-w', '7', 'accounts', 'list', '--connection', '5', '--remote'],
+  ['-w', '7', 'extracts', 'list'],
+  ['-w', '7', 'extracts', 'get', '4'],
+  ['-w', '7', 'extract-templates', 'get', '5', '--data-source', 'google_ads'],
+  ['-w', '7', 'tables', 'get', '4'],
+  ['-w', '7', 'loads', 'get', '4'],
+  ['-w', '7', 'links', 'list', '--data-source', 'google_ads'],
+  ['-w', '7', 'recipes', 'templates'],
+  ['-w', '7', 'recipes', 'list'],
+  ['-w', '7', 'recipes', 'get', '12'],
+  ['-w', '7', 'recipes', 'extractions', '12'],
+  ['-w', '7', 'webhooks', 'list'],
+  ['-w', '7', 'webhooks', 'get', '3'],
+  ['roles', 'list'],
+  ['roles', 'get', '4'],
+  ['roles', 'permissions'],
+];
+
 describe('Prism as a mock server answering from the document alone', () => {
-  it('every read either shows what came or refuses it clearly: no crash, nothing undefined', async () => {
-    const runs: string[][] = [
-      ['workspaces', 'list'],
-      ['workspaces', 'get', '7'],
-      ['-w', '7', 'connections', 'list', '--data-source', 'google_ads'],
-      ['-w', '7', 'accounts', 'list', '--connection', '5', '--remote'],
-      ['-w', '7', 'extracts', 'list'],
-      ['-w', '7', 'extracts', 'get', '4'],
-      ['-w', '7', 'extract-templates', 'get', '5', '--data-source', 'google_ads'],
-      ['-w', '7', 'tables', 'get', '4'],
-      ['-w', '7', 'loads', 'get', '4'],
-      ['-w', '7', 'links', 'list', '--data-source', 'google_ads'],
-      ['-w', '7', 'recipes', 'templates'],
-      ['-w', '7', 'recipes', 'list'],
-      ['-w', '7', 'recipes', 'get', '12'],
-      ['-w', '7', 'recipes', 'extractions', '12'],
-      ['-w', '7', 'webhooks', 'list'],
-      ['-w', '7', 'webhooks', 'get', '3'],
-      ['roles', 'list'],
-      ['roles', 'get', '4'],
-      ['roles', 'permissions'],
-    ];
-    for (const argv of runs) {
+  it('every read shows what came: no error, nothing undefined', async () => {
+    for (const argv of READS) {
       for (const format of [[], ['--json']]) {
         const r = await edp(mock, 'mock', [...argv, ...format]);
         const text = shown([...argv, ...format], r);
@@ -155,6 +164,17 @@ describe('Prism as a mock server answering from the document alone', () => {
         // stderr carries notes for a person (an empty list, a never-built recipe), never an error
         expect(r.stderr, text).not.toMatch(/error|undefined/i);
       }
+    }
+  }, 120_000);
+
+  it('with random content the document allows, every read shows it or refuses it in one clear line', async () => {
+    for (const argv of READS) {
+      const r = await edp(randomMock, 'random', argv);
+      const text = shown(argv, r);
+      expect([0, 1], text).toContain(r.code);
+      if (r.code === 1) expect(r.stderr, text).toMatch(/^error: /m);
+      expect(r.stderr, text).not.toMatch(/TypeError|^\s+at /m);
+      expect(r.stdout + r.stderr, text).not.toMatch(/undefined|NaN|\[object Object\]/);
     }
   }, 120_000);
 });

@@ -48,6 +48,13 @@ describe('lossless JSON', () => {
     expect(stringifyJson(value)).toBe(text);
     expect(idText(value.recipe_id)).toBe('9007199254740993');
   });
+
+  it('shows an id the service sent as an object or a list as its JSON, never [object Object]', () => {
+    const value = parseJson('{"a":{"id":9007199254740993},"b":[1,"x"]}') as Record<string, unknown>;
+    expect(idText(value.a)).toBe('{"id":9007199254740993}');
+    expect(idText(value.b)).toBe('[1,"x"]');
+    expect(idText(null)).toBe('');
+  });
 });
 
 describe('JSON fast and lossless paths', () => {
