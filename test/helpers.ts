@@ -169,9 +169,9 @@ function sharedConfigDir(): string {
   return shared;
 }
 
-/** Raw HTTP against the sandbox, for contract-level tests. */
+/** Raw HTTP against the sandbox (or any server at a `url`), for contract-level tests. */
 export async function http(
-  sb: Sandbox,
+  sb: Pick<Sandbox, 'url'>,
   method: string,
   path: string,
   opts: {

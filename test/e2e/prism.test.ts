@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, sandbox, tempDir } from '../helpers.js';
+import { freePort } from '../fixtures/webhooks.js';
+import { http, sandbox, tempDir } from '../helpers.js';
 import { ROOT, operatorEnv, requireBuild, runEdp, type EdpRun } from './helpers.js';
 
 /**
@@ -26,17 +26,6 @@ let sb: Sandbox;
 let proxy: string;
 let mock: string;
 let randomMock: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts Prism with `args` on a free port; resolves with its address once it listens. */
 async function startPrism(args: string[]): Promise<string> {
@@ -85,16 +74,9 @@ const shown = (argv: string[], r: EdpRun) => `edp ${argv.join(' ')} → ${r.code
 
 describe('Prism as a validating proxy in front of the sandbox', () => {
   it('validates: a request the document refuses is answered 422 by the proxy, not the sandbox', async () => {
-    const res = await fetch(`${proxy}/api/v3/roles/`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ title: 5 }),
-    });
+    const res = await http({ url: proxy }, 'POST', '/api/v3/roles/', { basic: true, body: { title: 5 } });
     expect(res.status).toBe(422);
-    expect(JSON.stringify(await res.json())).toContain('permissions');
+    expect(res.text).toContain('permissions');
   });
 
   it('passes every request the CLI sends and every answer the sandbox gives, writes included', async () => {
