@@ -1,12 +1,9 @@
 import type { ExtractTemplate, Field } from '../../../api/extract-templates.js';
 import type { Context } from '../../../context.js';
+import type { Column } from '../../../output/output.js';
+import { FIELD_COLUMNS, showFieldTable } from '../../shared/field-table.js';
 
-const fieldColumns = [
-  { header: 'NAME', value: (f: Field) => f.name },
-  { header: 'FORMAT', value: (f: Field) => f.format },
-  { header: 'TYPE', value: (f: Field) => f.user_type },
-  { header: 'DYNAMIC', value: (f: Field) => f.is_dynamic },
-];
+const fieldColumns: Array<Column<Field>> = [...FIELD_COLUMNS, { header: 'DYNAMIC', value: (f) => f.is_dynamic }];
 
 /** A template's detail view, then its fields as a table on a terminal; --json prints what the service sent. */
 export async function showTemplate(ctx: Context, t: ExtractTemplate): Promise<void> {
@@ -19,9 +16,5 @@ export async function showTemplate(ctx: Context, t: ExtractTemplate): Promise<vo
     ['wide', t.is_wide_template],
     ['parent', t.parent_id],
   ]);
-  // Piped, the fields are one line of the detail view already (compact JSON).
-  if (t.fields && ctx.output.stdoutIsTTY) {
-    ctx.output.line();
-    await ctx.output.table(fieldColumns, t.fields);
-  }
+  await showFieldTable(ctx, fieldColumns, t.fields);
 }

@@ -1,12 +1,12 @@
 import type { DataTable, TableField } from '../../../api/tables.js';
 import type { Context } from '../../../context.js';
+import type { Column } from '../../../output/output.js';
+import { FIELD_COLUMNS, showFieldTable } from '../../shared/field-table.js';
 
-export const fieldColumns = [
-  { header: 'NAME', value: (f: TableField) => f.name },
-  { header: 'FORMAT', value: (f: TableField) => f.format },
-  { header: 'TYPE', value: (f: TableField) => f.user_type },
-  { header: 'SELECTED', value: (f: TableField) => f.is_selected },
-  { header: 'SYSTEM', value: (f: TableField) => f.is_system },
+export const fieldColumns: Array<Column<TableField>> = [
+  ...FIELD_COLUMNS,
+  { header: 'SELECTED', value: (f) => f.is_selected },
+  { header: 'SYSTEM', value: (f) => f.is_system },
 ];
 
 /** A table's detail view, then its fields as a table on a terminal; --json prints what the service sent. */
@@ -20,9 +20,5 @@ export async function showTable(ctx: Context, t: DataTable): Promise<void> {
     ['rows', t.rows_count],
     ['selected fields', t.selected_fields?.join(', ')],
   ]);
-  // Piped, the fields are one line of the detail view already (compact JSON).
-  if (t.fields && ctx.output.stdoutIsTTY) {
-    ctx.output.line();
-    await ctx.output.table(fieldColumns, t.fields);
-  }
+  await showFieldTable(ctx, fieldColumns, t.fields);
 }
