@@ -69,26 +69,25 @@ export interface RecipeWork {
   spec: DeploySpec;
 }
 
-export interface WorkspacePlan {
-  workspace_id: string;
+/** What a plan holds for one scope: a workspace, or the agency (its roles). */
+interface ScopePlan {
   changes: Change[];
   blocked: Blocked[];
-  notes: Note[];
-  /** endpoints the file does not name, deleted only with --prune */
+  /** objects the file does not name, deleted only with --prune */
   unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
   error: unknown;
   /** a digest of each live object the plan was computed from, by `resource id` (a saved plan's check) */
   live: Record<string, string>;
+}
+
+export interface WorkspacePlan extends ScopePlan {
+  workspace_id: string;
+  notes: Note[];
   recipes: RecipeWork[];
   endpoints: WebhookEndpoint[];
 }
 
-export interface AgencyPlan {
-  changes: Change[];
-  blocked: Blocked[];
-  unmanaged: Array<{ resource: Resource; name: string; id: unknown }>;
-  error: unknown;
-  live: Record<string, string>;
+export interface AgencyPlan extends ScopePlan {
   roles: Role[];
 }
 
