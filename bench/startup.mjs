@@ -38,10 +38,12 @@ function childEnv(extra) {
 
 // The sandbox answers from this process, so the CLI runs asynchronously while timing covers
 // the child's whole life.
-function time(args, extraEnv = {}, expectCode = 0) {
+function time(args, extraEnv = {}, expectCode = 0, input = undefined) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(NODE, args, { env: childEnv(extraEnv), stdio: ['ignore', 'ignore', 'pipe'] });
+    const stdin = input === undefined ? 'ignore' : 'pipe';
+    const child = spawn(NODE, args, { env: childEnv(extraEnv), stdio: [stdin, 'ignore', 'pipe'] });
+    if (input !== undefined) child.stdin.end(input);
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
@@ -69,18 +71,12 @@ await time(['bin/edp.js', '-w', '102', 'datasources', 'list', '--json'], { EDP_C
 // A logged-in profile: its credentials from the config file, none from the environment.
 const profileConfig = mkdtempSync(join(tmpdir(), 'edp-bench-profile-'));
 const asProfile = { EDP_CONFIG_DIR: profileConfig, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
-// Asynchronously: the sandbox answers from this process.
-await new Promise((resolve, reject) => {
-  const child = spawn(NODE, ['bin/edp.js', 'auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin'], {
-    env: childEnv(asProfile),
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  child.on('error', reject);
-  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`auth login exited ${code}\n${err}`))));
-  child.stdin.end('sandbox');
-});
+await time(
+  ['bin/edp.js', 'auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin'],
+  asProfile,
+  0,
+  'sandbox',
+);
 
 const bearerList = ['bin/edp.js', '-w', '101', 'datasources', 'list', '--json'];
 const cases = {
