@@ -77,6 +77,22 @@ export async function main(
   runF?: (parsed: Parsed) => void,
 ): Promise<number> {
   const app = new App(io, signal, runF);
+  // A reader that stops early (`edp … | head`) makes the next write fail (EPIPE): the run is told,
+  // and decides whether to stop (App.outputClosed). Any other failure of a stream ends it too.
+  const closed = (stream: 'stdout' | 'stderr') => () => app.outputClosed(stream);
+  const onStdout = closed('stdout');
+  const onStderr = closed('stderr');
+  io.stdout.on('error', onStdout);
+  io.stderr.on('error', onStderr);
+  try {
+    return await runProgram(app, argv, io);
+  } finally {
+    io.stdout.off('error', onStdout);
+    io.stderr.off('error', onStderr);
+  }
+}
+
+async function runProgram(app: App, argv: string[], io: IO): Promise<number> {
   // `edp __complete WORD…` (hidden, for the completion scripts) needs the whole tree and no parsing of the words.
   const completing = argv[0] === '__complete';
   const program = await buildProgram(app, argv, completing);
@@ -109,23 +125,30 @@ export async function main(
 export function run(launcher: { loadCommonJs?: CommonJsLoader } = {}): void {
   if (launcher.loadCommonJs) useCommonJsLoader(launcher.loadCommonJs);
   const controller = new AbortController();
-  let interrupted = false;
-  // A reader that stops early (`edp … | head`) is not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+  // The exit code of the signal that stopped the run: 128 + its number, as a shell reports it.
+  let stoppedBy: number | undefined;
+  // A write to a closed stream fails after the run has ended too (the last flush): never a crash.
+  // During the run, main() hears of it and decides what follows.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  // Ctrl-C, and a stop asked by a supervisor (SIGTERM: CI cancelling a job, a container
+  // stopping) or a closed terminal (SIGHUP), stop the run the same way: what is under way
+  // reaches a safe point, and the rows that say what landed are printed. A second signal ends
+  // the process at once.
+  for (const [name, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    process.on(name, () => {
+      if (stoppedBy !== undefined) process.exit(stoppedBy);
+      stoppedBy = code;
+      // An InterruptedError by name (errors.ts is not loaded this early; nothing checks the class).
+      controller.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
+      setTimeout(() => process.exit(code), 2000).unref();
     });
   }
-  process.on('SIGINT', () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    // An InterruptedError by name (errors.ts is not loaded this early; nothing checks the class).
-    controller.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
-    setTimeout(() => process.exit(130), 2000).unref();
-  });
   main(process.argv.slice(2), processIO(), controller.signal).then(
-    (code) => exitOnceWritten(interrupted ? 130 : code),
+    (code) => exitOnceWritten(stoppedBy ?? code),
     (err) => {
       // The one error format, also for a fault no command caught.
       const message = err instanceof Error ? err.message : String(err);

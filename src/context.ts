@@ -298,6 +298,11 @@ export class Context {
     this.io.stdout.write(this.io.stdout.isTTY ? terminalSafe(result) : result);
   }
 
+  /** Whether this run has sent the service a request that may change something. */
+  get changedSomething(): boolean {
+    return this.service?.client.changesSent ?? false;
+  }
+
   /** Ends the run's work: connections closed, every change to the configuration file written. */
   async finish(): Promise<void> {
     try {

@@ -57,7 +57,13 @@ export const EXIT_CODES = [
     outcome: 'interrupted',
     code: 130,
     short: 'interrupted',
-    long: 'interrupted (Ctrl-C), also at a prompt (`cancelled`)',
+    long: 'interrupted (Ctrl-C), also at a prompt (`cancelled`); 143 for SIGTERM and 129 for SIGHUP, after the same clean stop',
+  },
+  {
+    outcome: 'outputClosed',
+    code: 141,
+    short: 'output closed',
+    long: "the output's reader went away (a closed pipe: `head` stopped reading) before all was shown: a command that changed nothing stops there quietly; one that changed something goes on to its end and says so, and what it could not show is lost (a webhook secret: rotate it)",
   },
 ] as const;
 

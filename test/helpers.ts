@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner } from 'vitest';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
@@ -113,6 +113,34 @@ export interface CliOptions {
   onStdout?: (all: string) => void;
   /** called with all of stderr so far, each time the command writes to it */
   onStderr?: (all: string) => void;
+  /** stdout's reader goes away once it has this many lines (`| head -N`): later writes fail with EPIPE */
+  stdoutLines?: number;
+  /** the same for stderr */
+  stderrLines?: number;
+  /** stdout and stderr are one pipe whose reader goes away after this many lines (`2>&1 | head -N`) */
+  bothLines?: number;
+}
+
+/**
+ * A stream whose reader stops after `lines` lines, like `head -N` at the end of a pipe: the
+ * write that brings the count to `lines` still lands, every later one fails with EPIPE (the
+ * stream then emits 'error' and is destroyed, as process.stdout does).
+ */
+export class ClosingStream extends Writable {
+  text = '';
+  constructor(
+    private readonly lines: number,
+    private readonly onText?: (all: string) => void,
+  ) {
+    super({ decodeStrings: false });
+  }
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    if (this.text.split('\n').length - 1 >= this.lines)
+      return cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', errno: -32, syscall: 'write' }));
+    this.text += String(chunk);
+    this.onText?.(this.text);
+    cb();
+  }
 }
 
 /**
@@ -124,19 +152,27 @@ export async function cli(
   argv: string[],
   opts: CliOptions = {},
 ): Promise<CliResult> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
   const stdin = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (d) => {
-    out += d;
-    opts.onStdout?.(out);
-  });
-  stderr.on('data', (d) => {
-    err += d;
-    opts.onStderr?.(err);
-  });
+  const stream = (lines: number | undefined, take: (text: string) => void): Writable => {
+    if (lines !== undefined) return new ClosingStream(lines, take);
+    let all = '';
+    return new PassThrough().on('data', (d) => take((all += d)));
+  };
+  const merged = opts.bothLines === undefined ? undefined : stream(opts.bothLines, (all) => (out = err = all));
+  const stdout =
+    merged ??
+    stream(opts.stdoutLines, (all) => {
+      out = all;
+      opts.onStdout?.(out);
+    });
+  const stderr =
+    merged ??
+    stream(opts.stderrLines, (all) => {
+      err = all;
+      opts.onStderr?.(err);
+    });
   if (opts.tty) {
     Object.assign(stdout, { isTTY: true, columns: 120 });
     Object.assign(stdin, { isTTY: true });

@@ -299,6 +299,7 @@ export class CredentialAuth implements AuthProvider {
         body: { workspace_id: jsonInteger(workspaceId) } satisfies Sent<typeof tokenRequest>,
         // Issuing a token changes nothing the caller can observe, so a lost answer may be asked again.
         repeatable: true,
+        changesNothing: true,
         expect: ['token'],
       })
       .catch((err: unknown) => {

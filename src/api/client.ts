@@ -42,6 +42,8 @@ export interface RequestSpec {
   repeatable?: boolean | undefined;
   /** What a 2xx answer must hold (default: reads an object, writes JSON or nothing). */
   expect?: Expect | undefined;
+  /** A POST that changes nothing at the service (token issuance, a list read with a body). */
+  changesNothing?: boolean | undefined;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -129,6 +131,8 @@ export class ApiClient {
    * its workspaces retrying on its own.
    */
   private pausedUntil = 0;
+  /** Whether a request that may change something at the service has been sent (or begun) in this run. */
+  changesSent = false;
 
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl);
@@ -155,6 +159,7 @@ export class ApiClient {
     const target = withQuery(spec.path, spec.query);
     // Before any credential is looked up: a path that resolves elsewhere is never sent.
     this.urlOf(spec.method, target);
+    if (spec.method !== 'GET' && !spec.changesNothing) this.changesSent = true;
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       const paused = this.pausedUntil - Date.now();

@@ -75,6 +75,7 @@ export class Service {
           query,
           body: spec.body,
           repeatable: true,
+          changesNothing: true,
           expect: 'page',
         })
       ).data;

@@ -52,7 +52,9 @@ export function errorJson(err: unknown): ErrorDocument {
           : err instanceof NetworkError
             ? 'network_error'
             : err instanceof ExitError
-              ? 'command_failed'
+              ? err.outcome === 'outputClosed'
+                ? 'output_closed'
+                : 'command_failed'
               : 'unexpected_error';
   // A usage error may carry details of its own (a document's problems, each with its place).
   const own = err instanceof UsageError ? (err as { details?: unknown }).details : undefined;

@@ -23,6 +23,14 @@ export function processIO(): IO {
   };
 }
 
+/**
+ * Whether a stream can no longer be written: its reader went away (`edp … | head`, EPIPE) or it
+ * failed otherwise. Writes to it are lost; Output counts them.
+ */
+export function isClosed(stream: OutStream): boolean {
+  return stream.destroyed || !!stream.errored;
+}
+
 export interface ColorFlags {
   /** false when --no-color was given */
   color: boolean;

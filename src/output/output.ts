@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../util/json.js';
-import { colorLevel, type IO } from './io.js';
+import { colorLevel, isClosed, type IO, type OutStream } from './io.js';
 import { collect } from '../util/collect.js';
 import { terminalSafe, terminalSafeStyled } from './terminal-text.js';
 
@@ -135,6 +135,14 @@ function plainRow<T>(columns: Array<Column<T>>, item: T): string {
 export class Output {
   readonly out: ChalkInstance;
   readonly err: ChalkInstance;
+  /**
+   * Writes that never reached their reader: the stream was closed (a reader that stopped early,
+   * `edp … | head`), or the write failed. A run that changed something and lost output does not
+   * end in success (App.execute).
+   */
+  readonly lost = { stdout: 0, stderr: 0 };
+  /** What is meant for stdout goes to stderr once stdout's reader is gone (a writing run keeps reporting). */
+  private stdoutToStderr = false;
 
   constructor(
     readonly io: IO,
@@ -152,14 +160,65 @@ export class Output {
     return !!this.io.stdout.isTTY;
   }
 
+  /**
+   * From now on, text for a person that stdout can no longer take is written to stderr instead
+   * (machine output is not: stderr carries at most the error document then).
+   */
+  keepReportingOnStderr(): void {
+    this.stdoutToStderr = true;
+  }
+
+  /** Writes lost so far, on both streams. */
+  get lostWrites(): number {
+    return this.lost.stdout + this.lost.stderr;
+  }
+
+  /** Resolves once every write made so far has reached its stream or failed (and been counted). */
+  async settled(): Promise<void> {
+    const flush = (stream: OutStream) =>
+      isClosed(stream) ? undefined : new Promise<void>((resolve) => stream.write('', () => resolve()));
+    await Promise.all([flush(this.io.stdout), flush(this.io.stderr)]);
+  }
+
+  /** Whether what `write` writes reaches its reader (as far as a pipe can tell): false when a write was lost. */
+  async shown(write: () => void | Promise<void>): Promise<boolean> {
+    const before = this.lostWrites;
+    await write();
+    await this.settled();
+    return this.lostWrites === before;
+  }
+
+  private toStdout(text: string): void {
+    const stream = this.io.stdout;
+    if (isClosed(stream)) {
+      if (this.stdoutToStderr && !this.machine && !isClosed(this.io.stderr)) this.toStderr(text);
+      else this.lost.stdout++;
+      return;
+    }
+    stream.write(text, (err) => {
+      if (err) this.lost.stdout++;
+    });
+  }
+
+  private writeStderr(text: string): void {
+    const stream = this.io.stderr;
+    if (isClosed(stream)) {
+      this.lost.stderr++;
+      return;
+    }
+    stream.write(text, (err) => {
+      if (err) this.lost.stderr++;
+    });
+  }
+
   /** Exact bytes: machine output such as a raw response body. */
   write(text: string): void {
-    this.io.stdout.write(text);
+    this.toStdout(text);
   }
 
   /** A line for a person on stdout. */
   line(text = ''): void {
-    this.io.stdout.write(`${this.forOut(text)}\n`);
+    this.toStdout(`${this.forOut(text)}\n`);
   }
 
   /** Text for a person: service text cannot drive the terminal; this tool's colours stay. */
@@ -172,11 +231,11 @@ export class Output {
   }
 
   json(value: unknown): void {
-    this.io.stdout.write(`${stringifyJson(value, 2)}\n`);
+    this.toStdout(`${stringifyJson(value, 2)}\n`);
   }
 
   ndjson(value: unknown): void {
-    this.io.stdout.write(`${stringifyJson(value)}\n`);
+    this.toStdout(`${stringifyJson(value)}\n`);
   }
 
   /** Progress and notes for a person, on stderr; silent with --quiet. */
@@ -201,7 +260,7 @@ export class Output {
 
   private toStderr(text: string): void {
     for (const s of this.spinning) s.clear();
-    this.io.stderr.write(text);
+    this.writeStderr(text);
     for (const s of this.spinning) s.render();
   }
 
@@ -239,12 +298,12 @@ export class Output {
       write: (text) => {
         pending += text;
         if (pending.length >= 65_536) {
-          this.io.stdout.write(pending);
+          this.toStdout(pending);
           pending = '';
         }
       },
       flush: () => {
-        if (pending) this.io.stdout.write(pending);
+        if (pending) this.toStdout(pending);
         pending = '';
       },
     };
@@ -395,7 +454,7 @@ export class Output {
     if (!this.io.stderr.isTTY || quiet || !(this.io.stderr as { columns?: number }).columns) {
       let current = text;
       const end = (mark: string, t?: string) => {
-        if (!quiet) this.io.stderr.write(`${mark} ${safe(t ?? current)}\n`);
+        if (!quiet) this.writeStderr(`${mark} ${safe(t ?? current)}\n`);
       };
       return {
         update: (t) => (current = t),

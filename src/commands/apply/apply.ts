@@ -13,6 +13,8 @@ import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import { fleetScope } from '../shared/workspace-choice.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
+import { reportError } from '../../output/errors.js';
+import { secretsNotShown } from '../webhooks/shared/secret-not-shown.js';
 import type { ApplyOptions } from './command.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
@@ -95,18 +97,30 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     signal: ctx.signal,
     secrets,
   });
-  if (ctx.output.machine) ctx.output.json(rows);
-  else {
+  // A secret the service shows only once must reach its reader: one that could not be shown
+  // (the output was closed) fails its row, with the command that makes a new one.
+  const unshown: ApplyRow[] = [];
+  if (ctx.output.machine) {
+    if (!(await ctx.output.shown(() => ctx.output.json(rows)))) unshown.push(...rows.filter((r) => r.secret));
+  } else {
     await ctx.output.list(rows, columns);
     // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
     for (const r of rows.filter((x) => x.secret)) {
-      ctx.output.line(
-        `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`,
-      );
+      const line = `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`;
+      if (!(await ctx.output.shown(() => ctx.output.line(line)))) unshown.push(r);
     }
   }
   // Each failure is in its row above.
   const failures = applyFailures(rows);
+  if (unshown.length > 0) {
+    const lost = secretsNotShown(
+      ctx,
+      unshown.map((r) => ({ id: idText(r.id), workspace: idText(r.workspace_id) })),
+    );
+    if (failures.length === 0) throw lost;
+    reportError(ctx.output, lost);
+    failures.push(lost);
+  }
   if (failures.length > 0) throw new ManyFailures(failures);
 }
 

@@ -27,12 +27,37 @@ export interface Parsed {
  */
 export class App {
   exitCode = 0;
+  /** The output streams whose reader went away during the run. */
+  private readonly closed = new Set<'stdout' | 'stderr'>();
+  /** Ends a run that has changed nothing once its output has nowhere to go. */
+  private readonly outputGone = new AbortController();
+  private ctx: Context | undefined;
 
   constructor(
     readonly io: IO,
     readonly signal?: AbortSignal,
     readonly runF?: (parsed: Parsed) => void,
   ) {}
+
+  /**
+   * A stream's reader went away (`edp … | head`: EPIPE on the next write). A run that has sent
+   * no change stops here, quietly: nobody reads what it would print. A run that has changed
+   * something is never cut off half-way: it goes on to its end, as if nothing happened, text for
+   * a person goes to whichever stream is still open, and the exit code says what was lost.
+   */
+  outputClosed(stream: 'stdout' | 'stderr'): void {
+    if (this.closed.has(stream)) return;
+    this.closed.add(stream);
+    const ctx = this.ctx;
+    if (!ctx?.changedSomething) {
+      this.outputGone.abort(Object.assign(new Error(`${stream} closed`), { name: 'OutputClosedError' }));
+      return;
+    }
+    if (stream === 'stdout') {
+      ctx.output.keepReportingOnStderr();
+      ctx.output.warn('the reader of standard output went away; the command goes on to its end and reports here');
+    }
+  }
 
   /**
    * Binds a verb declared in `command.ts` to its handler, loaded only when the verb runs:
@@ -66,8 +91,10 @@ export class App {
       import('../../output/output.js'),
     ]);
     let ctx: Context | undefined;
+    const gone = this.outputGone.signal;
     try {
-      ctx = new Context(this.io, flags, this.signal);
+      ctx = new Context(this.io, flags, this.signal ? AbortSignal.any([this.signal, gone]) : gone);
+      this.ctx = ctx;
       await ctx.prepare();
       await body(ctx);
       this.exitCode = ExitCode.ok;
@@ -84,6 +111,9 @@ export class App {
       if (this.signal?.aborted && !isPromptInterrupt(err)) {
         // Ctrl-C while working: the run ends quietly with 130.
         this.exitCode = ExitCode.interrupted;
+      } else if (gone.aborted && !ctx?.changedSomething) {
+        // Its reader went away and nothing was changed: the run ends quietly, with 141 (below).
+        this.exitCode = ExitCode.ok;
       } else {
         reportError(output, err);
         this.exitCode = exitCodeFor(err);
@@ -98,6 +128,34 @@ export class App {
     } finally {
       await ctx?.finish().catch(() => undefined);
     }
+    if (ctx) await this.checkShown(ctx, reportError, exitCodeFor, ExitCode);
+  }
+
+  /**
+   * A run that could not show all it had to does not end in success (exit 141, the status a
+   * shell gives a closed pipe, unless the run already failed): one that changed something says
+   * so on the stream still open, as its changes were made but not all of them were seen.
+   */
+  private async checkShown(
+    ctx: Context,
+    reportError: (output: Context['output'], err: unknown) => void,
+    exitCodeFor: (err: unknown) => number,
+    ExitCode: { outputClosed: number },
+  ): Promise<void> {
+    await ctx.output.settled();
+    if (this.exitCode !== 0 || (this.closed.size === 0 && ctx.output.lostWrites === 0)) return;
+    if (!ctx.changedSomething) {
+      // Nobody reads what a read would print: it ends quietly, as `yes | head -1` does.
+      this.exitCode = ExitCode.outputClosed;
+      return;
+    }
+    const { ExitError } = await import('../../errors.js');
+    const err = new ExitError(
+      'outputClosed',
+      'the output was closed before everything was shown: the command ran to its end and its changes were made, but part of what it printed was lost; read the result back from the service',
+    );
+    reportError(ctx.output, err);
+    this.exitCode = exitCodeFor(err);
   }
 }
 

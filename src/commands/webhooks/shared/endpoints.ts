@@ -1,3 +1,4 @@
+import { secretsNotShown } from './secret-not-shown.js';
 import type { Context } from '../../../context.js';
 import { shellWord } from '../../../util/shell.js';
 import { UsageError } from '../../../errors.js';
@@ -63,7 +64,18 @@ export async function checkEventNames(ctx: Context, api: Service, ws: string, na
   }
 }
 
+/**
+ * A new endpoint (or a rotated secret) with its secret, which the service shows only in this
+ * answer: when it cannot be shown (the output was closed), the command fails with the way to a
+ * new one.
+ */
 export async function showWithSecret(ctx: Context, endpoint: EndpointWithSecret, headline: string): Promise<void> {
+  const shown = await ctx.output.shown(() => printWithSecret(ctx, endpoint, headline));
+  if (!shown && typeof endpoint.secret === 'string')
+    throw secretsNotShown(ctx, [{ id: idText(endpoint.id), workspace: ctx.requireWorkspace() }]);
+}
+
+async function printWithSecret(ctx: Context, endpoint: EndpointWithSecret, headline: string): Promise<void> {
   if (ctx.output.machine) return ctx.output.json(endpoint);
   ctx.output.success(headline);
   await ctx.output.object(endpoint);
