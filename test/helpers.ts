@@ -108,6 +108,8 @@ export interface CliOptions {
   stdin?: string;
   /** pretend stdout/stdin are a terminal */
   tty?: boolean;
+  /** the pretend terminal's width (default 120) */
+  columns?: number;
   signal?: AbortSignal;
   /** called with all of stdout so far, each time the command writes to it */
   onStdout?: (all: string) => void;
@@ -174,7 +176,7 @@ export async function cli(
       opts.onStderr?.(err);
     });
   if (opts.tty) {
-    Object.assign(stdout, { isTTY: true, columns: 120 });
+    Object.assign(stdout, { isTTY: true, columns: opts.columns ?? 120 });
     Object.assign(stdin, { isTTY: true });
   }
   stdin.end(opts.stdin ?? '');
