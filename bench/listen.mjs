@@ -60,14 +60,16 @@ const url = await new Promise((resolve, reject) => {
 
 /** Signed deliveries built before timing, so the generator only sends. */
 function deliveries(n, tag) {
+  // Stamped now: the listener refuses a delivery whose timestamp is older than its replay window.
+  const timestamp = new Date().toISOString().replace('T', ' ').replace('Z', '');
   const out = [];
   for (let i = 0; i < n; i++) {
     const body = JSON.stringify({
       id: `evt_${tag}_${i}`,
       type: 'load_completed',
-      timestamp: '2025-01-02 03:04:05.678',
+      timestamp,
       data: {
-        product_domain_event_inserted_at: '2025-01-02 03:04:05.678',
+        product_domain_event_inserted_at: timestamp,
         product_domain_event_aggregate_class: 'Load',
         product_domain_event_class: 'LoadCompleted',
         product_domain_event_usecase: '',

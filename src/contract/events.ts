@@ -1,3 +1,9 @@
+/** Webhook retry delays, in seconds (docs/contract-rules.md, Events rule 3 and Limits). */
+export const WEBHOOK_RETRY_DELAYS_S: readonly number[] = [0, 2, 5, 10];
+
+/** The upper bound of the 95th-percentile delivery latency (docs/contract-rules.md, Events rule 2). */
+export const DELIVERY_LATENCY_P95_MS = 26 * 60_000;
+
 /**
  * Valid subscriptions that produced no events in a 30-day production sample (docs/contract-rules.md,
  * Silent event types): a flow must not wait on them, and the sandbox never emits them.

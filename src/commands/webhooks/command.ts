@@ -75,8 +75,7 @@ const listen = () =>
     )
     .addHelpText(
       'after',
-      '\nRefuses a bad signature (401) and bodies over 1 MiB (413); a repeated idempotency key is acknowledged\n' +
-        'without printing the event again (remembered for at least 10 minutes).\n' +
+      '\nRefuses a bad signature (401) and bodies over 1 MiB (413). A repeat of an event (the same signed id and type, whatever its idempotency key) is acknowledged without printing or forwarding it again; events are remembered until their signed timestamp is 60 minutes old, and older deliveries are refused (400).\n' +
         examples([
           'EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
           'edp webhooks listen --secrets-file secrets.json   # every endpoint `edp apply --secrets-file secrets.json` creates',

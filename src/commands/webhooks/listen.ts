@@ -4,6 +4,8 @@ import { parsePositiveInt, parseUrl } from '../../util/validate.js';
 import type { ListenOptions } from './command.js';
 import { parseEventList } from './shared/endpoints.js';
 import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './shared/receiver.js';
+import { REPLAY_WINDOW_MS } from './shared/replay-window.js';
+import { durationText } from '../../util/poll.js';
 import type { DeliveryForwarder } from '../../api/forwarder.js';
 
 /** Where the signing secret may come from besides --secret (which other users can see in the process list). */
@@ -19,7 +21,7 @@ export async function forwardDelivery(
   delivery: AcceptedDelivery,
   note: (text: string) => void,
 ): Promise<DeliveryOutcome> {
-  const what = `${delivery.type ?? 'an event'}${delivery.id === undefined ? '' : ` ${delivery.id}`}`;
+  const what = `${delivery.type ?? 'an event'} ${delivery.id}`;
   const started = performance.now();
   const ms = () => `${Math.round(performance.now() - started)} ms`;
   try {
@@ -151,6 +153,9 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
     throw err;
   }
   out.info(`Listening on ${receiver.url} (any path). Each accepted event is printed as one JSON line; Ctrl-C stops.`);
+  out.info(
+    `Each event is handed on once: its signed id is remembered until its timestamp is ${durationText(REPLAY_WINDOW_MS)} old, and older deliveries are answered 400`,
+  );
   if (forwardTo)
     out.info(`Forwarding each event to ${forwardTo} before answering; the target's answer is the service's`);
   await waitForStop(ctx.signal);

@@ -72,7 +72,8 @@ describe('webhooks across a fleet', () => {
         ['b'.repeat(64), 200],
         ['c'.repeat(64), 401],
       ] as const) {
-        const body = JSON.stringify({ id: `evt_${secret[0]}`, type: 'load_completed', data: {} });
+        const timestamp = new Date().toISOString().replace('T', ' ').replace('Z', '');
+        const body = JSON.stringify({ id: `evt_${secret[0]}`, type: 'load_completed', timestamp, data: {} });
         const sig = createHmac('sha256', secret).update(body).digest('hex');
         const res = await fetch(`${listener.url}/hook`, {
           method: 'POST',

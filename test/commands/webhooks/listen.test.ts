@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { DeliveryForwarder } from '../../../src/api/forwarder.js';
 import { forwardDelivery } from '../../../src/commands/webhooks/listen.js';
 import {
-  SeenKeys,
   signatureMatches,
   startReceiver,
   type DeliveryOutcome,
 } from '../../../src/commands/webhooks/shared/receiver.js';
+import { ReplayWindow } from '../../../src/commands/webhooks/shared/replay-window.js';
 import { cli, http, useSandbox, waitUntil } from '../../helpers.js';
 import { freePort, receiver, startListen } from '../../fixtures/webhooks.js';
 
@@ -34,12 +34,24 @@ async function post(url: string, req: { body: string; headers: Record<string, st
   return { status: res.status, text: await res.text() };
 }
 
-const event = (id: string, type = 'load_completed') => ({
+/** A time in the contract's timestamp shape, `YYYY-MM-DD HH:MM:SS.mmm` (UTC). */
+const stamp = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+const MINUTE = 60_000;
+
+const event = (id: string, type = 'load_completed', timestamp = stamp(Date.now())) => ({
   id,
   type,
-  timestamp: '2025-01-02 03:04:05.678',
+  timestamp,
   data: { load_id: '7' },
 });
+
+const printedIds = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line).id as string);
 
 describe('edp webhooks listen', () => {
   it('answers the verification GET with the challenge, matched by header suffix', async () => {
@@ -101,24 +113,101 @@ describe('edp webhooks listen', () => {
     }
   });
 
-  it('acknowledges a repeated idempotency key (or event id) with 200 without printing it again', async () => {
+  it('prints an event once whatever idempotency keys its deliveries carry: repeats are told by the signed id', async () => {
     const l = await startListen(['--secret', SECRET]);
+    const a = event('evt_a');
+    const long = `{"id":12345678901234567891,"type":"load_completed","timestamp":"${stamp(Date.now())}","data":{}}`;
+    const near = long.replace('12345678901234567891', '12345678901234567892');
+    const sig = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
     try {
-      for (let i = 0; i < 3; i++)
-        expect((await post(l.url, signed(event('evt_a'), { key: 'same-key' }))).status).toBe(200);
-      // same event, another key: a different delivery
-      expect((await post(l.url, signed(event('evt_a'), { key: 'other-key' }))).status).toBe(200);
-      // no key: the event id deduplicates
-      expect((await post(l.url, signed(event('evt_b')))).status).toBe(200);
-      expect((await post(l.url, signed(event('evt_b')))).text).toContain('duplicate');
+      for (let i = 0; i < 3; i++) expect((await post(l.url, signed(a, { key: 'same-key' }))).status).toBe(200);
+      // The idempotency key is not signed: the same event under another key, or none, is a repeat.
+      expect(await post(l.url, signed(a, { key: 'other-key' }))).toEqual({ status: 200, text: 'ok (duplicate)\n' });
+      expect((await post(l.url, signed(a))).text).toBe('ok (duplicate)\n');
+      // Another event with the key of the first is not a repeat of it.
+      expect((await post(l.url, signed(event('evt_b'), { key: 'same-key' }))).text).toBe('ok\n');
+      // The same id with another type is another event.
+      expect((await post(l.url, signed(event('evt_a', 'load_started')))).text).toBe('ok\n');
+      // A numeric id, even one past double precision, identifies its event exactly.
+      for (const text of ['ok\n', 'ok (duplicate)\n'])
+        expect((await post(l.url, { body: long, headers: { 'X-Service-Signature': sig(long) } })).text).toBe(text);
+      expect((await post(l.url, { body: near, headers: { 'X-Service-Signature': sig(near) } })).text).toBe('ok\n');
     } finally {
       const r = await l.stop();
+      expect(r.stdout.trim().split('\n').slice(3)).toEqual([long, near]);
+      expect(printedIds(r.stdout).slice(0, 3)).toEqual(['evt_a', 'evt_b', 'evt_a']);
+      expect(r.stderr).toContain('acknowledged a repeated delivery (load_completed evt_a, idempotency key other-key)');
+      expect(r.stderr).toContain('acknowledged a repeated delivery (load_completed evt_a)');
+    }
+  });
+
+  it('refuses a signed delivery stamped outside the replay window, or without an id or timestamp, with 400 and the reason', async () => {
+    const l = await startListen(['--secret', SECRET]);
+    const now = Date.now();
+    const old = event('evt_old', 'load_completed', stamp(now - 2 * 60 * MINUTE));
+    const ahead = event('evt_ahead', 'load_completed', stamp(now + 30 * MINUTE));
+    const late = event('evt_late', 'load_completed', stamp(now - 50 * MINUTE));
+    try {
+      expect(await post(l.url, signed(old, { key: 'k-old' }))).toEqual({
+        status: 400,
+        text: 'timestamp outside the replay window\n',
+      });
+      expect((await post(l.url, signed(ahead))).status).toBe(400);
+      const { timestamp: _, ...untimed } = event('evt_untimed');
+      expect(await post(l.url, signed(untimed))).toEqual({ status: 400, text: 'missing or unreadable timestamp\n' });
       expect(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line).id),
-      ).toEqual(['evt_a', 'evt_a', 'evt_b']);
+        (await post(l.url, signed({ ...event('evt_bad_time'), timestamp: '2025-02-30 10:00:00.000' }))).status,
+      ).toBe(400);
+      const { id: __, ...anonymous } = event('evt_x');
+      expect(await post(l.url, signed(anonymous))).toEqual({ status: 400, text: 'missing event id\n' });
+      // 50 minutes after the event is late, but inside the window: printed.
+      expect((await post(l.url, signed(late))).status).toBe(200);
+    } finally {
+      const r = await l.stop();
+      expect(printedIds(r.stdout)).toEqual(['evt_late']);
+      expect(r.stderr).toContain(
+        `refused load_completed evt_old stamped ${old.timestamp}: it is 120 min old, older than the 60 min replay window (400)`,
+      );
+      expect(r.stderr).toContain('evt_ahead stamped');
+      expect(r.stderr).toContain("ahead of this machine's clock");
+      expect(r.stderr).toContain('refused load_completed evt_untimed: no timestamp shaped YYYY-MM-DD HH:MM:SS.mmm');
+      expect(r.stderr).toContain('refused a signed delivery without an event id');
+      expect(r.stderr).toContain('its signed id is remembered until its timestamp is 60 min old');
+    }
+  });
+
+  it('--forward-to: 100 replays of captured deliveries under new idempotency keys reach the target once', async () => {
+    const target = await receiver();
+    const l = await startListen(['--secret', SECRET, '--forward-to', target.url]);
+    const captured = Array.from({ length: 5 }, (_, i) => signed(event(`evt_cap_${i}`), { key: `genuine-${i}` }));
+    try {
+      for (const c of captured) expect((await post(l.url, c)).status).toBe(200);
+      const replays = Array.from({ length: 100 }, (_, i) => {
+        const c = captured[i % captured.length]!;
+        return { body: c.body, headers: { ...c.headers, 'X-Service-Idempotency-Key': `replay-${i}` } };
+      });
+      const answers = await Promise.all(replays.map((r) => post(l.url, r)));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(target.posts().map((p) => JSON.parse(p.body).id)).toEqual(captured.map((_, i) => `evt_cap_${i}`));
+    } finally {
+      const r = await l.stop();
+      expect(printedIds(r.stdout)).toEqual(captured.map((_, i) => `evt_cap_${i}`));
+      await target.close();
+    }
+  });
+
+  it('an event delivered to two endpoints is printed once for each, and its repeats for neither', async () => {
+    const other = 'b'.repeat(64);
+    const l = await startListen(['--secret', SECRET, '--secret', other]);
+    const e = event('evt_both', 'workspace_created');
+    try {
+      expect((await post(l.url, signed(e, { key: 'k1' }))).text).toBe('ok\n');
+      expect((await post(l.url, signed(e, { key: 'k2', secret: other }))).text).toBe('ok\n');
+      expect((await post(l.url, signed(e, { key: 'k3' }))).text).toBe('ok (duplicate)\n');
+      expect((await post(l.url, signed(e, { key: 'k4', secret: other }))).text).toBe('ok (duplicate)\n');
+    } finally {
+      const r = await l.stop();
+      expect(printedIds(r.stdout)).toEqual(['evt_both', 'evt_both']);
     }
   });
 
@@ -152,7 +241,7 @@ describe('edp webhooks listen', () => {
       const deep = await post(l.url, { body: text, headers: { 'X-Service-Signature': sig } });
       expect(deep).toEqual({ status: 400, text: 'body nested too deep\n' });
       // Nested a little, with a line break, the event is printed on one line.
-      const fine = `{"id":"evt_ok","type":"load_completed",\n"data":${'['.repeat(20)}${']'.repeat(20)}}`;
+      const fine = `{"id":"evt_ok","type":"load_completed","timestamp":"${stamp(Date.now())}",\n"data":${'['.repeat(20)}${']'.repeat(20)}}`;
       const fineSig = createHmac('sha256', SECRET).update(fine).digest('hex');
       expect((await post(l.url, { body: fine, headers: { 'X-Service-Signature': fineSig } })).status).toBe(200);
     } finally {
@@ -187,8 +276,9 @@ describe('edp webhooks listen', () => {
   it("--forward-to re-posts the raw body with its signature, and answers with the target's status", async () => {
     const target = await receiver(() => ({ status: 202 }));
     const l = await startListen(['--secret', SECRET, '--forward-to', target.url]);
+    const fwd = event('evt_fwd');
     try {
-      const delivery = signed(event('evt_fwd'), { key: 'fwd-1' });
+      const delivery = signed(fwd, { key: 'fwd-1' });
       expect((await post(l.url, delivery)).status).toBe(202);
       const forwarded = target.posts()[0]!;
       expect(forwarded.body).toBe(delivery.body);
@@ -196,7 +286,7 @@ describe('edp webhooks listen', () => {
       expect(forwarded.headers['x-service-idempotency-key']).toBe('fwd-1');
     } finally {
       const r = await l.stop();
-      expect(r.stdout).toBe(`${JSON.stringify(event('evt_fwd'))}\n`);
+      expect(r.stdout).toBe(`${JSON.stringify(fwd)}\n`);
       expect(r.stderr).toMatch(/forwarded load_completed evt_fwd: 202 in \d+ ms/);
       await target.close();
     }
@@ -266,7 +356,7 @@ describe('edp webhooks listen', () => {
 
   it('accepts and prints timestamps with six fractional digits exactly as sent', async () => {
     const l = await startListen(['--secret', SECRET]);
-    const e = { ...event('evt_us'), timestamp: '2024-05-01T10:00:00.123456Z' };
+    const e = { ...event('evt_us'), timestamp: `${new Date().toISOString().slice(0, -1)}456Z` };
     expect((await post(l.url, signed(e))).status).toBe(200);
     const r = await l.stop();
     expect(r.stdout).toBe(`${JSON.stringify(e)}\n`);
@@ -368,18 +458,119 @@ describe('receiver internals', () => {
       silent.close();
     }
   });
+});
 
-  it('remembers keys for the whole window, then forgets them; memory stays bounded', () => {
-    let now = 0;
-    const seen = new SeenKeys(10 * 60_000, 3, () => now);
-    expect(seen.seen('a')).toBe(false);
-    now = 10 * 60_000 - 1;
-    expect(seen.seen('a')).toBe(true);
-    now = 10 * 60_000;
-    expect(seen.seen('a')).toBe(false);
-    for (const k of ['b', 'c', 'd', 'e']) seen.seen(k);
-    expect(seen.size).toBe(3);
-    expect(seen.seen('e')).toBe(true);
+describe('replays, on a clock the test moves', () => {
+  // 2025-01-02 03:00:00 UTC; deliveries come some 14 minutes after the event.
+  const T0 = Date.UTC(2025, 0, 2, 3);
+  const LATENCY = 14 * MINUTE;
+
+  it('100 replays under new idempotency keys, 10 minutes later and an hour later, reach the --forward-to target once', async () => {
+    let now = T0;
+    const target = await receiver();
+    const forwarder = new DeliveryForwarder(target.url);
+    const notes: string[] = [];
+    const r = await startReceiver({
+      secrets: () => [SECRET],
+      host: '127.0.0.1',
+      port: 0,
+      now: () => now,
+      onEvent: (d) => forwardDelivery(forwarder, d, (t) => notes.push(t)),
+      onNote: (_kind, text) => notes.push(text),
+    });
+    const ids = ['evt_r0', 'evt_r1', 'evt_r2', 'evt_r3'];
+    const captured = ids.map((id, i) => signed(event(id, 'load_completed', stamp(T0 - LATENCY)), { key: `k-${i}` }));
+    const replay = (i: number) => {
+      const c = captured[i % captured.length]!;
+      // under a new key, or none at all
+      const headers = { ...c.headers };
+      if (i % 5 === 0) delete headers['X-Service-Idempotency-Key'];
+      else headers['X-Service-Idempotency-Key'] = `replay-${i}`;
+      return post(r.url, { body: c.body, headers });
+    };
+    const forwarded = () => target.posts().map((p) => JSON.parse(p.body).id as string);
+    try {
+      for (const c of captured) expect((await post(r.url, c)).status).toBe(200);
+      expect(forwarded()).toEqual(ids);
+      for (let i = 0; i < 100; i++) expect((await replay(i)).text).toBe('ok (duplicate)\n');
+      now += 10 * MINUTE;
+      for (let i = 0; i < captured.length; i++) expect((await replay(i)).text).toBe('ok (duplicate)\n');
+      // An hour after the deliveries their timestamps are 74 minutes old: refused, not handed on.
+      now = T0 + 60 * MINUTE;
+      for (let i = 0; i < captured.length; i++)
+        expect(await replay(i)).toEqual({ status: 400, text: 'timestamp outside the replay window\n' });
+      expect(forwarded()).toEqual(ids);
+      expect(notes).toContain(
+        `refused load_completed evt_r0 stamped ${stamp(T0 - LATENCY)}: it is 74 min old, older than the 60 min replay window (400)`,
+      );
+      // A new event of that hour still gets through.
+      expect((await post(r.url, signed(event('evt_new', 'load_completed', stamp(now - LATENCY))))).status).toBe(200);
+      expect(forwarded()).toEqual([...ids, 'evt_new']);
+    } finally {
+      await r.close();
+      await forwarder.close();
+      await target.close();
+    }
+  });
+
+  it('a genuine retry is still recognised after junk deliveries: unsigned ones are never remembered, and a full window refuses new events (503) instead of forgetting one', async () => {
+    let now = T0;
+    const window = new ReplayWindow(() => now, 50);
+    const handed: string[] = [];
+    const r = await startReceiver({
+      secrets: () => [SECRET],
+      host: '127.0.0.1',
+      port: 0,
+      window,
+      onEvent: (d) => {
+        handed.push(d.id);
+        return { status: 200, delivered: true };
+      },
+      onNote: () => undefined,
+    });
+    const genuine = signed(event('evt_genuine', 'load_completed', stamp(T0 - LATENCY)), { key: 'genuine-key' });
+    try {
+      expect((await post(r.url, genuine)).status).toBe(200);
+      const junk = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => {
+          const e = event(`evt_junk_${i}`, 'load_completed', stamp(T0));
+          if (i % 3 === 0) return post(r.url, { body: JSON.stringify(e), headers: {} });
+          if (i % 3 === 1) return post(r.url, signed(e, { secret: 'c'.repeat(64), key: `junk-${i}` }));
+          const s = signed(e, { key: `junk-${i}` });
+          return post(r.url, { ...s, body: s.body.replace('evt_junk', 'evt_junc') });
+        }),
+      );
+      expect(new Set(junk.map((j) => j.status))).toEqual(new Set([401]));
+      expect(window.size).toBe(1);
+      // Validly signed events fill the window: the 50th is the last taken, the rest wait.
+      const signedOnes = [];
+      for (let i = 0; i < 60; i++) {
+        const res = await fetch(`${r.url}/hook`, {
+          method: 'POST',
+          ...signed(event(`evt_signed_${i}`, 'load_completed', stamp(T0)), { key: `s-${i}` }),
+        });
+        signedOnes.push({ status: res.status, retryAfter: res.headers.get('retry-after') });
+        await res.text();
+      }
+      expect(signedOnes.slice(0, 49).every((s) => s.status === 200)).toBe(true);
+      expect(signedOnes.slice(49).map((s) => s.status)).toEqual(Array(11).fill(503));
+      expect(Number(signedOnes[59]!.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(window.size).toBe(50);
+      // The service retries the genuine delivery, under its key or another: it is recognised.
+      expect((await post(r.url, genuine)).text).toBe('ok (duplicate)\n');
+      expect(
+        (await post(r.url, { ...genuine, headers: { ...genuine.headers, 'X-Service-Idempotency-Key': 'new' } })).text,
+      ).toBe('ok (duplicate)\n');
+      expect(handed.filter((id) => id === 'evt_genuine')).toHaveLength(1);
+      // Once the window has passed over them, there is room again.
+      now = T0 + 62 * MINUTE;
+      expect(
+        (await post(r.url, signed(event('evt_signed_59', 'load_completed', stamp(now)), { key: 's-59' }))).status,
+      ).toBe(200);
+      expect(window.size).toBe(1);
+    } finally {
+      await r.close();
+    }
   });
 });
 

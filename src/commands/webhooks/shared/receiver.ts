@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -7,18 +7,11 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../../util/json.js';
+import { JsonTooDeepError, LosslessNumber, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../../util/json.js';
+import { parseEventTimestamp, ReplayWindow } from './replay-window.js';
 
 /** Bodies above this are refused with 413 without being read further. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** A repeated idempotency key is recognised for at least this long. */
-export const DEDUPE_WINDOW_MS = 10 * 60_000;
-/**
- * Memory bound of the dedupe window. Past it the oldest keys are forgotten early; at the
- * contract's delivery rates that is far beyond ten minutes of traffic.
- */
-export const DEDUPE_MAX_KEYS = 200_000;
-
 /**
  * The first header whose name has the given suffix after an `X-` prefix: the contract spells
  * the maker's word neutrally (`X-Service-Signature`), so `X-*-Signature` is matched.
@@ -65,56 +58,33 @@ export function secretMatches(secret: string, provided: string): boolean {
  * time taken says nothing about which one did (or how far the list was read).
  */
 export function anySecret(secrets: readonly string[], matches: (secret: string) => boolean): boolean {
-  let found = false;
-  for (const s of secrets) found = matches(s) || found;
+  return matchingSecret(secrets, matches) !== undefined;
+}
+
+/** The first of `secrets` that passes `matches`, every one being checked, as in `anySecret`. */
+export function matchingSecret(secrets: readonly string[], matches: (secret: string) => boolean): string | undefined {
+  let found: string | undefined;
+  for (const s of secrets) if (matches(s)) found ??= s;
   return found;
 }
 
+/** A short digest of each secret seen, naming its endpoint in event keys. */
+const endpointTags = new Map<string, string>();
+
 /**
- * Idempotency keys seen in the last `windowMs`, in bounded memory. Every key lives exactly
- * `windowMs`, so insertion order is expiry order and expired keys are dropped from the front.
+ * What identifies one event delivered to one endpoint, all of it signed: the endpoint (a digest
+ * of the secret that signed the body: an event delivered to two endpoints is two deliveries),
+ * the event's type and its id.
  */
-export class SeenKeys {
-  private readonly expiry = new Map<string, number>();
-
-  constructor(
-    private readonly windowMs = DEDUPE_WINDOW_MS,
-    private readonly maxKeys = DEDUPE_MAX_KEYS,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  private expire(t: number): void {
-    for (const [k, until] of this.expiry) {
-      if (until > t) break;
-      this.expiry.delete(k);
-    }
+export function eventKey(secret: string, type: string | undefined, id: string): string {
+  let endpoint = endpointTags.get(secret);
+  if (endpoint === undefined) {
+    // A listener serves a handful of endpoints; secrets read from a changing file may add a few.
+    if (endpointTags.size >= 1000) endpointTags.clear();
+    endpoint = createHash('sha256').update(secret).digest('base64').slice(0, 8);
+    endpointTags.set(secret, endpoint);
   }
-
-  /** True when the key was recorded within the window. */
-  has(key: string): boolean {
-    this.expire(this.now());
-    return this.expiry.has(key);
-  }
-
-  /** Records the key for the window from now. */
-  record(key: string): void {
-    const t = this.now();
-    this.expire(t);
-    this.expiry.delete(key);
-    this.expiry.set(key, t + this.windowMs);
-    if (this.expiry.size > this.maxKeys) this.expiry.delete(this.expiry.keys().next().value!);
-  }
-
-  /** True when the key was seen within the window; otherwise records it and answers false. */
-  seen(key: string): boolean {
-    if (this.has(key)) return true;
-    this.record(key);
-    return false;
-  }
-
-  get size(): number {
-    return this.expiry.size;
-  }
+  return `${endpoint}\u0000${type ?? ''}\u0000${id}`;
 }
 
 export interface AcceptedDelivery {
@@ -122,16 +92,16 @@ export interface AcceptedDelivery {
   line: string;
   type: string | undefined;
   /** the event's id, as text */
-  id: string | undefined;
+  id: string;
   body: Buffer;
   /** the delivery's own signature and idempotency headers, as received */
   headers: Record<string, string>;
 }
 
 /**
- * What became of an accepted delivery, answered to the service. `delivered` records the
- * idempotency key, so that repeats are acknowledged without being handed on again; a delivery
- * that was not delivered leaves the key unrecorded, so the service's retry gets through.
+ * What became of an accepted delivery, answered to the service. `delivered` remembers the
+ * event, so that repeats are acknowledged without being handed on again; an event that was not
+ * delivered is not remembered, so the service's retry gets through.
  */
 export interface DeliveryOutcome {
   status: number;
@@ -148,7 +118,10 @@ export interface ReceiverOptions {
   /** hands the event on (prints or forwards it); the outcome is the answer to the service */
   onEvent(delivery: AcceptedDelivery): DeliveryOutcome | Promise<DeliveryOutcome>;
   onNote(kind: 'challenge' | 'duplicate' | 'filtered' | 'refused', text: string): void;
-  seen?: SeenKeys | undefined;
+  /** the clock signed timestamps are judged by (milliseconds since the epoch); Date.now by default */
+  now?: (() => number) | undefined;
+  /** the events handed on recently; a new one on `now` by default */
+  window?: ReplayWindow | undefined;
 }
 
 export interface Receiver {
@@ -156,12 +129,13 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-function answer(res: ServerResponse, status: number, text: string, close = false): void {
+function answer(res: ServerResponse, status: number, text: string, close = false, retryAfterS?: number): void {
   const headers: Record<string, string | number> = {
     'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   };
   if (close) headers.connection = 'close';
+  if (retryAfterS !== undefined) headers['retry-after'] = retryAfterS;
   res.writeHead(status, headers).end(text);
 }
 
@@ -171,8 +145,8 @@ function answer(res: ServerResponse, status: number, text: string, close = false
  * stay minimal so that one core acknowledges thousands of deliveries a second.
  */
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
-  const seen = opts.seen ?? new SeenKeys();
-  /** deliveries being handed on, by idempotency key */
+  const window = opts.window ?? new ReplayWindow(opts.now);
+  /** deliveries being handed on, by event key */
   const inFlight = new Map<string, Promise<DeliveryOutcome>>();
 
   const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
@@ -188,12 +162,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       opts.onNote('refused', 'refused a delivery without a signature header (401)');
       return answer(res, 401, 'missing signature\n');
     }
-    if (!anySecret(opts.secrets(), (s) => signatureMatches(s, body, signature.value))) {
+    const secret = matchingSecret(opts.secrets(), (s) => signatureMatches(s, body, signature.value));
+    if (secret === undefined) {
       opts.onNote('refused', 'refused a delivery whose signature does not match the secret (401)');
       return answer(res, 401, 'bad signature\n');
     }
     const text = body.toString('utf8');
-    let event: { id?: unknown; type?: unknown };
+    let event: { id?: unknown; type?: unknown; timestamp?: unknown };
     try {
       // Depth-checked: a body nested thousands deep would overflow the stack when re-serialised.
       event = parseJson(text) as typeof event;
@@ -207,50 +182,78 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return answer(res, 400, 'body is not a JSON object\n');
     }
     const type = typeof event.type === 'string' ? event.type : undefined;
+    // A repeat is recognised by what the signature covers: the idempotency key header is not
+    // signed, so anyone who captured a delivery could send it again under a new key. The key
+    // only names the delivery in notes.
+    const id =
+      (typeof event.id === 'string' && event.id !== '') ||
+      typeof event.id === 'number' ||
+      event.id instanceof LosslessNumber
+        ? String(event.id)
+        : undefined;
+    if (id === undefined) {
+      opts.onNote('refused', 'refused a signed delivery without an event id: its repeats could not be told (400)');
+      return answer(res, 400, 'missing event id\n');
+    }
+    const what = `${type ?? 'an event'} ${id}`;
+    const at = parseEventTimestamp(event.timestamp);
+    if (at === undefined) {
+      opts.onNote(
+        'refused',
+        `refused ${what}: no timestamp shaped YYYY-MM-DD HH:MM:SS.mmm, so its age cannot be checked (400)`,
+      );
+      return answer(res, 400, 'missing or unreadable timestamp\n');
+    }
     const idempotency = headerBySuffix(req.headers, '-idempotency-key');
-    // Without the header, the event id identifies a repeat.
-    const key = idempotency?.value ?? (event.id !== undefined ? `event:${String(event.id)}` : undefined);
-    const keyText =
-      key === undefined ? '' : `${idempotency ? 'idempotency key' : 'event id'} ${key.replace(/^event:/, '')}`;
-    if (key !== undefined && seen.has(key)) {
-      opts.onNote('duplicate', `acknowledged a repeated delivery (${keyText}) without emitting it again`);
+    const named = `${what}${idempotency ? `, idempotency key ${idempotency.value}` : ''}`;
+    const key = eventKey(secret, type, id);
+    if (window.has(key)) {
+      opts.onNote('duplicate', `acknowledged a repeated delivery (${named}) without emitting it again`);
       return answer(res, 200, 'ok (duplicate)\n');
     }
-    const running = key === undefined ? undefined : inFlight.get(key);
+    const running = inFlight.get(key);
     if (running) {
       // A repeat while the first copy is still being handed on: it gets the first copy's answer
       // and is not handed on a second time.
       opts.onNote(
         'duplicate',
-        `a repeated delivery (${keyText}) arrived while the first is still being handed on; it gets the same answer`,
+        `a repeated delivery (${named}) arrived while the first is still being handed on; it gets the same answer`,
       );
       void running.then((o) => answer(res, o.status, o.delivered ? 'ok (duplicate)\n' : 'not delivered\n'));
       return;
     }
+    const stale = window.outside(at);
+    if (stale !== undefined) {
+      opts.onNote('refused', `refused ${what} stamped ${String(event.timestamp)}: ${stale} (400)`);
+      return answer(res, 400, 'timestamp outside the replay window\n');
+    }
     if (opts.events && (type === undefined || !opts.events.has(type))) {
-      if (key !== undefined) seen.record(key);
+      // Nothing is handed on, so nothing needs remembering: a repeat is dropped the same way.
       opts.onNote('filtered', `acknowledged ${type ?? 'an event without a type'}, not in --events`);
       return answer(res, 200, 'ok\n');
+    }
+    if (window.room() <= inFlight.size) {
+      // Full of events still inside the window: forgetting one would let its replay through.
+      const after = window.retryAfterS();
+      opts.onNote(
+        'refused',
+        `refused ${what} for now: ${window.capacity} recent events are remembered, the most kept at once; answered 503, so the service delivers it again`,
+      );
+      return answer(res, 503, 'too many recent events; deliver again later\n', false, after);
     }
     const headers: Record<string, string> = { [signature.name]: signature.value };
     if (idempotency) headers[idempotency.name] = idempotency.value;
     // One event per line: compact bodies are printed as received, others re-serialised losslessly.
     const line = /[\r\n]/.test(text) ? stringifyJson(event) : text;
     const settle = (o: DeliveryOutcome) => {
-      // Recorded only once handed on: a delivery that failed must get through when repeated.
-      if (o.delivered && key !== undefined) seen.record(key);
+      // Remembered only once handed on: a delivery that failed must get through when repeated.
+      if (o.delivered) window.record(key, at);
       answer(res, o.status, o.delivered ? 'ok\n' : 'not delivered\n');
       return o;
     };
     let handed: DeliveryOutcome | Promise<DeliveryOutcome>;
     try {
-      handed = opts.onEvent({
-        line,
-        type,
-        id: event.id === undefined || event.id === null ? undefined : String(event.id),
-        body,
-        headers,
-      });
+      handed = opts.onEvent({ line, type, id, body, headers });
     } catch {
       handed = { status: 500, delivered: false };
     }
@@ -261,10 +264,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const outcome = handed
       .catch((): DeliveryOutcome => ({ status: 500, delivered: false }))
       .then(settle)
-      .finally(() => {
-        if (key !== undefined) inFlight.delete(key);
-      });
-    if (key !== undefined) inFlight.set(key, outcome);
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, outcome);
   };
 
   const server: Server = createServer((req, res) => {

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { WEBHOOK_RETRY_DELAYS_S } from '../../../contract/events.js';
 import { Agent, request } from 'undici';
 import type { Store } from '../../store.js';
 import type { SandboxEvent } from '../../types.js';
@@ -6,7 +7,7 @@ import { eventMicros, eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYP
 import { deliveriesOf, endpointsOf, type WebhookDeliveryAttempt, type WebhookEndpoint } from './model.js';
 
 /** Webhook retry delays (docs/contract-rules.md, Limits). */
-export const DEFAULT_RETRY_DELAYS_S = [0, 2, 5, 10];
+export const DEFAULT_RETRY_DELAYS_S: readonly number[] = WEBHOOK_RETRY_DELAYS_S;
 /** Receivers should answer within a few seconds (docs/contract-rules.md, Events rule 3). */
 const RECEIVER_TIMEOUT_MS = 5000;
 const DELIVERY_LOG_LIMIT = 2000;
