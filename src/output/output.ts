@@ -3,6 +3,7 @@ import { stringifyJson } from '../util/json.js';
 import { colorLevel, isClosed, type IO, type OutStream } from './io.js';
 import { collect } from '../util/collect.js';
 import { terminalSafe, terminalSafeStyled } from './terminal-text.js';
+import { isTimestamp, relativeTime } from './time.js';
 
 export interface OutputFlags {
   json: boolean;
@@ -105,6 +106,34 @@ export function fitWidths(
 
 /** A cell that is one word of at most this many characters (an id, a state, a code, a date) is never cut. */
 const TOKEN_WIDTH = 40;
+
+/** Between two columns of a table at a terminal. */
+const COLUMN_GAP = '  ';
+
+/** cli-table3 drawing no line at all: columns apart by COLUMN_GAP only. */
+const BORDERLESS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: COLUMN_GAP,
+};
+
+/** The text of a styled string: its colour sequences removed. */
+export function stripStyle(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
 
 /** `text` broken into lines of at most `width` characters (at spaces where it can). */
 export function wrapText(text: string, width: number): string[] {
@@ -318,10 +347,37 @@ export class Output {
     if (this.machine) return this.json(value);
     if (!this.stdoutIsTTY) return this.plainObject(value);
     const rows = fields ?? Object.entries((value ?? {}) as Record<string, unknown>);
-    const width = Math.max(0, ...rows.map(([k]) => k.length));
-    for (const [k, v] of rows) {
-      this.line(`${this.out.bold(terminalSafe(k).padEnd(width))}  ${cellText(v)}`);
+    this.details(rows.map(([k, v]) => [terminalSafe(k), cellText(v)]));
+  }
+
+  /**
+   * `label  value` lines for a person at a terminal, labels in bold, each value wrapped to the
+   * window under itself (a label too wide for the window puts its value on the next lines).
+   * A value may carry this tool's colours; one that must be wrapped loses them.
+   */
+  details(pairs: Array<[string, string]>): void {
+    const width = Math.max(0, ...pairs.map(([k]) => widthOf(k)));
+    const screen = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! : Infinity;
+    const room = screen - width - 2;
+    const lines: string[] = [];
+    for (const [k, v] of pairs) {
+      const label = this.out.bold(k.padEnd(width));
+      const text = stripStyle(v);
+      if (widthOf(text) <= room && !text.includes('\n')) {
+        lines.push(`${label}  ${v}`);
+        continue;
+      }
+      const paragraphs = text.split('\n');
+      if (room < 20) {
+        lines.push(label.trimEnd());
+        for (const p of paragraphs) for (const l of wrapText(p, Math.max(1, screen - 2))) lines.push(`  ${l}`);
+        continue;
+      }
+      paragraphs
+        .flatMap((p) => wrapText(p, room))
+        .forEach((l, i) => lines.push(`${i === 0 ? label : ' '.repeat(width)}  ${l}`.trimEnd()));
     }
+    this.line(lines.join('\n'));
   }
 
   /** Piped detail view: `field<TAB>value` lines of the object's own fields, raw values. */
@@ -378,8 +434,11 @@ export class Output {
   }
 
   /**
-   * A table on a terminal, cut to its width (`stdout.columns`): the widest column is truncated
-   * first, with an ellipsis, and no cell wraps. Piped: tab-separated raw rows, no header.
+   * A table on a terminal, drawn as gh draws one: no borders, a bold header, columns two spaces
+   * apart, fitted to the window (`stdout.columns`): free text is cut first, with an ellipsis;
+   * ids, states and codes never are; columns with no value in any row are left out; times read
+   * "5 minutes ago". Colour only styles a cell: the text is the same with and without it, and
+   * widths are measured on that text. Piped: tab-separated raw rows, no header.
    */
   async table<T>(columns: Array<Column<T>>, rows: T[]): Promise<void> {
     if (!this.stdoutIsTTY) {
@@ -388,32 +447,60 @@ export class Output {
       out.flush();
       return;
     }
-    columns = columns.filter((c) => !c.pipedOnly);
-    const headers = columns.map((c) => terminalSafe(c.header));
-    const cells = rows.map((row) => columns.map((c) => cellText(c.value(row)).replace(/[\t\n]/g, ' ')));
-    const natural = columns.map((_c, i) => Math.max(widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))));
-    const kept = columns.map(
-      (c, i) => c.keep ?? cells.every((r) => !/\s/.test(r[i]!) && widthOf(r[i]!) <= TOKEN_WIDTH),
+    const now = Date.now();
+    const values = rows.map((row) => columns.map((c) => (c.pipedOnly ? '' : c.value(row))));
+    const timeColumn = columns.map(
+      (_c, i) =>
+        values.some((r) => isTimestamp(r[i])) && values.every((r) => isTimestamp(r[i]) || cellText(r[i]) === ''),
+    );
+    const allCells = values.map((r) =>
+      r.map((v, i) => (timeColumn[i] && isTimestamp(v) ? relativeTime(v, now) : cellText(v).replace(/[\t\n]/g, ' '))),
+    );
+    // Columns of the piped rows only, and columns empty in every row, are not drawn.
+    const shown = columns.map((c, i) => !c.pipedOnly && allCells.some((r) => r[i] !== ''));
+    const pick = <V>(list: V[]) => list.filter((_v, i) => shown[i]);
+    const cols = pick(columns);
+    if (cols.length === 0) return;
+    const headers = cols.map((c) => terminalSafe(c.header));
+    const cells = allCells.map(pick);
+    const times = pick(timeColumn);
+    const natural = cols.map((_c, i) => Math.max(widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))));
+    const kept = cols.map(
+      (c, i) => c.keep ?? (times[i] || cells.every((r) => !/\s/.test(r[i]!) && widthOf(r[i]!) <= TOKEN_WIDTH)),
     );
     const screen = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! : Infinity;
-    // Each column takes a space either side and a border after it, plus the left border.
-    const widths = fitWidths(natural, screen - (3 * columns.length + 1), kept);
-    if (!widths) return this.fieldLines(columns, rows, headers, cells, screen);
+    const widths = fitWidths(natural, screen - COLUMN_GAP.length * (cols.length - 1), kept);
+    if (!widths) return this.fieldLines(cols, rows, headers, cells, screen);
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       head: headers.map((h, i) => this.out.bold(truncate(h, widths[i]!))),
-      style: { head: [], border: this.out.level > 0 ? ['grey'] : [] },
-      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+      colWidths: widths,
+      wordWrap: false,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+      chars: BORDERLESS,
     });
     rows.forEach((row, r) => {
-      table.push(
-        columns.map((c, i) => {
-          const text = truncate(cells[r]![i]!, widths[i]!);
-          return c.style && this.out.level > 0 ? c.style(text, row, this.out) : text;
-        }),
-      );
+      table.push(cells[r]!.map((text, i) => this.styled(cols[i]!, truncate(text, widths[i]!), row)));
     });
-    this.line(table.toString());
+    // The last column is padded to its width like the others: no line ends in spaces.
+    this.line(
+      table
+        .toString()
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n'),
+    );
+  }
+
+  /**
+   * A cell in its column's colour. Colour only ever styles: a style that would change the text
+   * (add a word, drop one) is not applied, so that what a person reads is the same with colour
+   * and without (NO_COLOR), and widths hold.
+   */
+  private styled<T>(column: Column<T>, text: string, row: T): string {
+    if (!column.style || this.out.level === 0) return text;
+    const styled = column.style(text, row, this.out);
+    return stripStyle(styled) === text ? styled : text;
   }
 
   /**

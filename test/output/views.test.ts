@@ -47,9 +47,9 @@ describe('piped output: raw tab-separated values', () => {
       expect(fields.id).toBe(argv[2]);
       expect(JSON.parse(fields.fields).length).toBeGreaterThan(0);
       expect(JSON.parse(fields.fields)[0]).toHaveProperty('name');
-      // On a terminal the same views draw the fields table.
+      // On a terminal the same views draw the fields table, with its header.
       const human = await cli(sb, [...argv, ...W], { tty: true, env: { NO_COLOR: '1' } });
-      expect(human.stdout).toMatch(BOX);
+      expect(human.stdout).toMatch(/^NAME {2,}/m);
     }
   });
 
@@ -131,8 +131,8 @@ describe('tables at a terminal', () => {
     const lines = text().trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
     expect(text()).toContain('short note');
-    expect(text()).toMatch(/a title that[^│]*…/);
-    expect(lines).toHaveLength(4);
+    expect(text()).toMatch(/a title that[^\n]*…/);
+    expect(lines).toHaveLength(2);
   });
 
   it('keeps every cell whole when the terminal is wide enough', async () => {

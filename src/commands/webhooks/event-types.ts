@@ -10,7 +10,8 @@ export async function runEventTypes(opts: EventTypesOptions, ctx: Context): Prom
   await ctx.output.list(
     listWebhookEventTypes(api, ws, { limit }),
     [
-      { header: 'EVENT', value: (t) => t.event_name },
+      // The values `--events` takes: never cut; the note gives up its width first.
+      { header: 'EVENT', keep: true, value: (t) => t.event_name },
       {
         header: 'NOTE',
         value: (t) => (SILENT_EVENT_TYPES.has(t.event_name) ? 'silent: no events in production sample' : ''),

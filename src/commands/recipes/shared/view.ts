@@ -40,8 +40,7 @@ export const templateColumns: Array<Column<RecipeTemplate>> = [
 ];
 
 function rows(output: Output, pairs: Array<[string, string]>): void {
-  const width = Math.max(...pairs.map(([k]) => k.length));
-  for (const [k, v] of pairs) output.line(`${output.out.bold(k.padEnd(width))}  ${v}`);
+  output.details(pairs);
 }
 
 /**

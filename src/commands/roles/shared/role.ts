@@ -13,7 +13,14 @@ export const kindOf = (r: Role): string => (r.is_system === true ? 'system' : r.
 export const roleColumns: Array<Column<Role>> = [
   { header: 'ID', value: (r) => r.id },
   { header: 'TITLE', value: (r) => r.title },
-  { header: 'KIND', value: kindOf, style: (t, _r, c) => (t === 'system' ? c.dim(`${t} (read-only)`) : t) },
+  {
+    header: 'KIND',
+    // A system role cannot be changed: said in words, with or without colour; scripts get the kind.
+    value: (r) => (r.is_system === true ? 'system (read-only)' : kindOf(r)),
+    raw: kindOf,
+    keep: true,
+    style: (t, r, c) => (r.is_system === true ? c.dim(t) : t),
+  },
   { header: 'USERS', value: (r) => r.user_count },
   { header: 'PERMISSIONS', value: (r) => r.permissions?.length },
 ];
