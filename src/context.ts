@@ -126,7 +126,8 @@ export class Context {
    */
   hint(...words: string[]): string {
     const parts = ['edp', ...words];
-    if (this.flags.profile !== undefined) parts.push('--profile', this.profileName);
+    // A profile chosen by --profile or EDP_PROFILE is named: the command pasted in another shell uses it.
+    if (this.flags.profile !== undefined || this.profileName !== 'default') parts.push('--profile', this.profileName);
     const ws = this.setting('workspace');
     if (ws.value !== undefined && ws.value !== '' && ws.source !== 'profile' && !words.includes('-w'))
       parts.push('-w', String(ws.value));

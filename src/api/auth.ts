@@ -1,3 +1,4 @@
+import { shellWord } from '../util/shell.js';
 import { nodeCrypto } from '../util/crypto.js';
 import type { Received } from '../contract/answers.js';
 import type { Sent, tokenRequest } from '../contract/requests.js';
@@ -327,7 +328,18 @@ export class CredentialAuth implements AuthProvider {
         'EDP_TOKEN is a workspace token; agency operations need EDP_USERNAME and EDP_PASSWORD',
       );
     }
-    return new AuthRequiredError('no agency credentials: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
+    // A variable set without its pair is named, rather than reported as no credentials at all.
+    if (this.creds.source === 'env' && (this.creds.username !== undefined) !== (this.creds.password !== undefined)) {
+      const [set, unset] =
+        this.creds.username !== undefined ? ['EDP_USERNAME', 'EDP_PASSWORD'] : ['EDP_PASSWORD', 'EDP_USERNAME'];
+      return new AuthRequiredError(`${set} is set but ${unset} is not: agency operations need both`);
+    }
+    // The profile is named when it is not the default one, so that the command pasted logs in the right one.
+    const login = this.profile === 'default' ? 'edp auth login' : `edp auth login --profile ${shellWord(this.profile)}`;
+    const which = this.profile === 'default' ? '' : ` in profile "${this.profile}"`;
+    return new AuthRequiredError(
+      `no agency credentials${which}: run \`${login}\`, or set EDP_USERNAME and EDP_PASSWORD`,
+    );
   }
 
   private requireWorkspace(workspaceId: string | undefined): string {

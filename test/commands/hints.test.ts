@@ -76,3 +76,43 @@ describe('hints', () => {
     expect(r.stderr).toContain(`\`edp recipes poll ${id} --profile ops -w 102\``);
   });
 });
+
+describe('hints name the profile a run used', () => {
+  it('no credentials in a profile chosen by --profile or EDP_PROFILE: the login command names it', async () => {
+    const config = freshConfig();
+    const env = { ...config.env, EDP_USERNAME: undefined, EDP_PASSWORD: undefined };
+    const byFlag = await cli(t.sb, ['--profile', 'prod', 'workspaces', 'list'], { env });
+    expect(byFlag.code).toBe(3);
+    expect(byFlag.stderr).toContain('no agency credentials in profile "prod": run `edp auth login --profile prod`');
+    const byEnv = await cli(t.sb, ['workspaces', 'list'], { env: { ...env, EDP_PROFILE: 'prod' } });
+    expect(byEnv.code).toBe(3);
+    expect(byEnv.stderr).toContain('run `edp auth login --profile prod`');
+    const plain = await cli(t.sb, ['workspaces', 'list'], { env });
+    expect(plain.stderr).toContain('no agency credentials: run `edp auth login`,');
+  });
+
+  it('EDP_PASSWORD without EDP_USERNAME (and the reverse) names the variable missing', async () => {
+    const config = freshConfig();
+    const password = await cli(t.sb, ['workspaces', 'list'], {
+      env: { ...config.env, EDP_USERNAME: undefined, EDP_PASSWORD: PASSWORD },
+    });
+    expect(password.code).toBe(3);
+    expect(password.stderr).toContain('EDP_PASSWORD is set but EDP_USERNAME is not');
+    const username = await cli(t.sb, ['workspaces', 'list'], {
+      env: { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: undefined },
+    });
+    expect(username.stderr).toContain('EDP_USERNAME is set but EDP_PASSWORD is not');
+  });
+
+  it('a hint of a run under EDP_PROFILE carries --profile', async () => {
+    const config = freshConfig();
+    const env = { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_PROFILE: 'stage' };
+    const human = await cli(
+      t.sb,
+      ['webhooks', 'create', '-w', '102', '--url', 'https://hooks.example.com/stage2', '--events', 'load_completed'],
+      { env },
+    );
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr).toMatch(/^  edp webhooks verify \d+ --profile stage -w 102$/m);
+  });
+});
