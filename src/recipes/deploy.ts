@@ -27,8 +27,15 @@ import { resolveSource } from './resolve.js';
 import { errorText, stateText } from './text.js';
 import { errorLines } from '../output/errors.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { pollUntil } from '../util/poll.js';
-import { pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from './wait.js';
+import { agoText, durationText, faultLine, pollUntil, WaitUnreachableError } from '../util/poll.js';
+import {
+  BuildWaitUnreachableError,
+  originOf,
+  pollCommand,
+  waitForBuild,
+  WaitTimeoutError,
+  type WaitOptions,
+} from './wait.js';
 import type { DeploySpec } from './spec.js';
 import { collect } from '../util/collect.js';
 
@@ -87,6 +94,11 @@ export function interruptedNote(o: DeployOutcome, ws: string): string {
   if (o.step === 5)
     return `interrupted while configuring recipe ${id}: the configuration may have landed; \`edp recipes get ${id} -w ${ws}\` shows it, and deploying again completes it`;
   return `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``;
+}
+
+/** The command that shows whether a recipe's extraction tables exist. */
+function extractionsCommand(id: string, ws: string): string {
+  return `edp recipes extractions ${id} -w ${ws}`;
 }
 
 /** Template by id, or by exact title through the list's search (case-insensitive when only that matches). */
@@ -244,8 +256,17 @@ export async function deployToWorkspace(
     const running = BUILDING_STATES.has(recipe.state ?? '');
     const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || opts.rebuild);
     if (needsBuild) await startBuild(api, ws, id, recipe);
-    const onState = (r: Recipe) => step!.update(`build: ${stateText(r)}`);
-    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), onState });
+    // The live line says the build's state, and while reads fail, that they do.
+    let building = `build: ${stateText(recipe)}`;
+    const progress: Pick<WaitOptions, 'onState' | 'onFault' | 'onRecover'> = {
+      onState: (r) => {
+        building = `build: ${stateText(r)}`;
+        step!.update(building);
+      },
+      onFault: (f) => step!.update(`${building}; ${faultLine(f)}`),
+      onRecover: () => step!.update(building),
+    };
+    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress });
     const built = `${needsBuild ? 'built' : running ? 'joined the running build' : 'already built; no new build'}: ${stateText(recipe)}`;
     if (recipe.state === 'failed') step!.fail(`${built}: ${errorText(recipe.error)}`);
     else if (recipe.degraded) step!.warn(built);
@@ -256,20 +277,36 @@ export async function deployToWorkspace(
       await begin(7, 'waiting for the extraction tables');
       const missingTables = (c: ExtractionCheck | undefined) =>
         (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));
+      const tables = (c: ExtractionCheck) => `missing ${missingTables(c).join(', ') || 'unknown'}`;
+      const waiting = 'waiting for the extraction tables';
       await pollUntil(
         () => checkExtractions(api, ws, id),
         (c) => c.all_tables_exist === true,
         waitLeft(),
-        (last) =>
-          new ExitError(
-            'waitTimeout',
-            `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${Math.round(opts.wait.timeoutMs / 1000)} s (missing: ${missingTables(last).join(', ') || 'unknown'}); check them with \`edp recipes extractions ${id} -w ${ws}\``,
-          ),
+        {
+          timeout: ({ last, lastAgeMs }) =>
+            new ExitError(
+              'waitTimeout',
+              `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${durationText(opts.wait.timeoutMs)} (${tables(last)}, read ${agoText(lastAgeMs)}); check them with \`${extractionsCommand(id, ws)}\``,
+            ),
+          unreachable: ({ last, lastAgeMs, fault }) =>
+            new WaitUnreachableError({
+              origin: originOf(api),
+              what: `the extraction check of recipe ${id}`,
+              lastText: last === undefined ? undefined : tables(last),
+              lastAgeMs,
+              fault,
+              goesOn: 'no build was started after the one that found no data',
+              resume: `check the tables with \`${extractionsCommand(id, ws)}\`, then deploy again`,
+            }),
+          onFault: (f) => step!.update(`${waiting}; ${faultLine(f)}`),
+          onRecover: () => step!.update(waiting),
+        },
       );
       step!.update('extraction tables exist; building once more');
       const before = await getRecipe(api, ws, id);
       await startBuild(api, ws, id, before);
-      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), onState });
+      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress });
       const text = `extraction tables exist; rebuilt: ${stateText(recipe)}`;
       if (recipe.state === 'failed') step!.fail(`${text}: ${errorText(recipe.error)}`);
       else if (recipe.degraded) step!.warn(text);
@@ -277,7 +314,8 @@ export async function deployToWorkspace(
     }
     return { recipe, error: undefined, step: reached };
   } catch (err) {
-    if (err instanceof WaitTimeoutError && err.recipe) recipe = err.recipe;
+    if ((err instanceof WaitTimeoutError || err instanceof BuildWaitUnreachableError) && err.recipe)
+      recipe = err.recipe;
     // The one place a person sees this workspace's error in full (status, details, trace id).
     step?.fail(errorLines(err).join('\n  '));
     return { recipe, error: err, step: reached };

@@ -2,13 +2,27 @@ import { getRecipe, type Recipe } from '../api/recipes.js';
 import { BUILDING_STATES } from '../contract/recipes.js';
 import type { Service } from '../api/service.js';
 import { ExitError } from '../errors.js';
-import { pollUntil, type PollOptions } from '../util/poll.js';
+import {
+  agoText,
+  durationText,
+  pollUntil,
+  WaitUnreachableError,
+  type PollFault,
+  type PollOptions,
+} from '../util/poll.js';
 import { stateText } from './text.js';
 
-/** Polling (pauses grow by half, up to 15 s) with a deadline that ends in exit 8. */
+/**
+ * Polling (pauses grow by half, up to 15 s) with a deadline that ends in exit 8, and a bound on
+ * failed reads in a row that ends in exit 1 (util/poll.ts).
+ */
 export interface WaitOptions extends PollOptions {
   /** each state seen, for progress */
   onState?: ((recipe: Recipe) => void) | undefined;
+  /** each failed read the wait goes on after, for the live line */
+  onFault?: ((fault: PollFault) => void) | undefined;
+  /** a read succeeded after failed ones */
+  onRecover?: (() => void) | undefined;
 }
 
 /** The command that follows a build from where a wait stopped. */
@@ -16,18 +30,42 @@ export function pollCommand(id: string, ws: string): string {
   return `edp recipes poll ${id} -w ${ws}`;
 }
 
+/** The service's address as messages name it: scheme, host and port, never credentials or a path. */
+export function originOf(api: Service): string {
+  return new URL(api.client.baseUrl).origin;
+}
+
 export class WaitTimeoutError extends ExitError {
   constructor(
-    readonly recipe: Recipe | undefined,
+    readonly recipe: Recipe,
     id: string,
     timeoutMs: number,
     ws: string,
+    lastAgeMs: number,
   ) {
     super(
       'waitTimeout',
-      `recipe ${id} is still ${recipe ? stateText(recipe) : 'unread'} after ${Math.round(timeoutMs / 1000)} s; the build goes on at the service; keep waiting with \`${pollCommand(id, ws)}\``,
+      `recipe ${id} is still ${stateText(recipe)} after ${durationText(timeoutMs)} (read ${agoText(lastAgeMs)}); the build goes on at the service; keep waiting with \`${pollCommand(id, ws)}\``,
     );
     this.name = 'WaitTimeoutError';
+  }
+}
+
+/** A wait for a build that ended because the service stopped answering; the recipe as last read, if ever. */
+export class BuildWaitUnreachableError extends WaitUnreachableError {
+  constructor(
+    readonly recipe: Recipe | undefined,
+    opts: { origin: string; id: string; ws: string; lastAgeMs: number | undefined; fault: PollFault },
+  ) {
+    super({
+      origin: opts.origin,
+      what: `recipe ${opts.id}`,
+      lastText: recipe ? stateText(recipe) : undefined,
+      lastAgeMs: opts.lastAgeMs,
+      fault: opts.fault,
+      goesOn: 'ending the wait does not stop the build',
+      resume: `resume the wait with \`${pollCommand(opts.id, opts.ws)}\``,
+    });
   }
 }
 
@@ -44,6 +82,12 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
       return !BUILDING_STATES.has(r.state ?? '');
     },
     opts,
-    (last) => new WaitTimeoutError(last, id, opts.timeoutMs, ws),
+    {
+      timeout: ({ last, lastAgeMs }) => new WaitTimeoutError(last, id, opts.timeoutMs, ws, lastAgeMs),
+      unreachable: ({ last, lastAgeMs, fault }) =>
+        new BuildWaitUnreachableError(last, { origin: originOf(api), id, ws, lastAgeMs, fault }),
+      onFault: opts.onFault,
+      onRecover: opts.onRecover,
+    },
   );
 }

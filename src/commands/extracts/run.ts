@@ -27,6 +27,8 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     wait,
     () => getExtract(api, ws, extractId),
     (x) => x.status !== 'running',
+    (x) => String(x.status),
+    ctx.hint('extracts', 'get', extractId),
   );
   // The extract as it ended, on stdout like every waiting command's final object (as loads run --wait).
   if (e.status === 'completed' && !ctx.output.machine)

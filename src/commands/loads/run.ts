@@ -40,6 +40,8 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     wait,
     () => getLoad(api, ws, loadId),
     (x) => !(x.last_run && idText(x.last_run.id) === idText(runId) && x.last_run.status === 'running'),
+    (x) => `${String(x.last_run?.status ?? 'unknown')} (run ${idText(x.last_run?.id)})`,
+    ctx.hint('loads', 'get', loadId),
   );
   await showLoad(ctx, l);
   if (l.last_run?.status === 'completed') return;

@@ -15,7 +15,7 @@ import type { StatusOptions } from './command.js';
 import { styleState } from './shared/view.js';
 import { stateText } from '../../recipes/text.js';
 import { waitPolling } from '../shared/poll.js';
-import { pollUntil } from '../../util/poll.js';
+import { agoText, durationText, faultLine, isTransient, pollUntil, WaitUnreachableError } from '../../util/poll.js';
 
 /** One row per workspace and recipe (`recipes status --json` prints these). */
 export interface StatusRow {
@@ -108,6 +108,8 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx);
   const wait = opts.watch ? waitPolling(ctx, opts.waitTimeout) : undefined;
+  const watchCommand = () =>
+    ctx.hint('recipes', 'status', ...(opts.allWorkspaces ? ['--all-workspaces'] : []), '--watch');
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
   let snap = await readAll(api, workspaces, concurrency);
@@ -129,6 +131,10 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
         return snap;
       }
       const read = await readAll(api, workspaces, concurrency);
+      // A workspace the service did not answer for is a failed read of the wait, which the
+      // rows of before stand for, rather than a workspace whose builds have ended.
+      const fault = read.errors.find((e) => isTransient(e.err));
+      if (fault) throw fault.err;
       const before = new Map(snap.rows.map((r) => [keyOf(r), r]));
       const changed = read.rows.filter((r) => {
         const was = before.get(keyOf(r));
@@ -144,17 +150,27 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
     };
     // The same schedule as every --wait (shared/poll): pauses grow by half, up to 15 s.
     try {
-      await pollUntil(
-        next,
-        (s) => building(s.rows).length === 0,
-        wait,
-        () => {
-          return new ExitError(
+      const running = (s: Snapshot) => `${building(s.rows).length} build(s) running`;
+      await pollUntil(next, (s) => building(s.rows).length === 0, wait, {
+        timeout: ({ last, lastAgeMs }) =>
+          new ExitError(
             'waitTimeout',
-            `${building(snap.rows).length} build(s) still running after ${Math.round(wait.timeoutMs / 1000)} s`,
-          );
-        },
-      );
+            `${building(last.rows).length} build(s) still running after ${durationText(wait.timeoutMs)} (read ${agoText(lastAgeMs)}); the builds go on at the service; keep watching with \`${watchCommand()}\``,
+          ),
+        unreachable: ({ last, lastAgeMs, fault }) =>
+          new WaitUnreachableError({
+            origin: new URL(api.client.baseUrl).origin,
+            what: `the status of ${workspaces.length === 1 ? `workspace ${workspaces[0]}` : `${workspaces.length} workspaces`}`,
+            lastText: last === undefined ? undefined : running(last),
+            lastAgeMs,
+            fault,
+            goesOn: 'ending the watch does not stop the builds',
+            resume: `keep watching with \`${watchCommand()}\``,
+          }),
+        // No live line of its own: the table (or the lines of changes) stays as it was, with a note under it.
+        onFault: (f) => ctx.output.info(`reading the recipes: ${faultLine(f)}`),
+        onRecover: () => ctx.output.info('reading the recipes: the service answers again'),
+      });
     } catch (err) {
       // What the rows were when the wait ended, as a script expects them.
       if (!redraw) await printRows();

@@ -1,7 +1,15 @@
 import { DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 import type { Context } from '../../context.js';
 import { ExitError, UsageError } from '../../errors.js';
-import { pollUntil, type PollOptions } from '../../util/poll.js';
+import type { Spinner } from '../../output/output.js';
+import {
+  agoText,
+  faultLine,
+  pollUntil,
+  WaitUnreachableError,
+  type PollFault,
+  type PollOptions,
+} from '../../util/poll.js';
 import { parseDuration } from '../../util/validate.js';
 import type { WaitFlags } from './flags.js';
 
@@ -37,9 +45,42 @@ export function runWaitOf(ctx: Context, opts: WaitFlags): RunWait | undefined {
   return { polling, timeoutText: opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT };
 }
 
+/** What a wait does with its failed reads: show them, and their end. */
+export interface FaultProgress {
+  onFault: (fault: PollFault) => void;
+  onRecover: () => void;
+}
+
+/**
+ * A wait's failed reads on its live line: the spinner's text at a terminal, where it is
+ * redrawn; elsewhere, where a spinner prints only how it ended, a note each (as the client's
+ * retry notes), so that a log shows why the wait went quiet. `label` is the line as it stands.
+ */
+export function faultProgress(ctx: Context, spinner: Spinner, label: () => string): FaultProgress {
+  const notes = !ctx.io.stderr.isTTY;
+  return {
+    onFault: (fault) => {
+      const text = `${label()}; ${faultLine(fault)}`;
+      spinner.update(text);
+      if (notes) ctx.output.info(text);
+    },
+    onRecover: () => {
+      spinner.update(label());
+      if (notes) ctx.output.info(`${label()}; the service answers again`);
+    },
+  };
+}
+
+/** The service's address as messages name it: scheme, host and port, never credentials or a path. */
+function originOf(ctx: Context): string {
+  return new URL(ctx.baseUrl()).origin;
+}
+
 /**
  * Polls `read` until `ended` says the run is over, with a spinner on stderr; a transient fault
- * of one read does not end the wait. Past `--wait-timeout` the command ends with exit 8.
+ * of one read does not end the wait, a run of them does (exit 1, naming the address and
+ * `follow`, the command that shows the run). Past `--wait-timeout` the command ends with exit 8,
+ * saying what was read last (`describe`) and when.
  */
 export async function waitForRun<T>(
   ctx: Context,
@@ -47,22 +88,39 @@ export async function waitForRun<T>(
   wait: RunWait,
   read: () => Promise<T>,
   ended: (value: T) => boolean,
+  describe: (value: T) => string,
+  follow: string,
 ): Promise<T> {
-  const spinner = await ctx.output.spinner(`Waiting for ${what}`);
+  const label = `Waiting for ${what}`;
+  const spinner = await ctx.output.spinner(label);
   try {
-    const value = await pollUntil(
-      read,
-      ended,
-      wait.polling,
-      () => new ExitError('waitTimeout', `${what} did not finish within --wait-timeout ${wait.timeoutText}`),
-    );
+    const value = await pollUntil(read, ended, wait.polling, {
+      timeout: ({ last, lastAgeMs }) =>
+        new ExitError(
+          'waitTimeout',
+          `${what} did not finish within --wait-timeout ${wait.timeoutText}: it was ${describe(last)} when read ${agoText(lastAgeMs)}; it goes on at the service; follow it with \`${follow}\``,
+        ),
+      unreachable: ({ last, lastAgeMs, fault }) =>
+        new WaitUnreachableError({
+          origin: originOf(ctx),
+          what,
+          lastText: last === undefined ? undefined : describe(last),
+          lastAgeMs,
+          fault,
+          goesOn: 'ending the wait does not stop the run',
+          resume: `follow it with \`${follow}\``,
+        }),
+      ...faultProgress(ctx, spinner, () => label),
+    });
     spinner.stop();
     return value;
   } catch (err) {
     spinner.fail(
       err instanceof ExitError && err.outcome === 'waitTimeout'
         ? `${what}: still running after ${wait.timeoutText}`
-        : `${what}: stopped waiting`,
+        : err instanceof WaitUnreachableError
+          ? `${what}: stopped waiting, the service is not answering`
+          : `${what}: stopped waiting`,
     );
     throw err;
   }

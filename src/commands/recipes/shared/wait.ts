@@ -6,6 +6,8 @@ import { idText } from '../../../util/json.js';
 import { errorText, stateText } from '../../../recipes/text.js';
 import { pollCommand, waitForBuild, type WaitOptions } from '../../../recipes/wait.js';
 import { showRecipe } from './view.js';
+import { faultProgress } from '../../shared/poll.js';
+import { WaitUnreachableError } from '../../../util/poll.js';
 import { accountNamesFor, hasNotDelivered, type AccountNames } from './not-delivered.js';
 
 /** What a person needs to act on accounts a build left out: their names, read only when there are some. */
@@ -49,11 +51,16 @@ export async function waitWithSpinner(
   id: string,
   opts: Omit<WaitOptions, 'onState'>,
 ): Promise<Recipe> {
-  const spinner = await ctx.output.spinner(`Waiting for recipe ${id} to build`);
+  let label = `Waiting for recipe ${id} to build`;
+  const spinner = await ctx.output.spinner(label);
   try {
     const recipe = await waitForBuild(api, ws, id, {
       ...opts,
-      onState: (r) => spinner.update(`Recipe ${id}: ${stateText(r)}`),
+      onState: (r) => {
+        label = `Recipe ${id}: ${stateText(r)}`;
+        spinner.update(label);
+      },
+      ...faultProgress(ctx, spinner, () => label),
     });
     const text = `Recipe ${id}: ${stateText(recipe)}`;
     if (recipe.state === 'failed') spinner.fail(text);
@@ -65,7 +72,10 @@ export async function waitWithSpinner(
       // Ctrl-C ends the wait, not the build: say where it goes on and how to follow it.
       spinner.fail(`Recipe ${id}: stopped waiting`);
       ctx.output.warn(`the build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``);
-    } else spinner.fail(`Recipe ${id}: stopped waiting`);
+    } else
+      spinner.fail(
+        `Recipe ${id}: stopped waiting${err instanceof WaitUnreachableError ? ', the service is not answering' : ''}`,
+      );
     throw err;
   }
 }
