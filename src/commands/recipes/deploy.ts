@@ -275,7 +275,7 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
         return { workspace_id: ws, error: err };
       }
     });
-    let failed = 0;
+    const failed: unknown[] = [];
     if (ctx.output.machine) {
       ctx.output.json(
         plans.map((p) =>
@@ -287,7 +287,7 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
     }
     for (const p of plans) {
       if ('error' in p) {
-        failed++;
+        failed.push(p.error);
         if (!ctx.output.machine)
           ctx.output.line(`workspace ${p.workspace_id}: cannot plan: ${errorLines(p.error).join('\n  ')}`);
         continue;
@@ -301,7 +301,8 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
         ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
     }
     ctx.output.info('Dry run: no write was sent.');
-    if (failed > 0) throw new ExitError('failure', `${failed} workspace(s) could not be planned`, { silent: true });
+    // The exit code a real run would end with for the same cause (5 for an account not found, …).
+    if (failed.length > 0) throw new ManyFailures(failed, `${failed.length} workspace(s) could not be planned`);
     return;
   }
 

@@ -215,6 +215,15 @@ describe('edp recipes deploy: one workspace', () => {
     expect(recipesOf(101)[0]!.connections).toEqual([]);
   });
 
+  it('--dry-run that cannot plan ends with the exit code the real run would have: an account not found is 5', async () => {
+    const argv = ['-w', '102', ...BASE, '--accounts', 'remote:999'];
+    const dry = await cli(t.sb, [...argv, '--dry-run']);
+    expect(dry.stdout).toContain('workspace 102: cannot plan:');
+    const real = await cli(t.sb, argv);
+    expect(real.code).toBe(5);
+    expect(dry.code).toBe(real.code);
+  });
+
   it('--concurrency takes a number up to 50 or auto (the default), like EDP_CONCURRENCY; anything else is exit 2', async () => {
     const dryRun = (value: string) =>
       cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--dry-run', '--concurrency', value]);
