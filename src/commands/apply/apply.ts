@@ -8,9 +8,9 @@ import { planFleet, planTotals } from '../../fleet/plan.js';
 import { planLines } from '../../fleet/plan/text.js';
 import { idText } from '../../util/json.js';
 import type { StepReporter } from '../../recipes/deploy.js';
-import { STEPS } from '../../recipes/deploy.js';
 import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
+import { FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
 import { fleetScope } from '../shared/workspace-choice.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import { reportError } from '../../output/errors.js';
@@ -75,28 +75,26 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     );
     if (!ok) throw new NotConfirmedError();
   }
-  const c = ctx.output.err;
-  const reporter =
-    (ws: string, name: string): StepReporter =>
-    async (n) => {
-      const line = (mark: string, t: string) =>
-        ctx.output.info(`${c.dim(`[${ws}] ${name}`)} ${mark} ${n}/${STEPS} ${t}`);
-      return {
-        update: () => undefined,
-        succeed: (t) => line(c.green('✓'), t),
-        warn: (t) => line(c.yellow('!'), t),
-        fail: (t) => line(c.red('✗'), t),
-      };
-    };
-  const rows = await applyFleet(api, file, plan, {
-    concurrency,
-    verify: !!opts.verify,
-    wait,
-    reporter,
-    progress: (t) => ctx.output.info(t),
-    signal: ctx.signal,
-    secrets,
-  });
+  // Each recipe's steps and build states, prefixed by its workspace and template, and on a
+  // terminal a live line of the deployments under way (as a fleet `recipes deploy` shows them).
+  const deployments = plan.workspaces.reduce((n, w) => n + w.recipes.length, 0);
+  const board = deployments > 0 ? await FleetBoard.start(ctx, deployments, 'recipes') : undefined;
+  const reporter = (ws: string, name: string): StepReporter =>
+    fleetStepReporter(ctx, `[${ws}] ${name}`, `${ws} ${name}`, board);
+  let rows: ApplyRow[];
+  try {
+    rows = await applyFleet(api, file, plan, {
+      concurrency,
+      verify: !!opts.verify,
+      wait,
+      reporter,
+      progress: (t) => ctx.output.info(t),
+      signal: ctx.signal,
+      secrets,
+    });
+  } finally {
+    board?.stop();
+  }
   // A secret the service shows only once must reach its reader: one that could not be shown
   // (the output was closed) fails its row, with the command that makes a new one.
   const unshown: ApplyRow[] = [];

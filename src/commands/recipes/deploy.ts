@@ -3,7 +3,7 @@ import { listWorkspaces } from '../../api/workspaces.js';
 import type { Context } from '../../context.js';
 import { ExitError, ManyFailures, UsageError } from '../../errors.js';
 import { errorJson, errorLines } from '../../output/errors.js';
-import type { Column, Spinner } from '../../output/output.js';
+import type { Column } from '../../output/output.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import type { DeployOptions } from './command.js';
 import { styleState } from './shared/view.js';
@@ -25,6 +25,7 @@ import {
 } from '../../recipes/deploy.js';
 import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
+import { elapsedText, FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
 
 /** One row per workspace; `--json` prints these objects (README, Automated recipes). */
 export interface DeployRow {
@@ -110,62 +111,6 @@ function rowOf(ws: string, outcome: DeployOutcome): DeployRow {
   };
 }
 
-/** 45s, 2m05s: how long a step has been running. */
-export function elapsedText(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
-
-/**
- * A fleet's live line on a terminal: how many workspaces are done, and for each one under way
- * its step or build state and how long that has taken, redrawn every second. Lines written
- * meanwhile go above it. Nothing without a terminal or with --quiet (the lines say it all).
- */
-class FleetBoard {
-  private readonly current = new Map<string, { text: string; since: number }>();
-  private done = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
-
-  private constructor(
-    private readonly spinner: Spinner | undefined,
-    private readonly total: number,
-  ) {
-    if (spinner) {
-      this.timer = setInterval(() => this.draw(), 1000);
-      this.timer.unref();
-    }
-  }
-
-  static async start(ctx: Context, total: number): Promise<FleetBoard> {
-    const live = !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
-    return new FleetBoard(live ? await ctx.output.spinner(`deploying to ${total} workspaces`) : undefined, total);
-  }
-
-  set(ws: string, text: string, since: number): void {
-    this.current.set(ws, { text, since });
-    this.draw();
-  }
-
-  finish(ws: string): void {
-    this.current.delete(ws);
-    this.done++;
-    this.draw();
-  }
-
-  private draw(): void {
-    if (!this.spinner) return;
-    const under = [...this.current].map(([ws, b]) => `[${ws}] ${b.text} ${elapsedText(Date.now() - b.since)}`);
-    this.spinner.update(
-      `${this.done}/${this.total} workspaces done${under.length > 0 ? `; ${under.join(' · ')}` : ''}`,
-    );
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.spinner?.stop();
-  }
-}
-
 /**
  * Step progress. One workspace: a spinner on a terminal, whose text follows the build's state
  * and the time it has taken; elsewhere one line per state change. A fleet: one line per finished
@@ -173,28 +118,13 @@ class FleetBoard {
  * and on a terminal the board's live line.
  */
 function reporterFor(ctx: Context, ws: string, fleet: boolean, board?: FleetBoard): StepReporter {
+  if (fleet) return fleetStepReporter(ctx, `[${ws}]`, ws, board);
   const c = ctx.output.err;
-  const live = !fleet && !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
+  const live = !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
   return async (n, text) => {
     const started = Date.now();
     const since = () => elapsedText(Date.now() - started);
     const label = (t: string) => `${n}/${STEPS} ${t}`;
-    if (fleet) {
-      const line = (mark: string, t: string) => ctx.output.info(`${c.dim(`[${ws}]`)} ${mark} ${label(t)}`);
-      let last: string | undefined;
-      board?.set(ws, label(text), started);
-      return {
-        update: (t) => {
-          if (t === last) return;
-          last = t;
-          board?.set(ws, label(t), started);
-          line(c.cyan('…'), `${t} (${since()})`);
-        },
-        succeed: (t) => line(c.green('✓'), t),
-        warn: (t) => line(c.yellow('!'), t),
-        fail: (t) => line(c.red('✗'), t),
-      };
-    }
     const spinner = await ctx.output.spinner(label(text));
     let current = text;
     let last: string | undefined;
@@ -307,7 +237,7 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   }
 
   const failOnDegraded = !!opts.failOnDegraded;
-  const board = fleet ? await FleetBoard.start(ctx, workspaces.length) : undefined;
+  const board = fleet ? await FleetBoard.start(ctx, workspaces.length, 'workspaces') : undefined;
   let outcomes: DeployOutcome[];
   try {
     outcomes = await pool(workspaces, concurrency, async (ws) => {

@@ -239,3 +239,30 @@ describe('edp apply', () => {
     expect((sb.store.state as any).roles.some((r: any) => r.title === 'Analyst')).toBe(false);
   });
 });
+
+describe('edp apply shows its builds as they run', () => {
+  it('each build state is a line, prefixed by the workspace and the template, like a fleet deploy', async () => {
+    const sb = await sandbox({ buildSeconds: 0.05 });
+    try {
+      const f = writeFile(
+        'progress.yaml',
+        `
+workspaces: [101, 102]
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [all-active]
+`,
+      );
+      const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST]);
+      expect(r.code, r.stderr).toBe(0);
+      for (const ws of [101, 102]) {
+        expect(r.stderr).toMatch(new RegExp(`^\\[${ws}\\] Paid Media Performance … 6/7 build: \\w+ \\(\\d+s\\)$`, 'm'));
+        expect(r.stderr).toMatch(new RegExp(`^\\[${ws}\\] Paid Media Performance ✓ 6/7 built: ready_to_work$`, 'm'));
+      }
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
-import { elapsedText } from '../../../src/commands/recipes/deploy.js';
+import { elapsedText } from '../../../src/commands/shared/fleet-progress.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, cli, tempDir, tokenFor, useSandbox } from '../../helpers.js';
 import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
