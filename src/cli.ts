@@ -23,7 +23,7 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.help);
   program.addHelpText('after', `\n${exitCodesHelp()}\nRun \`edp sandbox\` for a local emulator of the whole service.`);
   await registerCommands(program, app, argv, all);
-  const machine = wantsMachineOutput(argv);
+  const machine = wantsMachineOutput(argv, !!io.stderr.isTTY);
   applyToAll(program, (cmd) => {
     // Verbs are declared apart from their parent (commands/*/command.ts): they take its
     // settings here (help, output, exit), parents first.
@@ -35,12 +35,16 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
   return program;
 }
 
-/** --json, --ndjson or --jq (which implies --json) among the options, before a `--`: errors are then JSON documents too. */
-export function wantsMachineOutput(argv: string[]): boolean {
+/**
+ * --json, --ndjson or --jq (which implies --json) among the options, before a `--`: errors are
+ * then JSON documents too. A --jq alone at a terminal is a person reading: errors stay text, as
+ * gh prints them (`stderrIsTTY`).
+ */
+export function wantsMachineOutput(argv: string[], stderrIsTTY = false): boolean {
   const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).some(
-    (a) => a === '--json' || a === '--ndjson' || a === '--jq' || a.startsWith('--jq='),
-  );
+  const options = end < 0 ? argv : argv.slice(0, end);
+  if (options.some((a) => a === '--json' || a === '--ndjson')) return true;
+  return !stderrIsTTY && options.some((a) => a === '--jq' || a.startsWith('--jq='));
 }
 
 /**
@@ -49,7 +53,7 @@ export function wantsMachineOutput(argv: string[]): boolean {
  * `usage_error`, like every usage error the tool finds itself (exit 2 either way).
  */
 function outputFor(io: IO, argv: string[]) {
-  const machine = wantsMachineOutput(argv);
+  const machine = wantsMachineOutput(argv, !!io.stderr.isTTY);
   return {
     writeOut: (s: string) => io.stdout.write(s),
     writeErr: (s: string) => io.stderr.write(s),
@@ -153,7 +157,7 @@ export function run(launcher: { loadCommonJs?: CommonJsLoader } = {}): void {
       // The one error format, also for a fault no command caught.
       const message = err instanceof Error ? err.message : String(err);
       process.stderr.write(
-        wantsMachineOutput(process.argv.slice(2))
+        wantsMachineOutput(process.argv.slice(2), !!process.stderr.isTTY)
           ? `${JSON.stringify(errorDocument({ code: 'unexpected_error', message }))}\n`
           : `error: ${message}\n`,
       );

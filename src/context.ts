@@ -64,6 +64,8 @@ export class Context {
       // --jq implies JSON output; with --ndjson it filters each line's item.
       json: !!flags.json || (flags.jq !== undefined && !flags.ndjson),
       ndjson: !!flags.ndjson,
+      // --jq alone at a terminal: a person reads the errors, as text.
+      jsonErrors: !!flags.json || !!flags.ndjson || (flags.jq !== undefined && !io.stderr.isTTY),
       quiet: !!flags.quiet,
       verbose,
       color: flags.color !== false,

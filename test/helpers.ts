@@ -110,6 +110,8 @@ export interface CliOptions {
   tty?: boolean;
   /** the pretend terminal's width (default 120) */
   columns?: number;
+  /** pretend stderr is a terminal too */
+  stderrTty?: boolean;
   signal?: AbortSignal;
   /** called with all of stdout so far, each time the command writes to it */
   onStdout?: (all: string) => void;
@@ -179,6 +181,7 @@ export async function cli(
     Object.assign(stdout, { isTTY: true, columns: opts.columns ?? 120 });
     Object.assign(stdin, { isTTY: true });
   }
+  if (opts.stderrTty) Object.assign(stderr, { isTTY: true });
   stdin.end(opts.stdin ?? '');
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,

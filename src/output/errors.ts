@@ -118,7 +118,7 @@ function baseLines(err: unknown): string[] {
 export function reportError(output: Output, err: unknown): void {
   const stderr = output.io.stderr;
   if (isSilent(err)) return;
-  if (output.flags.json || output.flags.ndjson) {
+  if (output.flags.jsonErrors ?? (output.flags.json || output.flags.ndjson)) {
     stderr.write(`${stringifyJson(errorJson(err))}\n`);
   } else if (isPromptInterrupt(err)) {
     stderr.write('cancelled\n');

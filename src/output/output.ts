@@ -8,6 +8,8 @@ import { isTimestamp, relativeTime } from './time.js';
 export interface OutputFlags {
   json: boolean;
   ndjson: boolean;
+  /** errors as the JSON error document (default: with json or ndjson) */
+  jsonErrors?: boolean | undefined;
   quiet: boolean;
   verbose: boolean;
   color: boolean;

@@ -68,6 +68,19 @@ describe('--jq', () => {
     expect(blank.errorJson().error.message).toContain('--jq needs a jq expression');
   });
 
+  it('at a terminal a --jq error is text for a person, as gh prints it; piped it stays the JSON document', async () => {
+    const r = await cli(undefined, ['workspaces', 'list', '--jq', '.[] | {'], {
+      ...NOWHERE,
+      stderrTty: true,
+      env: { ...NOWHERE.env, NO_COLOR: '1' },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --jq: the expression does not compile: .*syntax error/);
+    const parse = await cli(undefined, ['workspaces', 'lsit', '--jq', '.'], { stderrTty: true });
+    expect(parse.code).toBe(2);
+    expect(parse.stderr).toMatch(/^error: /);
+  });
+
   it('compiles without running: an endless expression is no usage error', async () => {
     // `repeat(.)` never ends if run; on the list it is cut short by limit().
     const r = await cli(sb, ['workspaces', 'list', '--jq', '# first three\n[limit(3; repeat(1))] # done']);

@@ -47,7 +47,19 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
     warn: (message: string) => ctx.output.warn(message),
   };
   const { startSandbox, isLoopbackAddress } = await import('../../sandbox/index.js');
-  const sandbox = await startSandbox(options);
+  const sandbox = await startSandbox(options).catch((err: NodeJS.ErrnoException) => {
+    // The port is the user's choice: a taken or forbidden one is bad input, said as such (exit 2).
+    if (err.code === 'EADDRINUSE')
+      throw new UsageError(
+        `--port ${options.port} is already in use on ${options.host}; pick another port, or --port 0 for a free one`,
+      );
+    if (err.code === 'EACCES')
+      throw new UsageError(
+        `--port ${options.port} on ${options.host} needs privileges this user lacks; pick a port above 1023`,
+      );
+    if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`--host ${options.host} is not an address of this machine`);
+    throw err;
+  });
   ctx.output.line(`Sandbox listening on ${sandbox.url}`);
   ctx.output.line(`Username: ${options.username}`);
   ctx.output.line(`Password: ${options.password}`);

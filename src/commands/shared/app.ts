@@ -104,6 +104,7 @@ export class App {
         new Output(this.io, {
           json: !!flags.json,
           ndjson: !!flags.ndjson,
+          jsonErrors: !!flags.json || !!flags.ndjson || (flags.jq !== undefined && !this.io.stderr.isTTY),
           quiet: false,
           verbose: !!flags.verbose,
           color: flags.color !== false,

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { cli, parse } from '../../helpers.js';
 
@@ -32,6 +34,21 @@ describe('edp sandbox', () => {
       const r = await cli(undefined, ['sandbox', ...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toContain(message);
+    }
+  });
+
+  it('a port already taken is exit 2 naming --port, not a raw listen error', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const r = await cli(undefined, ['sandbox', '--port', port]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: --port ${port} is already in use on 127.0.0.1; pick another port, or --port 0 for a free one\n`,
+      );
+    } finally {
+      taken.close();
     }
   });
 });
