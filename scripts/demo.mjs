@@ -74,19 +74,39 @@ await run(
 const degraded = sandbox.store.state.recipes.find((r) => r.workspace_id === 103);
 if (degraded) await run('recipes', 'get', degraded.id, '-w', '103');
 
-console.error(`
-What just happened:
-  1. The first deploy walked the contract's seven steps in workspace 101: a token, the template
-     found by its title, the recipe created (empty), the accounts resolved by their remote ids,
-     the configuration PUT, a build polled to ready_to_work. (Step 7, a rebuild once missing
-     extraction tables exist, runs only when a build found no data.)
-  2. The second deploy ran the same spec in all three workspaces at once. In 101 it adopted the
-     recipe it had made (the service answered 409 recipe_already_exists), added nothing and
-     started no second build. In 102 and 103 the same remote accounts resolved to different
-     internal ids.
-  3. In 103 one account's extraction never delivered: the build left it out and ended
-     ready_to_work with degraded: true; \`recipes get\` names the account and the reason.
-     With --fail-on-degraded that deploy would exit 9.
-Recipe ids are beyond 2^53 and print exactly. Try: edp recipes deploy --help`);
+// What the run showed, wrapped at the terminal's width (80 columns off a terminal).
+const width = process.stderr.isTTY && process.stderr.columns ? process.stderr.columns : 80;
+/** `text` in lines of at most `width`, the first after `first`, the others indented as deep. */
+function paragraph(text, first = '') {
+  const indent = ' '.repeat(first.length);
+  const lines = [];
+  let line = first;
+  for (const [i, word] of text.split(' ').entries()) {
+    if (i > 0 && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line += i > 0 ? ` ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+console.error(
+  [
+    '',
+    'What just happened:',
+    paragraph(
+      "The first deploy walked the contract's seven steps in workspace 101: a token, the template found by its title, the recipe created (empty), the accounts resolved by their remote ids, the configuration PUT, a build polled to ready_to_work. (Step 7, a rebuild once missing extraction tables exist, runs only when a build found no data.)",
+      '  1. ',
+    ),
+    paragraph(
+      'The second deploy ran the same spec in all three workspaces at once. In 101 it adopted the recipe it had made (the service answered 409 recipe_already_exists), added nothing and started no second build. In 102 and 103 the same remote accounts resolved to different internal ids.',
+      '  2. ',
+    ),
+    paragraph(
+      "In 103 one account's extraction never delivered: the build left it out and ended ready_to_work with degraded: true; `recipes get` names the account and the reason. With --fail-on-degraded that deploy would exit 9.",
+      '  3. ',
+    ),
+    paragraph('Recipe ids are beyond 2^53 and print exactly. Try: edp recipes deploy --help'),
+  ].join('\n'),
+);
 await sandbox.close();
 process.exitCode = failed ? 1 : 0;

@@ -4,6 +4,7 @@ import { registerCommands } from './commands/index.js';
 import { exitCodesHelp } from './errors.js';
 import { errorDocument } from './output/error-document.js';
 import { GLOBAL_OPTIONS } from './global-options.js';
+import { HELP_LAYOUT, helpWidth, terminalWidth, wrap } from './commands/shared/help.js';
 import { VERSION } from './version.js';
 import { processIO, type IO } from './output/io.js';
 import { useCommonJsLoader, type CommonJsLoader } from './util/commonjs.js';
@@ -21,8 +22,14 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
     .configureOutput(outputFor(io, argv))
     .exitOverride();
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.help);
-  program.addHelpText('after', `\n${exitCodesHelp()}\nRun \`edp sandbox\` for a local emulator of the whole service.`);
+  program.addHelpText('after', ({ command, error }) => {
+    const width = helpWidth(command, error);
+    const sandbox = wrap('Run `edp sandbox` for a local emulator of the whole service.', width);
+    return `\n${exitCodesHelp(width)}\n${sandbox.join('\n')}`;
+  });
   await registerCommands(program, app, argv, all);
+  // Every help is laid out alike (shared/help.ts); the commands take it from the program below.
+  program.configureHelp({ ...program.configureHelp(), ...HELP_LAYOUT });
   const machine = wantsMachineOutput(argv, !!io.stderr.isTTY);
   applyToAll(program, (cmd) => {
     // Verbs are declared apart from their parent (commands/*/command.ts): they take its
@@ -57,6 +64,8 @@ function outputFor(io: IO, argv: string[]) {
   return {
     writeOut: (s: string) => io.stdout.write(s),
     writeErr: (s: string) => io.stderr.write(s),
+    getOutHelpWidth: () => terminalWidth(io.stdout),
+    getErrHelpWidth: () => terminalWidth(io.stderr),
     outputError: (s: string, write: (s: string) => void) => {
       if (!machine) return write(s);
       const message = s.trim().replace(/^error:\s*/i, '');

@@ -73,16 +73,23 @@ export const ExitCode = Object.fromEntries(EXIT_CODES.map((e) => [e.outcome, e.c
   readonly [R in ExitRow as R['outcome']]: R['code'];
 };
 
-/** `Exit codes: 0 ok, 1 service or network fault, …` for `edp --help`, in lines of at most `width`. */
-export function exitCodesHelp(width = 100): string {
-  const lines: string[] = [];
-  let line = 'Exit codes:';
+/**
+ * `Exit codes: 0 ok, 1 service or network fault, …` for `edp --help`, in lines of at most
+ * `width` (the help's width), broken between words; a code stays on the line of its first word.
+ */
+export function exitCodesHelp(width = 80): string {
+  const words = ['Exit', 'codes:'];
   for (const [i, e] of EXIT_CODES.entries()) {
-    const item = ` ${e.code} ${e.short}${i === EXIT_CODES.length - 1 ? '.' : ','}`;
-    if (line.length + item.length > width) {
+    const [first, ...rest] = `${e.short}${i === EXIT_CODES.length - 1 ? '.' : ','}`.split(' ');
+    words.push(`${e.code} ${first}`, ...rest);
+  }
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line && line.length + 1 + word.length > width) {
       lines.push(line);
-      line = item.trimStart();
-    } else line += item;
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
   }
   lines.push(line);
   return lines.join('\n');

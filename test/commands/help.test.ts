@@ -6,8 +6,11 @@ import { buildProgram } from '../../src/cli.js';
 import { App } from '../../src/commands/shared/app.js';
 import { cli } from '../helpers.js';
 
-/** Every verb of the whole tree, with its help text as `--help` prints it. */
-async function everyVerb(): Promise<Array<{ path: string; help: string }>> {
+/**
+ * Every verb of the whole tree, with its help text as `--help` prints it (at a terminal that
+ * wide, with `columns`); with `groups`, the program and each group too.
+ */
+async function everyVerb(columns?: number, groups = false): Promise<Array<{ path: string; help: string }>> {
   let written = '';
   const stdout = new Writable({
     write(chunk, _enc, done) {
@@ -15,22 +18,27 @@ async function everyVerb(): Promise<Array<{ path: string; help: string }>> {
       done();
     },
   });
+  if (columns) Object.assign(stdout, { isTTY: true, columns });
   const app = new App({ stdin: new PassThrough(), stdout, stderr: stdout, env: {} });
   const program = await buildProgram(app, [], true);
   const verbs: Array<{ path: string; help: string }> = [];
+  const help = (cmd: Command, path: string[]) => {
+    written = '';
+    cmd.outputHelp();
+    verbs.push({ path: path.join(' '), help: written });
+  };
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.commands) {
       // hidden commands (the completion helper) are not for people
       if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
       const here = [...path, sub.name()];
-      if (sub.commands.length > 0) walk(sub, here);
-      else if (sub.name() !== 'help') {
-        written = '';
-        sub.outputHelp();
-        verbs.push({ path: here.join(' '), help: written });
-      }
+      if (sub.commands.length > 0) {
+        if (groups) help(sub, here);
+        walk(sub, here);
+      } else if (sub.name() !== 'help') help(sub, here);
     }
   };
+  if (groups) help(program, []);
   walk(program, []);
   return verbs;
 }
@@ -116,5 +124,125 @@ describe('help', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("unknown command 'recipes bogus'");
+  });
+
+  it('group help lists the verbs first and the global options last, then the examples and notes', async () => {
+    for (const argv of [['recipes'], ['recipes', '--help'], ['help', 'recipes'], ['recipes', 'help']]) {
+      const r = await cli(undefined, argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      const at = (heading: string) => r.stdout.indexOf(`\n${heading}\n`);
+      expect(at('Commands:'), argv.join(' ')).toBeGreaterThan(0);
+      expect(at('Commands:')).toBeLessThan(at('Global Options:'));
+      expect(r.stdout).toMatch(/^ {2}deploy \[options\] /m);
+      expect(r.stdout.slice(at('Global Options:'))).toContain('--workspace <id>');
+      // the group's help command is not one of its verbs
+      expect(r.stdout).not.toMatch(/^ {2}help /m);
+    }
+    const group = await cli(undefined, ['config', '--help']);
+    const at = (heading: string) => group.stdout.indexOf(heading);
+    expect(at('\nCommands:\n')).toBeLessThan(at('\nGlobal Options:\n'));
+    expect(at('\nGlobal Options:\n')).toBeLessThan(at('\nSettings '));
+    expect(at('\nSettings ')).toBeLessThan(at('\nExamples:\n'));
+  });
+
+  it("a verb's help: its own options, then the global options and --help, then the examples", async () => {
+    const r = await cli(undefined, ['recipes', 'deploy', '--help']);
+    const at = (heading: string) => r.stdout.indexOf(`\n${heading}\n`);
+    expect(at('Options:')).toBeGreaterThan(0);
+    expect(at('Options:')).toBeLessThan(at('Global Options:'));
+    expect(at('Global Options:')).toBeLessThan(at('Examples:'));
+    const own = r.stdout.slice(at('Options:'), at('Global Options:'));
+    expect(own).toContain('--data-source <name>');
+    expect(own).not.toContain('--help');
+    expect(r.stdout.slice(at('Global Options:'), at('Examples:'))).toMatch(/^ {2}-h, --help +display help/m);
+  });
+
+  /**
+   * Lines wider than `width`, but for those that are one word wider than what is left of the line
+   * (a flag, an address, a quoted argument of an example, with the ` \\` that continues it).
+   */
+  const tooWide = (text: string, width: number) =>
+    text.split('\n').filter(
+      (l) =>
+        l.length > width &&
+        /\s/.test(
+          l
+            .trim()
+            .replace(/ \\$/, '')
+            .replace(/"[^"]*"/g, 'x'),
+        ),
+    );
+
+  it('help fits 80 columns piped and the width of a 40-column terminal, wrapped between words', async () => {
+    for (const argv of [['--help'], ['recipes', '--help'], ['recipes', 'deploy', '--help']]) {
+      const piped = await cli(undefined, argv);
+      expect(piped.code).toBe(0);
+      expect(
+        piped.stdout.split('\n').filter((l) => l.length > 80),
+        argv.join(' '),
+      ).toEqual([]);
+      const narrow = await cli(undefined, argv, { tty: true, columns: 40 });
+      expect(narrow.code).toBe(0);
+      expect(tooWide(narrow.stdout, 40), argv.join(' ')).toEqual([]);
+      // every word is still there, in the same order
+      const words = (s: string) => s.replace(/ \\\n/g, ' ').split(/\s+/).filter(Boolean);
+      expect(words(narrow.stdout)).toEqual(words(piped.stdout));
+    }
+    const wide = await cli(undefined, ['recipes', 'deploy', '--help'], { tty: true, columns: 200 });
+    // a paragraph is one line when the terminal is wide enough
+    expect(wide.stdout).toMatch(/^Re-running is safe: .{120,}$/m);
+    expect(wide.stdout).toMatch(/^ {2}edp recipes deploy -w 101,102,103 .* --concurrency 3 --json$/m);
+  });
+
+  it('the exit codes of `edp --help` are wrapped at the width, each code on the line of its meaning', async () => {
+    for (const columns of [40, 80, 200]) {
+      const r = await cli(undefined, ['--help'], { tty: true, columns });
+      const exit = r.stdout.slice(r.stdout.indexOf('Exit codes:')).split('\nRun ')[0]!;
+      expect(tooWide(exit, columns)).toEqual([]);
+      expect(exit).not.toMatch(/\d\n/);
+      expect(exit.replace(/\s+/g, ' ')).toContain(
+        '10 plan found changes (--detailed-exitcode), 11 confirmation declined',
+      );
+    }
+  });
+
+  it('every help of the tree fits 80 columns piped, and a 40-column terminal but for single long words', async () => {
+    const piped = await everyVerb(undefined, true);
+    expect(piped.filter((v) => v.help.split('\n').some((l) => l.length > 80)).map((v) => v.path)).toEqual([]);
+    const narrow = await everyVerb(40, true);
+    expect(narrow.filter((v) => tooWide(v.help, 40).length > 0).map((v) => v.path)).toEqual([]);
+  });
+
+  it('an unknown help topic is a usage error (exit 2) naming the words, wherever `help` is asked', async () => {
+    for (const [argv, named, hint] of [
+      [['recipes', 'help', 'nope'], 'recipes nope', 'edp recipes --help'],
+      [['help', 'recipes', 'nope'], 'recipes nope', 'edp recipes --help'],
+      [['help', 'recipes', 'deploy', 'nope'], 'recipes deploy nope', 'edp recipes deploy --help'],
+      [
+        ['destinations', 'connections', 'help', 'nope'],
+        'destinations connections nope',
+        'edp destinations connections --help',
+      ],
+      [['help', 'nope'], 'nope', 'edp --help'],
+    ] as const) {
+      const r = await cli(undefined, [...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `error: unknown command '${named}'; run \`${hint}\` for the commands`,
+      ]);
+    }
+    const json = await cli(undefined, ['recipes', 'help', 'nope', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.errorJson().error.code).toBe('usage_error');
+  });
+
+  it('`edp N help V` shows the verb, and `edp N help` the group', async () => {
+    const verb = await cli(undefined, ['recipes', 'help', 'deploy']);
+    expect(verb.code).toBe(0);
+    expect(verb.stdout).toBe((await cli(undefined, ['recipes', 'deploy', '--help'])).stdout);
+    const group = await cli(undefined, ['recipes', 'help']);
+    expect(group.code).toBe(0);
+    expect(group.stdout).toBe((await cli(undefined, ['recipes', '--help'])).stdout);
   });
 });

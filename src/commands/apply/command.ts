@@ -31,7 +31,7 @@ const apply = (cmd: Command) =>
           'edp plan -f fleet.yaml --out plan.json && edp apply plan.json --yes',
           'edp webhooks listen --secrets-file secrets.json &  edp apply -f fleet.yaml --yes --secrets-file secrets.json --verify',
         ],
-        'Recipes follow `recipes deploy`: an existing recipe is adopted, accounts are only appended, a running\nbuild is joined. Nothing is deleted without --prune. A saved plan is refused (exit 6, naming what moved)\nwhen the live state changed since it was saved.',
+        'Recipes follow `recipes deploy`: an existing recipe is adopted, accounts are only appended, a running build is joined. Nothing is deleted without --prune. A saved plan is refused (exit 6, naming what moved) when the live state changed since it was saved.',
       ),
     );
 

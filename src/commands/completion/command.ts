@@ -17,8 +17,7 @@ const completion = (cmd: Command) =>
           'edp completion zsh > "${fpath[1]}/_edp"                                # zsh, then start a new shell',
           'edp completion fish > ~/.config/fish/completions/edp.fish             # fish',
         ],
-        'Commands, flags and fixed values complete from this edp; data source names, workspace ids and\n' +
-          'recipe ids come from the service, within 2 s, with the credentials and workspace in effect.',
+        'Commands, flags and fixed values complete from this edp; data source names, workspace ids and recipe ids come from the service, within 2 s, with the credentials and workspace in effect.',
       ),
     );
 

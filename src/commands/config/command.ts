@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { examples } from '../shared/help.js';
+import { definitions, examples } from '../shared/help.js';
 
 const KEY = 'workspace, base_url, concurrency or poll_interval';
 
@@ -35,16 +35,23 @@ export function register(config: Command, app: App): void {
   config
     .addHelpText(
       'after',
-      '\nSettings (each resolved as: flag, then environment variable, then the profile, then the default):\n' +
-        '  workspace      -w/--workspace, EDP_WORKSPACE          the workspace id used when -w is not given\n' +
-        '  base_url       --base-url, EDP_BASE_URL               the service address (default http://127.0.0.1:4010)\n' +
-        '  concurrency    --concurrency, EDP_CONCURRENCY         workspaces fleet commands work on at once, 1 to 50 or auto (default auto: one per workspace, at most 16)\n' +
-        '  poll_interval  --poll-interval, EDP_POLL_INTERVAL     first pause between reads while waiting (default 2s)\n' +
-        examples([
-          'edp config set workspace 101',
-          'edp --profile staging config set base_url https://edp.staging.example.com',
-          'edp config list',
-        ]),
+      definitions('Settings (each resolved as: flag, then environment variable, then the profile, then the default):', [
+        ['workspace', 'the workspace id used when -w is not given (-w/--workspace, EDP_WORKSPACE)'],
+        ['base_url', 'the service address, default http://127.0.0.1:4010 (--base-url, EDP_BASE_URL)'],
+        [
+          'concurrency',
+          'workspaces fleet commands work on at once, 1 to 50 or auto, default auto: one per workspace, at most 16 (--concurrency, EDP_CONCURRENCY)',
+        ],
+        ['poll_interval', 'first pause between reads while waiting, default 2s (--poll-interval, EDP_POLL_INTERVAL)'],
+      ]),
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'edp config set workspace 101',
+        'edp --profile staging config set base_url https://edp.staging.example.com',
+        'edp config list',
+      ]),
     )
     .addCommand(app.verb(get(), () => import('./get.js').then((m) => m.runGet)))
     .addCommand(app.verb(set(), () => import('./set.js').then((m) => m.runSet)))

@@ -24,7 +24,7 @@ const plan = (cmd: Command) =>
           'edp plan -f fleet.yaml --format markdown > plan.md   # a pull-request comment',
           'edp plan -f fleet.yaml --out plan.json && edp apply plan.json   # apply exactly what was reviewed',
         ],
-        'Blocked items (a removal the append-only recipe configuration refuses, an account that does not resolve,\na template that cannot be deployed) make the exit code 6, 5 or 2.',
+        'Blocked items (a removal the append-only recipe configuration refuses, an account that does not resolve, a template that cannot be deployed) make the exit code 6, 5 or 2.',
       ),
     );
 

@@ -188,13 +188,10 @@ const deploy = () =>
     examples(
       [
         'edp recipes deploy -w 101 --template 4001 --data-source google_ads --accounts all-active',
-        'edp recipes deploy -w 101,102,103 --template "Paid Media Performance" --data-source google_ads \\\n      --accounts remote:123-456-7801,remote:123-456-7802 --concurrency 3 --json',
+        'edp recipes deploy -w 101,102,103 --template "Paid Media Performance" --data-source google_ads --accounts remote:123-456-7801,remote:123-456-7802 --concurrency 3 --json',
         'edp recipes deploy --all-workspaces --file deploy.yaml --dry-run',
       ],
-      'Re-running is safe: an existing recipe is adopted, nothing is added twice, a running build is joined.\n' +
-        'On a terminal, inputs left out are asked for (template, title, sync date, data sources with their\n' +
-        'connections and accounts); a summary and a question come before the first write, then the same\n' +
-        'deployment as one command to reuse. Ctrl-C while waiting leaves the build running on the service.',
+      'Re-running is safe: an existing recipe is adopted, nothing is added twice, a running build is joined. On a terminal, inputs left out are asked for (template, title, sync date, data sources with their connections and accounts); a summary and a question come before the first write, then the same deployment as one command to reuse. Ctrl-C while waiting leaves the build running on the service.',
     ),
   );
 

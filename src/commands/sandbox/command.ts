@@ -1,6 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { examples } from '../shared/help.js';
+import { examples, paragraphs } from '../shared/help.js';
 
 const sandbox = (cmd: Command) =>
   cmd
@@ -28,9 +28,11 @@ const sandbox = (cmd: Command) =>
     .option('--webhook-delay <s>', 'delay before a webhook delivery', '1')
     .addHelpText(
       'after',
-      '\nControls for tests live under /_sandbox/: the clock, agency flags, fault knobs, sessions, events, the request\njournal, webhook deliveries, accounts, destinations, extraction behaviour, build errors, one-shot faults,\ntemplates and the v3 switch-off; the README (The sandbox, Controls) lists each with its body.\nThey answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.\n' +
-        examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']),
-    );
+      paragraphs(
+        'Controls for tests live under /_sandbox/: the clock, agency flags, fault knobs, sessions, events, the request journal, webhook deliveries, accounts, destinations, extraction behaviour, build errors, one-shot faults, templates and the v3 switch-off; the README (The sandbox, Controls) lists each with its body. They answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.',
+      ),
+    )
+    .addHelpText('after', examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']));
 
 export type SandboxOptions = OptionsOf<ReturnType<typeof sandbox>>;
 

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { YES_HELP } from '../shared/flags.js';
-import { examples } from '../shared/help.js';
+import { examples, paragraphs } from '../shared/help.js';
 
 const list = () =>
   new Command('list')
@@ -75,11 +75,16 @@ const listen = () =>
     )
     .addHelpText(
       'after',
-      '\nRefuses a bad signature (401) and bodies over 1 MiB (413). A repeat of an event (the same signed id and type, whatever its idempotency key) is acknowledged without printing or forwarding it again; events are remembered until their signed timestamp is 60 minutes old, and older deliveries are refused (400).\n' +
-        examples([
-          'EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
-          'edp webhooks listen --secrets-file secrets.json   # every endpoint `edp apply --secrets-file secrets.json` creates',
-        ]),
+      paragraphs(
+        'Refuses a bad signature (401) and bodies over 1 MiB (413). A repeat of an event (the same signed id and type, whatever its idempotency key) is acknowledged without printing or forwarding it again; events are remembered until their signed timestamp is 60 minutes old, and older deliveries are refused (400).',
+      ),
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4011 --forward-to http://localhost:3000/hooks | jq .type',
+        'edp webhooks listen --secrets-file secrets.json   # every endpoint `edp apply --secrets-file secrets.json` creates',
+      ]),
     );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
