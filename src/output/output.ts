@@ -261,8 +261,9 @@ export class Output {
     return terminalSafeStyled(text, this.err.level > 0);
   }
 
+  /** One JSON document; with --ndjson one line, as every value --ndjson prints is. */
   json(value: unknown): void {
-    this.toStdout(`${stringifyJson(value, 2)}\n`);
+    this.toStdout(`${stringifyJson(value, this.flags.ndjson ? undefined : 2)}\n`);
   }
 
   ndjson(value: unknown): void {

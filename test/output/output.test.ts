@@ -38,6 +38,15 @@ describe('list output', () => {
     expect(r.stdout).not.toMatch(/\u001b\[/);
   });
 
+  it('--ndjson prints a single object (a detail, a token) as one line too', async () => {
+    for (const argv of [['workspaces', 'get', '101'], ['token', '-w', '101']]) {
+      const r = await cli(sb, [...argv, '--ndjson']);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout.split('\n'), argv.join(' ')).toHaveLength(2);
+      expect(JSON.parse(r.stdout)).toBeTypeOf('object');
+    }
+  });
+
   it('prints one JSON array with --json and one object per line with --ndjson', async () => {
     const json = await cli(sb, ['workspaces', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toHaveLength(3);

@@ -13,6 +13,10 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const templateId = opts.template === undefined ? undefined : parseId(opts.template, '--template');
   const api = await ctx.api();
   await ctx.output.list(listRecipes(api, ws, { state, templateId }, { limit }), recipeColumns, {
-    empty: 'No recipes in this workspace.',
+    // An empty answer to a filter says which filter: the workspace may well have recipes.
+    empty:
+      state === undefined && templateId === undefined
+        ? 'No recipes in this workspace.'
+        : `No recipes ${[state === undefined ? '' : `in state ${state}`, templateId === undefined ? '' : `from template ${templateId}`].filter(Boolean).join(' and ')} in this workspace.`,
   });
 }

@@ -24,6 +24,14 @@ describe('edp recipes list', () => {
     expect(bad.stderr).toMatch(/--state must be one of extracting_data, building_dependencies, ready_to_work, failed/);
   });
 
+  it('an empty filtered list at a terminal names the filter, not the workspace', async () => {
+    await createRecipe(t.sb, token, 4002);
+    const r = await t.edp('recipes', 'list', '--state', 'failed', '--template', '4002');
+    expect(r.code).toBe(0);
+    const tty = await cli(t.sb, ['recipes', 'list', '--state', 'failed', ...W], { tty: true });
+    expect(tty.stderr).toBe('No recipes in state failed in this workspace.\n');
+  });
+
   it('flags a degraded recipe in the list and shows unknown states as they come', async () => {
     await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { account_id: g().accounts[0], behavior: 'never_delivers' },
