@@ -1,3 +1,4 @@
+import { ApiError, UnknownWorkspaceError } from '../errors.js';
 import { jsonInteger } from '../util/json.js';
 import type { iframeUrlRequest, Sent } from '../contract/requests.js';
 import type { Service } from './service.js';
@@ -18,19 +19,30 @@ export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Re
   const body: Sent<typeof iframeUrlRequest> = { workspace_id: jsonInteger(req.workspaceId) };
   if (req.type) body.type = req.type;
   if (req.name) body.name = req.name;
-  const res = await api.client.request<Record<string, unknown>>({
-    method: 'POST',
-    path: '/api/v3/get_iframe_url',
-    auth: 'basic',
-    body,
-    query: {
-      show_connectors_list: req.showConnectorsList,
-      show_datasources: req.showDatasources,
-      show_accounts: req.showAccounts,
-      show_accounts_only_on_auth: req.showAccountsOnlyOnAuth,
-    },
-    repeatable: true,
-  });
+  const res = await api.client
+    .request<Record<string, unknown>>({
+      method: 'POST',
+      path: '/api/v3/get_iframe_url',
+      auth: 'basic',
+      body,
+      query: {
+        show_connectors_list: req.showConnectorsList,
+        show_datasources: req.showDatasources,
+        show_accounts: req.showAccounts,
+        show_accounts_only_on_auth: req.showAccountsOnlyOnAuth,
+      },
+      repeatable: true,
+    })
+    .catch((err: unknown) => {
+      // A workspace the agency does not have: as the token request reports it (exit 5, not a raw 400).
+      if (
+        err instanceof ApiError &&
+        err.status === 400 &&
+        ('workspace_id' in err.details || /^workspace_id\b/.test(err.message))
+      )
+        throw new UnknownWorkspaceError(req.workspaceId, err);
+      throw err;
+    });
   return res.data;
 }
 

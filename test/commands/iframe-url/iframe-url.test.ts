@@ -67,4 +67,12 @@ describe('edp iframe-url', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('400');
   });
+
+  it('a workspace the agency does not have is exit 5, said as the token request says it', async () => {
+    const [iframe, token] = await Promise.all([cli(sb, ['-w', '999', 'iframe-url']), cli(sb, ['-w', '999', 'token'])]);
+    expect(iframe.code).toBe(5);
+    expect(token.code).toBe(5);
+    expect(iframe.stderr).toContain('workspace 999 was not found (or is not in this agency)');
+    expect(token.stderr).toContain('workspace 999 was not found (or is not in this agency)');
+  });
 });
