@@ -43,6 +43,8 @@ export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
     (x) => `${String(x.last_run?.status ?? 'unknown')} (run ${idText(x.last_run?.id)})`,
     ctx.hint('loads', 'get', loadId),
   );
+  if (l.last_run?.status === 'completed' && !ctx.output.machine)
+    ctx.output.success(`Load ${loadId} run ${idText(runId)} completed`);
   await showLoad(ctx, l);
   if (l.last_run?.status === 'completed') return;
   throw new ExitError(

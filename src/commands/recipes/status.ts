@@ -113,12 +113,17 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
   let snap = await readAll(api, workspaces, concurrency);
+  const snap0 = snap;
   const redraw = !!opts.watch && ctx.output.stdoutIsTTY && !ctx.output.machine;
   // --json one array, --ndjson one row per line, piped tab-separated raw values.
   const printRows = () => ctx.output.list(snap.rows, columns, { empty: 'No recipe in these workspaces.' });
+  const watchingLine = (s: Snapshot) =>
+    `watching ${building(s.rows).length} build(s) until they end; Ctrl-C stops watching (the builds go on)`;
   const show = async (s: Snapshot) => {
     if (redraw) ctx.output.write('\u001b[H\u001b[2J');
     await ctx.output.list(s.rows, columns, { empty: 'No recipe in these workspaces.' });
+    // The screen was cleared: the line that says what is going on is drawn again under the table.
+    if (redraw && wait && building(s.rows).length > 0 && s !== snap0) ctx.output.info(watchingLine(s));
   };
   // Piped, --watch prints the rows once, when every build has ended; progress goes to stderr.
   if (!ctx.output.machine && (redraw || !wait)) await show(snap);
@@ -149,6 +154,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       return snap;
     };
     // The same schedule as every --wait (shared/poll): pauses grow by half, up to 15 s.
+    if (building(snap.rows).length > 0) ctx.output.info(watchingLine(snap));
     try {
       const running = (s: Snapshot) => `${building(s.rows).length} build(s) running`;
       await pollUntil(next, (s) => building(s.rows).length === 0, wait, {
@@ -172,6 +178,8 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
         onRecover: () => ctx.output.info('reading the recipes: the service answers again'),
       });
     } catch (err) {
+      // Ctrl-C ends the watch, not the builds: said (the run then exits 130 quietly).
+      if (ctx.signal?.aborted) ctx.output.info('stopped watching; the builds go on at the service');
       // What the rows were when the wait ended, as a script expects them.
       if (!redraw) await printRows();
       throw err;

@@ -115,6 +115,11 @@ export async function waitForRun<T>(
     spinner.stop();
     return value;
   } catch (err) {
+    // Ctrl-C ends the wait, not the run: said, with the way to follow it (the run then exits 130 quietly).
+    if (ctx.signal?.aborted) {
+      spinner.fail(`${what}: stopped waiting; it goes on at the service; follow it with \`${follow}\``);
+      throw err;
+    }
     spinner.fail(
       err instanceof ExitError && err.outcome === 'waitTimeout'
         ? `${what}: still running after ${wait.timeoutText}`

@@ -170,6 +170,25 @@ describe('edp recipes status', () => {
     ]);
   });
 
+  it('--watch says what it watches and how to stop; Ctrl-C says the builds go on', async () => {
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
+    const token = await tokenFor(t.sb, 101);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
+    await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
+    const controller = new AbortController();
+    const r = await cli(t.sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], {
+      signal: controller.signal,
+      onStderr: (all) => {
+        if (all.includes('Ctrl-C stops watching') && !controller.signal.aborted)
+          controller.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('watching 1 build(s) until they end; Ctrl-C stops watching (the builds go on)');
+    expect(r.stderr).toContain('stopped watching; the builds go on at the service');
+  });
+
   it('--watch stops at --wait-timeout with exit 8', async () => {
     await control(t.sb, 'PATCH', '/faults', { build_seconds: 30 });
     const token = await tokenFor(t.sb, 101);
