@@ -268,12 +268,15 @@ export async function deployToWorkspace(
     };
     if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress });
     const built = `${needsBuild ? 'built' : running ? 'joined the running build' : 'already built; no new build'}: ${stateText(recipe)}`;
-    if (recipe.state === 'failed') step!.fail(`${built}: ${errorText(recipe.error)}`);
+    // A build that found no data is not the end: step 7 builds once more when the tables exist.
+    const rescuable = recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered';
+    if (rescuable) step!.warn(`${built}: ${errorText(recipe.error)}; step 7 builds once more`);
+    else if (recipe.state === 'failed') step!.fail(`${built}: ${errorText(recipe.error)}`);
     else if (recipe.degraded) step!.warn(built);
     else step!.succeed(built);
 
     // Step 7: the build found no data; once the extraction tables exist, build once more.
-    if (recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered') {
+    if (rescuable) {
       await begin(7, 'waiting for the extraction tables');
       const missingTables = (c: ExtractionCheck | undefined) =>
         (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));

@@ -279,7 +279,13 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
         style: (t, _l, c) => styleState(t, c),
       },
       { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
-      { header: 'RESULT', keep: true, value: (l) => l.result },
+      // Piped, a word a script can compare: ok, degraded, build_failed, or the error's code.
+      {
+        header: 'RESULT',
+        keep: true,
+        value: (l) => l.result,
+        raw: (l) => resultWord(l.row, outcomes[rows.indexOf(l.row)]!),
+      },
     ];
     await ctx.output.list(lines, columns);
     await explainNotDelivered(ctx, api, workspaces, outcomes);
@@ -329,6 +335,14 @@ async function explainNotDelivered(
     }
     ctx.output.info(`  ${rebuildLine(r, ws)}`);
   }
+}
+
+/** The result as a script reads it from piped rows: `ok`, `degraded`, `build_failed`, or the error's code. */
+function resultWord(row: DeployRow, outcome: DeployOutcome): string {
+  if (outcome.error) return errorJson(outcome.error).error.code ?? 'error';
+  if (row.state === 'failed') return 'build_failed';
+  if (row.degraded) return 'degraded';
+  return 'ok';
 }
 
 function resultText(outcome: DeployOutcome, failOnDegraded: boolean): string {

@@ -140,7 +140,9 @@ describe('edp recipes deploy: one workspace', () => {
     });
     const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('6/7 built: failed: no_data_delivered');
+    // Not a failure mark: step 7 follows and rescues the build.
+    expect(r.stderr).toMatch(/^! 6\/7 built: failed: no_data_delivered.*; step 7 builds once more$/m);
+    expect(r.stderr).not.toContain('✗');
     expect(r.stderr).toContain('7/7 extraction tables exist; rebuilt: ready_to_work');
     expect(r.json()[0].state).toBe('ready_to_work');
   });
@@ -194,7 +196,13 @@ describe('edp recipes deploy: one workspace', () => {
     });
     const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded']);
     expect(r.code).toBe(9);
-    expect(r.stdout).toContain('degraded (--fail-on-degraded)');
+    // Piped the row says `degraded`; at a terminal, why it failed the run.
+    expect(r.stdout.trimEnd().split('\t').at(-1)).toBe('degraded');
+    const tty = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded'], {
+      tty: true,
+    });
+    expect(tty.code).toBe(9);
+    expect(tty.stdout).toContain('degraded (--fail-on-degraded)');
   });
 
   it('--dry-run lists the requests and sends no write', async () => {
@@ -213,6 +221,15 @@ describe('edp recipes deploy: one workspace', () => {
       `POST ${V31}${existing}/build/`,
     ]);
     expect(recipesOf(101)[0]!.connections).toEqual([]);
+  });
+
+  it('piped, a failed row says a word a script can compare, not display text', async () => {
+    const r = await cli(t.sb, ['-w', '103', ...BASE, '--accounts', 'remote:999']);
+    expect(r.code).toBe(5);
+    const cells = r.stdout.trimEnd().split('\t');
+    expect(cells[0]).toBe('103');
+    expect(cells.at(-1)).toMatch(/^[a-z_]+$/);
+    expect(r.stdout).not.toContain('shown above');
   });
 
   it('--dry-run that cannot plan ends with the exit code the real run would have: an account not found is 5', async () => {
