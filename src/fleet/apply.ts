@@ -81,7 +81,7 @@ const causes = new WeakMap<ApplyRow, unknown>();
 /** A row whose work Ctrl-C ended, with what may have landed. */
 function interrupted(r: ApplyRow, note: string): ApplyRow {
   r.result = 'interrupted';
-  r.error = { code: 'interrupted', message: 'interrupted (Ctrl-C)' };
+  r.error = { code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' };
   r.note = note;
   causes.set(r, new InterruptedError());
   return r;

@@ -213,7 +213,7 @@ describe('Ctrl-C while waiting', () => {
         expect.objectContaining({
           resource: 'recipe',
           result: 'interrupted',
-          error: { code: 'interrupted', message: 'interrupted (Ctrl-C)' },
+          error: { code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' },
           note: `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
         }),
         expect.objectContaining({
