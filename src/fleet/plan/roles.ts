@@ -62,7 +62,11 @@ export async function planRoles(api: Service, file: FleetFile, prune: boolean): 
           name: entry.title,
           action: 'update',
           id: found.id,
-          detail: { description: entry.description, permissions: entry.permissions.map(pairKey) },
+          detail: {
+            description: entry.description,
+            permissions: entry.permissions.map(pairKey),
+            was: { description: found.description ?? '', permissions: (found.permissions ?? []).map(pairKey) },
+          },
         });
       }
     }

@@ -18,12 +18,25 @@ export function changeText(c: Change): string {
     case 'webhook':
       return c.action === 'create'
         ? `+ ${what}: create, events ${c.detail.events.join(', ')}`
-        : `~ ${what}: events ${c.detail.was.join(', ')} → ${c.detail.events.join(', ')}`;
-    case 'role':
-      return c.action === 'create'
-        ? `+ ${what}: create, permissions ${c.detail.permissions.join(', ') || 'none'}`
-        : `~ ${what}: set description and permissions ${c.detail.permissions.join(', ') || 'none'}`;
+        : `~ ${what}: events ${setDiff(c.detail.was, c.detail.events)}`;
+    case 'role': {
+      if (c.action === 'create') return `+ ${what}: create, permissions ${c.detail.permissions.join(', ') || 'none'}`;
+      // Only what changes: the description, the permissions added and removed.
+      const parts: string[] = [];
+      if (c.detail.description !== c.detail.was.description)
+        parts.push(`description "${c.detail.was.description}" → "${c.detail.description}"`);
+      const permissions = setDiff(c.detail.was.permissions, c.detail.permissions);
+      if (permissions) parts.push(`permissions ${permissions}`);
+      return `~ ${what}: ${parts.join('; ') || 'update'}`;
+    }
   }
+}
+
+/** What a set gains and loses: `+ load_started, - load_failed`. */
+export function setDiff(was: string[], now: string[]): string {
+  const added = now.filter((x) => !was.includes(x)).map((x) => `+ ${x}`);
+  const removed = was.filter((x) => !now.includes(x)).map((x) => `- ${x}`);
+  return [...added, ...removed].join(', ');
 }
 
 function configureText(d: Extract<Change, { action: 'configure' }>['detail']): string {

@@ -42,7 +42,12 @@ export type Change =
   | ChangeOf<'webhook', 'create', { events: string[] }>
   | ChangeOf<'webhook', 'update', { events: string[]; was: string[] }>
   | ChangeOf<'webhook', 'delete', { events: string[] }>
-  | ChangeOf<'role', 'create' | 'update', { description: string; permissions: string[] }>
+  | ChangeOf<'role', 'create', { description: string; permissions: string[] }>
+  | ChangeOf<
+      'role',
+      'update',
+      { description: string; permissions: string[]; was: { description: string; permissions: string[] } }
+    >
   | ChangeOf<'role', 'delete', { user_count: number | null }>;
 
 /** Something the file asks for that cannot be done; `code` says why. */

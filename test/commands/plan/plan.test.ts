@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { cli, http, sandbox } from '../../helpers.js';
@@ -61,6 +62,36 @@ describe('edp export and plan', () => {
     const plan = await cli(sb, ['plan', '-f', out, '--detailed-exitcode']);
     expect(plan.stdout).toContain('No changes');
     expect(plan.code).toBe(0);
+  });
+
+  it('an update says only what changes: a description alone, events added and removed', async () => {
+    const made = await cli(sb, [
+      'webhooks',
+      'create',
+      '-w',
+      '101',
+      '--url',
+      'https://hooks.example.com/diff',
+      '--events',
+      'recipe_activated,load_completed',
+    ]);
+    expect(made.code).toBe(0);
+    const out = writeFile('diff.yaml', '');
+    expect((await cli(sb, ['export', '-w', '101', '--output', out])).code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    const edited = text
+      .replace('Runs extraction and builds recipes', 'Runs extraction, builds recipes')
+      .replace(/- load_completed\n/, '- load_started\n');
+    expect(edited).not.toBe(text);
+    writeFileSync(out, edited);
+    const plan = await cli(sb, ['plan', '-f', out]);
+    expect(plan.stdout).toMatch(
+      /~ role "Media Buyer" \(\d+\): description "Runs extraction and builds recipes" → "Runs extraction, builds recipes"$/m,
+    );
+    expect(plan.stdout).toMatch(
+      /~ webhook https:\/\/hooks\.example\.com\/diff \(\d+\): events \+ load_started, - load_completed$/m,
+    );
+    expect(plan.stdout).not.toContain('permissions');
   });
 
   it('plans creates, appends and builds without sending a write; exit 10 with --detailed-exitcode', async () => {
