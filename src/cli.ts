@@ -6,6 +6,7 @@ import { errorDocument } from './output/error-document.js';
 import { GLOBAL_OPTIONS } from './global-options.js';
 import { HELP_LAYOUT, helpWidth, terminalWidth, wrap } from './commands/shared/help.js';
 import { VERSION } from './version.js';
+import { shellWord } from './util/shell.js';
 import { processIO, type IO } from './output/io.js';
 import { useCommonJsLoader, type CommonJsLoader } from './util/commonjs.js';
 
@@ -66,12 +67,25 @@ function outputFor(io: IO, argv: string[]) {
     writeErr: (s: string) => io.stderr.write(s),
     getOutHelpWidth: () => terminalWidth(io.stdout),
     getErrHelpWidth: () => terminalWidth(io.stderr),
-    outputError: (s: string, write: (s: string) => void) => {
+    outputError: (text: string, write: (s: string) => void) => {
+      const s = withFileHint(text, argv);
       if (!machine) return write(s);
       const message = s.trim().replace(/^error:\s*/i, '');
       write(`${JSON.stringify(errorDocument({ code: 'usage_error', message }))}\n`);
     },
   };
+}
+
+/**
+ * `edp plan fleet.yaml`: the file was given as an argument where `-f` takes it. The error that
+ * the option is missing then says which command line was meant.
+ */
+function withFileHint(text: string, argv: string[]): string {
+  if (!text.includes("required option '-f, --file <file>' not specified")) return text;
+  const file = argv.find((a) => /\.(ya?ml|json)$/i.test(a) && !a.startsWith('-'));
+  if (!file) return text;
+  const meant = argv.map((a) => (a === file ? `-f ${shellWord(a)}` : shellWord(a))).join(' ');
+  return text.replace(/not specified/, `not specified; did you mean \`edp ${meant}\`?`);
 }
 
 function applyToAll(cmd: CommandUnknownOpts, fn: (c: CommandUnknownOpts) => void): void {

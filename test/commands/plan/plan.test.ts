@@ -64,6 +64,14 @@ describe('edp export and plan', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('the fleet file given without -f gets the command line meant', async () => {
+    const r = await cli(sb, ['plan', 'fleet.yaml', '--prune']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "required option '-f, --file <file>' not specified; did you mean `edp plan -f fleet.yaml --prune`?",
+    );
+  });
+
   it('an update says only what changes: a description alone, events added and removed', async () => {
     const made = await cli(sb, [
       'webhooks',
