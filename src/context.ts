@@ -1,6 +1,6 @@
 import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
 import { AUTO_CONCURRENCY } from './config/defaults.js';
-import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
+import { SETTINGS, baseUrlProblem, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
 import { shellWord } from './util/shell.js';
 import { UsageError } from './errors.js';
 import type { IO, OutStream } from './output/io.js';
@@ -87,14 +87,17 @@ export class Context {
   baseUrl(): string {
     const setting = this.baseUrlSetting();
     const url = setting.value;
+    const what = setting.source === 'profile' ? `profile "${this.profileName}" setting base_url` : setting.source;
+    let u: URL;
     try {
-      const u = new URL(url);
+      u = new URL(url);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
     } catch {
-      throw new UsageError(
-        `${setting.source === 'profile' ? `profile "${this.profileName}" setting base_url` : setting.source} must be an http(s) URL, got "${url}"`,
-      );
+      throw new UsageError(`${what} must be an http(s) URL, got "${url}"`);
     }
+    // A path is kept: requests go under it (a service behind a proxy's path).
+    const problem = baseUrlProblem(u);
+    if (problem) throw new UsageError(`${what} ${problem}, got "${url}"`);
     return url.replace(/\/+$/, '');
   }
 
@@ -193,6 +196,9 @@ export class Context {
     if (this.override) return this.override;
     const env = this.env;
     const token = env.EDP_TOKEN || undefined;
+    // Sent as it is in a header: a line break or a control character could not be sent at all.
+    if (token && /[^\t\x20-\x7e\x80-\xff]/.test(token))
+      throw new UsageError('EDP_TOKEN holds a character a header cannot carry (a line break, a control character)');
     const sessionId = env.EDP_SESSION_ID || undefined;
     if (token || sessionId || env.EDP_USERNAME !== undefined || env.EDP_PASSWORD !== undefined) {
       return { username: env.EDP_USERNAME, password: env.EDP_PASSWORD, token, sessionId, source: 'env' };

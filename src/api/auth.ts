@@ -74,6 +74,9 @@ export function tokenIsFresh(t: CachedToken | undefined, now: number): t is Cach
   return !!t && tokenExpiresAt(t) - EXPIRY_MARGIN_MS > now;
 }
 
+/** A cookie's value, as RFC 6265 allows it (cookie-octet): visible ASCII but `"`, `,`, `;`, `\` and space. */
+const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+$/;
+
 export function basicHeader(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
@@ -118,6 +121,11 @@ export class CredentialAuth implements AuthProvider {
     if (kind === 'basic') return { authorization: this.basic() };
     if (this.creds.token) return { authorization: `Bearer ${this.creds.token}` };
     if (this.creds.sessionId) {
+      // A value with `;` or a space would add cookies of its own (`a; b=1`): refused, nothing sent.
+      if (!COOKIE_VALUE.test(this.creds.sessionId))
+        throw new UsageError(
+          `${this.creds.source === 'env' ? 'EDP_SESSION_ID' : `profile "${this.profile}" session_id`} is not a cookie value: it cannot hold a space, a quote, a comma, a semicolon, a backslash or a control character`,
+        );
       return {
         cookie: `dts_session_id=${this.creds.sessionId}`,
         'x-im-workspace-id': this.requireWorkspace(workspaceId),

@@ -1,10 +1,10 @@
 import type Agent from 'undici/lib/dispatcher/agent.js';
 import { loadUndici, type Undici } from '../http/undici.js';
-import { ApiError, NetworkError, OutcomeUnknownError, UsageError } from '../errors.js';
-import { JsonTooDeepError, parseJson, stringifyJson } from '../util/json.js';
+import { ApiError, NetworkError, OutcomeUnknownError, UsageError, withHint } from '../errors.js';
+import { JsonDuplicateKeyError, JsonTooDeepError, parseJson, stringifyJson } from '../util/json.js';
 import { defaultExpect, shapeProblem, type Answer, type Expect } from './shape.js';
 import { sleep } from '../util/sleep.js';
-import { namesAnotherHost, withQuery, type Query } from './path.js';
+import { basePathOf, namesAnotherHost, sentPathProblem, withQuery, type Query } from './path.js';
 import {
   decideRetry,
   defaultRetryPolicy,
@@ -93,10 +93,31 @@ export interface ClientOptions {
   onRetry?: ((notice: RetryNotice) => void) | undefined;
   /** The largest answer read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number | undefined;
+  /**
+   * The most bytes of answers being read at once, every request of the run together: the
+   * concurrent pages of every workspace share it (default ANSWER_BUDGET_ANSWERS answers of
+   * maxResponseBytes).
+   */
+  answerBudgetBytes?: number | undefined;
+  /**
+   * How much the run's memory may grow while answers are read: what the commands keep (a
+   * list gathered whole) counts too (default MEMORY_BUDGET_ANSWERS answers of
+   * maxResponseBytes, at most three quarters of V8's heap limit).
+   */
+  memoryBudgetBytes?: number | undefined;
+  /** The memory in use, in bytes (default: V8's heap in use and buffers outside it). For tests. */
+  memoryInUse?: (() => number) | undefined;
 }
 
 /** 64 MiB: far beyond any page of the contract's lists (100 items), well within memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** The answers a run reads at once, in answers of the largest size: 256 MiB by default. */
+export const ANSWER_BUDGET_ANSWERS = 4;
+/** How much a run's memory may grow while reading answers, in answers of the largest size: 1 GiB by default. */
+export const MEMORY_BUDGET_ANSWERS = 16;
+/** The run's memory is looked at once per MiB of answers read, not for every chunk. */
+const MEMORY_CHECK_BYTES = 1024 * 1024;
 
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -105,7 +126,72 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'ENETUNREACH',
   'EHOSTUNREACH',
+  'ERR_TLS_HANDSHAKE_TIMEOUT',
 ]);
+
+/** Certificate checks that failed (OpenSSL's names, as Node reports them). */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** Requests refused before a byte was written: a header value or path they cannot carry. */
+const UNSENDABLE_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_UNESCAPED_CHARACTERS',
+]);
+
+/**
+ * Why a request was never sent and asking again would change nothing: the service's TLS
+ * certificate was refused or the handshake failed, or the request could not be written. For
+ * a person, with a next step; undefined for any other fault.
+ */
+function unsendable(code: string, err: Error, origin: string): { why: string; hint: string } | undefined {
+  if (CERTIFICATE_CODES.has(code))
+    return {
+      why: `the TLS certificate of ${origin} is not trusted: ${err.message}; nothing was sent`,
+      hint: 'a certificate of a private certificate authority is trusted with NODE_EXTRA_CA_CERTS=FILE',
+    };
+  if (/^ERR_(SSL|TLS|OSSL)_/.test(code) && !NOT_SENT_CODES.has(code))
+    return {
+      why: `the TLS handshake with ${origin} failed: ${code
+        .replace(/^ERR_(SSL|TLS|OSSL)_/, '')
+        .toLowerCase()
+        .replace(/_/g, ' ')}; nothing was sent`,
+      hint:
+        code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+          ? 'the service may answer plain HTTP there: check the address, --base-url or EDP_BASE_URL'
+          : 'check the service address, --base-url or EDP_BASE_URL',
+    };
+  if (UNSENDABLE_CODES.has(code))
+    return {
+      why: `the request could not be written: ${err.message}; nothing was sent`,
+      hint: 'a header value holds a character HTTP cannot carry (a line break, a control character)',
+    };
+  return undefined;
+}
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
@@ -120,6 +206,8 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 export class ApiClient {
   readonly baseUrl: string;
   private readonly base: URL;
+  /** The path the service is mounted at, '' at the root: every request goes under it. */
+  private readonly prefix: string;
   private readonly agent: InstanceType<typeof Agent>;
   private readonly undici: Undici;
   private readonly policy: RetryPolicy;
@@ -133,20 +221,49 @@ export class ApiClient {
   private pausedUntil = 0;
   /** Whether a request that may change something at the service has been sent (or begun) in this run. */
   changesSent = false;
+  /**
+   * Aborted when the run stops (Ctrl-C), the client is closed, or the run's answers pass their
+   * budget: requests under way end, waits end, and nothing is sent or repeated afterwards.
+   */
+  private readonly stop = new AbortController();
+  /** The requests under way, each with its own controller: the timeout and `stop` abort it. */
+  private readonly inflight = new Set<AbortController>();
+  private readonly onRunAbort = () => this.halt(this.opts.signal!.reason);
+  /** Bytes of answers read and not yet parsed, every request together. */
+  private reading = 0;
+  /** Bytes of answers read since the run's memory was last looked at. */
+  private readSinceCheck = 0;
+  /** The memory in use when it was first looked at, and how far it may grow (both bytes). */
+  private memory: { start: number; budget: number } | undefined;
 
   constructor(private readonly opts: ClientOptions) {
     this.base = new URL(opts.baseUrl);
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.prefix = basePathOf(this.base);
     this.undici = loadUndici();
     this.agent = new this.undici.Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32 });
     this.policy = opts.policy ?? defaultRetryPolicy;
     this.budget = opts.budget ?? new RetryBudget(50);
     this.sleep = opts.sleep ?? sleep;
+    // One listener on the run's signal for the client's life, however many requests wait on it.
+    if (opts.signal?.aborted) this.halt(opts.signal.reason);
+    else opts.signal?.addEventListener('abort', this.onRunAbort, { once: true });
   }
 
   async close(): Promise<void> {
-    // Pending keep-alive sockets would hold the process open: the run is over, drop them.
+    // The run is over: a request still under way (a sibling of a workspace that failed) ends
+    // here quietly, without a retry or a notice of one.
+    this.halt(Object.assign(new Error('the run has ended'), { name: 'AbortError' }));
+    this.opts.signal?.removeEventListener('abort', this.onRunAbort);
+    // Pending keep-alive sockets would hold the process open: drop them.
     await this.agent.destroy();
+  }
+
+  /** Stops every request of the run with `reason`: those under way, those waiting, and any later one. */
+  private halt(reason: unknown): void {
+    if (this.stop.signal.aborted) return;
+    this.stop.abort(reason);
+    for (const request of this.inflight) request.abort(reason);
   }
 
   /** A read whose answer must be an object with `fields` (or `expect`, for lists). */
@@ -162,8 +279,9 @@ export class ApiClient {
     if (spec.method !== 'GET' && !spec.changesNothing) this.changesSent = true;
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
+      if (this.stop.signal.aborted) throw this.stop.signal.reason;
       const paused = this.pausedUntil - Date.now();
-      if (paused > 0) await this.sleep(paused, this.opts.signal);
+      if (paused > 0) await this.sleep(paused, this.stop.signal);
       // Credentials problems (none configured, token issuance refused) are not network faults.
       const authHeaders = await this.opts.auth.headers(spec.auth, spec.workspaceId, this);
       const started = process.hrtime.bigint();
@@ -196,7 +314,8 @@ export class ApiClient {
           retryAfter: header(res.headers, 'retry-after'),
         };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
-        if (decision.retry && this.budget.take()) {
+        // An answer that arrived as the run stopped is not asked for again.
+        if (decision.retry && !this.stop.signal.aborted && this.budget.take()) {
           this.opts.log?.({
             method: spec.method,
             path: target,
@@ -220,7 +339,7 @@ export class ApiClient {
               maxAttempts: this.policy.maxAttempts,
               everyone: slowDown,
             });
-          if (!slowDown) await this.sleep(decision.delayMs, this.opts.signal);
+          if (!slowDown) await this.sleep(decision.delayMs, this.stop.signal);
           continue;
         }
         if (res.status === 503 && !repeatable)
@@ -228,7 +347,8 @@ export class ApiClient {
         throw error;
       } catch (err) {
         if (err instanceof ApiError || err instanceof OutcomeUnknownError) throw err;
-        if (this.opts.signal?.aborted) throw err;
+        // Stopped (Ctrl-C, the run over, its answers past their budget): no retry, no notice.
+        if (this.stop.signal.aborted) throw err;
         const code = (err as { code?: string }).code;
         const sent = !(code && NOT_SENT_CODES.has(code));
         const ms = elapsedMs(started);
@@ -241,6 +361,13 @@ export class ApiClient {
           attempt,
           note: String(code ?? (err as Error).name),
         });
+        // Refused before anything was written (a certificate, a header): the same again would fail the same way.
+        const never = typeof code === 'string' ? unsendable(code, err as Error, this.base.origin) : undefined;
+        if (never !== undefined)
+          throw withHint(
+            new NetworkError(spec.method, target, Object.assign(new Error(never.why), { code, cause: err })),
+            never.hint,
+          );
         outcome = { kind: 'network', sent };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
@@ -254,7 +381,7 @@ export class ApiClient {
             nextAttempt: attempt + 1,
             maxAttempts: this.policy.maxAttempts,
           });
-          await this.sleep(decision.delayMs, this.opts.signal);
+          await this.sleep(decision.delayMs, this.stop.signal);
           continue;
         }
         if (!repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err, this.base.origin);
@@ -264,27 +391,35 @@ export class ApiClient {
   }
 
   /**
-   * The address a request goes to, which must be the configured service's origin: a path that
-   * a URL parser reads as another host (`//host`, `/\\host`, `/%5Chost` once decoded by a
-   * proxy, an absolute URL, a paging `next` link pointing elsewhere) is refused before anything
+   * The address a request goes to, which must be the configured service: its origin, and under
+   * its path when it has one (`http://host/edp/`: a path `/api/v3/x` goes to `/edp/api/v3/x`).
+   * What is checked is the path exactly as it goes on the request line, dot segments resolved
+   * (`/a/..//host/x` is sent as `//host/x`): a path that a URL parser or a proxy reads as
+   * another host (`//host`, `/\\host`, `/%5Chost`, `/%2F/host`), one that leaves the service's
+   * path, an absolute URL or a paging `next` link pointing elsewhere, is refused before anything
    * is sent, so that credentials only ever go to the service (exit 2).
    */
   private urlOf(method: string, target: string): URL {
     const refuse = (why: string) =>
       new UsageError(
-        `refused to send ${method} ${target}: ${why}; requests go only to the configured service, ${this.base.origin}`,
+        `refused to send ${method} ${target}: ${why}; requests go only to the configured service, ${this.baseUrl}`,
       );
     if (namesAnotherHost(target) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(target))
       throw refuse('the path names another host');
     let url: URL;
     try {
-      url = new URL(target, this.base);
+      // A path is under the service's own path; a link relative to a page, under it too.
+      url = target.startsWith('/')
+        ? new URL(this.prefix + target, this.base)
+        : new URL(target, new URL(`${this.prefix}/`, this.base));
     } catch {
       throw refuse('it is not a path');
     }
     if (url.origin !== this.base.origin) throw refuse(`it resolves to ${url.origin}`);
     if (url.username !== this.base.username || url.password !== this.base.password)
       throw refuse('it carries credentials');
+    const problem = sentPathProblem(url.pathname, this.prefix);
+    if (problem !== undefined) throw refuse(`${problem} as it would be sent, ${url.pathname}`);
     return url;
   }
 
@@ -300,51 +435,73 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
     }
     const url = this.urlOf(spec.method, target);
-    const signals = [AbortSignal.timeout(this.opts.timeoutMs)];
-    if (this.opts.signal) signals.push(this.opts.signal);
-    const res = await this.undici.request.call(this.agent, {
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: spec.method,
-      headers,
-      body,
-      signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
-    });
-    const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-    const traceId = header(resHeaders, 'x-im-trace-id');
-    const text = await this.readBody(res, spec.method, target, traceId);
-    const contentType = header(resHeaders, 'content-type') ?? '';
-    let data: unknown = undefined;
-    let json = false;
-    if (text.length > 0) {
-      if (contentType.includes('json') || /^\s*[[{]/.test(text)) {
-        try {
-          data = parseJson(text);
-          json = true;
-        } catch (err) {
-          if (err instanceof JsonTooDeepError)
-            throw new ApiError({
-              status: res.statusCode,
-              code: 'unexpected_response',
-              message: `the answer to ${spec.method} ${target} (${res.statusCode}) is ${err.message}`,
-              traceId,
-              method: spec.method,
-              path: target,
-              details: { problem: err.message },
-            });
+    // A controller of its own, which the timeout and `stop` abort: a signal the whole run
+    // shares would gather a listener per request under way.
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.opts.timeoutMs,
+    );
+    this.inflight.add(controller);
+    // The bytes of this answer counted among those the run is reading, given back once parsed.
+    const lease = { bytes: 0 };
+    try {
+      if (this.stop.signal.aborted) throw this.stop.signal.reason;
+      const res = await this.undici.request.call(this.agent, {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: spec.method,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      const resHeaders = res.headers as Record<string, string | string[] | undefined>;
+      const traceId = header(resHeaders, 'x-im-trace-id');
+      const text = await this.readBody(res, spec.method, target, traceId, lease);
+      const contentType = header(resHeaders, 'content-type') ?? '';
+      let data: unknown = undefined;
+      let json = false;
+      if (text.length > 0) {
+        if (contentType.includes('json') || /^\s*[[{]/.test(text)) {
+          try {
+            // A key given twice would be read last-wins (`"results":[…],"results":[]`, an empty list).
+            data = parseJson(text, { uniqueKeys: true });
+            json = true;
+          } catch (err) {
+            if (err instanceof JsonTooDeepError || err instanceof JsonDuplicateKeyError)
+              throw new ApiError({
+                status: res.statusCode,
+                code: 'unexpected_response',
+                message:
+                  err instanceof JsonTooDeepError
+                    ? `the answer to ${spec.method} ${target} (${res.statusCode}) is ${err.message}`
+                    : `unexpected answer to ${spec.method} ${target} (${res.statusCode}): ${err.message}`,
+                traceId,
+                method: spec.method,
+                path: target,
+                details:
+                  err instanceof JsonDuplicateKeyError
+                    ? { problem: err.message, key: err.key }
+                    : { problem: err.message },
+              });
+            data = text;
+          }
+        } else {
           data = text;
         }
-      } else {
-        data = text;
       }
+      return {
+        status: res.statusCode,
+        headers: resHeaders,
+        data,
+        traceId,
+        answer: { text, data, json, contentType },
+      };
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(controller);
+      this.reading -= lease.bytes;
     }
-    return {
-      status: res.statusCode,
-      headers: resHeaders,
-      data,
-      traceId,
-      answer: { text, data, json, contentType },
-    };
   }
 
   /**
@@ -356,8 +513,25 @@ export class ApiClient {
     method: string,
     target: string,
     traceId: string | undefined,
+    lease: { bytes: number },
   ): Promise<string> {
     const max = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const atOnce = this.opts.answerBudgetBytes ?? ANSWER_BUDGET_ANSWERS * max;
+    /** The run's answers would pass a budget: the run stops, every request with it. */
+    const overBudget = (what: string, limit: number) => {
+      res.body.destroy();
+      const err = new ApiError({
+        status: res.statusCode,
+        code: 'response_too_large',
+        message: `reading the answer to ${method} ${target}, ${what} ${formatBytes(limit)}, the most one run of edp takes (EDP_MAX_RESPONSE_MB sets it); the run stops here rather than exhaust memory`,
+        traceId,
+        method,
+        path: target,
+        details: { limit_bytes: limit, run: true },
+      });
+      this.halt(err);
+      return err;
+    };
     const tooLarge = () => {
       res.body.destroy();
       return new ApiError({
@@ -372,14 +546,48 @@ export class ApiClient {
     };
     const announced = Number(header(res.headers as Record<string, string | string[] | undefined>, 'content-length'));
     if (Number.isFinite(announced) && announced > max) throw tooLarge();
+    const reading = 'the answers being read at once (every page and workspace of the run) would pass';
+    if (Number.isFinite(announced) && this.reading + announced > atOnce) throw overBudget(reading, atOnce);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
       size += chunk.length;
       if (size > max) throw tooLarge();
+      if (this.reading + chunk.length > atOnce) throw overBudget(reading, atOnce);
+      this.reading += chunk.length;
+      lease.bytes += chunk.length;
       chunks.push(chunk);
+      this.readSinceCheck += chunk.length;
+      if (this.readSinceCheck >= MEMORY_CHECK_BYTES) {
+        this.readSinceCheck = 0;
+        const memory = await this.memoryBudget(max);
+        if (this.memoryInUse() - memory.start > memory.budget)
+          throw overBudget('the memory the run has taken while reading answers has passed', memory.budget);
+      }
     }
     return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  /**
+   * How far the run's memory may grow from where it was when first looked at (once the run had
+   * read a MiB of answers: a run of small answers never looks). Below three quarters of V8's
+   * heap limit, so that the run stops with an error rather than V8 aborting it.
+   */
+  private async memoryBudget(max: number): Promise<{ start: number; budget: number }> {
+    if (this.memory) return this.memory;
+    const { getHeapStatistics } = await import('node:v8');
+    const start = this.memoryInUse();
+    const wanted = this.opts.memoryBudgetBytes ?? MEMORY_BUDGET_ANSWERS * max;
+    const room = Math.max(0, getHeapStatistics().heap_size_limit * 0.75 - start);
+    this.memory ??= { start, budget: Math.min(wanted, Math.floor(room)) };
+    return this.memory;
+  }
+
+  /** V8's heap in use and the buffers outside it, in bytes. */
+  private memoryInUse(): number {
+    if (this.opts.memoryInUse) return this.opts.memoryInUse();
+    const { heapUsed, external } = process.memoryUsage();
+    return heapUsed + external;
   }
 }
 
@@ -398,7 +606,9 @@ function unexpectedResponse(method: string, target: string, res: ApiResponse, pr
 }
 
 function formatBytes(n: number): string {
-  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+  const mib = 1024 * 1024;
+  if (n % mib === 0) return `${n / mib} MiB`;
+  return n >= mib ? `${(n / mib).toFixed(1)} MiB` : `${n} bytes`;
 }
 
 /** Reads either error envelope, an HTML page or an empty body into one typed error. */

@@ -137,6 +137,7 @@ const NETWORK_WORDS: Record<string, string> = {
   EPIPE: 'connection closed',
   ENETUNREACH: 'network unreachable',
   EHOSTUNREACH: 'host unreachable',
+  ERR_TLS_HANDSHAKE_TIMEOUT: 'TLS handshake timed out',
 };
 
 /**

@@ -21,13 +21,30 @@ export interface SettingSpec {
 }
 
 function checkUrl(value: string, what: string): string {
+  let u: URL | undefined;
   try {
-    const u = new URL(value);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return value;
+    u = new URL(value);
   } catch {
     // reported below
   }
-  throw new UsageError(`${what} must be an http(s) URL, got "${value}"`);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+    throw new UsageError(`${what} must be an http(s) URL, got "${value}"`);
+  const problem = baseUrlProblem(u);
+  if (problem) throw new UsageError(`${what} ${problem}, got "${value}"`);
+  return value;
+}
+
+/**
+ * What keeps an http(s) URL from being the service's address; undefined when nothing does. A
+ * path is where the service is mounted (`https://host/edp/`, behind a proxy): every request
+ * goes under it. A query or a fragment would be dropped from every request, and a path that
+ * starts with `//` would make every request path read as another host.
+ */
+export function baseUrlProblem(u: URL): string | undefined {
+  if (u.search !== '' || u.hash !== '' || /[?#]/.test(u.href.slice(u.origin.length)))
+    return 'must be the service address without a query or fragment';
+  if (u.pathname.startsWith('//')) return 'must not have a path starting with //';
+  return undefined;
 }
 
 export const SETTINGS: Record<SettingKey, SettingSpec> = {

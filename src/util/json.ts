@@ -43,14 +43,102 @@ export function nestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
+/** A key given twice in one object of a JSON text that must not have any (a service's answer). */
+export class JsonDuplicateKeyError extends SyntaxError {
+  constructor(
+    readonly key: string,
+    /** the path of the object holding it: `results`, 0, … */
+    readonly path: Array<string | number>,
+  ) {
+    const where = path.length === 0 ? 'at the top level' : `in ${pathText(path)}`;
+    super(`the key ${JSON.stringify(key)} is given twice in one object (${where})`);
+    this.name = 'JsonDuplicateKeyError';
+  }
+}
+
+/** `results[0].connections`: a path into a JSON value, as a person reads it. */
+function pathText(path: Array<string | number>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+/**
+ * One pass over JSON text, strings skipped: JsonTooDeepError past MAX_JSON_DEPTH levels, and
+ * JsonDuplicateKeyError for the first key given twice in one object. A key is compared as
+ * JSON reads it (escapes resolved), and only keys are ever cut out of the text.
+ */
+function checkDepthAndKeys(text: string): void {
+  // The keys of each object open (a list's entry is undefined): an array while few, then a Set.
+  const keys: Array<string[] | Set<string> | undefined> = [];
+  // The path to the value being read: the current key of each object, the index in each list.
+  const at: Array<string | number> = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // The closing quote is the next one not escaped (after an even run of backslashes).
+      const start = i;
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) {
+          i = text.length;
+          break;
+        }
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      const seen = expectKey ? keys[keys.length - 1] : undefined;
+      if (seen) {
+        const raw = text.slice(start + 1, i);
+        const key = raw.includes('\\') ? keyOf(text.slice(start, i + 1)) : raw;
+        if (Array.isArray(seen)) {
+          if (seen.includes(key)) throw new JsonDuplicateKeyError(key, at.slice(0, -1));
+          seen.push(key);
+          if (seen.length > 16) keys[keys.length - 1] = new Set(seen);
+        } else {
+          if (seen.has(key)) throw new JsonDuplicateKeyError(key, at.slice(0, -1));
+          seen.add(key);
+        }
+        at[at.length - 1] = key;
+      }
+      expectKey = false;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (keys.length >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
+      keys.push(c === 0x7b ? [] : undefined);
+      at.push(c === 0x7b ? '' : 0);
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      keys.pop();
+      at.pop();
+      expectKey = false;
+    } else if (c === 0x2c) {
+      const top = at.length - 1;
+      if (top >= 0 && typeof at[top] === 'number') at[top] = (at[top] as number) + 1;
+      else expectKey = top >= 0;
+    }
+  }
+}
+
+/** A quoted key with escapes, as JSON reads it (the text between the quotes when it is not valid). */
+function keyOf(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
+}
+
 /**
  * Parses JSON without losing integers beyond 2^53: those become LosslessNumber and are written
  * back digit for digit. Recipe ids are such integers, and some lists send them as strings;
  * both round-trip exactly. Text without long integers takes the native parser. Text nested
- * deeper than MAX_JSON_DEPTH throws JsonTooDeepError (a SyntaxError).
+ * deeper than MAX_JSON_DEPTH throws JsonTooDeepError (a SyntaxError). With `uniqueKeys` (a
+ * service's answer, which a parser would otherwise read last-wins), a key given twice in one
+ * object throws JsonDuplicateKeyError (a SyntaxError), found in the same pass as the depth.
  */
-export function parseJson(text: string): unknown {
-  if (nestsDeeperThan(text)) throw new JsonTooDeepError();
+export function parseJson(text: string, opts: { uniqueKeys?: boolean } = {}): unknown {
+  if (opts.uniqueKeys) checkDepthAndKeys(text);
+  else if (nestsDeeperThan(text)) throw new JsonTooDeepError();
   if (!LONG_INTEGER.test(text)) return JSON.parse(text);
   return parse(text, null, (value: string) =>
     isInteger(value) && !isSafeNumber(value) ? new LosslessNumber(value) : Number(value),

@@ -1,7 +1,8 @@
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../helpers.js';
+import { cli, freshConfig, tempDir } from '../helpers.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -184,6 +185,42 @@ describe('API client', () => {
     await run(['api', 'GET', '/api/v3/datasources']);
     expect(received[1]!.headers.authorization).toBe('Bearer tok-secret-value');
     dir.remove();
+  });
+
+  it('refuses a session id that is not a cookie value, naming EDP_SESSION_ID (exit 2, nothing sent)', async () => {
+    handler = (_q, res) => json(res, 200, { ok: true });
+    for (const bad of ['a; b=1', 'a b', 'a,b', '"a"', 'a\\b', 'é']) {
+      const r = await cli({ url }, ['-w', '12', 'api', 'GET', '/api/v3/datasources'], { env: { EDP_SESSION_ID: bad } });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain('EDP_SESSION_ID is not a cookie value');
+    }
+    const { env, file } = freshConfig();
+    writeFileSync(file, JSON.stringify({ profiles: { default: { session_id: 'a;b=1' } } }));
+    const r = await cli({ url }, ['-w', '12', 'api', 'GET', '/api/v3/datasources'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('profile "default" session_id is not a cookie value');
+    expect(received).toEqual([]);
+  });
+
+  it('an answer with a key given twice, at any depth, is unexpected_response naming the key (exit 1)', async () => {
+    handler = (_q, res) =>
+      json(res, 200, '{"count":1,"next":null,"previous":null,"results":[{"id":1,"title":"A"}],"results":[]}');
+    let r = await cli({ url }, ['workspaces', 'list', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.errorJson().error).toMatchObject({
+      code: 'unexpected_response',
+      message:
+        'unexpected answer to GET /api/v3/workspaces?page=1&page_size=100 (200): the key "results" is given twice in one object (at the top level)',
+      details: { key: 'results' },
+      trace_id: 'trace-123',
+    });
+
+    handler = (_q, res) => json(res, 200, '{"id":7,"title":"A","connections":[{"id":1,"id":2}]}');
+    r = await run(['api', 'GET', '/api/v3/x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the key "id" is given twice in one object (in connections[0])');
+    expect(received).toHaveLength(2);
   });
 
   it('sends the cookie session and workspace header when configured', async () => {

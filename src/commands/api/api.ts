@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
-import { namesAnotherHost, type Query } from '../../api/path.js';
+import { namesAnotherHost, normalisedPath, type Query } from '../../api/path.js';
 import { LosslessNumber, parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
 import { parseChoice } from '../../util/validate.js';
@@ -10,13 +10,28 @@ import type { ApiOptions } from './command.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Operations the service authenticates with agency credentials (docs/contract-rules.md, Authentication). */
+/**
+ * Operations the service authenticates with agency credentials (docs/contract-rules.md,
+ * Authentication), told from the path as it will be sent (normalisedPath), its escapes read
+ * as the service reads them.
+ */
 export function defaultAuthFor(path: string): AuthKind {
-  const p = path.split('?')[0]!;
+  const p = decoded(path.split('?')[0]!);
   if (p === '/api/v3/token' || p === '/api/v3/get_iframe_url' || p === '/api/v3/recipes/') return 'basic';
   if (/^\/api\/v3\/workspaces(\/|$)/.test(p)) return 'basic';
   if (/^\/api\/v3\/roles(\/|$)/.test(p)) return 'basic';
   return 'bearer';
+}
+
+/** The path as the service reads it: escapes decoded, dot segments resolved. */
+function decoded(path: string): string {
+  let p: string;
+  try {
+    p = decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+  return /^\/(?![\\/])/.test(p) ? new URL(p, 'http://service.invalid').pathname : p;
 }
 
 function parseField(raw: string, typed: boolean, flag: string): [string, unknown] {
@@ -34,14 +49,17 @@ function parseField(raw: string, typed: boolean, flag: string): [string, unknown
 }
 
 export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
-  const [methodArg, target] = opts.args;
+  const [methodArg, typed] = opts.args;
   const method: Method = parseChoice(methodArg.toUpperCase(), METHODS, 'method');
-  if (!target.startsWith('/')) throw new UsageError(`path must start with "/", got "${target}"`);
-  // Checked before any credential is read (the client checks every request again).
-  if (namesAnotherHost(target))
+  if (!typed.startsWith('/')) throw new UsageError(`path must start with "/", got "${typed}"`);
+  // Checked before any credential is read (the client checks every request again, as sent).
+  if (namesAnotherHost(typed))
     throw new UsageError(
-      `path must be a path on the service, not another host: "${target}" (requests go only to the configured service)`,
+      `path must be a path on the service, not another host: "${typed}" (requests go only to the configured service)`,
     );
+  // The path as it will be sent (`/api/v3/workspaces/../datasources/` is `/api/v3/datasources/`):
+  // the credentials are chosen for it, and the client checks it before anything is sent.
+  const target = normalisedPath(typed);
   if (opts.basic && opts.bearer) throw new UsageError('--basic and --bearer cannot be used together');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const limit = limitOf(opts.limit);

@@ -47,6 +47,81 @@ describe('requests go only to the configured service', () => {
     expect(other.seen).toEqual([]);
   });
 
+  it('edp api refuses a path that dot segments or encoded separators make another host as sent (exit 2, nothing sent)', async () => {
+    // The configured service records what reaches it: not even a token request may arrive.
+    const service = await listener();
+    try {
+      const host = other.origin.slice('http://'.length);
+      const paths = [
+        `/.//${host}/x`,
+        `/a/..//${host}/x`,
+        `/%2e//${host}/x`,
+        `/%2E%2E//${host}/x`,
+        `/.%2e//${host}/x`,
+        `/./%2f/${host}/x`,
+        `/./%2F%2F${host}/x`,
+        `/a/..%2f/${host}/x`,
+        `/%2e%2e%2f%2f${host}/x`,
+        `/a/%2e%2e/%5c/${host}/x`,
+      ];
+      for (const path of paths) {
+        for (const auth of [['--basic'], ['-w', '101']]) {
+          const r = await cli({ url: service.origin }, ['api', 'GET', path, ...auth]);
+          expect(r.code, `${path} ${auth.join(' ')}: ${r.stderr}`).toBe(2);
+          expect(r.stderr, path).toMatch(/another host|not another host/);
+        }
+      }
+      expect(service.seen).toEqual([]);
+      expect(other.seen).toEqual([]);
+    } finally {
+      service.server.closeAllConnections();
+      await new Promise((r) => service.server.close(r));
+    }
+  });
+
+  it('edp api chooses the credentials for the path as it is sent, dot segments resolved', async () => {
+    const service = await listener();
+    try {
+      const env = { EDP_TOKEN: 'tok-workspace' };
+      let r = await cli({ url: service.origin }, ['-w', '101', 'api', 'GET', '/api/v3/workspaces/../datasources/'], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      r = await cli({ url: service.origin }, ['-w', '101', 'api', 'GET', '/api/v3/datasources/%2E%2e/workspaces'], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(service.seen.map((s) => [s.url, s.authorization?.split(' ')[0]])).toEqual([
+        ['/api/v3/datasources/', 'Bearer'],
+        ['/api/v3/workspaces', 'Basic'],
+      ]);
+    } finally {
+      service.server.closeAllConnections();
+      await new Promise((r) => service.server.close(r));
+    }
+  });
+
+  it('a paging link whose dot segments make it another host is refused, and nothing reaches that host', async () => {
+    const host = other.origin.slice('http://'.length);
+    const service = await listener((req) =>
+      req.url?.startsWith('/api/v3/workspaces')
+        ? { next: `/api/../..//${host}/x`, previous: null, results: [{ id: 101, title: 'A' }] }
+        : {},
+    );
+    try {
+      const r = await cli({ url: service.origin }, ['workspaces', 'list', '--json'], {
+        env: { EDP_USERNAME: 'agency@sandbox.local', EDP_PASSWORD: 'sandbox' },
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`it names another host as it would be sent, //${host}/x`);
+      expect(service.seen.map((s) => s.url)).toEqual(['/api/v3/workspaces?page=1&page_size=100']);
+      expect(other.seen).toEqual([]);
+    } finally {
+      service.server.closeAllConnections();
+      await new Promise((r) => service.server.close(r));
+    }
+  });
+
   it('a paging link back to a page already read ends in an error, not a loop', async () => {
     const service = await listener((req) =>
       req.url?.startsWith('/api/v3/workspaces')

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  JsonDuplicateKeyError,
+  JsonTooDeepError,
+  LosslessNumber,
+  MAX_JSON_DEPTH,
+  parseJson,
+} from '../../src/util/json.js';
+
+const duplicate = (text: string) => {
+  try {
+    parseJson(text, { uniqueKeys: true });
+  } catch (err) {
+    if (err instanceof JsonDuplicateKeyError) return { key: err.key, path: err.path, message: err.message };
+    throw err;
+  }
+  return undefined;
+};
+
+describe('parseJson with unique keys (a service answer)', () => {
+  it('refuses a key given twice, at any depth, naming it and where', () => {
+    expect(duplicate('{"count":1,"results":[{"id":1}],"results":[]}')).toEqual({
+      key: 'results',
+      path: [],
+      message: 'the key "results" is given twice in one object (at the top level)',
+    });
+    expect(duplicate('{"results":[{"id":1},{"id":2,"title":"a","id":3}]}')).toMatchObject({
+      key: 'id',
+      path: ['results', 1],
+      message: 'the key "id" is given twice in one object (in results[1])',
+    });
+    expect(duplicate('{"a":{"b":{"c":1,"c":2}}}')).toMatchObject({ key: 'c', path: ['a', 'b'] });
+    // Escapes are read as JSON reads them: "\u0069d" is "id".
+    expect(duplicate('{"id":1,"\\u0069d":2}')).toMatchObject({ key: 'id' });
+  });
+
+  it('reads the same key in different objects, keys inside strings and strings with quotes as they are', () => {
+    const text = '[{"id":1,"t":"\\"id\\":2,"},{"id":2,"t":"{\\"id\\":1,\\"id\\":1}"}]';
+    expect(duplicate(text)).toBeUndefined();
+    expect(parseJson(text, { uniqueKeys: true })).toEqual(JSON.parse(text));
+    expect(duplicate('{"a":[1,{"a":2}],"b":{"a":3}}')).toBeUndefined();
+  });
+
+  it('keeps big integers exact and still refuses JSON nested too deep', () => {
+    expect(parseJson('{"id":9007199254740993}', { uniqueKeys: true })).toEqual({
+      id: new LosslessNumber('9007199254740993'),
+    });
+    const deep = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+    expect(() => parseJson(deep, { uniqueKeys: true })).toThrow(JsonTooDeepError);
+    const deepest = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
+    expect(() => parseJson(deepest, { uniqueKeys: true })).not.toThrow();
+  });
+
+  it('without unique keys, reads last-wins as JSON does', () => {
+    expect(parseJson('{"a":1,"a":2}')).toEqual({ a: 2 });
+  });
+});
