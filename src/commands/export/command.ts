@@ -7,6 +7,7 @@ const exportCommand = (cmd: Command) =>
   cmd
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
     .option('--output <file>', 'write to this file instead of standard output')
+    .option('--force', 'replace --output FILE even when it holds comments, which the export cannot keep')
     .option('--concurrency <n>', `workspaces read at once (${FLEET_CONCURRENCY_HELP})`)
     .addHelpText(
       'after',

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { exportFleet } from '../../fleet/export.js';
@@ -14,6 +14,12 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx);
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
+  // A file edited by hand (its comments) is not lost to an export without being asked: checked
+  // before anything is read from the service.
+  if (opts.output !== undefined && !opts.force && hasComments(readIfThere(opts.output)))
+    throw new UsageError(
+      `${opts.output} holds comments, which the export cannot keep: pass --force to replace it, or --output another file`,
+    );
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
   if (workspaces.length === 0) throw new UsageError('no workspace to export');
@@ -30,9 +36,25 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
     text = stringify(doc, { lineWidth: 0 });
   }
   if (opts.output !== undefined) {
-    writeFileSync(opts.output, text);
+    // Whole or not at all: an export stopped half-way leaves the previous file as it was.
+    const tmp = `${opts.output}.tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, opts.output);
     ctx.output.success(
       `wrote ${opts.output}: ${fleet.recipes.length} recipe entr${fleet.recipes.length === 1 ? 'y' : 'ies'}, ${fleet.webhooks.length} webhook entr${fleet.webhooks.length === 1 ? 'y' : 'ies'}, ${fleet.roles.length} role(s)`,
     );
   } else ctx.output.write(text);
+}
+
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A YAML comment: `#` at the start of a line or after a space (the export writes none). */
+function hasComments(text: string | undefined): boolean {
+  return text !== undefined && /(^|\s)#/m.test(text);
 }

@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox, tokenFor } from '../../helpers.js';
+import { cli, sandbox, tempDir, tokenFor, useSandbox } from '../../helpers.js';
 import { builtRecipe } from '../../fixtures/recipes.js';
 import { useFiles } from '../../fixtures/files.js';
 import { forward, listen, passOrFail, reply, type Proxy } from '../../fixtures/proxy.js';
@@ -64,8 +66,55 @@ describe('edp export', () => {
     }
   });
 
+  it('a workspace that fails ends the run without a retry of the requests it left under way', async () => {
+    // The lists of 101 are held until the run is over: it has failed on 999 meanwhile.
+    const held = await listen(
+      (req, res, body) =>
+        void passOrFail(res, async () => {
+          if (req.method === 'GET' && /^\/api\/v3(\.1)?\/(automated-recipes|webhook_endpoints)\//.test(req.url!))
+            return;
+          reply(res, await forward(sb.url, req, body));
+        }),
+    );
+    try {
+      let stderr = '';
+      const r = await cli(held, ['export', '-w', '101,999'], { onStderr: (all) => (stderr = all) });
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stderr).toContain('workspace 999 was not found');
+      // What the requests cut short by the end of the run would print, they print at once.
+      for (let i = 0; i < 5; i++) await new Promise((done) => setImmediate(done));
+      expect(stderr).not.toContain('retrying');
+      expect(stderr.trim().split('\n')[0]).toMatch(/^error: 400: workspace 999 was not found/);
+    } finally {
+      await held.close();
+    }
+  });
+
   it('needs -w or --all-workspaces, not both (exit 2, nothing sent)', async () => {
     const r = await cli({ url: 'http://127.0.0.1:9' }, ['export', '-w', '101', '--all-workspaces']);
     expect(r.code).toBe(2);
+  });
+});
+
+describe('edp export --output', () => {
+  const t = useSandbox();
+  it('does not replace a file edited by hand (its comments) without --force; replaces it whole with it', async () => {
+    const dir = tempDir('edp-export-out-');
+    try {
+      const file = join(dir.dir, 'fleet.yaml');
+      writeFileSync(file, '# reviewed by ops\nworkspaces: [101]\n');
+      const refused = await cli(t.sb, ['export', '-w', '101', '--output', file]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`${file} holds comments, which the export cannot keep: pass --force`);
+      expect(readFileSync(file, 'utf8')).toBe('# reviewed by ops\nworkspaces: [101]\n');
+      const forced = await cli(t.sb, ['export', '-w', '101', '--output', file, '--force']);
+      expect(forced.code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toMatch(/^workspaces:/);
+      expect(readdirSync(dir.dir)).toEqual(['fleet.yaml']);
+      // A file the export wrote (no comments) is simply written again.
+      expect((await cli(t.sb, ['export', '-w', '101', '--output', file])).code).toBe(0);
+    } finally {
+      dir.remove();
+    }
   });
 });
