@@ -49,8 +49,17 @@ function parseField(raw: string, typed: boolean, flag: string): [string, unknown
 }
 
 export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
-  const [methodArg, typed] = opts.args;
-  const method: Method = parseChoice(methodArg.toUpperCase(), METHODS, 'method');
+  // `edp api /path`: the method left out is GET, or POST when a body is given (as gh does).
+  const [first, second] = opts.args;
+  const omitted = second === undefined && first.startsWith('/');
+  if (second === undefined && !omitted)
+    throw new UsageError(`missing the path: \`edp api ${first} /api/v3/…\`, or \`edp api /api/v3/…\` for a GET`);
+  const typed = omitted ? first : second!;
+  const method: Method = omitted
+    ? opts.input !== undefined
+      ? 'POST'
+      : 'GET'
+    : parseChoice(first.toUpperCase(), METHODS, 'method');
   if (!typed.startsWith('/')) throw new UsageError(`path must start with "/", got "${typed}"`);
   // Checked before any credential is read (the client checks every request again, as sent).
   if (namesAnotherHost(typed))

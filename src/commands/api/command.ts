@@ -4,8 +4,8 @@ import { examples } from '../shared/help.js';
 
 const api = (cmd: Command) =>
   cmd
-    .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
-    .argument('<path>', 'path under the service address, e.g. /api/v3/workspaces')
+    .argument('<method>', 'GET, POST, PUT, PATCH or DELETE; may be left out: GET, or POST with --input')
+    .argument('[path]', 'path under the service address, e.g. /api/v3/workspaces')
     .option(
       '-f, --field <key=value>',
       'string field: a query parameter for GET, a body field otherwise (repeatable)',
@@ -24,7 +24,7 @@ const api = (cmd: Command) =>
     .addHelpText(
       'after',
       examples([
-        'edp api GET /api/v3/workspaces --paginate',
+        'edp api /api/v3/workspaces --paginate',
         'edp -w 101 api GET /api/v3.1/automated-recipes/ -f state=failed',
         'edp -w 101 api PUT /api/v3/automated-recipes/42/ --input config.json',
       ]),

@@ -28,9 +28,9 @@ describe('edp api', () => {
       typedField: ['n=1'],
       bearer: true,
     });
-    const missing = await parse(['api', 'GET']);
+    const missing = await cli(undefined, ['api', 'GET']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing required argument 'path'");
+    expect(missing.stderr).toContain('missing the path: `edp api GET /api/v3/…`');
   });
 });
 
@@ -39,6 +39,15 @@ describe('edp api against the sandbox', () => {
     const r = await cli(sb, ['api', 'GET', '/api/v3/workspaces?page_size=1', '--paginate']);
     expect(r.code).toBe(0);
     expect(r.json().map((w: any) => w.id)).toEqual([101, 102, 103]);
+  });
+
+  it('a path alone is a GET, as in gh; with --input a POST', async () => {
+    const r = await cli(sb, ['api', '/api/v3/workspaces']);
+    expect(r.code).toBe(0);
+    expect(r.json().results.map((w: any) => w.id)).toEqual([101, 102, 103]);
+    const created = await cli(sb, ['api', '/api/v3/workspaces', '--input', '-'], { stdin: '{"title":"Posted"}' });
+    expect(created.code).toBe(0);
+    expect(created.json().title).toBe('Posted');
   });
 
   it('sends a body from --input and reports a 301 for a slashless path without following it', async () => {
