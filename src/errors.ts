@@ -292,7 +292,7 @@ export function describeNetworkError(cause: unknown, address?: string): string {
     }
     if (code === 'ECONNREFUSED')
       return address
-        ? `connection refused by ${address} (is the service running there? --base-url or EDP_BASE_URL sets the address)`
+        ? `connection refused by ${address}: is the service running there?`
         : 'connection refused (is the service running at this address?)';
     if (code === 'ENOTFOUND') return address ? `host not found: ${address}` : 'host not found';
     if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')

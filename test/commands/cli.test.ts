@@ -52,7 +52,10 @@ describe('edp itself', () => {
   it('reports an unreachable service as exit 1, naming its address but never its credentials', async () => {
     const r = await cli({ url: 'http://127.0.0.1:9' }, ['workspaces', 'list']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('connection refused by http://127.0.0.1:9');
+    expect(r.stderr).toContain('connection refused by http://127.0.0.1:9: is the service running there?');
+    // The advice is said once, in the hint.
+    expect(r.stderr.split('EDP_BASE_URL')).toHaveLength(2);
+    expect(r.stderr).toContain('hint: check the service address: pass --base-url URL or set EDP_BASE_URL');
     const secret = await cli({ url: 'http://user:hunter2@127.0.0.1:9' }, ['workspaces', 'list']);
     expect(secret.stderr).toContain('connection refused by http://127.0.0.1:9');
     expect(secret.stderr).not.toContain('hunter2');
