@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
 import { pool } from '../../fleet/pool.js';
+import { inOrder } from './shared/in-order.js';
 import { workspacesOf } from '../../fleet/select.js';
 import { workspaceChoice } from '../shared/workspace-choice.js';
 import { idText } from '../../util/json.js';
@@ -22,15 +23,19 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
   if (credentials) findings.push(credentials);
   else {
     const workspaces = await workspacesOf(api, choice);
+    // Each workspace's line in the order of the list, as soon as those before it are done.
+    const say = inOrder(workspaces.length, (line) => ctx.output.info(line));
     const results = await pool(workspaces, concurrency(workspaces.length), async (ws) => {
+      const i = workspaces.indexOf(ws);
       try {
         const f = await checkWorkspace(api, ws);
-        ctx.output.info(
+        say(
+          i,
           `${f.length === 0 ? ctx.output.err.green('✓') : ctx.output.err.yellow('!')} workspace ${ws}: ${f.length === 0 ? 'nothing needs action' : `${f.length} finding(s)`}`,
         );
         return f;
       } catch (err) {
-        ctx.output.info(`${ctx.output.err.red('✗')} workspace ${ws}: could not be checked`);
+        say(i, `${ctx.output.err.red('✗')} workspace ${ws}: could not be checked`);
         return [uncheckedFinding(err, ws, ctx.baseUrl())];
       }
     });
