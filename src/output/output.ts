@@ -349,8 +349,21 @@ export class Output {
   async object(value: unknown, fields?: Array<[string, unknown]>): Promise<void> {
     if (this.machine) return this.json(value);
     if (!this.stdoutIsTTY) return this.plainObject(value);
-    const rows = fields ?? Object.entries((value ?? {}) as Record<string, unknown>);
-    this.details(rows.map(([k, v]) => [terminalSafe(k), cellText(v)]));
+    // Every detail view labels alike: lowercase words (`event types` for event_types), and a
+    // list of plain values reads as one (`a, b`), not as JSON.
+    const rows =
+      fields ??
+      Object.entries((value ?? {}) as Record<string, unknown>).map(
+        ([k, v]) => [k.replace(/_/g, ' '), v] as [string, unknown],
+      );
+    this.details(
+      rows.map(([k, v]) => [
+        terminalSafe(k),
+        Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')
+          ? v.map(cellText).join(', ')
+          : cellText(v),
+      ]),
+    );
   }
 
   /**

@@ -82,7 +82,7 @@ describe('piped output: raw tab-separated values', () => {
     expect(pairs).toContainEqual(['state', 'ready_to_work']);
     expect(pairs).toContainEqual(['degraded', 'true']);
     expect((await cli(sb, ['recipes', 'get', recipeId, ...W], { tty: true, env: { NO_COLOR: '1' } })).stdout).toMatch(
-      /State\s+ready_to_work \(degraded\)/,
+      /state\s+ready_to_work \(degraded\)/,
     );
 
     expect((await cli(sb, ['extracts', 'pause', '40001', ...W])).code).toBe(0);

@@ -37,7 +37,7 @@ describe('edp recipes build / resetup / poll', () => {
       env: { NO_COLOR: '1' },
     });
     expect(waited.code).toBe(0);
-    expect(waited.stdout).toMatch(/State\s+ready_to_work/);
+    expect(waited.stdout).toMatch(/state\s+ready_to_work/);
   });
 
   it('exit 7 when the build fails, with the error code in the message', async () => {

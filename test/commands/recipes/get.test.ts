@@ -111,8 +111,8 @@ describe('edp recipes get', () => {
     const { id } = await builtRecipe(t.sb, token, 101, 4002, { google_ads: 'all', facebook_ads: 'all' });
     const r = await cli(t.sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/State\s+failed/);
-    expect(r.stdout).toMatch(/Error\s+no_data_delivered \(extraction, facebook_ads\): /);
+    expect(r.stdout).toMatch(/state\s+failed/);
+    expect(r.stdout).toMatch(/error\s+no_data_delivered \(extraction, facebook_ads\): /);
     expect(r.stdout).toMatch(/facebook_ads {2}failed, 5 not delivered/);
     expect(r.stdout).toMatch(/extraction \d+, account \d+: extraction_failed/);
   });

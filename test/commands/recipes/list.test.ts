@@ -42,6 +42,6 @@ describe('edp recipes list', () => {
     (t.sb.store.state.recipes[0] as any).state = 'queued_for_build';
     const odd = await cli(t.sb, ['recipes', 'get', id, ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(odd.code).toBe(0);
-    expect(odd.stdout).toMatch(/State\s+queued_for_build/);
+    expect(odd.stdout).toMatch(/state\s+queued_for_build/);
   });
 });

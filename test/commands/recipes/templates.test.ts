@@ -25,8 +25,8 @@ describe('edp recipes templates / template', () => {
 
   it('shows one template; an unknown one is exit 5 with the code and trace id', async () => {
     const r = await cli(t.sb, ['recipes', 'template', '4003', ...W], { tty: true, env: { NO_COLOR: '1' } });
-    expect(r.stdout).toMatch(/Build mode\s+progressive/);
-    expect(r.stdout).toMatch(/Output columns\s+\(none listed\)/);
+    expect(r.stdout).toMatch(/build mode\s+progressive/);
+    expect(r.stdout).toMatch(/output columns\s+\(none listed\)/);
     const missing = await t.edp('recipes', 'template', '999');
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/404 not_found/);

@@ -22,7 +22,8 @@ export async function showExtract(ctx: Context, e: Extract): Promise<void> {
     ['schedule', e.schedule],
     ['fields', e.template_settings?.fields?.join(', ')],
     ['dynamic fields', e.template_settings?.dynamic_fields?.join(', ')],
-    ['sync historical data', e.sync_historical_data ?? ''],
+    // The date from which history was synced (a read-only field of the answer).
+    ['history synced from', e.sync_historical_data ?? ''],
     ['last run', e.last_run_at],
     ...(e.migrated_to_id ? [['migrated to', e.migrated_to_id] as [string, unknown]] : []),
     ...(e.migrated_from_id ? [['migrated from', e.migrated_from_id] as [string, unknown]] : []),

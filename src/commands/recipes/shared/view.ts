@@ -67,12 +67,12 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
   }
   const c = output.out;
   const pairs: Array<[string, string]> = [
-    ['Recipe', `${idText(r.recipe_id)}${r.title ? `  "${r.title}"` : ''}`],
-    ['Template', idText(r.template_id)],
-    ['State', styleState(stateText(r), c)],
-    ['Last build', r.last_build_at ?? 'never'],
-    ['Data table', idText(r.datatable_id)],
-    ['Data sources', (r.data_sources ?? []).join(', ') || '(not configured)'],
+    ['recipe', `${idText(r.recipe_id)}${r.title ? `  "${r.title}"` : ''}`],
+    ['template', idText(r.template_id)],
+    ['state', styleState(stateText(r), c)],
+    ['last build', r.last_build_at ?? 'never'],
+    ['data table', idText(r.datatable_id)],
+    ['data sources', (r.data_sources ?? []).join(', ') || '(not configured)'],
   ];
   for (const conn of r.connections ?? []) {
     pairs.push([
@@ -80,14 +80,14 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
       `connection ${idText(conn.connection_id)}: ${conn.accounts.length} account(s): ${conn.accounts.map((a) => idText(a.id)).join(', ')}`,
     ]);
   }
-  if (r.sync_from_date) pairs.push(['Sync from', r.sync_from_date]);
+  if (r.sync_from_date) pairs.push(['sync from', r.sync_from_date]);
   if (r.error) {
-    pairs.push(['Error', c.red(errorText(r.error))]);
+    pairs.push(['error', c.red(errorText(r.error))]);
     if (r.error.details && Object.keys(r.error.details).length > 0)
       pairs.push(['  details', stringifyJson(r.error.details)]);
   }
   if (r.not_delivered_reasons && r.not_delivered_reasons.length > 0)
-    pairs.push(['Not delivered', r.not_delivered_reasons.join(', ')]);
+    pairs.push(['not delivered', r.not_delivered_reasons.join(', ')]);
   rows(output, pairs);
   const sources = r.sources ?? [];
   if (sources.length === 0) return;
@@ -109,16 +109,16 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
 export function showTemplate(output: Output, t: RecipeTemplate): void {
   if (!output.stdoutIsTTY) return output.plainObject(t);
   const pairs: Array<[string, string]> = [
-    ['Template', `${idText(t.id)}  "${t.title}"`],
-    ['Build mode', t.build_mode ?? ''],
-    ['Origin', t.origin ?? ''],
-    ['Categories', (t.categories ?? []).join(', ')],
-    ['Data sources', (t.data_sources ?? []).join(', ')],
+    ['template', `${idText(t.id)}  "${t.title}"`],
+    ['build mode', t.build_mode ?? ''],
+    ['origin', t.origin ?? ''],
+    ['categories', (t.categories ?? []).join(', ')],
+    ['data sources', (t.data_sources ?? []).join(', ')],
   ];
-  if (t.description) pairs.push(['Description', t.description]);
+  if (t.description) pairs.push(['description', t.description]);
   const columns = t.output_columns ?? [];
   pairs.push([
-    'Output columns',
+    'output columns',
     columns.length === 0
       ? '(none listed)'
       : columns.map((col) => (col.type ? `${col.name} ${col.type}` : col.name)).join(', '),
