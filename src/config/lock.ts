@@ -1,6 +1,17 @@
 import { nodeCrypto } from '../util/crypto.js';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { sleep } from '../util/sleep.js';
 
 /**
@@ -27,6 +38,14 @@ export interface LockOptions {
   poll?: (() => boolean) | undefined;
 }
 
+/** Locks held for one read and write of a file: waiting this long for another process's write is generous. */
+export const WRITE_LOCK_WAIT_MS = 15_000;
+/**
+ * A write lock older than this was left by a process that died (on another host: a local dead
+ * holder is seen at once). Also the age past which a temporary file of such a write is left over.
+ */
+export const WRITE_LOCK_STALE_MS = 10_000;
+
 const HOST = hostname();
 
 /** Takes the lock, waiting at most `waitMs`; undefined when the wait ran out or `poll` said stop. */
@@ -35,7 +54,7 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<File
   for (let round = 0; ; round++) {
     const lock = tryLock(path);
     if (lock) return lock;
-    breakIfStale(path, opts.staleMs);
+    breakStaleLock(path, opts.staleMs);
     if (opts.poll?.()) return undefined;
     if (Date.now() >= deadline) return undefined;
     // Short, jittered waits: holders keep the lock for milliseconds, and many processes may wait.
@@ -116,7 +135,11 @@ function processIsGone(pid: number): boolean {
   }
 }
 
-function breakIfStale(path: string, staleMs: number): void {
+/**
+ * Removes the lock at `path` when it is left over: its holder died on this host, or it is older
+ * than `staleMs`. Safe while other processes take, release or break the same lock.
+ */
+export function breakStaleLock(path: string, staleMs: number): void {
   let mtimeMs: number;
   try {
     mtimeMs = statSync(path).mtimeMs;
@@ -149,5 +172,41 @@ function breakIfStale(path: string, staleMs: number): void {
     unlinkSync(aside);
   } catch {
     // nothing to clean
+  }
+}
+
+/** The files a folder's writes make, by name: their temporary files, and locks other than the caller's. */
+export interface LeftoverNames {
+  temporary(name: string): boolean;
+  lock?: ((name: string) => boolean) | undefined;
+  /** a lock of those older than this is left over (one whose holder died on this host is, at once) */
+  lockStaleMs?: number | undefined;
+}
+
+/**
+ * Removes the files of `dir` that interrupted writes (kill -9, a crash) left behind, for a
+ * caller that holds the lock of the writes that make them. A temporary file (not yet renamed
+ * over its file) is left over once older than `WRITE_LOCK_STALE_MS`: a younger one may be the
+ * work of a live writer whose lock was taken from it as stale. A lock is left over as
+ * `breakStaleLock` judges. What cannot be removed stays, for a later write.
+ */
+export function removeLeftovers(dir: string, names: LeftoverNames): void {
+  let found: string[];
+  try {
+    found = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of found) {
+    const path = join(dir, name);
+    if (names.lock?.(name)) breakStaleLock(path, names.lockStaleMs ?? WRITE_LOCK_STALE_MS);
+    else if (names.temporary(name)) {
+      try {
+        if (now - statSync(path).mtimeMs >= WRITE_LOCK_STALE_MS) unlinkSync(path);
+      } catch {
+        // gone meanwhile, or not ours to remove
+      }
+    }
   }
 }

@@ -4,7 +4,8 @@ import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync } fr
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { acquireLock, lockHolder } from './lock.js';
+import { acquireLock, lockHolder, removeLeftovers, WRITE_LOCK_STALE_MS, WRITE_LOCK_WAIT_MS } from './lock.js';
+import { ISSUANCE_LOCK_LEFT_OVER_MS, isIssuanceLockName } from './token-cache.js';
 
 export interface CachedToken {
   token: string;
@@ -44,10 +45,8 @@ export interface ConfigFile {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
-/** Waiting for another process's write: they hold the lock for one read and write, so this is generous. */
-const LOCK_WAIT_MS = 15_000;
-/** A lock older than this was left by a process that died (on another host: a local dead holder is seen at once). */
-const LOCK_STALE_MS = 10_000;
+/** conf's temporary files (atomically's `config.json.tmp-<time><random>`), renamed over the file once written. */
+const TEMPORARY = /^config\.json\.tmp-[0-9a-f]+$/;
 /** A write whose lock was broken as stale before it landed starts over, at most this often. */
 const WRITE_ATTEMPTS = 3;
 
@@ -57,9 +56,17 @@ export function configDir(env: Record<string, string | undefined>): string {
   return join(base, 'edp');
 }
 
+/**
+ * A profile name: letters, digits, "-" and "_", and none of the names every object has
+ * (`__proto__`, `constructor`, `toString`, …) or `prototype`: profiles are the keys of a JSON
+ * object, and such a name would read or write something else than a profile.
+ */
 export function checkProfileName(name: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-    throw new UsageError(`--profile must be letters, digits, "-" or "_", got "${name}"`);
+    throw new UsageError(`--profile (or EDP_PROFILE) must be letters, digits, "-" or "_", got "${name}"`);
+  }
+  if (name in Object.prototype || name === 'prototype') {
+    throw new UsageError(`--profile (or EDP_PROFILE) "${name}" is a reserved name; choose another profile name`);
   }
   return name;
 }
@@ -117,7 +124,8 @@ export class ConfigStore {
   }
 
   profile(name: string): Profile {
-    return this.read().profiles?.[name] ?? {};
+    const profiles = this.read().profiles;
+    return (profiles && Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? {};
   }
 
   profileNames(): string[] {
@@ -148,7 +156,7 @@ export class ConfigStore {
   private async write(change: (config: ConfigFile) => void): Promise<ConfigFile> {
     this.ensureDir();
     for (let attempt = 1; ; attempt++) {
-      const lock = await acquireLock(this.lockFile, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
+      const lock = await acquireLock(this.lockFile, { waitMs: WRITE_LOCK_WAIT_MS, staleMs: WRITE_LOCK_STALE_MS });
       if (!lock) {
         const who = lockHolder(this.lockFile);
         throw new Error(
@@ -157,6 +165,7 @@ export class ConfigStore {
         );
       }
       try {
+        this.removeLeftovers();
         const fresh = this.load();
         const before = JSON.stringify(fresh);
         change(fresh);
@@ -178,6 +187,19 @@ export class ConfigStore {
       if (attempt >= WRITE_ATTEMPTS)
         throw new Error(`could not write ${this.file}: other edp processes kept taking its lock`);
     }
+  }
+
+  /**
+   * Under the lock: removes what processes killed while writing left in the folder, conf's
+   * temporary files (0600, with the passwords of the file) and token issuance locks whose holder
+   * is gone. Left alone, the locks would stay until the same token is asked for again.
+   */
+  private removeLeftovers(): void {
+    removeLeftovers(this.dir, {
+      temporary: (name) => TEMPORARY.test(name),
+      lock: isIssuanceLockName,
+      lockStaleMs: ISSUANCE_LOCK_LEFT_OVER_MS,
+    });
   }
 
   /** Changes one profile; `change` returns the new profile, or undefined to delete it. */

@@ -106,3 +106,15 @@ export function forgetIdentity(config: ConfigFile, identity: string): void {
 export function issuanceLockName(key: string): string {
   return `token-${nodeCrypto().createHash('sha256').update(key).digest('hex').slice(0, 20)}.lock`;
 }
+
+/** Whether a file of the config folder is a token issuance lock (`issuanceLockName`). */
+export function isIssuanceLockName(name: string): boolean {
+  return /^token-[0-9a-f]{20}\.lock$/.test(name);
+}
+
+/**
+ * An issuance lock this old is left over whoever holds it (one whose holder died on this host
+ * is, at once): a holder keeps it for one token request, and waiting processes take one older
+ * than two minutes as stale anyway.
+ */
+export const ISSUANCE_LOCK_LEFT_OVER_MS = 10 * 60_000;

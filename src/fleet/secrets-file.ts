@@ -10,6 +10,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { basename, dirname } from 'node:path';
+import { acquireLock, lockHolder, removeLeftovers, WRITE_LOCK_STALE_MS, WRITE_LOCK_WAIT_MS } from '../config/lock.js';
 import { UsageError } from '../errors.js';
 import { idText } from '../util/json.js';
 
@@ -64,15 +66,27 @@ export function readSecretsFile(path: string, flag = '--secrets-file'): SecretEn
   });
 }
 
+/** A write whose lock was taken from it as stale before it landed starts over, at most this often. */
+const WRITE_ATTEMPTS = 3;
+
 /**
- * Records secrets into the file as endpoints are created, one write at a time (workspaces are
- * applied concurrently), each write atomic (a temporary file renamed over it) and 0600. Entries
- * already in the file are kept; an endpoint recorded again replaces its entry.
+ * Records secrets into the file as endpoints are created, each write atomic (a temporary file
+ * renamed over it) and 0600. Several applies may write the same file at once (one per agency,
+ * or runs over parts of one): each write takes the lock file `<file>.lock` beside it (as the
+ * config file's writes do, see config/lock.ts), reads the file afresh, adds its entry and
+ * replaces the file before releasing the lock, so no entry another process wrote is lost.
+ * Within a process, writes are made one at a time (workspaces are applied concurrently).
+ * Entries already in the file are kept; an endpoint recorded again replaces its entry.
  */
 export class SecretsFileWriter {
   private chain: Promise<void> = Promise.resolve();
+  private swept = false;
 
   constructor(readonly path: string) {}
+
+  get lockFile(): string {
+    return `${this.path}.lock`;
+  }
 
   /** Fails early (before any write to the service) when the file cannot be used. */
   check(): void {
@@ -85,7 +99,35 @@ export class SecretsFileWriter {
     return next;
   }
 
-  private write(entry: SecretEntry): void {
+  private async write(entry: SecretEntry): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const lock = await acquireLock(this.lockFile, { waitMs: WRITE_LOCK_WAIT_MS, staleMs: WRITE_LOCK_STALE_MS });
+      if (!lock) {
+        const who = lockHolder(this.lockFile);
+        throw new Error(
+          `${this.path} stayed locked by another edp process${who ? ` (${who})` : ''}; ` +
+            `if no edp process is running, delete ${this.lockFile}`,
+        );
+      }
+      try {
+        if (!this.swept) {
+          this.swept = true;
+          this.removeLeftovers();
+        }
+        if (this.replace(entry, () => lock.held())) return;
+      } finally {
+        lock.release();
+      }
+      if (attempt >= WRITE_ATTEMPTS)
+        throw new Error(`could not write ${this.path}: other edp processes kept taking its lock`);
+    }
+  }
+
+  /**
+   * Reads the file as it is now, adds the entry and replaces the file; false, with nothing
+   * changed, when the lock was lost before the file was replaced (another write may have landed).
+   */
+  private replace(entry: SecretEntry, stillLocked: () => boolean): boolean {
     const endpoints = existsSync(this.path) ? readSecretsFile(this.path) : [];
     const same = (e: SecretEntry) => e.workspace_id === entry.workspace_id && e.endpoint_id === entry.endpoint_id;
     const doc: SecretsDocument = { format_version: 1, endpoints: [...endpoints.filter((e) => !same(e)), entry] };
@@ -99,10 +141,27 @@ export class SecretsFileWriter {
     }
     try {
       chmodSync(temp, 0o600);
+      if (!stillLocked()) {
+        unlinkSync(temp);
+        return false;
+      }
       renameSync(temp, this.path);
+      return true;
     } catch (err) {
-      unlinkSync(temp);
+      try {
+        unlinkSync(temp);
+      } catch {
+        // not there
+      }
       throw err;
     }
+  }
+
+  /** Temporary files of writes to this file that were killed before their rename (they hold secrets). */
+  private removeLeftovers(): void {
+    const name = basename(this.path);
+    removeLeftovers(dirname(this.path), {
+      temporary: (n) => n.startsWith(`${name}.`) && /^\.\d+\.[0-9a-f]{8}\.tmp$/.test(n.slice(name.length)),
+    });
   }
 }

@@ -1,6 +1,8 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/config/lock.js';
 import { SecretsFileWriter, readSecretsFile } from '../../src/fleet/secrets-file.js';
 import { anySecret } from '../../src/commands/webhooks/shared/receiver.js';
 import { tempDir } from '../helpers.js';
@@ -34,6 +36,71 @@ describe('the secrets file', () => {
       // A second writer (another apply) keeps what the first wrote.
       await new SecretsFileWriter(path).record(entry('104', '4', 'd'));
       expect(readSecretsFile(path)).toHaveLength(4);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('writers of one file at once, each with its own queue as separate applies have, lose no entry', async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.dir, 'secrets.json');
+      const writers = Array.from({ length: 4 }, () => new SecretsFileWriter(path));
+      await Promise.all(
+        writers.flatMap((w, i) =>
+          Array.from({ length: 12 }, (_, j) => w.record(entry(String(101 + i), String(j), `s${i}-${j}`))),
+        ),
+      );
+      const recorded = readSecretsFile(path);
+      expect(recorded).toHaveLength(48);
+      expect(new Set(recorded.map((e) => e.secret)).size).toBe(48);
+      expect(readdirSync(dir.dir)).toEqual(['secrets.json']);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('writes under the lock beside the file, reading the file afresh once it holds the lock', async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.dir, 'secrets.json');
+      const w = new SecretsFileWriter(path);
+      await w.record(entry('101', '1', 'a'));
+      // Another process holds the lock and is writing its entry meanwhile.
+      const held = await acquireLock(w.lockFile, { waitMs: 0, staleMs: 60_000 });
+      expect(held).toBeDefined();
+      const recording = w.record(entry('102', '2', 'b'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readSecretsFile(path).map((e) => e.secret)).toEqual(['a']);
+      writeFileSync(
+        path,
+        JSON.stringify({ format_version: 1, endpoints: [entry('101', '1', 'a'), entry('103', '3', 'c')] }),
+      );
+      held!.release();
+      await recording;
+      expect(readSecretsFile(path).map((e) => e.secret)).toEqual(['a', 'c', 'b']);
+      expect(existsSync(w.lockFile)).toBe(false);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('takes over a lock whose holder died and removes the temporary files killed writes left', async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.dir, 'secrets.json');
+      const w = new SecretsFileWriter(path);
+      writeFileSync(w.lockFile, `999999999 ${hostname()} dead\n`);
+      const left = `${path}.999999999.0a1b2c3d.tmp`;
+      const young = `${path}.999999998.0a1b2c3d.tmp`;
+      writeFileSync(left, '{"format_version": 1, "endpoints": []}');
+      writeFileSync(young, '');
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(left, old, old);
+      await w.record(entry('101', '1', 'a'));
+      expect(readSecretsFile(path)).toHaveLength(1);
+      // A temporary file younger than a stale lock may be a live writer's: it stays.
+      expect(readdirSync(dir.dir).sort()).toEqual(['secrets.json', 'secrets.json.999999998.0a1b2c3d.tmp']);
     } finally {
       dir.remove();
     }
