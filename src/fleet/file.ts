@@ -73,12 +73,14 @@ export async function parseFleetFile(doc: unknown, flag: string, source?: Source
     }),
   }));
   const seen = (what: string, keys: string[]) => {
+    const first = new Map<string, number>();
     keys.forEach((k, i) => {
-      const first = keys.indexOf(k);
-      if (first !== i)
+      const at = first.get(k);
+      if (at === undefined) first.set(k, i);
+      else
         problems.push({
           path: [what, i],
-          message: `same as ${what}[${first}] (${k}); name each once, with its workspaces`,
+          message: `same as ${what}[${at}] (${k}); name each once, with its workspaces`,
         });
     });
   };
@@ -86,18 +88,26 @@ export async function parseFleetFile(doc: unknown, flag: string, source?: Source
     'roles',
     roles.map((r) => r.title),
   );
-  // Two entries for one template (or url) in one workspace would contradict each other.
+  // Two entries for one template (or url) in one workspace would contradict each other. Each
+  // entry is compared with the first earlier one it shares a workspace with, through what the
+  // entries before it claimed: time in proportion to the file, however many entries clash.
   const overlap = (what: string, entries: Array<{ key: string; workspaces?: Scope | undefined }>) => {
+    const claims = new Map<string, { any: number; all: number | undefined; workspace: Map<string, number> }>();
     entries.forEach((e, i) => {
-      for (let j = 0; j < i; j++) {
-        const o = entries[j]!;
-        if (o.key !== e.key) continue;
-        const a = e.workspaces ?? f.workspaces;
-        const b = o.workspaces ?? f.workspaces;
-        const shared = a === 'all' || b === 'all' ? true : a.some((w) => b.includes(w));
-        if (shared)
-          problems.push({ path: [what, i], message: `${e.key} is also in ${what}[${j}] for the same workspace(s)` });
+      const scope = e.workspaces ?? f.workspaces;
+      let claim = claims.get(e.key);
+      if (!claim) claims.set(e.key, (claim = { any: i, all: undefined, workspace: new Map() }));
+      else {
+        let earlier = scope === 'all' ? claim.any : (claim.all ?? i);
+        if (scope !== 'all') for (const w of scope) earlier = Math.min(earlier, claim.workspace.get(w) ?? i);
+        if (earlier < i)
+          problems.push({
+            path: [what, i],
+            message: `${e.key} is also in ${what}[${earlier}] for the same workspace(s)`,
+          });
       }
+      if (scope === 'all') claim.all ??= i;
+      else for (const w of scope) if (!claim.workspace.has(w)) claim.workspace.set(w, i);
     });
   };
   overlap(

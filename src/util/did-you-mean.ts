@@ -5,39 +5,46 @@
 
 /**
  * Edit distance with adjacent transpositions (optimal string alignment, Damerau–Levenshtein),
- * case-insensitive: `goolge_ads` is one edit from `google_ads`.
+ * case-insensitive: `goolge_ads` is one edit from `google_ads`. Three rows of the table are kept,
+ * not the whole of it.
  */
 export function editDistance(a: string, b: string): number {
   const s = [...a.toLowerCase()];
   const t = [...b.toLowerCase()];
-  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) =>
-    Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+  let before = new Array<number>(t.length + 1).fill(0);
+  let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
+  let row = new Array<number>(t.length + 1).fill(0);
   for (let i = 1; i <= s.length; i++) {
+    row[0] = i;
     for (let j = 1; j <= t.length; j++) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
+      let best = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      row[j] = best;
     }
+    [before, previous, row] = [previous, row, before];
   }
-  return d[s.length]![t.length]!;
+  return previous[t.length]!;
 }
 
 /**
  * The known names closest to `name`, best first, at most `max`: those within a few edits (a
- * third of the name's length, at least 2) and those that contain it or it contains.
+ * third of the name's length, at least 2) and those that contain it or it contains. Names whose
+ * lengths differ by more than that are not measured (they cannot be within it), so a long name
+ * costs its length per known name, not its length times theirs.
  */
 export function closest(name: string, known: Iterable<string>, max = 3): string[] {
   const wanted = name.toLowerCase();
   const limit = Math.max(2, Math.floor(wanted.length / 3));
+  const length = [...wanted].length;
   const scored: Array<[string, number]> = [];
   for (const k of new Set(known)) {
     const lower = k.toLowerCase();
     if (lower === wanted) continue;
-    const dist = editDistance(wanted, lower);
     const contains = wanted.length >= 3 && (lower.includes(wanted) || wanted.includes(lower));
+    const near = Math.abs([...lower].length - length) <= limit;
+    if (!near && !contains) continue;
+    const dist = near ? editDistance(wanted, lower) : limit;
     if (dist <= limit || contains) scored.push([k, contains ? Math.min(dist, limit) : dist]);
   }
   return scored

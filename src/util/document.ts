@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ScalarTag, Tags } from 'yaml';
 import { UsageError } from '../errors.js';
 import { fieldPath } from './field-path.js';
 import { closest } from './did-you-mean.js';
@@ -24,33 +25,67 @@ export interface DocumentProblem {
   suggestion: string | null;
 }
 
+/** The problems a document error lists; the count of the others follows them. */
+export const MAX_LISTED_PROBLEMS = 50;
+
+/**
+ * A problem as found: its suggestion may be worked out only if it is listed (a document may
+ * have a great many problems, of which the first `MAX_LISTED_PROBLEMS` are shown).
+ */
+export type FoundProblem = Omit<DocumentProblem, 'suggestion'> & { suggestion: string | null | (() => string | null) };
+
 /**
  * A document that cannot be used (exit 2, nothing sent): every problem at once, each with its
- * file, line and column, field path, what was expected and the nearest valid key. `--json`
- * errors carry them in `details: {file, problems}`.
+ * file, line and column, field path, what was expected and the nearest valid key; past the
+ * first `MAX_LISTED_PROBLEMS` (in the order of the file), the count of the others. `--json`
+ * errors carry the same in `details: {file, problems, more}`: the problems listed, and how many
+ * more there are (0 when every one is listed).
  */
 export class DocumentError extends UsageError {
-  readonly details: { file: string | null; problems: DocumentProblem[] };
-  constructor(heading: string, file: string | null, given: DocumentProblem[]) {
-    // In the order of the file; problems with no position last, as found.
-    const problems = given
-      .map((p, i) => ({ p, i }))
-      .sort((a, b) => order(a.p) - order(b.p) || a.i - b.i)
-      .map(({ p }) => p);
+  readonly details: { file: string | null; problems: DocumentProblem[]; more: number };
+  constructor(heading: string, file: string | null, given: FoundProblem[]) {
+    // In the order of the file; problems with no position last, as found. A problem found
+    // twice (two checks of one value saying the same) is listed once.
+    const sorted = [...given].sort(compare); // stable: problems at one place stay as found
+    const problems: FoundProblem[] = [];
+    let same = new Set<string>();
+    for (let n = 0; n < sorted.length; n++) {
+      const p = sorted[n]!;
+      const before = sorted[n - 1];
+      const next = sorted[n + 1];
+      const alone = (q: FoundProblem | undefined) => !q || q.line !== p.line || q.column !== p.column;
+      // Only problems at the same place can be the same one.
+      if (alone(before)) same = new Set();
+      if (!(alone(before) && alone(next))) {
+        const key = `${p.path}\0${p.message}`;
+        if (same.has(key)) continue;
+        same.add(key);
+      }
+      problems.push(p);
+    }
+    const listed: DocumentProblem[] = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => ({
+      ...p,
+      suggestion: typeof p.suggestion === 'function' ? p.suggestion() : p.suggestion,
+    }));
+    const more = problems.length - listed.length;
     const at = (p: DocumentProblem) =>
       p.line === null ? '' : `${file ?? 'line'}${file === null ? ' ' : ':'}${p.line}:${p.column ?? 1}: `;
-    const lines = problems.map(
+    const lines = listed.map(
       (p) =>
         `  ${at(p)}${p.path ? `${p.path}: ` : ''}${p.message}${p.suggestion === null ? '' : `; did you mean "${p.suggestion}"?`}`,
     );
+    if (more > 0) lines.push(`  and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'}`);
     super(`${heading}:\n${lines.join('\n')}`);
     this.name = 'DocumentError';
-    this.details = { file, problems };
+    this.details = { file, problems: listed, more };
   }
 }
 
-const order = (p: DocumentProblem): number =>
-  p.line === null ? Number.MAX_SAFE_INTEGER : p.line * 100_000 + (p.column ?? 0);
+/** By line, then column; problems with no position after every other. */
+function compare(a: FoundProblem, b: FoundProblem): number {
+  if (a.line === null || b.line === null) return a.line === b.line ? 0 : a.line === null ? 1 : -1;
+  return a.line - b.line || (a.column ?? 0) - (b.column ?? 0);
+}
 
 /**
  * A JSON or YAML document given to a `--file`-style flag. Integers keep their digits: safe ones
@@ -86,18 +121,129 @@ export async function parseDocument(text: string, flag: string, name: string | n
     }
   }
   const yaml = await import('yaml');
+  const invalid = `${flag}${name ? ` ${name}` : ''} is not a valid document`;
+  const lineCounter = new yaml.LineCounter();
+  let doc: ReturnType<typeof yaml.parseDocument>;
   try {
-    return yaml.parse(
-      text,
-      (_key, value) => (typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value),
-      { intAsBigInt: true },
-    );
+    // Keys given twice are found below, in one pass: the library's own check compares each key
+    // with every key before it in its mapping. Its warnings (an unknown tag such as
+    // !!js/function, whose value it would read as plain text) are problems of the document
+    // like its errors, reported here; its own logging, which writes them to the process's
+    // stderr, is off.
+    doc = yaml.parseDocument(text, {
+      intAsBigInt: true,
+      customTags: exactIntegers,
+      uniqueKeys: false,
+      logLevel: 'error',
+      lineCounter,
+    });
   } catch (err) {
-    const pos = (err as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+    throw syntax((err as Error).message.split('\n')[0]!, undefined);
+  }
+  const [error] = doc.errors;
+  if (error) {
+    const pos = error.linePos?.[0];
     // The library's message ends with the offending line and a caret: the first line says it.
-    const message = (err as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw syntax(message, pos ? { line: pos.line, column: pos.col } : undefined);
   }
+  const at = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const problems: DocumentProblem[] = doc.warnings.map((w) => ({
+    path: '',
+    message: warningText(w, text),
+    ...at(w.pos[0]),
+    suggestion: null,
+  }));
+  for (const twice of keysGivenTwice(yaml, doc.contents))
+    problems.push({
+      path: fieldPath(twice.path),
+      message: `the key "${twice.key}" is given twice`,
+      ...at(twice.offset),
+      suggestion: null,
+    });
+  if (problems.length > 0) throw new DocumentError(invalid, name, problems);
+  located = { text, doc: doc as unknown as YamlDocument, lineCounter };
+  try {
+    return doc.toJS();
+  } catch (err) {
+    // An alias that expands too far, a document nested too deep.
+    throw syntax((err as Error).message.split('\n')[0]!, undefined);
+  }
+}
+
+/**
+ * The YAML schema's integer tags, each reading a safe integer as a number and a larger one as
+ * a bigint (the parse reads every integer as a bigint): decided as each value is read, rather
+ * than by a pass over the whole document afterwards.
+ */
+function exactIntegers(tags: Tags): Tags {
+  return tags.map((t) => {
+    if (typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:int' || !('resolve' in t) || !t.resolve) return t;
+    const resolve = t.resolve as (this: void, ...args: unknown[]) => unknown;
+    return {
+      ...t,
+      resolve: (...args: unknown[]) => {
+        const v = resolve(...args);
+        return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
+      },
+    } as ScalarTag;
+  });
+}
+
+/**
+ * The keys given twice in a mapping of a YAML document (scalar keys of equal value, as the
+ * library's own check compares them), each with the path of its mapping and where the second
+ * one is. One pass, with a stack rather than recursion: any size and depth of document.
+ */
+function keysGivenTwice(
+  yaml: typeof import('yaml'),
+  root: unknown,
+): Array<{ path: Array<string | number>; key: string; offset: number }> {
+  interface Frame {
+    node: unknown;
+    parent: Frame | undefined;
+    /** the item's index, or the key node of the pair whose value this is */
+    step: unknown;
+  }
+  const pathOf = (frame: Frame | undefined): Array<string | number> => {
+    const path: Array<string | number> = [];
+    for (let f = frame; f?.parent; f = f.parent) path.push(typeof f.step === 'number' ? f.step : keyText(f.step));
+    return path.reverse();
+  };
+  const collection = (node: unknown) => yaml.isMap(node) || yaml.isSeq(node);
+  const found: Array<{ path: Array<string | number>; key: string; offset: number }> = [];
+  const stack: Frame[] = [{ node: root, parent: undefined, step: undefined }];
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    const node = frame.node;
+    if (yaml.isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (yaml.isScalar(key)) {
+          if (seen.has(key.value)) found.push({ path: pathOf(frame), key: keyText(key), offset: key.range?.[0] ?? 0 });
+          seen.add(key.value);
+        }
+        if (collection(pair.value)) stack.push({ node: pair.value, parent: frame, step: key });
+      }
+    } else if (yaml.isSeq(node)) {
+      node.items.forEach((item, i) => {
+        if (collection(item)) stack.push({ node: item, parent: frame, step: i });
+      });
+    }
+  }
+  return found;
+}
+
+/** What a warning of the YAML library says, in the words of the other problems. */
+function warningText(w: { code: string; message: string; pos: [number, number] }, text: string): string {
+  if (w.code === 'TAG_RESOLVE_FAILED') {
+    const tag = /^!\S*/.exec(text.slice(w.pos[0], w.pos[1]))?.[0];
+    return `unknown tag${tag ? ` ${tag}` : ''}: only plain YAML values are read (strings, numbers, true/false, null, lists, mappings)`;
+  }
+  return w.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /** 1-based line and column of `index` in `text`. */
@@ -161,11 +307,11 @@ export async function checkDocument<T>(
 ): Promise<T> {
   const result = schema.safeParse(doc);
   if (result.success) return result.data;
-  const locate = source ? await locator(source.text) : undefined;
+  const found = problemsOf(result.error.issues, doc, schema);
   throw new DocumentError(
     `${flag}${source ? ` ${source.name}` : ''} is not a valid ${what}`,
     source?.name ?? null,
-    problemsOf(result.error.issues, doc, schema, locate),
+    await placed(found, source),
   );
 }
 
@@ -175,44 +321,51 @@ export async function documentError(
   problems: Array<{ path: ReadonlyArray<PropertyKey>; message: string; suggestion?: string | null }>,
   source?: Source,
 ): Promise<DocumentError> {
-  const locate = source ? await locator(source.text) : undefined;
   return new DocumentError(
     heading,
     source?.name ?? null,
-    problems.map((p) => ({
-      path: fieldPath(p.path),
-      message: p.message,
-      ...(locate?.(p.path) ?? { line: null, column: null }),
-      suggestion: p.suggestion ?? null,
-    })),
+    await placed(
+      problems.map((p) => ({ at: p.path, message: p.message, suggestion: p.suggestion ?? null })),
+      source,
+    ),
   );
 }
 
-type Locate = (path: ReadonlyArray<PropertyKey>) => { line: number; column: number } | undefined;
+/** A problem before it is placed in the text: its path as an array. */
+interface UnplacedProblem {
+  at: ReadonlyArray<PropertyKey>;
+  message: string;
+  suggestion: FoundProblem['suggestion'];
+}
 
-function problemsOf(issues: ReadonlyArray<Issue>, doc: unknown, schema: unknown, locate?: Locate): DocumentProblem[] {
-  const where = (path: ReadonlyArray<PropertyKey>) => locate?.(path) ?? { line: null, column: null };
-  const out: DocumentProblem[] = [];
+/** The problems with their field paths as text and, when the text is known, their lines and columns. */
+async function placed(problems: UnplacedProblem[], source?: Source): Promise<FoundProblem[]> {
+  const positions = source
+    ? await locateAll(
+        source.text,
+        problems.map((p) => p.at),
+      )
+    : [];
+  return problems.map((p, i) => ({
+    path: fieldPath(p.at),
+    message: p.message,
+    line: positions[i]?.line ?? null,
+    column: positions[i]?.column ?? null,
+    suggestion: p.suggestion,
+  }));
+}
+
+function problemsOf(issues: ReadonlyArray<Issue>, doc: unknown, schema: unknown): UnplacedProblem[] {
+  const out: UnplacedProblem[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       const known = keysAt(schema, issue.path);
-      for (const key of issue.keys) {
-        const path = [...issue.path, key];
-        out.push({
-          path: fieldPath(path),
-          message: `unknown key${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`,
-          ...where(path),
-          suggestion: closest(key, known, 1)[0] ?? null,
-        });
-      }
+      const message = `unknown key${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`;
+      for (const key of issue.keys)
+        out.push({ at: [...issue.path, key], message, suggestion: () => closest(key, known, 1)[0] ?? null });
       continue;
     }
-    out.push({
-      path: fieldPath(issue.path),
-      message: describeIssue(issue, doc),
-      ...where(issue.path),
-      suggestion: null,
-    });
+    out.push({ at: issue.path, message: describeIssue(issue, doc), suggestion: null });
   }
   return out;
 }
@@ -312,48 +465,192 @@ function keysAt(schema: unknown, path: ReadonlyArray<PropertyKey>): string[] {
   return [...new Set(current.flatMap((s) => objects(s).flatMap((shape) => Object.keys(shape))))];
 }
 
+/** The YAML document `parseDocument` last read, kept so that placing its problems does not read it again. */
+let located: { text: string; doc: YamlDocument; lineCounter: LineCounter } | undefined;
+
+interface LineCounter {
+  linePos(offset: number): { line: number; col: number };
+}
+
+type Position = { line: number; column: number } | undefined;
+
 /**
- * Finds the line and column of a field path in a JSON or YAML text, through the YAML library's
- * source ranges (JSON is YAML too). A missing field is placed at the object that lacks it.
+ * The line and column of each field path in a JSON or YAML text; a missing field is placed at
+ * the object that lacks it. All at once, in time proportional to the text and the paths, so
+ * that a document with any number of problems is placed as fast as it is read.
  */
-async function locator(text: string): Promise<Locate> {
-  let doc: YamlDocument | undefined;
-  let counter: { linePos(offset: number): { line: number; col: number } } | undefined;
-  try {
-    const yaml = await import('yaml');
-    const lc = new yaml.LineCounter();
-    doc = yaml.parseDocument(text, { lineCounter: lc, uniqueKeys: false }) as unknown as YamlDocument;
-    counter = lc;
-  } catch {
-    doc = undefined;
+async function locateAll(text: string, paths: ReadonlyArray<ReadonlyArray<PropertyKey>>): Promise<Position[]> {
+  if (paths.length === 0) return [];
+  if (/^\s*[[{]/.test(text)) {
+    const lines = lineStarts(text);
+    return jsonOffsets(text, paths).map((offset) => (offset === undefined ? undefined : positionAt(lines, offset)));
   }
-  return (path) => {
-    if (!doc || !counter) return undefined;
+  let doc: YamlDocument;
+  let counter: LineCounter;
+  if (located?.text === text) ({ doc, lineCounter: counter } = located);
+  else {
+    try {
+      const yaml = await import('yaml');
+      const lineCounter = new yaml.LineCounter();
+      doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: false, logLevel: 'silent' }) as unknown as YamlDocument;
+      counter = lineCounter;
+    } catch {
+      return [];
+    }
+  }
+  // The items of each mapping by key text (the first of a key given twice), made when first asked.
+  const indexes = new WeakMap<object, Map<string, YamlItem>>();
+  const byKey = (items: unknown[]): Map<string, YamlItem> => {
+    let index = indexes.get(items);
+    if (!index) {
+      index = new Map();
+      for (const p of items as YamlItem[]) {
+        if (!p || typeof p !== 'object' || !('key' in p)) continue;
+        const key = keyText(p.key);
+        if (!index.has(key)) index.set(key, p);
+      }
+      indexes.set(items, index);
+    }
+    return index;
+  };
+  return paths.map((path) => {
     let node: YamlNode | undefined = doc.contents ?? undefined;
     let at = node?.range?.[0];
     for (const k of path) {
-      if (!node) break;
-      if (Array.isArray(node.items)) {
-        const item: YamlItem | undefined =
-          typeof k === 'number'
-            ? (node.items[k] as YamlItem | undefined)
-            : (node.items as YamlItem[]).find(
-                (p) => p && typeof p === 'object' && 'key' in p && keyText(p.key) === String(k),
-              );
-        if (item === undefined) break;
-        if (typeof k === 'number') {
-          node = item as YamlNode;
-          at = node.range?.[0] ?? at;
-        } else {
-          at = (item.key as YamlNode | undefined)?.range?.[0] ?? at;
-          node = (item.value as YamlNode | undefined) ?? undefined;
-        }
-      } else break;
+      if (!node || !Array.isArray(node.items)) break;
+      const item: YamlItem | undefined =
+        typeof k === 'number' ? (node.items[k] as YamlItem | undefined) : byKey(node.items).get(String(k));
+      if (item === undefined) break;
+      if (typeof k === 'number') {
+        node = item as YamlNode;
+        at = node.range?.[0] ?? at;
+      } else {
+        at = (item.key as YamlNode | undefined)?.range?.[0] ?? at;
+        node = (item.value as YamlNode | undefined) ?? undefined;
+      }
     }
     if (at === undefined) return undefined;
     const { line, col } = counter.linePos(at);
     return { line, column: col };
+  });
+}
+
+/** The offsets at which the lines of `text` start. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line and column of an offset, by the offsets at which lines start. */
+function positionAt(starts: number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
+
+/** The paths asked for, as a tree; `at` is where the text has the field, once it is found. */
+interface PathTree {
+  children: Map<string | number, PathTree> | undefined;
+  at: number | undefined;
+}
+
+/**
+ * The offset in a JSON text of each path: of its key for an object's field, of its value for a
+ * list's item, and for a path the text does not have, of its deepest part that it has. One pass
+ * over the text, which has been read as JSON already, following only the fields asked for.
+ */
+function jsonOffsets(text: string, paths: ReadonlyArray<ReadonlyArray<PropertyKey>>): Array<number | undefined> {
+  const root: PathTree = { children: undefined, at: undefined };
+  const step = (k: PropertyKey): string | number => (typeof k === 'number' ? k : String(k));
+  for (const path of paths) {
+    let node = root;
+    for (const k of path) {
+      node.children ??= new Map();
+      let child = node.children.get(step(k));
+      if (!child) node.children.set(step(k), (child = { children: undefined, at: undefined }));
+      node = child;
+    }
+  }
+  interface Frame {
+    tree: PathTree | undefined;
+    object: boolean;
+    expectKey: boolean;
+    key: string;
+    keyAt: number;
+    index: number;
+  }
+  const stack: Frame[] = [];
+  // A value starts at `start`: the tree of its path, when asked for, records where it is.
+  const value = (start: number): PathTree | undefined => {
+    const top = stack[stack.length - 1];
+    if (!top) {
+      root.at ??= start;
+      return root;
+    }
+    const found = top.tree?.children?.get(top.object ? top.key : top.index);
+    if (found) found.at ??= top.object ? top.keyAt : start;
+    return found;
   };
+  for (let i = 0; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      i++;
+      const top = stack[stack.length - 1];
+      if (top?.object && top.expectKey) {
+        // Only the keys of an object some path goes through are read.
+        if (top.tree?.children) {
+          const raw = text.slice(start, i);
+          top.key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+        }
+        top.keyAt = start;
+        top.expectKey = false;
+      } else value(start);
+    } else if (c === 0x7b || c === 0x5b) {
+      const object = c === 0x7b;
+      stack.push({ tree: value(i), object, expectKey: object, key: '', keyAt: i, index: 0 });
+      i++;
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      i++;
+    } else if (c === 0x2c) {
+      const top = stack[stack.length - 1];
+      if (top?.object) top.expectKey = true;
+      else if (top) top.index++;
+      i++;
+    } else if (c === 0x3a || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      i++;
+    } else {
+      // a number, true, false or null
+      value(i);
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
+      }
+    }
+  }
+  return paths.map((path) => {
+    let node = root;
+    let at = root.at;
+    for (const k of path) {
+      const child = node.children?.get(step(k));
+      if (child?.at === undefined) break;
+      node = child;
+      at = child.at;
+    }
+    return at;
+  });
 }
 
 interface YamlNode {
