@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { specFile } from '../recipes/spec-schema.js';
-import { idField } from '../recipes/schema.js';
+import { idField, scopeError } from '../recipes/schema.js';
 
 /** The fleet file's shape (see file.ts); loaded only when a fleet file is read, zod with it. */
 
 const scope = z.union(
   [z.literal('all'), z.array(idField).min(1, { error: 'needs at least one workspace id, or "all"' })],
-  { error: 'expected "all" or a list of workspace ids' },
+  { error: scopeError },
 );
 
 // A recipe entry is a deploy spec: the same schema, less the run setting, plus its scope.

@@ -15,10 +15,24 @@ export const idField = z
   )
   .transform((v) => idText(v));
 
+/** One message per mistake: a value that is not a date at all is not also said not to exist. */
 export const dateField = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD', abort: true })
   .refine(isDate, { error: 'must be a date that exists' });
+
+/**
+ * The message of a workspace scope that is neither "all" nor a list; a single id gets the list
+ * it was meant to be (`workspaces: 101` → `[101], not 101`).
+ */
+export function scopeError(issue: { input?: unknown }): string {
+  const input = issue.input;
+  const id =
+    input instanceof LosslessNumber || typeof input === 'number' || typeof input === 'string' ? String(input) : '';
+  return /^[1-9]\d*$/.test(id)
+    ? `expected "all" or a list of workspace ids ([${id}], not ${id})`
+    : 'expected "all" or a list of workspace ids';
+}
 
 /** `recipes configure --file`: the complete configuration the API takes. */
 export const configurationFile = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_CONCURRENCY } from '../config/defaults.js';
 import { idText } from '../util/json.js';
 import { splitList } from './configuration.js';
-import { dateField, idField } from './schema.js';
+import { dateField, idField, scopeError } from './schema.js';
 
 /** The deploy spec's schema (see spec.ts); loaded only when `--file` is given, zod with it. */
 
@@ -17,9 +17,7 @@ export const specFile = z
     template: z.union([idField, z.string().min(1)], { error: 'expected a template id or name' }),
     title: z.string().trim().min(1).max(255).optional(),
     sync_from_date: dateField.optional(),
-    workspaces: z
-      .union([z.literal('all'), z.array(idField).min(1)], { error: 'expected "all" or a list of workspace ids' })
-      .optional(),
+    workspaces: z.union([z.literal('all'), z.array(idField).min(1)], { error: scopeError }).optional(),
     concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
     sources: z
       .array(

@@ -30,7 +30,7 @@ describe('fleet-file errors a person can act on', () => {
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe(`error: --file ${path} is not a valid fleet file:`);
     expect(lines.slice(1)).toEqual([
-      `  ${path}:1:1: workspaces: expected "all" or a list of workspace ids, got a number`,
+      `  ${path}:1:1: workspaces: expected "all" or a list of workspace ids ([101], not 101), got a number`,
       `  ${path}:3:5: recipes[0].template: missing: expected a template id or name`,
       `  ${path}:3:5: recipes[0].sources: missing: expected a list`,
       expect.stringMatching(
@@ -45,6 +45,24 @@ describe('fleet-file errors a person can act on', () => {
       ),
       `  ${path}:10:19: roles[0].permissions[0]: expected LAYER:PERMISSION (for example EXTRACT:CREATE) or {layer, permission}, got a number`,
     ]);
+  });
+
+  it('one mistake is one message: a date that is not a date is not also said not to exist', async () => {
+    const path = file(
+      'date.yaml',
+      'workspaces: [101]\nrecipes:\n  - template: 4001\n    sync_from_date: yesterday\n    sources: []\n',
+    );
+    const r = await cli(NOWHERE, ['plan', '-f', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/sync_from_date/g)).toHaveLength(1);
+    expect(r.stderr).toContain('recipes[0].sync_from_date: must be a date as YYYY-MM-DD');
+    const impossible = file(
+      'date2.yaml',
+      'workspaces: [101]\nrecipes:\n  - template: 4001\n    sync_from_date: 2024-02-30\n    sources: []\n',
+    );
+    expect((await cli(NOWHERE, ['plan', '-f', impossible])).stderr).toContain(
+      'sync_from_date: must be a date that exists',
+    );
   });
 
   it('--json carries the same problems in details, one entry each', async () => {
@@ -64,7 +82,7 @@ describe('fleet-file errors a person can act on', () => {
     });
     expect(error.details.problems[0]).toEqual({
       path: 'workspaces',
-      message: 'expected "all" or a list of workspace ids, got a number',
+      message: 'expected "all" or a list of workspace ids ([101], not 101), got a number',
       line: 1,
       column: 1,
       suggestion: null,
