@@ -73,6 +73,39 @@ describe('edp, built, piped to a reader that stops early', () => {
     });
   }
 
+  it('recipes deploy -w 101,102,103 2>&1 | grep -m1 "created recipe": every recipe built, exit 141', async () => {
+    const sb = await sandbox({ buildSeconds: 0.02 });
+    try {
+      const r = await piped(
+        [
+          'recipes',
+          'deploy',
+          '-w',
+          '101,102,103',
+          '--template',
+          '4001',
+          '--data-source',
+          'google_ads',
+          '--accounts',
+          'all-active',
+          '--poll-interval',
+          '10ms',
+        ],
+        operatorEnv(sb.url, config.dir),
+        '2>&1 | grep -m1 "created recipe"',
+      );
+      expect(r.shown).toMatch(/created recipe/);
+      expect(r.code).toBe(141);
+      for (const ws of [101, 102, 103]) {
+        const recipes = recipesOf(sb, ws).filter((x: any) => x.template_id === 4001);
+        expect(recipes).toHaveLength(1);
+        expect(recipes[0].state).toBe('ready_to_work');
+      }
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('webhooks create | head -0: the secret could not be shown, so the run fails with the way to a new one', async () => {
     const sb = await sandbox();
     try {
