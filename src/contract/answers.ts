@@ -268,6 +268,18 @@ export const ANSWER_SCHEMAS = {
     required: ['id'],
   },
   ExternalAuthLink: externalAuthLink,
+  BuildStartedV3: {
+    type: 'object',
+    description: 'A v3 build that started.',
+    properties: { status: text, message: text },
+    required: ['status', 'message'],
+  },
+  ResetupStartedV3: {
+    type: 'object',
+    description: 'A v3 resetup whose build started.',
+    properties: { status: text, recipe_id: id },
+    required: ['status', 'recipe_id'],
+  },
   ExternalAuthLinks: { type: 'array', items: externalAuthLink },
   PermissionCatalog: {
     type: 'array',

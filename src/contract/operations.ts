@@ -17,11 +17,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * How a list pages. `v31`: `page` from 1 and `page_size` 1 to 100 (default 100); a page past the
  * end or a size out of bounds is `400 invalid_query_parameter`. `v3`: `page` from 1, a larger
- * `page_size` is capped (at `maxPageSize`), a page past the end is `404`.
+ * `page_size` is capped (at `maxPageSize`), a page past the end is `404`, or, with `pastEnd: 'empty'`,
+ * an empty page (200).
  */
 export interface Paging {
   mode: 'v3' | 'v31';
   maxPageSize: number;
+  /** what a page past the last answers, where it is not the mode's */
+  pastEnd?: 'empty';
 }
 
 export interface Operation {
@@ -34,8 +37,8 @@ export interface Operation {
   /** statuses this operation answers beyond COMMON_STATUSES */
   statuses?: readonly number[];
   paging?: Paging;
-  /** the shape of the body of success; `none` for no body */
-  answer?: AnswerShape | 'none';
+  /** the shape of the body of success; `none` for no body, `html` for a page */
+  answer?: AnswerShape | 'none' | 'html';
   /** for a list that pages: the shape of each of its results */
   items?: AnswerShape;
   /** the success status is the sandbox's choice: the contract does not show it */
@@ -96,7 +99,14 @@ export const OPERATIONS: readonly Operation[] = [
     answer: 'Page',
   },
   { method: 'POST', path: '/api/v3/get_iframe_url', summary: 'Get a connection iframe URL', success: 200 },
-  { method: 'GET', path: '/api/v3/iframe/', summary: 'Open the connection iframe', success: 200, chosen: true },
+  {
+    method: 'GET',
+    path: '/api/v3/iframe/',
+    summary: 'Open the connection iframe',
+    success: 200,
+    chosen: true,
+    answer: 'html',
+  },
 
   // Data sources, connections, accounts
   {
@@ -142,7 +152,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/v3/datasources/:datasource_name/external-auth-links',
     summary: 'List external authentication links, newest first',
     success: 200,
-    paging: V3_PAGES,
+    // The contract names 200 and 401 only: a page past the last is an empty page.
+    paging: { ...V3_PAGES, pastEnd: 'empty' },
     answer: 'Page',
     items: 'ExternalAuthLink',
   },
@@ -576,6 +587,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Start a build (v3, deprecated)',
     success: 200,
     statuses: V3_RECIPES,
+    answer: 'BuildStartedV3',
   },
   {
     method: 'POST',
@@ -583,6 +595,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Recreate a recipe's steps and build (v3, deprecated)",
     success: 200,
     statuses: V3_RECIPES,
+    answer: 'ResetupStartedV3',
   },
   {
     method: 'GET',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idOf, type LosslessNumber } from '../util/json.js';
 import { isDate } from '../util/validate.js';
+import { EVENT_TYPES } from './events.js';
 import { SCHEDULES } from './extraction.js';
 import { RECIPE_STATES } from './recipes.js';
 
@@ -34,6 +35,13 @@ type Wire<T> = T extends LosslessNumber
 
 // ---------------------------------------------------------------- pieces
 
+// Every rule on a request's shape is written so that z.toJSONSchema carries it into the sandbox's
+// document (a pattern, an enum, a length): a refinement or a transform would be lost there, and
+// the document would accept requests the sandbox refuses. A refinement only backs up a pattern.
+
+/** Not blank: at least one character that is not white space (the characters `trim()` removes). */
+const NOT_BLANK = /\S/;
+
 /**
  * An integer id in a body, read without loss: ids can pass 2^53 (recipe ids do), which the
  * JSON parser keeps as a LosslessNumber. The metadata gives its JSON type to the document.
@@ -45,18 +53,42 @@ export const integerId = z
 /** A positive integer id the service keeps below 2^53 (accounts, templates, tables, …). */
 const intId = z.number().int().positive();
 
-/** A title: not blank once trimmed, at most 255 characters. */
-const title = z.string().trim().min(1).max(255);
+/**
+ * A title: not blank once trimmed, at most 255 characters. The pattern says "not blank" to the
+ * document (which cannot trim); a blank title stops at `min` (`empty`), so it is reported once.
+ */
+const title = z.string().trim().min(1, { abort: true }).max(255).regex(NOT_BLANK);
+
+const DATE_MESSAGE = 'Date has wrong format. Use YYYY-MM-DD.';
+/**
+ * YYYY-MM-DD of a date that exists (leap years included), from the year 0100 (the service's date
+ * parser reads the years 0000 to 0099 as the 1900s and refuses them).
+ */
+const DATE_PATTERN =
+  /^(?!00)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8])))$/;
 
 /** A calendar date as YYYY-MM-DD that exists, with the service's validation message. */
-export const isoDate = z.string().refine(isDate, 'Date has wrong format. Use YYYY-MM-DD.');
+export const isoDate = z
+  .string()
+  .regex(DATE_PATTERN, { message: DATE_MESSAGE, abort: true })
+  .refine(isDate, DATE_MESSAGE)
+  .meta({ format: 'date' });
+
+/**
+ * An http(s) address a URL parser takes: a scheme; an IPv4 address, or a host name whose last
+ * label starts with a letter (one that ends in a number is read as an IPv4 address) and with no
+ * internationalized (`xn--`) label; a port up to 65535; then anything without white space.
+ */
+const HTTP_URL =
+  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:(?:(?![Xx][Nn]--)[A-Za-z0-9-]+\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*\.?|(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d))(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:[/?#]\S*)?$/;
 
 /** An http(s) address. */
 const httpUrl = z
   .string()
   .trim()
-  .min(1)
+  .min(1, { abort: true })
   .max(2000)
+  .regex(HTTP_URL, { message: 'Enter a valid http(s) URL.', abort: true })
   .refine((v) => {
     try {
       const u = new URL(v);
@@ -71,6 +103,8 @@ const queryFlag = z.enum(['true', 'false', 'True', 'False', '1', '0']).optional(
 
 /** `search` of a list. */
 export const searchQuery = z.object({ search: z.string().optional() });
+/** `search` of a v3.1 list: a blank value is refused (docs/contract-rules.md, Recipe templates, v3.1 list). */
+export const searchQueryV31 = z.object({ search: z.string().regex(NOT_BLANK).optional() });
 
 // ---------------------------------------------------------------- tokens, workspaces, iframe
 
@@ -147,11 +181,14 @@ export const extractCreate = z.object({
   schedule: schedule.optional(),
   template_settings: templateSettings.optional(),
 });
+/** An id filter: blank (no filter), an integer, or comma-separated integers, spaces around each allowed. */
+const idListFilter = z.string().regex(/^\s*$|^\s*\d+\s*(?:,\s*\d+\s*)*$/);
+
 /** The extract list's filters: each one value or a comma-separated list. */
 export const extractListQuery = z.object({
-  connection_id: z.string().optional(),
+  connection_id: idListFilter.optional(),
   datasource_name: z.string().optional(),
-  data_table_id: z.string().optional(),
+  data_table_id: idListFilter.optional(),
 });
 /** PUT replaces every writable field; read-only ones in the body are ignored. */
 export const extractPut = z.object({
@@ -249,7 +286,10 @@ export const roleWrite = z.object({
 });
 export const rolePatch = roleWrite.partial();
 
-const eventTypes = z.array(z.string()).min(1);
+/** Subscribed event types: the catalogue's names, each refused by its position otherwise. */
+const eventTypes = z
+  .array(z.enum(EVENT_TYPES, { error: (issue) => `"${String(issue.input)}" is not a valid event type.` }))
+  .min(1);
 export const webhookEndpointCreate = z.object({ url: httpUrl, event_types: eventTypes });
 /** PATCH changes `event_types` only: the address is what was verified, so any other key is refused. */
 export const webhookEndpointPatch = z.strictObject({ event_types: eventTypes });

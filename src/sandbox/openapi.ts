@@ -118,7 +118,9 @@ function successResponse(op: Operation | undefined): Record<string, unknown> {
     return { [String(status)]: { description: `Done; no body.${chosen}`, headers } };
   const response: Record<string, unknown> = { description: `Success.${chosen}`, headers };
   const ref = (name: AnswerShape) => ({ $ref: `#/components/schemas/${name}` });
-  if (op?.answer) {
+  if (op?.answer === 'html') {
+    response.content = { 'text/html': { schema: { type: 'string' } } };
+  } else if (op?.answer) {
     // A list's items have their own shape where the contract shows it.
     const schema = op.items
       ? {
@@ -141,7 +143,9 @@ function pagingParameters(op: Operation): unknown[] {
       description:
         paging.mode === 'v31'
           ? 'From 1; a page past the last is 400 invalid_query_parameter.'
-          : 'From 1; a page past the last is 404.',
+          : paging.pastEnd === 'empty'
+            ? 'From 1; a page past the last is an empty page.'
+            : 'From 1; a page past the last is 404.',
       schema: { type: 'integer', minimum: 1, default: 1 },
     },
     {
@@ -225,7 +229,8 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
         ...ANSWER_SCHEMAS,
       },
       headers: {
-        TraceId: { description: 'Quote it to support.', schema: { type: 'string' } },
+        // Every answer carries it (the contract, Errors: every response carries `x-im-trace-id`).
+        TraceId: { description: 'Quote it to support.', required: true, schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait (30 in the contract).', schema: { type: 'integer' } },
       },
       securitySchemes: {

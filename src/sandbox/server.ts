@@ -29,6 +29,12 @@ interface RoutePattern {
 
 const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
 
+/** `405 method_not_allowed` (the contract's "method unsupported"), with the methods the path takes. */
+function methodNotAllowed(method: string, allowed: Iterable<string>): SandboxError {
+  const allow = [...new Set(allowed)].join(', ');
+  return new SandboxError(405, 'method_not_allowed', `Method "${method}" not allowed.`, {}, {}, { allow });
+}
+
 /**
  * Trace ids (`x-im-trace-id`): 16 hex digits, a random half per sandbox and a counter, unique
  * within a run and cheap to make per request.
@@ -82,10 +88,25 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   });
   const journal = new RequestJournal();
   const patterns: RoutePattern[] = [];
+  // The methods of each path without parameters: a parameter route of the same prefix
+  // (`/api/v3/extracts/:id`) must not take another method of such a path
+  // (`/api/v3/extracts/migrate-wide`) as its own.
+  const staticMethods = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) patterns.push({ method: m, regex: pathPattern(route.url) });
+    if (!route.url.includes(':')) {
+      const known = staticMethods.get(route.url) ?? new Set<string>();
+      for (const m of methods) known.add(m);
+      staticMethods.set(route.url, known);
+    }
   });
+  /** 405 for a path served without parameters, reached with another method through a parameter route. */
+  const shadowedPath = (request: FastifyRequest): SandboxError | undefined => {
+    if (!request.routeOptions.url?.includes(':')) return undefined;
+    const known = staticMethods.get(request.url.split('?')[0]!);
+    return known && !known.has(request.method) ? methodNotAllowed(request.method, known) : undefined;
+  };
 
   // Bodies are parsed without losing big integers; a body that is not JSON is `malformed_request`.
   app.removeContentTypeParser('application/json');
@@ -124,6 +145,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-im-trace-id', nextTraceId());
     if (!isApi(request)) return done(refuseControl(store, request));
+    const shadowed = shadowedPath(request);
+    if (shadowed) return done(shadowed);
     // --fail-rate: refused before anything is done, as a dependency timeout would be.
     const fail = () => {
       if (opts.failRate > 0 && store.faultRandom() < opts.failRate) {
@@ -155,7 +178,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     if (opts.onAnswer && isApi(request))
       opts.onAnswer({
         method: request.method,
-        route: request.is404 ? undefined : request.routeOptions.url,
+        // A 405 is the router's: no operation answered it, whichever route caught the path.
+        route: request.is404 || reply.statusCode === 405 ? undefined : request.routeOptions.url,
         status: reply.statusCode,
         body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
       });
@@ -187,14 +211,15 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   app.setNotFoundHandler((request, reply) => {
     const [p, qs] = request.url.split('?');
     const matches = patterns.filter((r) => r.regex.test(p!));
-    if (matches.length > 0 && !matches.some((m) => m.method === request.method)) {
-      reply.header('allow', [...new Set(matches.map((m) => m.method))].join(', '));
+    if (matches.length > 0 && !matches.some((m) => m.method === request.method))
       return sendError(
         request,
         reply,
-        new SandboxError(405, 'method_not_allowed', `Method "${request.method}" not allowed.`),
+        methodNotAllowed(
+          request.method,
+          matches.map((m) => m.method),
+        ),
       );
-    }
     if (!p!.endsWith('/') && patterns.some((r) => r.regex.test(`${p}/`))) {
       const location = `${p}/${qs !== undefined ? `?${qs}` : ''}`;
       return reply

@@ -1,5 +1,10 @@
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
-import { recipeConfigurationV31, recipeCreate, recipeListQueryV31, searchQuery } from '../../../contract/requests.js';
+import {
+  recipeConfigurationV31,
+  recipeCreate,
+  recipeListQueryV31,
+  searchQueryV31,
+} from '../../../contract/requests.js';
 import { invalidQuery } from '../../errors.js';
 import { paginate, parseBody, queryOf, type IdParams } from '../../http.js';
 import type { Store } from '../../store.js';
@@ -33,7 +38,7 @@ export function v31Routes(
 
   app.get(
     '/api/v3.1/automated-recipe-templates/',
-    { config: { query: searchQuery }, preHandler: failTemplateRead },
+    { config: { query: searchQueryV31 }, preHandler: failTemplateRead },
     async (request) => {
       recipeCaller(store, request);
       const search = queryOf(request).search;
