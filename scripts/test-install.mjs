@@ -1,0 +1,221 @@
+// @ts-check
+// The package as users install it: packed, installed globally into a temporary prefix with npm
+// under the Node running this script, then the installed `edp` run as a user runs it.
+//
+//   node scripts/test-install.mjs pack DIR   pack the package into DIR (building dist/ first when
+//                                            it is not current), print the tarball's path
+//   node scripts/test-install.mjs TARBALL    install TARBALL, run the installed edp
+//   node scripts/test-install.mjs --git      install from a git URL: a clone of this repository's
+//                                            HEAD with the working tree's changes committed on
+//                                            top (what a commit of the tree would hold), run it
+//
+// KEEP_WORK=1 keeps the temporary folder (prefix, clone) for a look after a failure.
+//
+// npm is the one on PATH, run under this Node (its folder first on PATH). An install must print
+// no warning (EBADENGINE or any other `npm warn`): what users install is what CI tested.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const NODE = `Node ${process.version}`;
+
+/**
+ * The environment of a child: this Node first on PATH, none of the variables npm sets for a
+ * script it runs (they would carry its prefix and settings into the install), no EDP_* setting.
+ * @param {Record<string, string>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
+function childEnv(extra = {}) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('EDP_') && !/^npm_/i.test(k) && !['NO_COLOR', 'FORCE_COLOR'].includes(k),
+    ),
+  );
+  return {
+    ...env,
+    PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    ...extra,
+  };
+}
+
+/**
+ * Runs a command to its end; throws with its output when it fails.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, input?: string }} [options]
+ */
+function run(command, args, { env = childEnv(), cwd = ROOT, input } = {}) {
+  const r = spawnSync(command, args, { env, cwd, input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(' ')}: exit ${r.status ?? r.signal}\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** @param {string} path @returns {number} bytes in the files under path */
+function du(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0);
+}
+
+/** @param {number} bytes */
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+/** @param {boolean} condition @param {string} what */
+function check(condition, what) {
+  if (!condition) throw new Error(`${NODE}: ${what}`);
+}
+
+/** Packs the package into `dir`; returns the tarball's path. */
+function pack(/** @type {string} */ dir) {
+  // `npm pack` runs prepack, a full build; the build is reused when current, as in CI after
+  // `npm ci` (whose prepare built it).
+  run(process.execPath, [join(ROOT, 'scripts/prepare.mjs')], { env: { ...process.env } });
+  mkdirSync(dir, { recursive: true });
+  const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir]).stdout;
+  const [info] = JSON.parse(out);
+  console.error(
+    `Packed ${info.filename}: ${mb(info.size)} packed, ${mb(info.unpackedSize)} unpacked, ${info.entryCount} files`,
+  );
+  return join(dir, info.filename);
+}
+
+/**
+ * Installs `spec` globally into a new prefix under `work`; returns the prefix.
+ * @param {string} spec
+ * @param {string} work
+ */
+function install(spec, work) {
+  const prefix = join(work, 'prefix');
+  const started = Date.now();
+  // --allow-scripts=SPEC: npm with allowScripts (11.19 here) lists the `prepare` of a package installed from
+  // outside a registry as a script to review, unless allowed by its source (the git URL or
+  // tarball, not its name). It runs for a git URL (the build), not for a tarball, and a package
+  // from a registry is never listed.
+  const flags = ['--global', '--prefix', prefix, '--prefer-offline', '--loglevel=warn', `--allow-scripts=${spec}`];
+  const r = run('npm', ['install', ...flags, spec], {
+    env: childEnv(),
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const output = `${r.stdout}\n${r.stderr}`;
+  const warnings = output.split('\n').filter((line) => /^npm (warn|WARN|ERR)|EBADENGINE/.test(line));
+  check(warnings.length === 0, `npm install ${basename(spec)} warned:\n${warnings.join('\n')}`);
+  const pkg = join(prefix, 'lib', 'node_modules', 'edp');
+  const deps = existsSync(join(pkg, 'node_modules')) ? readdirSync(join(pkg, 'node_modules')) : [];
+  console.error(
+    `${NODE}: installed ${spec.startsWith('git+') ? 'from a git URL' : basename(spec)} in ${seconds.toFixed(1)} s: ` +
+      `${mb(du(prefix))} in the prefix, ${deps.length} dependencies`,
+  );
+  check(deps.length === 0, `the installed package has dependencies (${deps.join(', ')}): dist/ should carry them`);
+  return prefix;
+}
+
+/**
+ * Runs the installed edp as a user would (the link npm made in the prefix's bin, on PATH).
+ * @param {string} prefix
+ * @param {string} work
+ */
+async function exercise(prefix, work) {
+  const bin = join(prefix, 'bin');
+  const env = childEnv({
+    PATH: [dirname(process.execPath), bin, process.env.PATH].join(delimiter),
+    HOME: join(work, 'home'),
+    XDG_CACHE_HOME: join(work, 'cache'),
+    XDG_CONFIG_HOME: join(work, 'config'),
+    EDP_CONFIG_DIR: join(work, 'edp-config'),
+  });
+  /**
+   * Runs the installed edp; its stderr must be empty, or match `notes` (a command's own notes).
+   * @param {string[]} args
+   * @param {{ input?: string, notes?: RegExp }} [options]
+   */
+  const edp = (args, { input, notes } = {}) => {
+    const r = run('edp', args, { env, cwd: work, input });
+    check(notes ? notes.test(r.stderr) : r.stderr === '', `edp ${args.join(' ')} wrote to stderr:\n${r.stderr}`);
+    return r.stdout;
+  };
+
+  check(edp(['--version']).trim() === version, `edp --version is not ${version}`);
+  check(edp(['--help']).startsWith('Usage: edp'), 'edp --help');
+  check(edp(['auth', '--help']).startsWith('Usage: edp auth'), 'edp auth --help');
+  const completion = edp(['completion', 'bash']);
+  check(/complete\b.*\bedp\b/.test(completion), 'edp completion bash prints no completion for edp');
+  if (spawnSync('bash', ['-c', 'true']).status === 0) run('bash', ['-n'], { input: completion, cwd: work });
+
+  // The sandbox (dist/sandbox.cjs, with the service framework it bundles), then a login and a
+  // list against it, and --jq (jq compiled to WebAssembly, shipped in dist/vendor).
+  const sandbox = spawn('edp', ['sandbox', '--port', '0'], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    let err = '';
+    sandbox.stderr.on('data', (d) => (err += d));
+    const url = await new Promise((resolve_, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${NODE}: edp sandbox did not start in 15 s:\n${out}${err}`)),
+        15_000,
+      );
+      sandbox.stdout.on('data', (d) => {
+        out += d;
+        const m = /Sandbox listening on (\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve_(m[1]);
+        }
+      });
+      sandbox.on('exit', (code) => reject(new Error(`${NODE}: edp sandbox ended (${code}):\n${out}${err}`)));
+    });
+    edp(['auth', 'login', '--username', 'agency@sandbox.local', '--password-stdin', '--base-url', url], {
+      input: 'sandbox',
+      notes: /^Logging in to \S+ as agency@sandbox\.local\n✓ Logged in to [^\n]+\n$/,
+    });
+    const listed = JSON.parse(edp(['workspaces', 'list', '--json', '--base-url', url]));
+    check(Array.isArray(listed) && listed.length > 0, 'edp workspaces list --json listed no workspace');
+    const ids = edp(['workspaces', 'list', '--jq', '.[].id', '--base-url', url]).trim().split('\n');
+    check(ids.length === listed.length, 'edp workspaces list --jq did not print an id per workspace');
+    check(err === '', `edp sandbox wrote to stderr:\n${err}`);
+  } finally {
+    sandbox.kill();
+  }
+  console.error(`${NODE}: the installed edp ran: --version, --help, completion, sandbox, auth login, workspaces list`);
+}
+
+/** A clone of HEAD with the working tree's changes (tracked and new files) committed on top. */
+function cloneWithChanges(/** @type {string} */ work) {
+  const clone = join(work, 'edp');
+  run('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone]);
+  const changed = run('git', ['ls-files', '--modified', '--others', '--exclude-standard', '-z']).stdout.split('\0');
+  const deleted = run('git', ['ls-files', '--deleted', '-z']).stdout.split('\0');
+  for (const file of changed.filter(Boolean)) {
+    if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(clone, file));
+  }
+  for (const file of deleted.filter(Boolean)) rmSync(join(clone, file), { force: true });
+  const git = ['-c', 'user.name=edp', '-c', 'user.email=edp@localhost', '-C', clone];
+  run('git', [...git, 'add', '--all']);
+  run('git', [...git, 'commit', '--quiet', '--allow-empty', '-m', 'working tree']);
+  return clone;
+}
+
+const args = process.argv.slice(2);
+if (args[0] === 'pack' && args[1]) {
+  console.log(pack(resolve(args[1])));
+} else if (args.length === 1) {
+  const work = mkdtempSync(join(tmpdir(), 'edp-install-'));
+  try {
+    const spec =
+      args[0] === '--git' ? `git+file://${cloneWithChanges(work)}` : resolve(/** @type {string} */ (args[0]));
+    await exercise(install(spec, work), work);
+  } finally {
+    if (!process.env.KEEP_WORK) rmSync(work, { recursive: true, force: true });
+  }
+} else {
+  console.error('usage: node scripts/test-install.mjs pack DIR | TARBALL | --git');
+  process.exit(2);
+}
