@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { localWriteCheck, unobservable, writeCheck } from './checks.js';
-import { CONTRACT_EVENT_TYPES } from './event-types.js';
+import { EVENT_TYPES_BY_SHAPE } from '../../src/contract/events.js';
 import {
   allItems,
   call,
@@ -100,7 +100,7 @@ describe('webhooks', () => {
   test("the event types list holds exactly the contract's 90 subscribable types, as event_name (Webhook endpoints table, Events)", async () => {
     const items = await allItems('/api/v3/webhook_event_types/', { bearer: token });
     const names = items.map((i) => i.event_name).sort();
-    expect(names).toEqual(Object.values(CONTRACT_EVENT_TYPES).flat().sort());
+    expect(names).toEqual(Object.values(EVENT_TYPES_BY_SHAPE).flat().sort());
   });
 
   test('the event types list without a token answers 401 (Webhook endpoints table)', async () => {
