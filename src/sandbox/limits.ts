@@ -1,4 +1,4 @@
-import { LosslessNumber } from '../util/json.js';
+import { LosslessNumber, stringEnd } from '../util/json.js';
 import { fieldPath } from '../util/field-path.js';
 import { validationError } from './errors.js';
 
@@ -64,11 +64,7 @@ export function tooDeepPath(text: string, max = MAX_BODY_DEPTH): Path | undefine
     if (c === 0x22) {
       // A string: find its end; an object key is decoded and kept as the frame's key.
       const start = i;
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = stringEnd(text, i);
       const top = stack.at(-1);
       if (expectKey && top && !top.array) {
         try {

@@ -3,7 +3,7 @@ import type { ScalarTag, Tags } from 'yaml';
 import { UsageError } from '../errors.js';
 import { fieldPath } from './field-path.js';
 import { closest } from './did-you-mean.js';
-import { duplicateKey, parseJson } from './json.js';
+import { duplicateKey, parseJson, stringEnd } from './json.js';
 import { readInputFile } from './stdin.js';
 
 /** A document's text and the name to show for it (the file, or standard input). */
@@ -601,11 +601,7 @@ function jsonOffsets(text: string, paths: ReadonlyArray<ReadonlyArray<PropertyKe
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const start = i;
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = stringEnd(text, i);
       i++;
       const top = stack[stack.length - 1];
       if (top?.object && top.expectKey) {

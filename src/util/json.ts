@@ -199,6 +199,20 @@ export interface DuplicateKey {
  * text. JSON.parse keeps the last silently; a document a person wrote (a fleet file) should
  * say so instead, as YAML does. Undefined when there is none (the text may still be malformed).
  */
+/**
+ * The index of the `"` that closes the JSON string opening at `start`, escapes skipped (past the
+ * end of `text` when it never closes): the one string scan of the tool's JSON scanners.
+ */
+export function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  for (; i < text.length; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 0x5c) i++;
+    else if (d === 0x22) break;
+  }
+  return i;
+}
+
 export function duplicateKey(text: string): DuplicateKey | undefined {
   const stack: Array<{ keys: Set<string> | undefined; key: string | number }> = [];
   let expectKey = false;
@@ -206,11 +220,7 @@ export function duplicateKey(text: string): DuplicateKey | undefined {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const start = i;
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = stringEnd(text, i);
       const top = stack.at(-1);
       if (expectKey && top?.keys) {
         let key: string;
