@@ -113,6 +113,6 @@ describe('hints name the profile a run used', () => {
       { env },
     );
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stderr).toMatch(/^  edp webhooks verify \d+ --profile stage -w 102$/m);
+    expect(human.stderr).toMatch(/^ {2}edp webhooks verify \d+ --profile stage -w 102$/m);
   });
 });

@@ -39,7 +39,10 @@ describe('list output', () => {
   });
 
   it('--ndjson prints a single object (a detail, a token) as one line too', async () => {
-    for (const argv of [['workspaces', 'get', '101'], ['token', '-w', '101']]) {
+    for (const argv of [
+      ['workspaces', 'get', '101'],
+      ['token', '-w', '101'],
+    ]) {
       const r = await cli(sb, [...argv, '--ndjson']);
       expect(r.code, argv.join(' ')).toBe(0);
       expect(r.stdout.split('\n'), argv.join(' ')).toHaveLength(2);
