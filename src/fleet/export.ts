@@ -1,3 +1,4 @@
+import { inOrder } from '../util/in-order.js';
 import { listRecipes, listTemplates, type RecipeTemplate } from '../api/recipes.js';
 import { listRoles } from '../api/roles.js';
 import type { Service } from '../api/service.js';
@@ -21,6 +22,8 @@ export async function exportFleet(
   opts: { concurrency: (workspaces: number) => number; warn: (text: string) => void; progress: (text: string) => void },
 ): Promise<FleetFile> {
   let templates: Promise<RecipeTemplate[]> | undefined;
+  // Each workspace's line in the order of the list, as soon as those before it are read.
+  const progress = inOrder(workspaces.length, opts.progress);
   const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws) => {
     const [recipes, endpoints] = await Promise.all([
       collect(listRecipes(api, ws)),
@@ -102,7 +105,10 @@ export async function exportFleet(
       url: String(e.url ?? ''),
       events: [...(e.event_types ?? [])].sort(),
     }));
-    opts.progress(`read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`);
+    progress(
+      workspaces.indexOf(ws),
+      `read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`,
+    );
     return { ws, entries, hooks };
   });
   const roles = (await collect(listRoles(api)))

@@ -1,3 +1,4 @@
+import { inOrder } from '../util/in-order.js';
 import { listRecipes, type Recipe, type RecipeTemplate } from '../api/recipes.js';
 import type { Service } from '../api/service.js';
 import { listWebhookEndpoints, listWebhookEventTypes, type WebhookEndpoint } from '../api/webhooks.js';
@@ -62,9 +63,12 @@ export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions
   const { scope, all } = await fleetWorkspaces(api, file, opts.only);
   const templates = new Map(file.recipes.map((e) => [e, templateReader(api, e.template)]));
   const agency = planRoles(api, file, opts.prune);
+  // Each workspace's line in the order of the list, as soon as those before it are read.
+  const progress = inOrder(scope.length, (line) => opts.progress?.(line));
   const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws) => {
     const p = await planWorkspace(api, ws, file, all, templates, opts.prune);
-    opts.progress?.(
+    progress(
+      scope.indexOf(ws),
       `read workspace ${ws}: ${p.error ? 'cannot be read' : `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`}`,
     );
     return p;

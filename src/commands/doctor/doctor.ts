@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
 import { pool } from '../../fleet/pool.js';
-import { inOrder } from './shared/in-order.js';
+import { inOrder } from '../../util/in-order.js';
 import { workspacesOf } from '../../fleet/select.js';
 import { workspaceChoice } from '../shared/workspace-choice.js';
 import { idText } from '../../util/json.js';

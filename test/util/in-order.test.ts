@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inOrder } from '../../../src/commands/doctor/shared/in-order.js';
+import { inOrder } from '../../src/util/in-order.js';
 
-describe("doctor's lines in the order of the workspaces", () => {
+describe('lines of concurrent work in the order of the work', () => {
   it('writes each line once those before it are written, whatever order they finish in', () => {
     const out: string[] = [];
     const say = inOrder(4, (l) => out.push(l));
