@@ -110,7 +110,7 @@ export class Context {
   /**
    * A setting and where it came from: its flag (global, or an option of the command being run),
    * then its environment variable, then the profile (`edp config set`), then the built-in
-   * default (README, Settings). Values from flags and variables are checked by the
+   * default (docs/guide.md, Settings). Values from flags and variables are checked by the
    * code that uses them, naming the flag or variable; the profile's are checked here.
    */
   setting(key: SettingKey): ResolvedSetting {

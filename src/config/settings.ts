@@ -5,7 +5,7 @@ import { DEFAULT_BASE_URL, type Profile } from './store.js';
 
 /**
  * Per-profile settings (`edp config`): each has a flag, an environment variable, a value kept
- * in the profile and a built-in default, and is resolved in that order (README, Settings).
+ * in the profile and a built-in default, and is resolved in that order (docs/guide.md, Settings).
  */
 export const SETTING_KEYS = ['workspace', 'base_url', 'concurrency', 'poll_interval'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];

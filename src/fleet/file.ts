@@ -5,7 +5,7 @@ import type { SourceSpec } from '../recipes/spec.js';
 import { checkDocument, documentError, parseDocument, readSource, type Source } from '../util/document.js';
 
 /**
- * The fleet file (README, Fleet as code): the desired state of an agency.
+ * The fleet file (docs/guide.md, Fleet as code): the desired state of an agency.
  * `workspaces` is the default scope; each recipe entry is a `recipes deploy` spec (same keys,
  * same parsing) plus optional `workspaces`; webhooks are matched by url per workspace; roles
  * are the agency's custom roles, matched by title.
@@ -151,7 +151,7 @@ export function entryWorkspaces(entry: { workspaces?: Scope | undefined }, file:
   return s === 'all' ? all : s;
 }
 
-/** The document form of a fleet (what export writes), keys in the order the README shows them. */
+/** The document form of a fleet (what export writes), keys in the order docs/guide.md shows them. */
 export function fleetDocument(f: FleetFile): Record<string, unknown> {
   const ws = (s: Scope | undefined) => (s === undefined ? {} : { workspaces: s === 'all' ? 'all' : s.map(Number) });
   return {

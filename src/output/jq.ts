@@ -7,7 +7,7 @@ import { ExitError, UsageError } from '../errors.js';
 import { withBaselineWasm } from '../http/baseline-wasm.js';
 
 /**
- * `--jq EXPR`: the command's JSON document through a jq filter (README, Filtering with --jq).
+ * `--jq EXPR`: the command's JSON document through a jq filter (docs/guide.md, Filtering with --jq).
  *
  * The filter is jq itself (1.7, compiled to WebAssembly by jq-web), so every jq expression means
  * what it means in jq. jq 1.7 keeps a number's literal digits while the number passes through

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The README documents every control the sandbox registers, with its method and path, so that
+// docs/sandbox.md documents every control the sandbox registers, with its method and path, so that
 // a control added without its documentation fails here.
 
 function sources(dir: string): string[] {
@@ -12,7 +12,7 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('the README and the sandbox', () => {
+describe('docs/sandbox.md and the sandbox', () => {
   it('lists every /_sandbox/ control the sandbox registers', () => {
     const registered = new Set<string>();
     for (const file of sources('src/sandbox')) {
@@ -22,7 +22,7 @@ describe('the README and the sandbox', () => {
         registered.add(`${m[1]!.toUpperCase()} ${m[2]!.replace(/:(id|name)\b/g, (_s, p: string) => p.toUpperCase())}`);
     }
     expect(registered.size).toBeGreaterThan(20);
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/sandbox.md', 'utf8');
     const documented = new Set(
       [...readme.matchAll(/\| `(GET|POST|PUT|PATCH|DELETE) (\/_sandbox\/[^`]*)`/g)].map((m) => `${m[1]} ${m[2]}`),
     );

@@ -30,7 +30,7 @@ export type SetOptions = OptionsOf<ReturnType<typeof set>>;
 export type UnsetOptions = OptionsOf<ReturnType<typeof unset>>;
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 
-/** edp config …: per-profile settings (README, Settings). */
+/** edp config …: per-profile settings (docs/guide.md, Settings). */
 export function register(config: Command, app: App): void {
   config
     .addHelpText(

@@ -9,7 +9,7 @@ import { stringifyJson } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { ExportOptions } from './command.js';
 
-/** `edp export`: the live state as a fleet file (README, Fleet as code). */
+/** `edp export`: the live state as a fleet file (docs/guide.md, Fleet as code). */
 export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx);

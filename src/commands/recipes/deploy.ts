@@ -27,7 +27,7 @@ import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
 import { elapsedText, FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
 
-/** One row per workspace; `--json` prints these objects (README, Automated recipes). */
+/** One row per workspace; `--json` prints these objects (docs/guide.md, Automated recipes). */
 export interface DeployRow {
   workspace_id: unknown;
   recipe_id: unknown;
