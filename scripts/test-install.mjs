@@ -115,6 +115,9 @@ function install(spec, work) {
       `${mb(du(prefix))} in the prefix, ${deps.length} dependencies`,
   );
   check(deps.length === 0, `the installed package has dependencies (${deps.join(', ')}): dist/ should carry them`);
+  // package.json's `man`: npm links each page where `man` finds it (`man edp-recipes-deploy`).
+  for (const page of ['edp.1', 'edp-recipes-deploy.1'])
+    check(existsSync(join(prefix, 'share', 'man', 'man1', page)), `the install did not link the man page ${page}`);
   return prefix;
 }
 

@@ -1,0 +1,106 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
+import { App } from '../../src/commands/shared/app.js';
+import { manPaths, manual } from '../../src/commands/shared/manual.js';
+
+/**
+ * The manual under docs/commands/ and man/ is generated from the command tree; the checked-in
+ * pages must be what the tree gives. `npm run manual` (this file with EDP_WRITE_MANUAL=1)
+ * writes them, and package.json's `man` list.
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const FOLDERS = ['docs/commands', 'man'];
+const REGENERATE = 'run `npm run manual` to regenerate the manual';
+
+let files: Map<string, string>;
+
+beforeAll(async () => {
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+  files = manual(await buildProgram(new App(io), [], true));
+});
+
+function checkedIn(): string[] {
+  return FOLDERS.flatMap((folder) =>
+    existsSync(join(ROOT, folder)) ? readdirSync(join(ROOT, folder)).map((f) => `${folder}/${f}`) : [],
+  ).sort();
+}
+
+function packageJson(): { man?: string[]; files?: string[]; [key: string]: unknown } {
+  return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man?: string[]; files?: string[] };
+}
+
+describe.runIf(process.env.EDP_WRITE_MANUAL === '1')('npm run manual', () => {
+  it('writes the manual and package.json’s man list', () => {
+    for (const path of checkedIn()) if (!files.has(path)) rmSync(join(ROOT, path));
+    for (const [path, text] of files) {
+      mkdirSync(dirname(join(ROOT, path)), { recursive: true });
+      writeFileSync(join(ROOT, path), text);
+    }
+    const pkg = packageJson();
+    pkg.man = manPaths(files);
+    writeFileSync(join(ROOT, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  });
+});
+
+describe('the manual', () => {
+  it('has a page per command, in Markdown and roff, and none for hidden commands', () => {
+    for (const page of ['edp', 'edp-recipes', 'edp-recipes-deploy', 'edp-config-set', 'edp-sandbox']) {
+      expect(files.has(`docs/commands/${page}.md`), page).toBe(true);
+      expect(files.has(`man/${page}.1`), page).toBe(true);
+    }
+    expect([...files.keys()].filter((f) => /complete|-help\b/.test(f))).toEqual([]);
+  });
+
+  it('is checked in as the command tree generates it', () => {
+    const expected = [...files.keys()].sort();
+    const missing = expected.filter((f) => !existsSync(join(ROOT, f)));
+    const stale = checkedIn().filter((f) => !files.has(f));
+    expect({ missing, stale }, REGENERATE).toEqual({ missing: [], stale: [] });
+    const differ = expected.filter((f) => readFileSync(join(ROOT, f), 'utf8') !== files.get(f));
+    expect(differ, REGENERATE).toEqual([]);
+  });
+
+  it("is listed in package.json's man, and published", () => {
+    const pkg = packageJson();
+    expect(pkg.man, REGENERATE).toEqual(manPaths(files));
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'man']));
+  });
+
+  it('takes the examples from the command tree, at 80 columns', () => {
+    const page = files.get('docs/commands/edp-recipes-deploy.md')!;
+    expect(page).toContain('edp recipes deploy --all-workspaces --file deploy.yaml --dry-run');
+    expect(page).toContain('Re-running is safe');
+    const examples = /## Examples\n\n```sh\n([\s\S]*?)```/.exec(page)![1]!;
+    for (const line of examples.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expect(files.get('man/edp-recipes-deploy.1')).toContain('.SH EXAMPLES');
+  });
+
+  it('describes every exit code once, on the program’s pages', () => {
+    expect(files.get('docs/commands/edp.md')).toContain('## Exit codes');
+    expect(files.get('man/edp.1')).toContain('.SH EXIT STATUS');
+    expect(files.get('docs/commands/edp-recipes-deploy.md')).toContain('(edp.md#exit-codes)');
+  });
+
+  const groff = spawnSync('groff', ['--version']).status === 0;
+  it.runIf(groff)('renders each man page without a groff warning', () => {
+    for (const [path, text] of files) {
+      if (!path.startsWith('man/')) continue;
+      const result = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z'], { input: text, encoding: 'utf8' });
+      expect(result.stderr, path).toBe('');
+    }
+  });
+
+  it.runIf(groff)('shows an option as it is typed in the man page', () => {
+    const text = execFileSync('groff', ['-man', '-Tascii', '-P-cbou'], {
+      input: files.get('man/edp-recipes-deploy.1'),
+      encoding: 'utf8',
+    });
+    expect(text).toContain('--template <id|title>');
+    expect(text).toContain('edp recipes deploy --all-workspaces --file deploy.yaml --dry-run');
+  });
+});
