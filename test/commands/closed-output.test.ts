@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, sandbox, useSandbox } from '../helpers.js';
+import { cli, control, http, sandbox, tokenFor, useSandbox } from '../helpers.js';
+import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
 import { FAST, useFiles } from '../fixtures/files.js';
 import { endpointsOf, recipesOf, remoteOf } from '../fixtures/fleet.js';
 
@@ -134,10 +135,17 @@ describe('a closed output during a run that changes nothing', () => {
     expect(r.stdout).toMatch(/^error: /);
   });
 
-  it('a watch whose reader went away ends instead of watching on', async () => {
-    const r = await cli(t.sb, ['recipes', 'status', '-w', '101', '--watch', ...FAST], { stdoutLines: 0 });
+  it('a watch at a terminal whose reader went away ends instead of watching on', async () => {
+    // A build that would keep the watch going for a minute.
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
+    const token = await tokenFor(t.sb, 102);
+    const id = await createRecipe(t.sb, token, 4001);
+    await configure(t.sb, token, id, configuration(t.sb, 102, { google_ads: 'all' }));
+    expect((await http(t.sb, 'POST', `${V31}${id}/build/`, { token })).status).toBe(202);
+    const r = await cli(t.sb, ['recipes', 'status', '-w', '102', '--watch', ...FAST], { tty: true, stdoutLines: 0 });
     expect(r.code).toBe(141);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).not.toContain('error');
+    expect(t.sb.store.state.recipes.find((x) => x.id === id)!.state).not.toBe('ready_to_work');
   });
 });
 
