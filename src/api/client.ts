@@ -171,8 +171,9 @@ const UNSENDABLE_CODES = new Set([
 function unsendable(code: string, err: Error, origin: string): { why: string; hint: string } | undefined {
   if (CERTIFICATE_CODES.has(code))
     return {
-      why: `the TLS certificate of ${origin} is not trusted: ${err.message}; nothing was sent`,
-      hint: 'a certificate of a private certificate authority is trusted with NODE_EXTRA_CA_CERTS=FILE',
+      // Node's reason alone ("self-signed certificate"): newer Nodes add advice of their own after a `;`.
+      why: `the TLS certificate of ${origin} is not trusted: ${err.message.split(';')[0]}; nothing was sent`,
+      hint: 'a certificate of a private certificate authority is trusted with NODE_EXTRA_CA_CERTS=FILE; recent Nodes also read the system store with NODE_OPTIONS=--use-system-ca',
     };
   if (/^ERR_(SSL|TLS|OSSL)_/.test(code) && !NOT_SENT_CODES.has(code))
     return {
