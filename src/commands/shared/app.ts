@@ -129,7 +129,7 @@ export class App {
     } finally {
       await ctx?.finish().catch(() => undefined);
     }
-    if (ctx) await this.checkShown(ctx, reportError, exitCodeFor, ExitCode);
+    if (ctx) await this.checkShown(ctx);
   }
 
   /**
@@ -137,20 +137,19 @@ export class App {
    * shell gives a closed pipe, unless the run already failed): one that changed something says
    * so on the stream still open, as its changes were made but not all of them were seen.
    */
-  private async checkShown(
-    ctx: Context,
-    reportError: (output: Context['output'], err: unknown) => void,
-    exitCodeFor: (err: unknown) => number,
-    ExitCode: { outputClosed: number },
-  ): Promise<void> {
+  private async checkShown(ctx: Context): Promise<void> {
     await ctx.output.settled();
     if (this.exitCode !== 0 || (this.closed.size === 0 && ctx.output.lostWrites === 0)) return;
+    // Loaded already by execute (cached modules): no cost here.
+    const [{ ExitCode, ExitError, exitCodeFor }, { reportError }] = await Promise.all([
+      import('../../errors.js'),
+      import('../../output/errors.js'),
+    ]);
     if (!ctx.changedSomething) {
       // Nobody reads what a read would print: it ends quietly, as `yes | head -1` does.
       this.exitCode = ExitCode.outputClosed;
       return;
     }
-    const { ExitError } = await import('../../errors.js');
     const err = new ExitError(
       'outputClosed',
       'the output was closed before everything was shown: the command ran to its end and its changes were made, but part of what it printed was lost; read the result back from the service',
