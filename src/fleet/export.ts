@@ -24,7 +24,7 @@ export async function exportFleet(
   let templates: Promise<RecipeTemplate[]> | undefined;
   // Each workspace's line in the order of the list, as soon as those before it are read.
   const progress = inOrder(workspaces.length, opts.progress);
-  const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws) => {
+  const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws, i) => {
     const [recipes, endpoints] = await Promise.all([
       collect(listRecipes(api, ws)),
       collect(listWebhookEndpoints(api, ws)),
@@ -105,10 +105,7 @@ export async function exportFleet(
       url: String(e.url ?? ''),
       events: [...(e.event_types ?? [])].sort(),
     }));
-    progress(
-      workspaces.indexOf(ws),
-      `read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`,
-    );
+    progress(i, `read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`);
     return { ws, entries, hooks };
   });
   const roles = (await collect(listRoles(api)))

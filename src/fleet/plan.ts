@@ -65,10 +65,10 @@ export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions
   const agency = planRoles(api, file, opts.prune);
   // Each workspace's line in the order of the list, as soon as those before it are read.
   const progress = inOrder(scope.length, (line) => opts.progress?.(line));
-  const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws) => {
+  const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws, i) => {
     const p = await planWorkspace(api, ws, file, all, templates, opts.prune);
     progress(
-      scope.indexOf(ws),
+      i,
       `read workspace ${ws}: ${p.error ? 'cannot be read' : `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`}`,
     );
     return p;

@@ -25,8 +25,7 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
     const workspaces = await workspacesOf(api, choice);
     // Each workspace's line in the order of the list, as soon as those before it are done.
     const say = inOrder(workspaces.length, (line) => ctx.output.info(line));
-    const results = await pool(workspaces, concurrency(workspaces.length), async (ws) => {
-      const i = workspaces.indexOf(ws);
+    const results = await pool(workspaces, concurrency(workspaces.length), async (ws, i) => {
       try {
         const f = await checkWorkspace(api, ws);
         say(

@@ -25,6 +25,7 @@ import {
 } from '../../recipes/deploy.js';
 import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
+import { pool } from '../../fleet/pool.js';
 import { elapsedText, FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
 
 /** One row per workspace; `--json` prints these objects (docs/guide.md, Automated recipes). */
@@ -36,20 +37,6 @@ export interface DeployRow {
   degraded: boolean | null;
   not_delivered_reasons: string[];
   error: unknown;
-}
-
-/** Runs `work` over `items`, at most `limit` at a time, keeping the results in order. */
-async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**
