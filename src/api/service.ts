@@ -1,18 +1,23 @@
-import { ApiClient, type AuthKind, type RequestLogEntry } from './client.js';
+import { ApiClient, type ApiResponse, type AuthKind, type RequestLogEntry, type RequestSpec } from './client.js';
 import type { RetryNotice } from './retry.js';
 import { CredentialAuth, type Credentials } from './auth.js';
 import type { ConfigStore } from '../config/store.js';
+import type { OperationId } from '../contract/operations.js';
+import { requestFor, type CallSpec } from './operation.js';
 import { paginate, pageQuery, type Page } from './paginate.js';
 import type { Query } from './path.js';
 
-export interface ListSpec {
+/** A list: its operation, and the page size to ask for (the contract's default and v3.1 maximum is 100). */
+export type ListSpec<I extends OperationId> = Omit<CallSpec<I>, 'expect'> & { pageSize?: number | undefined };
+
+/** A list at a path of the caller's (`edp api --paginate`: the one path a person gives). */
+export interface PathListSpec {
   path: string;
   auth: AuthKind;
   workspaceId?: string | undefined;
   query?: Query | undefined;
-  /** page size to ask for; the contract's default and v3.1 maximum is 100 */
   pageSize?: number | undefined;
-  /** a list read with POST and a body (custom setting options); paging stays in the query */
+  /** a list read with POST and a body; paging stays in the query */
   method?: 'GET' | 'POST' | undefined;
   body?: unknown;
 }
@@ -62,18 +67,55 @@ export class Service {
     this.pageConcurrency = opts.pageConcurrency;
   }
 
-  list<T>(spec: ListSpec, opts: ListOptions = {}): AsyncGenerator<T> {
-    const pageSize = spec.pageSize ?? 100;
+  /**
+   * Calls an operation of the registry by its id: method, path, authentication and whether a
+   * repeat is safe come from its entry (src/contract/operations.ts). The answer's type is the
+   * caller's (inferred from where the result goes).
+   */
+  call<I extends OperationId, T = unknown>(id: I, spec: CallSpec<I>): Promise<ApiResponse<T>> {
+    return this.client.request<T>(requestFor(id, spec));
+  }
+
+  /** The data of an operation's answer. */
+  async read<I extends OperationId, T = unknown>(id: I, spec: CallSpec<I>): Promise<T> {
+    return (await this.call<I, T>(id, spec)).data;
+  }
+
+  /** Every item of a list operation, page after page. */
+  list<I extends OperationId, T = unknown>(id: I, spec: ListSpec<I>, opts?: ListOptions): AsyncGenerator<T>;
+  list<T>(spec: PathListSpec, opts?: ListOptions): AsyncGenerator<T>;
+  list<I extends OperationId, T = unknown>(
+    idOrSpec: I | PathListSpec,
+    specOrOpts?: ListSpec<I> | ListOptions,
+    maybeOpts?: ListOptions,
+  ): AsyncGenerator<T> {
+    if (typeof idOrSpec !== 'string') {
+      const spec = idOrSpec;
+      return this.pages<T>(
+        {
+          method: spec.method ?? 'GET',
+          path: spec.path,
+          auth: spec.auth,
+          workspaceId: spec.workspaceId,
+          body: spec.body,
+          query: spec.query,
+        },
+        spec.pageSize,
+        (specOrOpts ?? {}) as ListOptions,
+      );
+    }
+    const spec = specOrOpts as ListSpec<I>;
+    return this.pages<T>(requestFor<I>(idOrSpec, spec as CallSpec<I>), spec.pageSize, maybeOpts ?? {});
+  }
+
+  private pages<T>(first: RequestSpec, pageSize: number | undefined, opts: ListOptions): AsyncGenerator<T> {
     // A list read changes nothing, so it may be repeated even when sent as a POST.
     const get = async (target: string, query?: Query) =>
       (
         await this.client.request<Page<T> | T[]>({
-          method: spec.method ?? 'GET',
+          ...first,
           path: target,
-          auth: spec.auth,
-          workspaceId: spec.workspaceId,
           query,
-          body: spec.body,
           repeatable: true,
           changesNothing: true,
           expect: 'page',
@@ -81,11 +123,11 @@ export class Service {
       ).data;
     return paginate<T>(
       {
-        page: (page, size) => get(spec.path, pageQuery(spec.query, page, size)),
+        page: (page, size) => get(first.path, pageQuery(first.query, page, size)),
         // As the service sent it: the client refuses a link to any other origin.
         follow: (url) => get(url),
       },
-      { pageSize, limit: opts.limit, concurrency: opts.concurrency ?? this.pageConcurrency },
+      { pageSize: pageSize ?? 100, limit: opts.limit, concurrency: opts.concurrency ?? this.pageConcurrency },
     );
   }
 
