@@ -4,6 +4,7 @@ import { usesCodeEnvelope } from './errors.js';
 import { VERSION } from '../version.js';
 import { BODY_STATUSES, COMMON_STATUSES, openApiPath, operationOf, type Operation } from '../contract/operations.js';
 import { ANSWER_SCHEMAS, type AnswerShape } from '../contract/answers.js';
+import { STATE_RULES, stateRuleKey } from '../contract/state-rules.js';
 
 /**
  * The OpenAPI 3.1 document of the operations the sandbox serves under /api/ (both versions),
@@ -93,7 +94,11 @@ function errorResponses(url: string, op: Operation | undefined, hasBody: boolean
   const ref = {
     $ref: usesCodeEnvelope(url) ? '#/components/schemas/ErrorEnvelope' : '#/components/schemas/DetailError',
   };
-  const content = { 'application/json': { schema: ref } };
+  // A page's refusal is a page for a browser (Accept: text/html), the error body for a program.
+  const content =
+    op?.answer === 'html'
+      ? { 'application/json': { schema: ref }, 'text/html': { schema: { type: 'string' } } }
+      : { 'application/json': { schema: ref } };
   const traced = { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } };
   const statuses = [
     ...new Set([...COMMON_STATUSES, ...(op?.statuses ?? []), ...(hasBody ? BODY_STATUSES : [])]),
@@ -144,8 +149,8 @@ function pagingParameters(op: Operation): unknown[] {
         paging.mode === 'v31'
           ? 'From 1; a page past the last is 400 invalid_query_parameter.'
           : paging.pastEnd === 'empty'
-            ? 'From 1; a page past the last is an empty page.'
-            : 'From 1; a page past the last is 404.',
+            ? 'From 1; a page past the last is an empty page. A value that is no page number is read as 1.'
+            : 'From 1; a page past the last is 404, and so is a value that is no page number.',
       schema: { type: 'integer', minimum: 1, default: 1 },
     },
     {
@@ -155,13 +160,21 @@ function pagingParameters(op: Operation): unknown[] {
       description:
         paging.mode === 'v31'
           ? `1 to ${paging.maxPageSize}; out of bounds is 400 invalid_query_parameter.`
-          : `A larger value is taken as ${paging.maxPageSize}.`,
+          : `A larger value is taken as ${paging.maxPageSize}; a value that is no size, as the default.`,
       schema:
         paging.mode === 'v31'
           ? { type: 'integer', minimum: 1, maximum: paging.maxPageSize, default: 100 }
           : { type: 'integer', minimum: 1, default: Math.min(100, paging.maxPageSize) },
     },
   ];
+}
+
+/** The 400s a request its schemas accept can still get, for what exists (src/contract/state-rules.ts). */
+function stateRulesText(method: string, url: string): string | undefined {
+  const rules = STATE_RULES[stateRuleKey(method, url)];
+  if (!rules) return undefined;
+  const lines = [...new Set(rules.map((r) => r.says))].map((says) => `- ${says}`);
+  return ['Beyond its schemas, 400 when:', ...lines].join('\n');
 }
 
 function security(url: string, method: string): Array<Record<string, string[]>> {
@@ -205,6 +218,8 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
       parameters,
       responses: { ...successResponse(op), ...errorResponses(route.url, op, route.body !== undefined) },
     };
+    const stateRules = stateRulesText(route.method, route.url);
+    if (stateRules) operation.description = stateRules;
     if (route.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } };
     }

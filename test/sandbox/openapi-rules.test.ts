@@ -171,7 +171,7 @@ describe('answers in the document', () => {
   it('a page past the last of the external authentication links is an empty page, as the sandbox answers', async () => {
     const list = doc.paths['/api/v3/datasources/{datasource_name}/external-auth-links'].get;
     const page = list.parameters.find((p: any) => p.name === 'page');
-    expect(page.description).toBe('From 1; a page past the last is an empty page.');
+    expect(page.description).toMatch(/^From 1; a page past the last is an empty page\./);
     const res = await http(sb, 'GET', '/api/v3/datasources/facebook/external-auth-links?page=999', { token });
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([]);

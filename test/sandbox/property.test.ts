@@ -365,3 +365,52 @@ describe(`requests generated from the document (seed ${SEED})`, () => {
     },
   );
 });
+
+describe('state rules', () => {
+  it('name operations of the table, and each is said in its operation’s description', () => {
+    const keys = new Set(OPERATIONS.map((o) => stateRuleKey(o.method, o.path)));
+    for (const [key, rules] of Object.entries(STATE_RULES)) {
+      expect(keys, key).toContain(key);
+      const [method, route] = key.split(' ') as [string, string];
+      const description: string = doc.paths[openApiPath(route)]![method.toLowerCase()].description;
+      for (const rule of rules) expect(description, key).toContain(`- ${rule.says}`);
+    }
+  });
+});
+
+describe('paging of v3 lists', () => {
+  it('a page that is no page number is 404 (an empty first page for the links), a size that is no size the default', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const get = (url: string) => sb.app.inject({ method: 'GET', url, headers: { authorization: basic } });
+      for (const page of ['0', 'x', '1.5', '-1']) {
+        expect((await get(`/api/v3/workspaces?page=${page}`)).statusCode, page).toBe(404);
+        const token = (
+          await sb.app.inject({
+            method: 'POST',
+            url: '/api/v3/token',
+            headers: { authorization: basic },
+            payload: { workspace_id: WS },
+          })
+        ).json().token;
+        const links = await sb.app.inject({
+          method: 'GET',
+          url: `/api/v3/datasources/google_ads/external-auth-links?page=${page}`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(links.statusCode, page).toBe(200);
+        expect(links.json().previous, page).toBeNull();
+      }
+      for (const size of ['0', 'x', '1.5']) {
+        const res = await get(`/api/v3/workspaces?page_size=${size}`);
+        expect(res.statusCode, size).toBe(200);
+        expect(res.json().results, size).toHaveLength(3);
+      }
+      const list = doc.paths['/api/v3/workspaces']!.get.parameters;
+      expect(list.find((p: any) => p.name === 'page').description).toMatch(/no page number/);
+      expect(list.find((p: any) => p.name === 'page_size').description).toMatch(/no size, as the default/);
+    } finally {
+      await sb.close();
+    }
+  });
+});
