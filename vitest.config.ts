@@ -16,7 +16,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/{accounts,api,config,contract,fleet,http,output,recipes,roles,util}/**/*.test.ts'],
+          include: ['test/{accounts,api,build,config,contract,fleet,http,output,recipes,roles,util}/**/*.test.ts'],
         },
       },
       { extends: true, test: { name: 'cli', include: ['test/commands/**/*.test.ts'] } },
