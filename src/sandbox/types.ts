@@ -202,6 +202,19 @@ export interface SandboxEvent {
   occurred_at: number;
 }
 
+/** An iframe code's session: what `get_iframe_url` was asked for, and whether a connection was made with it. */
+export interface IframeSession {
+  workspace_id: number;
+  type: string | null;
+  name: string | null;
+  options: Record<string, boolean>;
+  /** when the code was issued (sandbox clock); absent in states saved before codes expired */
+  issued_ms?: number;
+  /** set once a connection was made through the code (codes are single use) */
+  used_at?: string;
+  connection_id?: number;
+}
+
 /** The collections the core creates; areas add theirs to `State` by declaration merging. */
 export interface CoreState {
   version: 1;
@@ -214,10 +227,7 @@ export interface CoreState {
   sessions: Record<string, { user_id: number }>;
   agency_recipes: AgencyRecipe[];
   enabled_recipes: Array<{ workspace_id: number; recipe_id: number }>;
-  iframe_sessions: Record<
-    string,
-    { workspace_id: number; type: string | null; name: string | null; options: Record<string, boolean> }
-  >;
+  iframe_sessions: Record<string, IframeSession>;
   datasources: DataSource[];
   connections: Connection[];
   accounts: Account[];

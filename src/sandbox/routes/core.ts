@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxArea } from '../area.js';
-import { SandboxError, badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import {
   byId,
   paginate,
@@ -200,6 +200,7 @@ export const coreArea: SandboxArea = {
           type: type as string | null,
           name: name as string | null,
           options,
+          issued_ms: store.clock.now(),
         };
         store.changed();
         const url = new URL(`${sandboxBaseUrl(request)}/api/v3/iframe/`);
@@ -209,22 +210,5 @@ export const coreArea: SandboxArea = {
         return { url: url.toString() };
       },
     );
-
-    // A minimal stand-in for the embedded page, so that a returned URL opens somewhere.
-    app.get<{ Querystring: Record<string, string | undefined> }>('/api/v3/iframe/', async (request, reply) => {
-      const code = request.query.code ?? '';
-      const session = s().iframe_sessions[code];
-      if (!session) throw new SandboxError(404, 'not_found', 'Unknown or expired iframe code.');
-      const ws = store.workspace(session.workspace_id);
-      const q = request.query;
-      const html = `<!doctype html><title>Connect - ${escapeHtml(s().agency.whitelabel_title)}</title><h1>${escapeHtml(s().agency.whitelabel_title)}</h1>
-<p>Workspace: ${escapeHtml(ws?.title ?? '')}</p><p>${escapeHtml(session.type ?? 'datasource')}: ${escapeHtml(session.name ?? '(choose)')}</p>
-<p>Flow: ${q.show_account_selection === 'True' ? 'two-step (authorize, then pick accounts)' : 'one-step'}; ${q.use_default_auth === 'True' ? 'default authentication method' : 'authentication chooser'}</p>`;
-      return reply.type('text/html').send(html);
-    });
   },
 };
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}

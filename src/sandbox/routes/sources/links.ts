@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { linksCreate } from '../../../contract/requests.js';
 import { SandboxError, badRequest, forbidden, notFound, validationError } from '../../errors.js';
 import { pageUrl, parseBody, pathId, queryOf, requireBearer, sandboxBaseUrl, type IdParams } from '../../http.js';
-import { DEMO_DATASOURCES } from '../../seed.js';
+import { candidatesFor, createConnection, type Candidate } from '../../pages/connect.js';
 import type { Store } from '../../store.js';
-import type { Account, User } from '../../types.js';
+import type { User } from '../../types.js';
 import { connectionView, dataSource } from './model.js';
 
 /** An external authentication link lives 14 days and is used once (docs/contract-rules.md, Limits). */
@@ -59,7 +59,7 @@ export function linkStatus(store: Store, link: ExternalAuthLink): string {
   return link.status;
 }
 
-function inviterOf(store: Store, link: ExternalAuthLink): string {
+export function inviterOf(store: Store, link: ExternalAuthLink): string {
   const user = link.requested_by ? store.state.users.find((u) => u.email === link.requested_by) : undefined;
   return user ? `${user.first_name} ${user.last_name}` : store.state.agency.whitelabel_title;
 }
@@ -157,43 +157,32 @@ export function createLinks(
   return links;
 }
 
-/** The external user connects through the link: a new connection with a few accounts. */
-function useLink(store: Store, link: ExternalAuthLink): { connectionId: number } {
-  const now = store.clock.iso();
+/**
+ * The external user connects through the link: a new connection with the accounts they kept
+ * (all those the sign-in found, unless given), the link `used`, and, when an agency user asked
+ * for the link, a confirmation to that user (docs/contract-rules.md, Versioning 9).
+ */
+export function useLink(store: Store, link: ExternalAuthLink, accounts?: Candidate[]): { connectionId: number } {
   const ds = dataSource(store, link.datasource_name);
-  const demo = DEMO_DATASOURCES.find((d) => d.name === link.datasource_name);
-  const connection = {
-    id: store.nextId('connection'),
-    workspace_id: link.workspace_id,
-    datasource_name: link.datasource_name,
+  const connection = createConnection(store, {
+    workspaceId: link.workspace_id,
+    datasourceName: link.datasource_name,
     title: `${ds?.title ?? link.datasource_name} (${link.email})`,
-    created_at: now,
-    deleted: false,
-  };
-  store.state.connections.push(connection);
-  for (let i = 1; i <= 3; i++) {
-    // Remote ids that do not appear in the titles, so that a search by remote id finds nothing.
-    const remote = String(7_000_000 + link.id * 10 + i);
-    const account: Account = {
-      id: store.nextId('account'),
-      workspace_id: link.workspace_id,
-      connection_id: connection.id,
-      datasource_name: link.datasource_name,
-      account_id: remote,
-      title: `Client account ${i}`,
-      currency: demo ? demo.currency : 'USD',
-      is_active: true,
-      enabled_for_embedded_extraction: false,
-      additional_params: { connected_by: link.email },
-      item: { remote_id: remote, name: `Client account ${i}`, timezone: 'UTC' },
-      created_at: now,
-      updated_at: now,
-    };
-    store.state.accounts.push(account);
-  }
+    connectedBy: link.email,
+    accounts: accounts ?? candidatesFor(link.id),
+  });
   link.status = 'used';
-  link.used_at = now;
+  link.used_at = connection.created_at;
   link.connection_id = connection.id;
+  if (link.requested_by) {
+    store.state.outbox.push({
+      to: link.requested_by,
+      kind: 'confirmation',
+      subject: `${link.email} connected ${ds?.title ?? link.datasource_name}`,
+      link_ids: [link.id],
+      sent_at: connection.created_at,
+    });
+  }
   store.changed();
   return { connectionId: connection.id };
 }
@@ -298,22 +287,6 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
     const connection = store.state.connections.find((c) => c.id === connectionId)!;
     return { link: linkView(store, link, request), connection: connectionView(store, connection) };
   });
-
-  // A stand-in for the page the link opens: names the requesting user, or the whitelabel title.
-  app.get<{ Params: { token: string } }>('/connect/:token', async (request, reply) => {
-    const link = links().find((l) => l.token === request.params.token);
-    if (!link) throw notFound('Unknown link.');
-    const status = linkStatus(store, link);
-    const ds = dataSource(store, link.datasource_name);
-    const text =
-      status === 'not_used'
-        ? `${inviterOf(store, link)} asks you to connect ${ds?.title ?? link.datasource_name}.`
-        : `This link is ${status.replace('_', ' ')}.`;
-    return reply
-      .code(status === 'not_used' ? 200 : 410)
-      .type('text/html')
-      .send(`<!doctype html><title>${escapeHtml(inviterOf(store, link))}</title><p>${escapeHtml(text)}</p>`);
-  });
 }
 
 /** Demo links in the first workspace: one waiting, one revoked. */
@@ -327,8 +300,4 @@ export function seedLinks(store: Store): void {
   });
   revoked!.status = 'revoked_manually';
   revoked!.revoked_at = store.clock.iso();
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

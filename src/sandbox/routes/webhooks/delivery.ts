@@ -103,7 +103,10 @@ export class WebhookDispatcher {
   private async attempt(job: DeliveryJob, attempt: number): Promise<void> {
     const endpoint = this.endpoint(job.endpointId);
     const record = (
-      fields: Pick<WebhookDeliveryAttempt, 'status_code' | 'error' | 'outcome' | 'will_retry' | 'retry_in_s'>,
+      fields: Pick<
+        WebhookDeliveryAttempt,
+        'status_code' | 'error' | 'outcome' | 'will_retry' | 'retry_in_s' | 'signature'
+      >,
     ) =>
       this.log({
         id: this.store.nextId('webhook_delivery'),
@@ -131,13 +134,14 @@ export class WebhookDispatcher {
     }
     let statusCode: number | null = null;
     let error: string | null = null;
+    const signature = signBody(endpoint.secret, job.body);
     try {
       const res = await request(endpoint.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'user-agent': 'edp-sandbox-webhooks',
-          'x-service-signature': signBody(endpoint.secret, job.body),
+          'x-service-signature': signature,
           'x-service-idempotency-key': job.idempotencyKey,
         },
         body: job.body,
@@ -168,6 +172,7 @@ export class WebhookDispatcher {
       outcome: delivered ? 'delivered' : 'failed',
       will_retry: willRetry,
       retry_in_s: retryIn,
+      signature,
     });
     if (retryIn !== null) this.schedule(job, attempt + 1, retryIn * 1000);
   }

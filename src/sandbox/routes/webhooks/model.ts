@@ -36,6 +36,8 @@ export interface WebhookDeliveryAttempt {
   /** seconds until the next attempt, null when none is scheduled */
   retry_in_s: number | null;
   attempted_at: string;
+  /** the X-Service-Signature sent (absent when no request was sent) */
+  signature?: string;
 }
 
 // Optional in the type so that the shared `emptyState()` stays complete; read them through the accessors below.

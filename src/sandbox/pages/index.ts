@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { SandboxArea } from '../area.js';
+import type { Store } from '../store.js';
+import { flowRoutes, iframePage, linkPage } from './flow.js';
+import { parseForm } from './html.js';
+import { inspectorRoutes } from './inspector.js';
+
+/**
+ * The sandbox's pages for people: the iframe page and the external authentication link page
+ * (the client's side of a connection), an example of an operator's page embedding them, and
+ * the inspector. No page sends a header that forbids framing: an operator embeds them.
+ */
+export const pagesArea: SandboxArea = {
+  name: 'pages',
+  routes(app: FastifyInstance, store: Store) {
+    // The pages' forms post `application/x-www-form-urlencoded`; only here; the API takes JSON only.
+    void app.register(async (scope) => {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 64 * 1024 },
+        (_request, body, done) => done(null, parseForm(String(body))),
+      );
+      scope.get('/api/v3/iframe/', async (request, reply) => iframePage(store, request, reply));
+      scope.get<{ Params: { token: string } }>('/connect/:token', async (request, reply) =>
+        linkPage(store, request, reply),
+      );
+      flowRoutes(scope, store);
+      inspectorRoutes(scope, app, store);
+    });
+  },
+};

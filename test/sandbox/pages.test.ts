@@ -1,0 +1,281 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { advanceClock, http, sandbox, tokenFor } from '../helpers.js';
+
+/**
+ * The sandbox's pages without a browser: the iframe and link pages' forms posted as a browser
+ * posts them, the error pages, the inspector. test/e2e/browser.test.ts clicks through the same
+ * pages in Chromium.
+ */
+
+let sb: Sandbox;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(() => sb.close());
+
+const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+async function get(path: string) {
+  const res = await fetch(`${sb.url}${path}`, { headers: HTML, redirect: 'manual' });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** Posts a form as a browser does and follows the redirect to the next step. */
+async function post(action: string, fields: Array<[string, string]>) {
+  const res = await fetch(`${sb.url}${action}`, {
+    method: 'POST',
+    headers: { ...HTML, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+  if (res.status !== 303) return { status: res.status, headers: res.headers, text: await res.text() };
+  return get(res.headers.get('location')!);
+}
+
+function actionOf(html: string): string {
+  const m = /<form method="post" action="([^"]+)"/.exec(html);
+  if (!m) throw new Error(`no form in ${html.slice(0, 400)}`);
+  return m[1]!;
+}
+
+async function iframeUrl(body: Record<string, unknown>, query = ''): Promise<string> {
+  const r = await http(sb, 'POST', `/api/v3/get_iframe_url${query}`, { basic: true, body });
+  expect(r.status).toBe(200);
+  const u = new URL(r.body.url);
+  return `${u.pathname}${u.search}`;
+}
+
+const connectionsOf = (ws: number, ds: string) =>
+  sb.store.state.connections.filter((c) => c.workspace_id === ws && c.datasource_name === ds && !c.deleted);
+const accountsOf = (connectionId: number) => sb.store.state.accounts.filter((a) => a.connection_id === connectionId);
+
+describe('the iframe page', () => {
+  it('one step: signing in makes a connection with every account the sign-in found, and spends the code', async () => {
+    const path = await iframeUrl({ workspace_id: 101, type: 'datasource', name: 'google_ads' });
+    const before = connectionsOf(101, 'google_ads').length;
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/^text\/html/);
+    // Embeddable: nothing forbids framing.
+    expect(first.headers.get('x-frame-options')).toBeNull();
+    expect(first.headers.get('content-security-policy')).toBeNull();
+    expect(first.text).toContain('Sign in to Google Ads');
+    expect(first.text).toContain('Authentication method');
+    const done = await post(actionOf(first.text), [
+      ['auth_method', 'oauth'],
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Connected: Google Ads (client@example.com)');
+    expect(done.text).toContain('postMessage({"type":"ConnectionCreated"');
+    const conns = connectionsOf(101, 'google_ads');
+    expect(conns.length).toBe(before + 1);
+    expect(accountsOf(conns.at(-1)!.id).map((a) => a.title)).toEqual([
+      'Client account 1',
+      'Client account 2',
+      'Client account 3',
+    ]);
+    // The workspace's connectors changed: an active event type, delivered to subscribers.
+    expect(sb.store.state.events.at(-1)).toMatchObject({ type: 'workspace_connector_changed', workspace_id: 101 });
+
+    // Single use: the same URL now shows why it cannot be used, as a page for a browser ...
+    const again = await get(path);
+    expect(again.status).toBe(404);
+    expect(again.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(again.text).toContain('already been used');
+    expect(again.text).not.toMatch(/at .*\.(js|ts):\d+/);
+    // ... and as the service's error body for a program.
+    const api = await http(sb, 'GET', path);
+    expect(api.status).toBe(404);
+    expect(api.body.detail).toContain('already been used');
+  });
+
+  it('two steps (show_account_selection=True): the connection has the accounts picked', async () => {
+    const path = await iframeUrl({ workspace_id: 101, type: 'datasource', name: 'google_ads' });
+    const first = await get(`${path}&show_account_selection=True&use_default_auth=True`);
+    expect(first.text).not.toContain('Authentication method');
+    const before = connectionsOf(101, 'google_ads').length;
+    const pick = await post(actionOf(first.text), [
+      ['auth_method', 'oauth'],
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(pick.text).toContain('Which accounts should be synced?');
+    // Nothing is made before the accounts are picked.
+    expect(connectionsOf(101, 'google_ads').length).toBe(before);
+    const remotes = [...pick.text.matchAll(/name="account" value="(\d+)"/g)].map((m) => m[1]!);
+    expect(remotes).toHaveLength(3);
+    const none = await post(actionOf(pick.text), [['scope', 'some']]);
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('Pick at least one account');
+    const done = await post(actionOf(none.text), [
+      ['scope', 'some'],
+      ['account', remotes[0]!],
+      ['account', remotes[2]!],
+    ]);
+    expect(done.text).toContain('Connected');
+    const c = connectionsOf(101, 'google_ads').at(-1)!;
+    expect(accountsOf(c.id).map((a) => a.account_id)).toEqual([remotes[0], remotes[2]]);
+  });
+
+  it('a data source that cannot list accounts before the connection keeps the one-step flow', async () => {
+    const path = await iframeUrl({ workspace_id: 101, type: 'datasource', name: 'linkedin_ads' });
+    const first = await get(`${path}&show_account_selection=True`);
+    const done = await post(actionOf(first.text), [
+      ['email', 'x@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(done.text).toContain('Connected: LinkedIn Ads');
+  });
+
+  it('without a name: the data source is chosen first; sign-in refuses without consent', async () => {
+    const path = await iframeUrl({ workspace_id: 101 });
+    const first = await get(path);
+    expect(first.text).toContain('Choose a data source');
+    expect(first.text).toContain('Already connected');
+    const signin = await post(actionOf(first.text), [['name', 'facebook_ads']]);
+    expect(signin.text).toContain('Sign in to Facebook Ads');
+    const refused = await post(actionOf(signin.text), [['email', 'x@example.com']]);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Allow access to go on');
+  });
+
+  it('show_datasources=false hides the existing connections; show_accounts=false their accounts', async () => {
+    const hidden = await get(await iframeUrl({ workspace_id: 101 }, '?show_datasources=false'));
+    expect(hidden.text).not.toContain('Already connected');
+    const withAccounts = await get(await iframeUrl({ workspace_id: 101 }));
+    expect(withAccounts.text).toMatch(/<li>Google Ads \(Acme Retail\)<ul><li>/);
+    const noAccounts = await get(await iframeUrl({ workspace_id: 101 }, '?show_accounts=false'));
+    expect(noAccounts.text).toContain('Already connected');
+    expect(noAccounts.text).toMatch(/<li>Google Ads \(Acme Retail\)<\/li>/);
+  });
+
+  it('an unknown code, and a code an hour old, show an error page', async () => {
+    const unknown = await get('/api/v3/iframe/?code=nope');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('unknown code');
+    const path = await iframeUrl({ workspace_id: 101, name: 'google_ads' });
+    await advanceClock(sb, 3601);
+    const old = await get(path);
+    expect(old.status).toBe(404);
+    expect(old.text).toContain('expired');
+  });
+
+  it('a destination: the connection is a destination connection', async () => {
+    const path = await iframeUrl({ workspace_id: 101, type: 'destination', name: 'sftp' });
+    const first = await get(path);
+    const done = await post(actionOf(first.text), [
+      ['email', 'ops@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(done.text).toContain('destination connection');
+    expect(sb.store.state.destination_connections.at(-1)).toMatchObject({
+      workspace_id: 101,
+      destination_name: 'sftp',
+    });
+  });
+});
+
+describe('the external authentication link page', () => {
+  async function link(body: Record<string, unknown>) {
+    const token = await tokenFor(sb, 101);
+    const r = await http(sb, 'POST', '/api/v3/datasources/google_ads/external-auth-links', { token, body });
+    expect(r.status).toBe(201);
+    const l = r.body[0];
+    return { id: l.id as number, path: new URL(l.url).pathname };
+  }
+
+  it('names the user who asked; connecting uses the link and sends that user a confirmation', async () => {
+    const l = await link({
+      to_emails: ['client@example.com'],
+      send_email: false,
+      requested_by: 'agency@sandbox.local',
+    });
+    const first = await get(l.path);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Avery Chief asks you to connect Google Ads');
+    const pick = await post(actionOf(first.text), [
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    const remote = /name="account" value="(\d+)"/.exec(pick.text)![1]!;
+    const outbox = sb.store.state.outbox.length;
+    const done = await post(actionOf(pick.text), [
+      ['scope', 'some'],
+      ['account', remote],
+    ]);
+    expect(done.text).toContain('Connected');
+    const stored = sb.store.state.external_auth_links.find((x) => x.id === l.id)!;
+    expect(stored.status).toBe('used');
+    expect(accountsOf(stored.connection_id!).map((a) => a.account_id)).toEqual([remote]);
+    expect(sb.store.state.outbox.slice(outbox)).toEqual([
+      expect.objectContaining({ to: 'agency@sandbox.local', kind: 'confirmation', link_ids: [l.id] }),
+    ]);
+    const used = await get(l.path);
+    expect(used.status).toBe(410);
+    expect(used.text).toContain('already been used');
+  });
+
+  it('without requested_by: the whitelabel title, and no confirmation', async () => {
+    const l = await link({ to_emails: ['client@example.com'], send_email: false });
+    const first = await get(l.path);
+    expect(first.text).toContain('Sandbox Data Hub asks you to connect');
+    const outbox = sb.store.state.outbox.length;
+    await post(actionOf(first.text), [
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]).then((pick) => post(actionOf(pick.text), [['scope', 'all']]));
+    expect(sb.store.state.outbox.length).toBe(outbox);
+  });
+
+  it('a revoked, an expired and an unknown link say why', async () => {
+    const revoked = sb.store.state.external_auth_links.find((x) => x.status === 'revoked_manually')!;
+    const r = await get(`/connect/${revoked.token}`);
+    expect(r.status).toBe(410);
+    expect(r.text).toContain('revoked');
+    const l = await link({ to_emails: ['late@example.com'], send_email: false });
+    const opened = await get(l.path);
+    await advanceClock(sb, 14 * 24 * 3600);
+    const expired = await get(l.path);
+    expect(expired.status).toBe(410);
+    expect(expired.text).toContain('expired');
+    // A page opened before the link expired cannot finish either.
+    const late = await post(actionOf(opened.text), [
+      ['email', 'late@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(late.status).toBe(410);
+    expect((await get('/connect/unknown-token')).status).toBe(404);
+  });
+});
+
+describe('the inspector', () => {
+  it('shows the requests, the outbox and the links, and advances the clock', async () => {
+    await http(sb, 'GET', '/api/v3/iframe/?code=journal-me');
+    const page = await get('/_sandbox/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Sandbox inspector');
+    expect(page.text).toContain('/api/v3/iframe/');
+    expect(page.text).toContain('former-client@example.com');
+    const before = sb.store.clock.now();
+    const after = await post('/_sandbox/inspector/clock', [['advance_seconds', '86400']]);
+    expect(after.text).toContain('Clock advanced by 86400 s.');
+    expect(sb.store.clock.now() - before).toBeGreaterThanOrEqual(86_400_000);
+  });
+
+  it('changes the fault knobs', async () => {
+    const after = await post('/_sandbox/inspector/faults', [
+      ['latency_ms', '0'],
+      ['retry_after', '7'],
+    ]);
+    expect(after.text).toContain('Fault knobs applied.');
+    expect(sb.store.opts.retryAfter).toBe(7);
+  });
+
+  it('answers only requests addressed to this machine', async () => {
+    const res = await sb.app.inject({ method: 'GET', url: '/_sandbox/', headers: { ...HTML, host: 'example.com' } });
+    expect(res.statusCode).toBe(403);
+  });
+});
