@@ -157,7 +157,20 @@ function poolOf(state: State): Pool {
   for (const d of [...state.datasources, ...state.destinations]) strings.add(d.name);
   for (const t of state.extract_templates) for (const f of t.fields ?? []) strings.add(f.name);
   for (const a of inWs(state.accounts)) strings.add(a.account_id);
-  return { integers: [...integers], strings: [...strings] };
+  const ids = (rows: any[]) => inWs(rows).map((r) => r.id);
+  const keys = {
+    workspace_id: [WS],
+    recipe_id: ids(state.agency_recipes),
+    connection_id: ids(state.connections),
+    account_embedded_id: ids(state.accounts),
+    data_table_id: ids(state.data_tables),
+    destination_connection_id: ids(state.destination_connections),
+    migrated_from_extraction_id: ids(state.extracts),
+    parent_id: ids(state.extract_templates),
+    template_id: [...ids(state.recipe_templates), ...ids(state.extract_templates)],
+    requested_by: state.users.map((u: any) => u.email),
+  };
+  return { integers: [...integers], strings: [...strings], keys };
 }
 
 // ---------------------------------------------------------------- one sandbox per operation

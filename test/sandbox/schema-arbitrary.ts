@@ -19,6 +19,8 @@ export type Schema = Record<string, any>;
 export interface Pool {
   integers: number[];
   strings: string[];
+  /** values for a property of this name (`workspace_id`: the workspaces' ids) */
+  keys?: Record<string, unknown[]>;
 }
 
 const NO_POOL: Pool = { integers: [], strings: [] };
@@ -63,7 +65,13 @@ function numberArbitrary(s: Schema, integer: boolean, pool: Pool): fc.Arbitrary<
   if (integer) {
     min = Math.ceil(min);
     max = Math.floor(Math.min(max, Number.MAX_SAFE_INTEGER));
-    return withPool(fc.integer({ min, max }), min >= 1 ? pool.integers.filter((v) => v >= min && v <= max) : []);
+    // The pool within the schema's own bounds (the generated range is narrower).
+    const low = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : -Infinity);
+    const high = s.maximum ?? Infinity;
+    return withPool(
+      fc.integer({ min, max }),
+      pool.integers.filter((v) => v >= low && v <= high),
+    );
   }
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
@@ -109,7 +117,9 @@ function objectArbitrary(schema: Schema, pool: Pool, depth: number): fc.Arbitrar
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set<string>(schema.required ?? []);
   const known = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, arbitraryOf(s, pool, depth + 1)])),
+    Object.fromEntries(
+      Object.entries(properties).map(([k, s]) => [k, withPool(arbitraryOf(s, pool, depth + 1), pool.keys?.[k] ?? [])]),
+    ),
     { requiredKeys: Object.keys(properties).filter((k) => required.has(k)) },
   );
   const extra = schema.additionalProperties;
