@@ -17,10 +17,13 @@ export const PASSWORD = 'sandbox';
 /**
  * A sandbox on a free port; close it in afterAll. Every answer it gives is checked against
  * its OpenAPI document when it closes (fixtures/openapi-check.ts): a violation fails the close.
+ * Its clock is manual: time stands still until the test moves it (`advanceClock`), so a build,
+ * load or extract run that takes `buildSeconds` is in progress until then and done right after,
+ * whatever the machine's speed. With `buildSeconds: 0` work is done by the next request.
  */
 export async function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const answers = answerChecker();
-  const sb = await startSandbox({ port: 0, retryAfter: 0, onAnswer: answers.record, ...opts });
+  const sb = await startSandbox({ port: 0, retryAfter: 0, clock: 'manual', onAnswer: answers.record, ...opts });
   const close = sb.close.bind(sb);
   sb.close = async () => {
     const violations = await answers.check(sb).finally(close);
@@ -309,6 +312,19 @@ export async function control(sb: Sandbox, method: string, path: string, body?: 
   const res = await http(sb, method, `/_sandbox${path}`, body === undefined ? {} : { body });
   if (res.status < 200 || res.status > 299) throw new Error(`${method} /_sandbox${path}: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/** Moves the sandbox's clock `seconds` forward: the work that becomes due is done, in order. */
+export async function advanceClock(sb: Sandbox, seconds: number): Promise<void> {
+  await control(sb, 'POST', '/clock', { advance_seconds: seconds });
+}
+
+/**
+ * Moves the sandbox's clock to each of its pending timers in turn until none is left: the
+ * builds, loads and extract runs in progress are done (webhook deliveries due are attempted).
+ */
+export async function settleClock(sb: Sandbox): Promise<void> {
+  await control(sb, 'POST', '/clock', { settle: true });
 }
 
 /** Polls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs`. */

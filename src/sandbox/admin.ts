@@ -95,13 +95,29 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
 
   app.get('/_sandbox/state', async () => store.state);
 
-  app.post<{ Body: { advance_seconds?: unknown } | undefined }>('/_sandbox/clock', async (request) => {
-    const body = request.body ?? {};
-    const secs = Number(body.advance_seconds);
-    if (!Number.isFinite(secs) || secs < 0) throw badRequest('advance_seconds must be a non-negative number');
-    store.clock.advance(secs * 1000);
-    return { now: store.clock.iso() };
-  });
+  const clockView = () => ({ now: store.clock.iso(), mode: store.clock.mode, pending_timers: store.clock.pending });
+  app.get('/_sandbox/clock', async () => clockView());
+  // Moves the clock (and finishes the work that becomes due, in order); `settle` moves it to
+  // each pending timer until none is left; `mode` switches between wall-clock time and time
+  // that moves only here.
+  app.post<{ Body: { advance_seconds?: unknown; settle?: unknown; mode?: unknown } | undefined }>(
+    '/_sandbox/clock',
+    async (request) => {
+      const body = request.body ?? {};
+      if (body.mode !== undefined && body.mode !== 'real' && body.mode !== 'manual')
+        throw badRequest("mode must be 'real' or 'manual'");
+      if (body.settle !== undefined && typeof body.settle !== 'boolean') throw badRequest('settle must be a boolean');
+      const secs =
+        body.advance_seconds === undefined && (body.mode !== undefined || body.settle !== undefined)
+          ? 0
+          : Number(body.advance_seconds);
+      if (!Number.isFinite(secs) || secs < 0) throw badRequest('advance_seconds must be a non-negative number');
+      if (body.mode !== undefined) store.clock.setMode(body.mode);
+      store.clock.advance(secs * 1000);
+      if (body.settle === true) store.clock.settle();
+      return clockView();
+    },
+  );
 
   app.patch<{ Body: ControlBody }>('/_sandbox/agency', async (request) => {
     const flags = store.state.agency.flags;

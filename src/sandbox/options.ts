@@ -1,3 +1,5 @@
+import type { ClockMode } from './clock.js';
+
 /** How a sandbox is started (the `edp sandbox` flags) and what it does on its own. */
 export interface SandboxOptions {
   host: string;
@@ -10,6 +12,12 @@ export interface SandboxOptions {
   retryAfter: number;
   resetRate: number;
   buildSeconds: number;
+  /**
+   * How the sandbox's time passes: `real` follows the wall clock (builds take --build-seconds);
+   * `manual` stands still until POST /_sandbox/clock moves it, so that tests decide when work
+   * finishes.
+   */
+  clock: ClockMode;
   tokenTtl: number;
   webhookDelay: number;
   scale: number;
@@ -47,6 +55,7 @@ export const defaultSandboxOptions: SandboxOptions = {
   retryAfter: 30,
   resetRate: 0,
   buildSeconds: 2,
+  clock: 'real',
   tokenTtl: 1800,
   webhookDelay: 1,
   scale: 1,

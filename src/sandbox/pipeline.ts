@@ -1,4 +1,5 @@
 import { deliverRows, emitExtraction, historyPending } from './routes/extraction/model.js';
+import type { ClockTimer } from './clock.js';
 import type { Store } from './store.js';
 import type { Extract } from './types.js';
 
@@ -26,7 +27,7 @@ export function behaviorOf(store: Store, extract: Extract): string {
 export type RunListener = (extract: Extract, outcome: 'completed' | 'failed') => void;
 
 export function installPipeline(store: Store, onFinish: RunListener = () => undefined): { close(): void } {
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<ClockTimer>();
   store.runExtract = (extract) => {
     if (!canDeliver(store, extract)) return;
     const runId = store.nextId('extract_run');
@@ -38,7 +39,7 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
     const behavior = behaviorOf(store, extract);
     if (behavior === 'never_delivers') return;
     const ms = store.opts.buildSeconds * 1000 * (behavior === 'slow' ? 3 : 1);
-    const timer = setTimeout(() => {
+    const timer = store.clock.setTimeout(() => {
       timers.delete(timer);
       if (!canDeliver(store, extract)) {
         extract.status = 'new';
@@ -57,12 +58,11 @@ export function installPipeline(store: Store, onFinish: RunListener = () => unde
       store.changed();
       onFinish(extract, outcome);
     }, ms);
-    timer.unref();
     timers.add(timer);
   };
   return {
     close() {
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) store.clock.clearTimeout(t);
       timers.clear();
     },
   };

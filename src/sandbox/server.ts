@@ -143,6 +143,9 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   // Per-request work is kept to what each answer needs: plain callback hooks (no promise per
   // hook), the fault knobs read as numbers (the controls change them while serving).
   app.addHook('onRequest', (request, reply, done) => {
+    // Work whose time has come is done before anything is answered: what a request sees
+    // depends on the sandbox's clock only, not on how soon a timer got its turn.
+    store.clock.runDue();
     reply.header('x-im-trace-id', nextTraceId());
     if (!isApi(request)) return done(refuseControl(store, request));
     const shadowed = shadowedPath(request);
@@ -163,7 +166,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
       }
       done();
     };
-    if (opts.latencyMs > 0) setTimeout(fail, opts.latencyMs);
+    if (opts.latencyMs > 0) store.clock.setTimeout(fail, opts.latencyMs);
     else fail();
   });
 
@@ -249,6 +252,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     store,
     app,
     async close() {
+      store.clock.close();
       await app.close();
       await store.flush();
     },

@@ -10,7 +10,7 @@ export type EventListener = (event: SandboxEvent) => void;
 /** The sandbox's in-memory state and what acts on all of it: ids, the clock, events, saving. */
 export class Store {
   state: State;
-  readonly clock = new Clock();
+  readonly clock: Clock;
   /** data generation (seeded) */
   readonly random: () => number;
   /** fault injection (seeded separately, so that data does not depend on traffic) */
@@ -24,13 +24,15 @@ export class Store {
   /** The state file with --state. */
   readonly file: StateFile | undefined;
   /** When expired tokens were last pruned (sandbox clock). */
-  private prunedAt = this.clock.now();
+  private prunedAt: number;
 
   constructor(
     readonly opts: SandboxOptions,
     state: State,
   ) {
     this.state = state;
+    this.clock = new Clock(opts.clock);
+    this.prunedAt = this.clock.now();
     this.random = seededRandom(opts.seed);
     this.faultRandom = seededRandom(opts.seed * 7919 + 17);
     this.file = opts.stateFile

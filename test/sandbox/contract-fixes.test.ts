@@ -8,7 +8,7 @@ import { PASSWORD, USERNAME, http, sandbox, tokenFor } from '../helpers.js';
 let sb: Sandbox;
 let token: string;
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: 0 });
   token = await tokenFor(sb, 101);
 });
 afterAll(() => sb.close());

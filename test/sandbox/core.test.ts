@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor } from '../helpers.js';
+import { http, sandbox, tokenFor, waitUntil } from '../helpers.js';
 
 let sb: Sandbox;
 beforeEach(async () => {
@@ -196,11 +196,17 @@ describe('sandbox: knobs and persistence', () => {
     await dropping.close();
   });
 
-  it('--latency delays every answer', async () => {
+  it('--latency delays every answer by that much of the sandbox clock', async () => {
     const slow = await sandbox({ latencyMs: 80 });
-    const t = performance.now();
-    await http(slow, 'GET', '/api/v3/workspaces', { basic: true });
-    expect(performance.now() - t).toBeGreaterThanOrEqual(75);
+    let answered = false;
+    const answer = http(slow, 'GET', '/api/v3/workspaces', { basic: true }).finally(() => (answered = true));
+    // The request waits on the clock; it is answered once the clock has moved 80 ms.
+    await waitUntil(() => slow.store.clock.pending > 0, { what: 'the request to wait on the clock' });
+    slow.store.clock.advance(79);
+    await http(slow, 'GET', '/_sandbox/health');
+    expect(answered).toBe(false);
+    slow.store.clock.advance(1);
+    expect((await answer).status).toBe(200);
     await slow.close();
   });
 

@@ -6,7 +6,7 @@ import { bearer, demo } from '../fixtures/extraction.js';
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
 beforeEach(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: 0 });
   call = bearer(sb);
 });
 afterEach(() => sb.close());

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { sandbox, waitUntil } from '../helpers.js';
+import { sandbox, settleClock } from '../helpers.js';
 import { bearer, demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
 beforeEach(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
+  // A run takes a minute of the sandbox's clock, which moves only when a test moves it.
+  sb = await sandbox({ buildSeconds: 60 });
   call = bearer(sb);
 });
 afterEach(() => sb.close());
@@ -61,9 +62,8 @@ describe('extracts (HTTP)', () => {
       status: 'running',
     });
     expect(e.template.is_wide_template).toBe(false);
-    await waitUntil(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed', {
-      timeoutMs: 3000,
-    });
+    await settleClock(sb);
+    expect((await call('GET', `/api/v3/extracts/${e.id}`)).body.status).toBe('completed');
     expect(sb.store.state.data_table_rows[String(e.data_table_id)]!.length).toBeGreaterThan(6);
     for (const type of [
       'extraction_created',
@@ -113,7 +113,8 @@ describe('extracts (HTTP)', () => {
     };
     sb.store.state.extracts.push(extract);
     sb.store.runExtract(extract);
-    await waitUntil(() => extract.delivered, { timeoutMs: 3000 });
+    await settleClock(sb);
+    expect(extract.delivered).toBe(true);
     const e = (await call('GET', `/api/v3/extracts/${extract.id}`)).body;
     expect(e).toMatchObject({ status: 'completed', schedule: 'daily', template: { is_wide_template: false } });
     expect(e.template_settings.fields).toEqual(template.fields.map((f) => f.name));
@@ -244,21 +245,19 @@ describe('extracts (HTTP)', () => {
     expect((await call('POST', `/api/v3/extracts/${e.id}/pause`)).status).toBe(200);
     const run = await call('POST', `/api/v3/extracts/${e.id}/run`);
     expect(run.status).toBe(409);
-    // Runs of one account take as long as each other: once an extract created after the pause
-    // has delivered, the run started before the pause has ended too, without delivering.
+    // Once the clock has passed every run, the one started before the pause has ended without
+    // delivering, while an extract created after the pause has delivered.
     const later = await createExtract({
       template_id: d.template('linkedin_ads', false).id,
       account_embedded_id: d.accounts('linkedin_ads')[0]!.id,
     });
-    await waitUntil(async () => (await call('GET', `/api/v3/extracts/${later.id}`)).body.status === 'completed', {
-      timeoutMs: 3000,
-    });
+    await settleClock(sb);
+    expect((await call('GET', `/api/v3/extracts/${later.id}`)).body.status).toBe('completed');
     expect(sb.store.state.extracts.find((x) => x.id === e.id)!.delivered).toBe(false);
     const unpaused = await call('POST', `/api/v3/extracts/${e.id}/unpause`);
     expect(unpaused.body.is_paused).toBe(false);
-    await waitUntil(async () => (await call('GET', `/api/v3/extracts/${e.id}`)).body.status === 'completed', {
-      timeoutMs: 3000,
-    });
+    await settleClock(sb);
+    expect((await call('GET', `/api/v3/extracts/${e.id}`)).body.status).toBe('completed');
     const again = await call('POST', `/api/v3/extracts/${e.id}/run`);
     expect(again.status).toBe(202);
     expect((await call('POST', `/api/v3/extracts/${e.id}/run`)).status).toBe(409);

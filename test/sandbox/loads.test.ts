@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tempDir, waitUntil } from '../helpers.js';
+import { advanceClock, http, sandbox, tempDir } from '../helpers.js';
 import { bearer, demo } from '../fixtures/extraction.js';
 
 let sb: Sandbox;
 let call: ReturnType<typeof bearer>;
+// A run takes a minute of the sandbox's clock, which stands still until a test moves it.
+const BUILD_SECONDS = 60;
 beforeEach(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: BUILD_SECONDS });
   call = bearer(sb);
 });
 afterEach(() => sb.close());
@@ -19,9 +21,7 @@ async function newLoad() {
 }
 
 async function finished(id: number) {
-  await waitUntil(async () => (await call('GET', `/api/v3/loads/${id}`)).body.last_run?.status !== 'running', {
-    timeoutMs: 3000,
-  });
+  await advanceClock(sb, BUILD_SECONDS);
   return (await call('GET', `/api/v3/loads/${id}`)).body;
 }
 
@@ -57,6 +57,9 @@ describe('loads (HTTP)', () => {
     const r = await call('PUT', `/api/v3/loads/${load.id}/run`, { date_from: '2000-01-01', date_to: today });
     expect(r.status).toBe(202);
     expect(r.body.last_run).toMatchObject({ status: 'running', date_from: '2000-01-01', date_to: today });
+    await advanceClock(sb, BUILD_SECONDS - 0.001);
+    expect((await call('GET', `/api/v3/loads/${load.id}`)).body.last_run.status).toBe('running');
+    await advanceClock(sb, 0.001);
     const done = await finished(load.id);
     expect(done.last_run.status).toBe('completed');
     expect(done.last_run.rows).toBeGreaterThan(0);
@@ -77,10 +80,7 @@ describe('loads (HTTP)', () => {
     });
     const load = (await call102('GET', '/api/v3/loads')).body.results[0];
     await call102('PUT', `/api/v3/loads/${load.id}/run`);
-    await waitUntil(
-      async () => (await call102('GET', `/api/v3/loads/${load.id}`)).body.last_run?.status === 'completed',
-      { timeoutMs: 3000 },
-    );
+    await advanceClock(sb, BUILD_SECONDS);
     const run = (await call102('GET', `/api/v3/loads/${load.id}`)).body.last_run;
     const csv = await http(sb, 'GET', `/_sandbox/exports/${run.export_id}`);
     expect(csv.text.split('\n')[0]).toBe('date,campaign_id,campaign_name,clicks,account_id,account_name,__insert_date');
@@ -159,7 +159,7 @@ describe('a sandbox restarted from its state file', () => {
       const extract = (await run('GET', '/api/v3/extracts')).body.results[0];
       expect((await run('POST', `/api/v3/extracts/${extract.id}/run`)).body.status).toBe('running');
       await first.close();
-      const second = await sandbox({ buildSeconds: 0.05, stateFile });
+      const second = await sandbox({ buildSeconds: BUILD_SECONDS, stateFile });
       try {
         const again = bearer(second);
         expect((await again('GET', `/api/v3/loads/${load.id}`)).body.last_run.status).toBe('failed');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { control, http, sandbox, tokenFor, waitUntil } from '../helpers.js';
+import { advanceClock, control, http, sandbox, settleClock, tokenFor } from '../helpers.js';
 import {
   V3,
   V31,
@@ -17,7 +17,8 @@ let sb: Sandbox;
 let token: string;
 beforeAll(async () => {
   // scale 2: a bulk connection of 200 accounts in workspace 101, for the 100-entry cap
-  sb = await sandbox({ buildSeconds: 0.05, scale: 2 });
+  // Each build state lasts a minute of the sandbox's clock, which moves only when a test moves it.
+  sb = await sandbox({ buildSeconds: 60, scale: 2 });
   token = await tokenFor(sb, 101);
 });
 afterAll(() => sb.close());
@@ -46,19 +47,13 @@ describe('sandbox: build (v3.1)', () => {
     const again = await http(sb, 'POST', `${V31}${id}/build/`, { token });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'build_already_running', details: {} });
-    const seen = new Set<string>([started.body.state]);
-    const recipe: any = await waitUntil(
-      async () => {
-        const r = (await http(sb, 'GET', `${V31}${id}/`, { token })).body;
-        seen.add(r.state);
-        return r.state === 'ready_to_work' || r.state === 'failed' ? r : undefined;
-      },
-      { what: `recipe ${id}'s build to end` },
-    );
-    // States only move forward; a slow poll may miss the short building_dependencies step.
-    const order = ['extracting_data', 'building_dependencies', 'ready_to_work'];
-    expect([...seen]).toEqual(order.filter((state) => seen.has(state)));
-    expect([...seen][0]).toBe('extracting_data');
+    const state = async () => (await http(sb, 'GET', `${V31}${id}/`, { token })).body;
+    await advanceClock(sb, 59.999);
+    expect((await state()).state).toBe('extracting_data');
+    await advanceClock(sb, 0.001);
+    expect((await state()).state).toBe('building_dependencies');
+    await advanceClock(sb, 60);
+    const recipe = await state();
     expect(recipe.state).toBe('ready_to_work');
     expect(recipe).toMatchObject({ degraded: false, error: null, not_delivered_reasons: [] });
     expect(recipe.sources).toEqual([
@@ -266,13 +261,9 @@ describe('sandbox: build (v3.1)', () => {
     const held = recipe.sources[0].not_delivered.map((n: any) => n.extraction_id);
     await behave({ datasource_name: 'google_ads', behavior: 'delivers' });
     for (const e of sb.store.state.extracts.filter((x) => held.includes(x.id))) sb.store.runExtract(e);
-    const check = await waitUntil(
-      async () => {
-        const r = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
-        return r.body.all_tables_exist ? r : undefined;
-      },
-      { what: "the recipe's extraction tables to exist" },
-    );
+    await settleClock(sb);
+    const check = await http(sb, 'GET', `${V31}${id}/extractions/`, { token });
+    expect(check.body.all_tables_exist).toBe(true);
     expect(check.body.tables).toEqual([
       {
         data_source: 'google_ads',
@@ -436,10 +427,7 @@ describe('sandbox: v3 differences', () => {
     const notConfigured = await http(sb, 'POST', `${V3}${id}/build/`, { token });
     expect(notConfigured.status).toBe(400);
     await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
-    // The first build state lasts a second, so that a loaded machine still reads it while it runs.
-    await http(sb, 'PATCH', '/_sandbox/faults', { body: { build_seconds: 1 } });
     const built = await http(sb, 'POST', `${V3}${id}/build/`, { token });
-    await http(sb, 'PATCH', '/_sandbox/faults', { body: { build_seconds: 0.05 } });
     expect(built.status).toBe(200);
     expect(built.body).toEqual({ status: expect.any(String), message: expect.any(String) });
     expect((await http(sb, 'GET', `${V3}${id}/`, { token })).body.state).toBe('Extracting Data');

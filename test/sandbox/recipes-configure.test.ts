@@ -7,7 +7,7 @@ let sb: Sandbox;
 let token: string;
 let id: string;
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: 0 });
   token = await tokenFor(sb, 101);
 });
 afterAll(() => sb.close());

@@ -6,7 +6,7 @@ import { V3, V31, createRecipe, resetRecipes } from '../fixtures/recipes.js';
 let sb: Sandbox;
 let token: string;
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: 0 });
   token = await tokenFor(sb, 101);
 });
 afterAll(() => sb.close());

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor, waitUntil } from '../helpers.js';
+import { advanceClock, http, sandbox, settleClock, tokenFor, waitUntil } from '../helpers.js';
 import { receiver } from '../fixtures/webhooks.js';
 
 let sb: Sandbox;
@@ -15,6 +15,17 @@ beforeAll(async () => {
   t103 = await tokenFor(sb, 103);
 });
 afterAll(() => sb.close());
+
+/**
+ * Waits for `check` while moving the clock past the deliveries and retries due on each look: a
+ * delivery is an HTTP request to a receiver, whose answer comes in its own time.
+ */
+function delivered<T>(check: () => T | Promise<T>) {
+  return waitUntil(async () => {
+    await settleClock(sb);
+    return check();
+  });
+}
 
 const SHARED_KEYS = [
   'product_domain_event_inserted_at',
@@ -243,9 +254,12 @@ describe('secret rotation', () => {
         datasource_name: 'google_ads',
         datasource_connection_title: 'x',
       });
-      await waitUntil(() => (r.posts().length === 1 ? true : undefined));
+      await advanceClock(sb, 0.02);
+      // The first attempt failed and its retry waits on the clock.
+      await waitUntil(async () => ((await deliveries(ep.id)).length === 1 ? true : undefined));
+      expect(r.posts()).toHaveLength(1);
       await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.id}/regenerate_secret/`, { token: t102 });
-      const log = await waitUntil(async () => {
+      const log = await delivered(async () => {
         const d = await deliveries(ep.id);
         return d.length === 2 ? d : undefined;
       });
@@ -272,7 +286,7 @@ describe('deliveries', () => {
         body: { title: 'Hooked Workspace' },
       });
       expect(created.status).toBe(201);
-      const post = await waitUntil(() => subscribed.posts()[0]);
+      const post = await delivered(() => subscribed.posts()[0]);
       const event = JSON.parse(post.body);
       expect(Object.keys(event)).toEqual(['id', 'type', 'timestamp', 'data']);
       expect(event.type).toBe('workspace_created');
@@ -289,7 +303,7 @@ describe('deliveries', () => {
       // one has reached `other`, anything this one would have sent to it or to the unverified
       // endpoint has gone out too.
       sb.store.emit('load_completed', 101, 'Load', { load_id: '5' });
-      await waitUntil(() => other.posts()[0]);
+      await delivered(() => other.posts()[0]);
       expect(unverified.posts()).toHaveLength(0);
       expect(other.posts().map((p) => JSON.parse(p.body).type)).toEqual(['load_completed']);
       expect(subscribed.posts()).toHaveLength(1);
@@ -305,10 +319,10 @@ describe('deliveries', () => {
       await activeEndpoint(t101, mine.url, ['load_completed']);
       await activeEndpoint(t102, theirs.url, ['load_completed']);
       sb.store.emit('load_completed', 101, 'Load', { load_id: '5' });
-      await waitUntil(() => mine.posts()[0]);
+      await delivered(() => mine.posts()[0]);
       // A later event of workspace 102 reaches `theirs` after anything the first one sent it.
       sb.store.emit('load_completed', 102, 'Load', { load_id: '6' });
-      await waitUntil(() => theirs.posts()[0]);
+      await delivered(() => theirs.posts()[0]);
       expect(theirs.posts().map((p) => JSON.parse(p.body).data.load_id)).toEqual(['6']);
     } finally {
       await Promise.all([mine.close(), theirs.close()]);
@@ -328,7 +342,7 @@ describe('deliveries', () => {
         invitee_user_email: 'new@example.com',
         agency_invite_accepted_date: null,
       });
-      await waitUntil(() => (r.posts().length === 3 ? true : undefined));
+      await delivered(() => (r.posts().length === 3 ? true : undefined));
       const byType = Object.fromEntries(r.posts().map((p) => [JSON.parse(p.body).type, JSON.parse(p.body).data]));
       const account = byType.account_enabled;
       expect(Object.keys(account).sort()).toEqual(
@@ -367,7 +381,7 @@ describe('deliveries', () => {
       sb.store.emit('connection_created', 102, 'Connection', {});
       sb.store.emit('connection_invalidated', 102, 'Connection', {});
       // The silent event was emitted first, so its delivery would have gone out first.
-      await waitUntil(async () => ((await deliveries(ep.id)).length > 0 ? true : undefined));
+      await delivered(async () => ((await deliveries(ep.id)).length > 0 ? true : undefined));
       expect(r.posts().map((p) => JSON.parse(p.body).type)).toEqual(['connection_invalidated']);
       expect((await deliveries(ep.id)).map((d) => d.event_type)).toEqual(['connection_invalidated']);
     } finally {
@@ -382,7 +396,7 @@ describe('deliveries', () => {
     try {
       const ep = await activeEndpoint(t102, r.url, ['extraction_completed']);
       sb.store.emit('extraction_completed', 102, 'Extraction', { order_id: '77' });
-      const log = await waitUntil(async () => {
+      const log = await delivered(async () => {
         const d = await deliveries(ep.id);
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
@@ -404,7 +418,7 @@ describe('deliveries', () => {
     try {
       const ep = await activeEndpoint(t102, r.url, ['load_started']);
       sb.store.emit('load_started', 102, 'Load', {});
-      const log = await waitUntil(async () => {
+      const log = await delivered(async () => {
         const d = await deliveries(ep.id);
         return d.some((x) => !x.will_retry) ? d : undefined;
       });
@@ -424,7 +438,7 @@ describe('deliveries', () => {
       const ep = await activeEndpoint(t102, r.url, ['load_created']);
       expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: { lost_answers: 1 } })).body.lost_answers).toBe(1);
       sb.store.emit('load_created', 102, 'Load', {});
-      await waitUntil(() => (r.posts().length === 2 ? true : undefined));
+      await delivered(() => (r.posts().length === 2 ? true : undefined));
       const log = await deliveries(ep.id);
       expect(log.map((d) => d.outcome)).toEqual(['failed', 'delivered']);
       expect(log[0].status_code).toBe(200);
@@ -455,15 +469,24 @@ describe('as the vendor documents deliveries', () => {
       ).body;
       expect((await http(fresh, 'POST', `/api/v3/webhook_endpoints/${ep.id}/verify/`, { token })).status).toBe(200);
       fresh.store.emit('load_started', 101, 'Load', {});
+      const attempts = (n: number) =>
+        waitUntil(async () => {
+          const d = (await http(fresh, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${ep.id}`)).body as any[];
+          return d.length >= n ? d : undefined;
+        });
       // The first two attempts are 0 s apart; the second schedules the third 2 s later.
-      const log = await waitUntil(async () => {
-        const d = (await http(fresh, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${ep.id}`)).body as any[];
-        return d.length >= 2 ? d : undefined;
-      });
+      await advanceClock(fresh, 0.02);
+      await attempts(1);
+      await advanceClock(fresh, 0);
+      await attempts(2);
+      await advanceClock(fresh, 1.999);
+      const log = await attempts(2);
       expect(log.map((d) => [d.attempt, d.retry_in_s])).toEqual([
         [1, 0],
         [2, 2],
       ]);
+      await advanceClock(fresh, 0.001);
+      expect((await attempts(3)).map((d) => [d.attempt, d.retry_in_s])[2]).toEqual([3, 5]);
     } finally {
       await r.close();
       await fresh.close();
@@ -488,7 +511,7 @@ describe('as the vendor documents deliveries', () => {
     try {
       const ep = await activeEndpoint(t103, r.url, ['load_completed']);
       sb.store.emit('load_completed', 103, 'Load', {});
-      await waitUntil(() => (r.posts().length >= 1 ? true : undefined));
+      await delivered(() => (r.posts().length >= 1 ? true : undefined));
       const three = JSON.parse(r.posts()[0]!.body);
       expect(three.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
       expect(
@@ -496,7 +519,7 @@ describe('as the vendor documents deliveries', () => {
       ).toBe(6);
       try {
         sb.store.emit('load_completed', 103, 'Load', {});
-        await waitUntil(() => (r.posts().length >= 2 ? true : undefined));
+        await delivered(() => (r.posts().length >= 2 ? true : undefined));
         const six = JSON.parse(r.posts()[1]!.body);
         expect(six.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
         expect(six.data.product_domain_event_inserted_at).toMatch(/\.\d{6}$/);

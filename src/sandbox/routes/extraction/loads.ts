@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadCreate, loadPut, loadRun } from '../../../contract/requests.js';
 import { notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type IdParams } from '../../http.js';
+import type { ClockTimer } from '../../clock.js';
 import type { Store } from '../../store.js';
 import type { DataTable, DestinationConnection } from '../../types.js';
 import {
@@ -87,9 +88,9 @@ function fileName(dc: DestinationConnection, table: DataTable, day: string): str
 
 export function loadRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<ClockTimer>();
   app.addHook('onClose', async () => {
-    for (const t of timers) clearTimeout(t);
+    for (const t of timers) store.clock.clearTimeout(t);
     timers.clear();
   });
 
@@ -234,7 +235,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     const to = body.date_to ?? isoDay(now);
     const windowStart = isoDay(now - (SCHEDULE_WINDOW_DAYS - 1) * 86_400_000);
     const from = body.date_from ?? (to < windowStart ? to : windowStart);
-    const timer = setTimeout(() => {
+    const timer = store.clock.setTimeout(() => {
       timers.delete(timer);
       if (!s().loads.includes(load) || load.last_run !== run) return;
       const table = workspaceTable(store, load.workspace_id, load.data_table_id);
@@ -262,7 +263,6 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
       emitLoad(store, 'load_completed', load, run.id);
       store.changed();
     }, store.opts.buildSeconds * 1000);
-    timer.unref();
     timers.add(timer);
     store.changed();
     return reply.code(202).send(loadView(store, load));

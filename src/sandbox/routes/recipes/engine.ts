@@ -1,4 +1,5 @@
 import { canDeliver } from '../../pipeline.js';
+import type { ClockTimer } from '../../clock.js';
 import type { Store } from '../../store.js';
 import type { Extract } from '../../types.js';
 import { buildError } from './build-errors.js';
@@ -36,16 +37,16 @@ export interface BuildEngine {
  * extractions ends at twice that, so a `slow` extraction (three times) is left out.
  */
 export function createBuildEngine(store: Store): BuildEngine {
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<ClockTimer>();
   const s = () => store.state;
-  const stepMs = () => Math.max(1, store.opts.buildSeconds * 1000);
+  // Zero is allowed: every state then ends at the same moment of the clock, in order.
+  const stepMs = () => Math.max(0, store.opts.buildSeconds * 1000);
 
   const later = (ms: number, fn: () => void) => {
-    const timer = setTimeout(() => {
+    const timer = store.clock.setTimeout(() => {
       timers.delete(timer);
       fn();
     }, ms);
-    timer.unref();
     timers.add(timer);
   };
 
@@ -247,11 +248,11 @@ export function createBuildEngine(store: Store): BuildEngine {
     }
     recipe.build.extraction_ids = ids;
     store.changed();
-    const started = Date.now();
+    const started = store.clock.now();
     const tick = () => {
       const r = current(recipe.id, run);
       if (!r) return;
-      const elapsed = Date.now() - started;
+      const elapsed = store.clock.now() - started;
       const extracts = r
         .build!.extraction_ids.map((id) => s().extracts.find((e) => e.id === id))
         .filter((e): e is Extract => !!e);
@@ -405,7 +406,7 @@ export function createBuildEngine(store: Store): BuildEngine {
     start,
     resume,
     close() {
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) store.clock.clearTimeout(t);
       timers.clear();
     },
   };

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { WEBHOOK_RETRY_DELAYS_S } from '../../../contract/events.js';
 import { Agent, request } from 'undici';
+import type { ClockTimer } from '../../clock.js';
 import type { Store } from '../../store.js';
 import type { SandboxEvent } from '../../types.js';
 import { eventMicros, eventTimestamp, isEventType, payloadData, SILENT_EVENT_TYPES } from './catalog.js';
@@ -54,7 +55,7 @@ export function signBody(secret: string, body: string): string {
  * a non-2xx answer after the contract's delays. One per sandbox; `close` stops it.
  */
 export class WebhookDispatcher {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<ClockTimer>();
   private readonly agent = new Agent({ keepAliveTimeout: 4000, connections: 16 });
   private readonly closing = new AbortController();
 
@@ -92,11 +93,10 @@ export class WebhookDispatcher {
   }
 
   private schedule(job: DeliveryJob, attempt: number, delayMs: number): void {
-    const timer = setTimeout(() => {
+    const timer = this.store.clock.setTimeout(() => {
       this.timers.delete(timer);
       void this.attempt(job, attempt);
     }, delayMs);
-    timer.unref();
     this.timers.add(timer);
   }
 
@@ -215,7 +215,7 @@ export class WebhookDispatcher {
 
   async close(): Promise<void> {
     this.closing.abort();
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) this.store.clock.clearTimeout(t);
     this.timers.clear();
     await this.agent.destroy().catch(() => undefined);
   }
