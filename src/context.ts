@@ -1,5 +1,4 @@
 import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
-import { AUTO_CONCURRENCY } from './config/defaults.js';
 import { SETTINGS, baseUrlProblem, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
 import { shellWord } from './util/shell.js';
 import { UsageError } from './errors.js';
@@ -13,13 +12,8 @@ import { Writable } from 'node:stream';
 import { terminalSafe } from './output/terminal-text.js';
 import type { GlobalOptionValues } from './global-options.js';
 
-/** Global options, as commander parses them (README, Global options). */
-/** What a verb receives besides its own options: the global options (src/global-options.ts), and the command options settings stand behind. */
-export interface GlobalFlags extends GlobalOptionValues {
-  /** command options that settings stand behind (`recipes deploy`, waits) */
-  concurrency?: string;
-  pollInterval?: string;
-}
+/** What a verb's context is built from: the global options (src/global-options.ts), nothing of the verb's own. */
+export type GlobalFlags = GlobalOptionValues;
 
 /**
  * What a command works with, built lazily: nothing here touches the disk or the network
@@ -108,20 +102,33 @@ export class Context {
   }
 
   /**
-   * A setting and where it came from: its flag (global, or an option of the command being run),
-   * then its environment variable, then the profile (`edp config set`), then the built-in
-   * default (docs/guide.md, Settings). Values from flags and variables are checked by the
-   * code that uses them, naming the flag or variable; the profile's are checked here.
+   * A setting and where it came from: its flag (a global option, or `flag`, the value of the
+   * command option that stands for it: `--concurrency`, `--poll-interval`), then its environment
+   * variable, then the profile (`edp config set`), then the built-in default (docs/guide.md,
+   * Settings). Values from flags and variables are checked by the code that uses them, naming
+   * the flag or variable; the profile's are checked here.
    */
-  setting(key: SettingKey): ResolvedSetting {
+  setting(key: SettingKey, flag?: string): ResolvedSetting {
     const spec = SETTINGS[key];
-    const flagValue = this.flags[flagProperty[key]];
+    const global = globalFlagProperty[key];
+    const flagValue = flag ?? (global === undefined ? undefined : this.flags[global]);
     if (flagValue !== undefined) return { key, value: flagValue, source: spec.flag };
     const envValue = this.env[spec.env];
     if (envValue !== undefined && envValue !== '') return { key, value: envValue, source: spec.env };
     const stored = storedSetting(this.profile(), key, this.profileName);
     if (stored !== undefined) return { key, value: stored, source: 'profile' };
     return { key, value: spec.default, source: 'default' };
+  }
+
+  /**
+   * A setting as `setting` finds it, checked by its rule (config/settings.ts) whatever its
+   * source, with `what` naming that source in messages: the flag, the variable or the
+   * profile's setting. A bad value is a usage error naming it.
+   */
+  checkedSetting(key: SettingKey, flag?: string): ResolvedSetting & { what: string } {
+    const { value, source } = this.setting(key, flag);
+    const what = source === 'profile' ? `profile "${this.profileName}" setting ${key}` : source;
+    return { key, value: value === undefined ? undefined : SETTINGS[key].check(value, what), source, what };
   }
 
   /**
@@ -152,29 +159,6 @@ export class Context {
               ? '--workspace'
               : source,
         );
-  }
-
-  /**
-   * Workspaces worked on at once: --concurrency, EDP_CONCURRENCY, the profile, then `auto`
-   * (at most 50); undefined for `auto`, which the fleet's size decides (commands/shared/concurrency).
-   */
-  concurrency(): number | undefined {
-    const { value, source } = this.setting('concurrency');
-    const checked = SETTINGS.concurrency.check(
-      value!,
-      source === 'profile' ? `profile "${this.profileName}" setting concurrency` : source,
-    );
-    return checked === AUTO_CONCURRENCY ? undefined : Number(checked);
-  }
-
-  /** The first pause between reads while waiting: --poll-interval, EDP_POLL_INTERVAL, the profile, then 2s. */
-  pollIntervalMs(): number {
-    const { value, source } = this.setting('poll_interval');
-    const text = SETTINGS.poll_interval.check(
-      value!,
-      source === 'profile' ? `profile "${this.profileName}" setting poll_interval` : source,
-    );
-    return parseDuration(text, source);
   }
 
   requireWorkspace(): string {
@@ -322,12 +306,10 @@ export class Context {
   }
 }
 
-/** The flag property that stands for each setting (commander's camel case). */
-const flagProperty: Record<SettingKey, 'workspace' | 'baseUrl' | 'concurrency' | 'pollInterval'> = {
+/** The global option that stands for a setting (commander's camel case); the others are verbs' options. */
+const globalFlagProperty: Partial<Record<SettingKey, 'workspace' | 'baseUrl'>> = {
   workspace: 'workspace',
   base_url: 'baseUrl',
-  concurrency: 'concurrency',
-  poll_interval: 'pollInterval',
 };
 
 /** A stdout stand-in that keeps what is written, in order. */

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { Command } from '@commander-js/extra-typings';
+import { PassThrough } from 'node:stream';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
 import { registerCommands } from '../../src/commands/index.js';
-import type { App } from '../../src/commands/shared/app.js';
+import { App } from '../../src/commands/shared/app.js';
+import { SHARED_FLAGS, isSharedFlag } from '../../src/commands/shared/flags.js';
 import { EXIT_CODES } from '../../src/errors.js';
 import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VALUE_OPTIONS } from '../../src/global-options.js';
-import { cli } from '../helpers.js';
+import { cli, parse } from '../helpers.js';
 
 /** Facts the tool states in several places, each kept in one. */
 describe('one place for each fact', () => {
@@ -43,5 +46,42 @@ describe('one place for each fact', () => {
       '--workspace': 'workspace',
       '--timeout': 'timeout',
     });
+  });
+
+  it('a flag several verbs take is declared once (shared/flags.ts): every verb taking it has that declaration', async () => {
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+    const program = await buildProgram(new App(io), [], true);
+    const takers = new Map<string, string[]>(SHARED_FLAGS.map((f) => [f, []]));
+    const walk = (cmd: CommandUnknownOpts, path: string[]) => {
+      for (const o of cmd.options) {
+        const name = o.long ?? '';
+        if (!takers.has(name)) continue;
+        expect(isSharedFlag(o), `${path.join(' ')} declares ${name} itself`).toBe(true);
+        takers.get(name)!.push(path.join(' '));
+      }
+      for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(program, []);
+    expect(Object.fromEntries(takers)).toEqual({
+      '--wait-timeout': expect.arrayContaining(['apply', 'extracts run', 'recipes build', 'recipes status']),
+      '--poll-interval': expect.arrayContaining(['apply', 'loads run', 'recipes deploy', 'recipes poll']),
+      '--concurrency': expect.arrayContaining([
+        'apply',
+        'doctor',
+        'export',
+        'plan',
+        'recipes deploy',
+        'recipes status',
+      ]),
+    });
+  });
+
+  it("a verb's own options reach it as its options; its context gets the global options alone", async () => {
+    const r = await parse(['recipes', 'status', '-w', '101', '--concurrency', '3', '--poll-interval', '5s']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.parsed?.opts).toMatchObject({ concurrency: '3', pollInterval: '5s' });
+    expect(r.parsed?.globals).toMatchObject({ workspace: '101' });
+    const keys: string[] = GLOBAL_OPTIONS.map((o) => o.key);
+    expect(Object.keys(r.parsed!.globals).filter((k) => !keys.includes(k))).toEqual([]);
   });
 });

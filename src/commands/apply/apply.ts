@@ -34,8 +34,8 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     : await readFleetFile(opts.file!, ctx.io.stdin);
   const prune = saved ? saved.source.prune : !!opts.prune;
   const only = saved ? (saved.source.workspaces ?? undefined) : fleetScope(ctx);
-  const concurrency = fleetConcurrency(ctx);
-  const wait = waitPolling(ctx, opts.waitTimeout);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const wait = waitPolling(ctx, opts);
   if (!opts.yes && !ctx.interactive)
     throw new UsageError(
       'apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)',

@@ -1,26 +1,22 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
+import { concurrencyFlag, pollIntervalFlag, waitTimeoutFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
-import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 
 const apply = (cmd: Command) =>
   cmd
     .argument('[plan]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
     .option('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .option('-y, --yes', 'do not ask (needed when not at a terminal)')
-    .option('--concurrency <n>', `workspaces changed at once (${FLEET_CONCURRENCY_HELP})`)
+    .addOption(concurrencyFlag('workspaces changed at once'))
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')
     .option(
       '--secrets-file <file>',
       "write each new webhook endpoint's secret to this file (0600) instead of printing it; `edp webhooks listen --secrets-file` reads it",
     )
-    .option('--wait-timeout <duration>', `stop waiting for a build after this long (default ${DEFAULT_WAIT_TIMEOUT})`)
-    .option(
-      '--poll-interval <duration>',
-      `first pause between reads of a build; it grows by half each time, up to 15 s (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL)`,
-    )
+    .addOption(waitTimeoutFlag('stop waiting for a build after this long'))
+    .addOption(pollIntervalFlag('first pause between reads of a build; it grows by half each time, up to 15 s'))
     .addHelpText(
       'after',
       examples(

@@ -1,12 +1,12 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
+import { concurrencyFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const doctor = (cmd: Command) =>
   cmd
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
-    .option('--concurrency <n>', `workspaces checked at once (${FLEET_CONCURRENCY_HELP})`)
+    .addOption(concurrencyFlag('workspaces checked at once'))
     .addHelpText(
       'after',
       examples(

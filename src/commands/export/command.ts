@@ -1,6 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
+import { concurrencyFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const exportCommand = (cmd: Command) =>
@@ -8,7 +8,7 @@ const exportCommand = (cmd: Command) =>
     .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
     .option('--output <file>', 'write to this file instead of standard output')
     .option('--force', 'replace --output FILE even when it holds comments, which the export cannot keep')
-    .option('--concurrency <n>', `workspaces read at once (${FLEET_CONCURRENCY_HELP})`)
+    .addOption(concurrencyFlag('workspaces read at once'))
     .addHelpText(
       'after',
       examples(

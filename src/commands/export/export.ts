@@ -12,7 +12,7 @@ import type { ExportOptions } from './command.js';
 /** `edp export`: the live state as a fleet file (docs/guide.md, Fleet as code). */
 export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = fleetConcurrency(ctx);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency);
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
   // A file edited by hand (its comments) is not lost to an export without being asked: checked
   // before anything is read from the service.

@@ -1,6 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { FLEET_CONCURRENCY_HELP } from '../shared/flags.js';
+import { concurrencyFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const plan = (cmd: Command) =>
@@ -11,7 +11,7 @@ const plan = (cmd: Command) =>
       '--prune',
       'also plan deleting webhook endpoints and custom roles the file does not name (as apply --prune)',
     )
-    .option('--concurrency <n>', `workspaces read at once (${FLEET_CONCURRENCY_HELP})`)
+    .addOption(concurrencyFlag('workspaces read at once'))
     .option('--format <format>', 'text (default), markdown (a pull-request comment) or json (same as --json)')
     .option('--out <file>', 'also save the plan with the live state it was read from, for `edp apply FILE`')
     .addHelpText(

@@ -21,7 +21,7 @@ export async function startBuild(
 ): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
-  const wait = opts.wait ? waitPolling(ctx, opts.waitTimeout) : undefined;
+  const wait = opts.wait ? waitPolling(ctx, opts) : undefined;
   const api = await ctx.api();
   const started = await call(api, ws, recipeId);
   if (!wait) {

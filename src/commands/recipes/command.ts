@@ -1,13 +1,8 @@
 import { Command, type OptionValues } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
-import {
-  DEFAULT_POLL_INTERVAL,
-  DEFAULT_WAIT_TIMEOUT,
-  FLEET_CONCURRENCY_CAP,
-  MAX_CONCURRENCY,
-} from '../../config/defaults.js';
-import { FLEET_CONCURRENCY_HELP, renamedFlag, YES_HELP } from '../shared/flags.js';
+import { MAX_CONCURRENCY } from '../../config/defaults.js';
+import { concurrencyFlag, pollIntervalFlag, renamedFlag, waitTimeoutFlag, YES_HELP } from '../shared/flags.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
 function withWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -20,11 +15,8 @@ function withWait<A extends unknown[], O extends OptionValues, G extends OptionV
 /** How a build is waited for: deadline, first pause, and whether degraded fails. */
 function withBuildWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
-    .option('--wait-timeout <duration>', 'stop waiting after this long (exit 8)', DEFAULT_WAIT_TIMEOUT)
-    .option(
-      '--poll-interval <duration>',
-      `first pause between reads; it grows by half each time (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
-    )
+    .addOption(waitTimeoutFlag('stop waiting after this long (exit 8)'))
+    .addOption(pollIntervalFlag('first pause between reads; it grows by half each time'))
     .option('--fail-on-degraded', 'exit 9 when the build is ready but left some data out');
 }
 
@@ -124,15 +116,9 @@ const status = () =>
       '--watch',
       'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)',
     )
-    .option('--wait-timeout <duration>', 'with --watch: stop after this long (exit 8)', DEFAULT_WAIT_TIMEOUT)
-    .option(
-      '--poll-interval <duration>',
-      `with --watch: first pause between reads; it grows by half each time (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
-    )
-    .option(
-      '--concurrency <n>',
-      `workspaces read at once (default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP})`,
-    )
+    .addOption(waitTimeoutFlag('with --watch: stop after this long (exit 8)'))
+    .addOption(pollIntervalFlag('with --watch: first pause between reads; it grows by half each time'))
+    .addOption(concurrencyFlag('workspaces read at once'))
     .addHelpText(
       'after',
       examples([
@@ -173,10 +159,7 @@ const deploy = () =>
       .option('--sync-from-date <date>', 'history start, YYYY-MM-DD')
       .addOption(renamedFlag('--sync-from <date>'))
       .option('--all-workspaces', 'every workspace of the agency (or -w 1,2,3 for some)')
-      .option(
-        '--concurrency <n>',
-        `workspaces deployed at once, at most ${MAX_CONCURRENCY} (${FLEET_CONCURRENCY_HELP})`,
-      )
+      .addOption(concurrencyFlag(`workspaces deployed at once, at most ${MAX_CONCURRENCY}`))
       .option(
         '-f, --file <spec>',
         'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency',

@@ -148,7 +148,7 @@ async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {
  */
 export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void> {
   const spec = await specFromOptions(ctx, opts);
-  const wait = waitPolling(ctx, opts.waitTimeout);
+  const wait = waitPolling(ctx, opts);
   const missing = missingInputs(spec);
   if (missing.length > 0 && !ctx.interactive)
     throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);

@@ -8,7 +8,7 @@ import { waitPolling } from '../shared/poll.js';
 export async function runPoll(opts: PollOptions, ctx: Context): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
-  const wait = waitPolling(ctx, opts.waitTimeout);
+  const wait = waitPolling(ctx, opts);
   const api = await ctx.api();
   const recipe = await waitWithSpinner(ctx, api, ws, recipeId, wait);
   await reportBuildEnd(ctx, recipe, { failOnDegraded: !!opts.failOnDegraded, api, ws });

@@ -106,8 +106,8 @@ const describeRow = (r: StatusRow) =>
  */
 export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = fleetConcurrency(ctx);
-  const wait = opts.watch ? waitPolling(ctx, opts.waitTimeout) : undefined;
+  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const wait = opts.watch ? waitPolling(ctx, opts) : undefined;
   const watchCommand = () =>
     ctx.hint('recipes', 'status', ...(opts.allWorkspaces ? ['--all-workspaces'] : []), '--watch');
   const api = await ctx.api();

@@ -72,7 +72,10 @@ export class App {
       // commander calls the action with the arguments, then the options, then the command.
       const command = a[a.length - 1] as Command<A, O, G>;
       const opts = { ...command.opts(), args: a.slice(0, -2) as A };
-      const globals = command.optsWithGlobals() as GlobalFlags;
+      // The context takes the global options alone (declared on the program); a verb's own reach it as `opts`.
+      let program: Command<unknown[], OptionValues, OptionValues> = command;
+      while (program.parent) program = program.parent;
+      const globals = program.opts() as GlobalFlags;
       if (this.runF) {
         this.runF({ command: commandPath(command).join(' '), opts, globals });
         return;

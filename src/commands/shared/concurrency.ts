@@ -1,4 +1,4 @@
-import { FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
+import { AUTO_CONCURRENCY, FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
 import type { Context } from '../../context.js';
 
 /** `auto`: one per workspace, at most FLEET_CONCURRENCY_CAP, at least 1. */
@@ -7,13 +7,23 @@ export function fleetSized(workspaces: number): number {
 }
 
 /**
+ * Workspaces worked on at once as chosen: `--concurrency` (`flag`), EDP_CONCURRENCY, the
+ * profile's `concurrency`, each checked; undefined for `auto` (the default), which the fleet's
+ * size decides.
+ */
+export function chosenConcurrency(ctx: Context, flag: string | undefined): number | undefined {
+  const { value } = ctx.checkedSetting('concurrency', flag);
+  return value === AUTO_CONCURRENCY ? undefined : Number(value);
+}
+
+/**
  * Workspaces worked on at once: --concurrency, EDP_CONCURRENCY or the profile's `concurrency`
  * when one of them gives a number (checked now, before any request); otherwise (`auto`) one
  * per workspace, at most FLEET_CONCURRENCY_CAP. The answer is a function of the fleet's size,
- * known only once the workspaces are listed: `const concurrency = fleetConcurrency(ctx); …
- * concurrency(ids.length)`.
+ * known only once the workspaces are listed: `const concurrency = fleetConcurrency(ctx,
+ * opts.concurrency); … concurrency(ids.length)`.
  */
-export function fleetConcurrency(ctx: Context): (workspaces: number) => number {
-  const chosen = ctx.concurrency();
+export function fleetConcurrency(ctx: Context, flag: string | undefined): (workspaces: number) => number {
+  const chosen = chosenConcurrency(ctx, flag);
   return chosen === undefined ? fleetSized : () => chosen;
 }

@@ -12,8 +12,48 @@ import type { OptionsOf } from './app.js';
 /** The `-y, --yes` help of a verb that asks before it removes or changes something. */
 export const YES_HELP = 'do not ask for confirmation (required when not on a terminal)';
 
-/** How the `--concurrency` help of a fleet command names the default. */
-export const FLEET_CONCURRENCY_HELP = `default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\``;
+/**
+ * The flags several verbs take, each declared once, here: its name, its argument and its
+ * default, which its help states the same way everywhere; a verb gives only what the flag
+ * does there. A verb receives the value as given (undefined when it was left out): the
+ * default is applied where the flag is read (poll.ts, concurrency.ts), after the
+ * environment and the profile, which come between a flag and the default.
+ */
+export const SHARED_FLAGS = ['--wait-timeout', '--poll-interval', '--concurrency'] as const;
+
+const declaredHere = new WeakSet<object>();
+
+/** Whether an option is one of the shared flags made here (test/commands/one-place.test.ts). */
+export function isSharedFlag(option: object): boolean {
+  return declaredHere.has(option);
+}
+
+function sharedFlag<F extends string>(flags: F, help: string): Option<F> {
+  const option = new Option(flags, help);
+  declaredHere.add(option);
+  return option;
+}
+
+/** `--wait-timeout`: how long a wait goes on before it gives up (exit 8); `does` says what it waits for. */
+export function waitTimeoutFlag(does: string) {
+  return sharedFlag('--wait-timeout <duration>', `${does} (default ${DEFAULT_WAIT_TIMEOUT})`);
+}
+
+/** `--poll-interval`: the first pause between the reads of a wait; a setting (`edp config`). */
+export function pollIntervalFlag(does: string) {
+  return sharedFlag(
+    '--poll-interval <duration>',
+    `${does} (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
+  );
+}
+
+/** `--concurrency`: how many workspaces a fleet command works on at once; a setting (`edp config`). */
+export function concurrencyFlag(does: string) {
+  return sharedFlag(
+    '--concurrency <n>',
+    `${does} (default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
+  );
+}
 
 /** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */
 export function withWaitFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
@@ -21,14 +61,8 @@ export function withWaitFlags<A extends unknown[], O extends OptionValues, G ext
 ) {
   return cmd
     .option('--wait', 'follow the run until it ends (exit 1 if it fails)')
-    .option(
-      '--wait-timeout <duration>',
-      `with --wait: give up after this long, exit 8 (default ${DEFAULT_WAIT_TIMEOUT})`,
-    )
-    .option(
-      '--poll-interval <duration>',
-      `with --wait: first pause between reads; it grows by half each time, up to 15 s (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
-    );
+    .addOption(waitTimeoutFlag('with --wait: give up after this long, exit 8'))
+    .addOption(pollIntervalFlag('with --wait: first pause between reads; it grows by half each time, up to 15 s'));
 }
 
 /** The options `withWaitFlags` declares, as a verb's options hold them. */

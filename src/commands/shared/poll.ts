@@ -13,15 +13,27 @@ import {
 import { parseDuration } from '../../util/validate.js';
 import type { WaitFlags } from './flags.js';
 
+/** The timing flags of a wait, as a verb's options hold them (flags.ts declares them). */
+export interface WaitTiming {
+  waitTimeout?: string | undefined;
+  pollInterval?: string | undefined;
+}
+
 /**
- * The pauses of every `--wait` (recipes, extract runs, load runs): the first one from
+ * The pauses of every wait (recipes, extract runs, load runs, `apply`): the first one from
  * `--poll-interval`, then EDP_POLL_INTERVAL, then the profile's poll_interval, then 2s; each
  * next one half as long again, up to 15 s; the deadline from `--wait-timeout` (30m).
  * Bad values are usage errors naming the flag, variable or profile setting.
  */
-export function waitPolling(ctx: Context, waitTimeout: string | undefined): PollOptions {
-  const timeoutMs = parseDuration(waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
-  return { timeoutMs, intervalMs: ctx.pollIntervalMs(), signal: ctx.signal };
+export function waitPolling(ctx: Context, flags: WaitTiming): PollOptions {
+  const timeoutMs = parseDuration(flags.waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
+  return { timeoutMs, intervalMs: pollIntervalMs(ctx, flags.pollInterval), signal: ctx.signal };
+}
+
+/** The first pause between reads: `--poll-interval`, EDP_POLL_INTERVAL, the profile, then 2s. */
+export function pollIntervalMs(ctx: Context, flag: string | undefined): number {
+  const { value, what } = ctx.checkedSetting('poll_interval', flag);
+  return parseDuration(value!, what);
 }
 
 /** A checked `--wait`: how to poll, and the timeout as the person gave it (for messages). */
@@ -40,7 +52,7 @@ export function runWaitOf(ctx: Context, opts: WaitFlags): RunWait | undefined {
     if (opts.pollInterval !== undefined) throw new UsageError('--poll-interval works with --wait');
     return undefined;
   }
-  const polling = waitPolling(ctx, opts.waitTimeout);
+  const polling = waitPolling(ctx, opts);
   if (polling.timeoutMs <= 0) throw new UsageError('--wait-timeout must be longer than 0');
   return { polling, timeoutText: opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT };
 }

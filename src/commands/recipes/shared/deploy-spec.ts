@@ -4,6 +4,7 @@ import { readValidDocument } from '../../../util/document.js';
 import { parseDate, parseId, parseIdList } from '../../../util/validate.js';
 import type { DeployOptions } from '../command.js';
 import { renamedValue } from '../../shared/flags.js';
+import { chosenConcurrency } from '../../shared/concurrency.js';
 import { splitList } from '../../../recipes/configuration.js';
 import type { SpecDocument } from '../../../recipes/spec-schema.js';
 import type { DeploySpec } from '../../../recipes/spec.js';
@@ -92,8 +93,9 @@ export async function specFromOptions(ctx: Context, opts: DeployOptions): Promis
     if (ws) spec.workspaces = [ws];
   }
   // The flag wins over the file; below both: EDP_CONCURRENCY, the profile's concurrency, then
-  // auto (edp config). `ctx.concurrency()` reads the flag first and checks every source.
-  if (opts.concurrency !== undefined || spec.concurrency === undefined) spec.concurrency = ctx.concurrency();
+  // auto (edp config). `chosenConcurrency` takes the flag first and checks every source.
+  if (opts.concurrency !== undefined || spec.concurrency === undefined)
+    spec.concurrency = chosenConcurrency(ctx, opts.concurrency);
   return spec;
 }
 
