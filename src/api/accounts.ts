@@ -1,7 +1,6 @@
 import { idText, jsonInteger } from '../util/json.js';
 import type { Received } from '../contract/answers.js';
 import type { accountBulkList, accountToggle, Sent } from '../contract/requests.js';
-import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Accounts of a connection, v3.1 and v3: workspace operations (Bearer). */
@@ -20,14 +19,9 @@ export function listAccounts(
   query: { search?: string | undefined } = {},
   opts?: ListOptions,
 ): AsyncGenerator<AccountV31> {
-  return api.list<AccountV31>(
-    {
-      path: path`/api/v3.1/connections/${connectionId}/accounts/`,
-      auth: 'bearer',
-      workspaceId: ws,
-      query: { search: query.search },
-      pageSize: 100,
-    },
+  return api.list(
+    'accounts.list',
+    { params: { connection_id: connectionId }, workspaceId: ws, query: { search: query.search }, pageSize: 100 },
     opts,
   );
 }
@@ -39,8 +33,9 @@ export function listAccountsV3(
   connectionId: string,
   opts?: ListOptions,
 ): AsyncGenerator<AccountV3> {
-  return api.list<AccountV3>(
-    { path: path`/api/v3/connections/${connectionId}/accounts`, auth: 'bearer', workspaceId: ws, pageSize: 100 },
+  return api.list(
+    'v3.accounts.list',
+    { params: { connection_id: connectionId }, workspaceId: ws, pageSize: 100 },
     opts,
   );
 }
@@ -58,28 +53,22 @@ export async function setAccountsExtraction(
   enabled: boolean,
 ): Promise<AccountV3[]> {
   if (accountIds.length === 1) {
-    const res = await api.client.request<AccountV3>({
-      method: 'PATCH',
-      path: path`/api/v3/connections/${connectionId}/accounts/${accountIds[0]!}`,
-      auth: 'bearer',
+    const one: AccountV3 = await api.read('accounts.setOneActive', {
+      params: { connection_id: connectionId, account_id: accountIds[0]! },
       workspaceId: ws,
       body: { enabled_for_embedded_extraction: enabled } satisfies Sent<typeof accountToggle>,
-      repeatable: true,
     });
-    return [res.data];
+    return [one];
   }
-  const res = await api.client.request<AccountV3 | AccountV3[]>({
-    method: 'PATCH',
-    path: path`/api/v3/connections/${connectionId}/accounts`,
-    auth: 'bearer',
+  const data: AccountV3 | AccountV3[] = await api.read('accounts.setActive', {
+    params: { connection_id: connectionId },
     workspaceId: ws,
     body: accountIds.map((id) => ({
       id: jsonInteger(id),
       enabled_for_embedded_extraction: enabled,
     })) satisfies Sent<typeof accountBulkList>,
-    repeatable: true,
   });
-  return Array.isArray(res.data) ? res.data : [res.data];
+  return Array.isArray(data) ? data : [data];
 }
 
 /**
