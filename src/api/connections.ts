@@ -1,4 +1,3 @@
-import { path } from './path.js';
 import type { Received } from '../contract/answers.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -13,10 +12,7 @@ export function listConnections(
   datasource: string,
   opts?: ListOptions,
 ): AsyncGenerator<Connection> {
-  return api.list<Connection>(
-    { path: path`/api/v3/datasources/${datasource}/connections`, auth: 'bearer', workspaceId: ws },
-    opts,
-  );
+  return api.list('connections.list', { params: { datasource_name: datasource }, workspaceId: ws }, opts);
 }
 
 /**
@@ -30,8 +26,10 @@ export async function deleteConnection(
   connectionId: string,
   datasource?: string,
 ): Promise<void> {
-  const target = datasource
-    ? path`/api/v3/datasources/${datasource}/connections/${connectionId}`
-    : path`/api/v3/connections/${connectionId}`;
-  await api.client.request({ method: 'DELETE', path: target, auth: 'bearer', workspaceId: ws });
+  if (datasource)
+    await api.call('connections.deleteOfDatasource', {
+      params: { datasource_name: datasource, id: connectionId },
+      workspaceId: ws,
+    });
+  else await api.call('connections.delete', { params: { connection_id: connectionId }, workspaceId: ws });
 }
