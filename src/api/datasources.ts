@@ -10,5 +10,5 @@ export interface DataSource {
 }
 
 export function listDataSources(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<DataSource> {
-  return api.list<DataSource>({ path: '/api/v3/datasources', auth: 'bearer', workspaceId: ws }, opts);
+  return api.list('datasources.list', { workspaceId: ws }, opts);
 }
