@@ -1,4 +1,3 @@
-import { path } from './path.js';
 import type { Received, Without } from '../contract/answers.js';
 import type { Sent, tableFields } from '../contract/requests.js';
 import type { Field } from './extract-templates.js';
@@ -22,11 +21,11 @@ export type DataTable = Without<Partial<Received<'DataTable'>>, 'fields'> & {
 };
 
 export function listTables(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<DataTable> {
-  return api.list<DataTable>({ path: '/api/v3/data-tables', auth: 'bearer', workspaceId: ws }, opts);
+  return api.list('tables.list', { workspaceId: ws }, opts);
 }
 
 export function getTable(api: Service, ws: string, id: string): Promise<DataTable> {
-  return api.client.get<DataTable>(path`/api/v3/data-tables/${id}`, 'bearer', ws, ['id']);
+  return api.read('tables.get', { params: { data_table_id: id }, workspaceId: ws, expect: ['id'] });
 }
 
 /**
@@ -34,13 +33,9 @@ export function getTable(api: Service, ws: string, id: string): Promise<DataTabl
  * table.
  */
 export async function setSelectedFields(api: Service, ws: string, id: string, selected: string[]): Promise<DataTable> {
-  const res = await api.client.request<DataTable>({
-    method: 'PUT',
-    path: path`/api/v3/data-tables/${id}`,
-    auth: 'bearer',
+  return api.read('tables.setFields', {
+    params: { data_table_id: id },
     workspaceId: ws,
     body: { selected_fields: selected } satisfies Sent<typeof tableFields>,
-    repeatable: true,
   });
-  return res.data;
 }
