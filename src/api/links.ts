@@ -1,4 +1,3 @@
-import { path } from './path.js';
 import type { ReceivedWith } from '../contract/answers.js';
 import type { linksCreate, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
@@ -24,13 +23,7 @@ export async function createLinks(
 ): Promise<ExternalAuthLink[]> {
   const body: CreateLinksRequest = { to_emails: req.to_emails, send_email: req.send_email };
   if (req.requested_by) body.requested_by = req.requested_by;
-  const res = await api.client.request<unknown>({
-    method: 'POST',
-    path: path`/api/v3/datasources/${datasource}/external-auth-links`,
-    auth: 'bearer',
-    workspaceId: ws,
-    body,
-  });
+  const res = await api.call('links.create', { params: { datasource_name: datasource }, workspaceId: ws, body });
   // "201 links": a list; an envelope or a single link is accepted as well.
   const data = res.data as ExternalAuthLink[] | { results?: ExternalAuthLink[] } | ExternalAuthLink;
   if (Array.isArray(data)) return data;
@@ -47,10 +40,7 @@ export function listLinks(
   opts?: ListOptions,
 ): AsyncGenerator<ExternalAuthLink> {
   const pageSize = Math.max(1, Math.min(1000, opts?.limit ?? 1000));
-  return api.list<ExternalAuthLink>(
-    { path: path`/api/v3/datasources/${datasource}/external-auth-links`, auth: 'bearer', workspaceId: ws, pageSize },
-    opts,
-  );
+  return api.list('links.list', { params: { datasource_name: datasource }, workspaceId: ws, pageSize }, opts);
 }
 
 /** Revoking is idempotent (200 with the existing revocation data), so a lost answer may be repeated. */
@@ -60,12 +50,5 @@ export async function revokeLink(
   datasource: string,
   linkId: string,
 ): Promise<ExternalAuthLink> {
-  const res = await api.client.request<ExternalAuthLink>({
-    method: 'POST',
-    path: path`/api/v3/datasources/${datasource}/external-auth-links/${linkId}/revoke`,
-    auth: 'bearer',
-    workspaceId: ws,
-    repeatable: true,
-  });
-  return res.data;
+  return api.read('links.revoke', { params: { datasource_name: datasource, id: linkId }, workspaceId: ws });
 }
