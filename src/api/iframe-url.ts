@@ -19,11 +19,8 @@ export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Re
   const body: Sent<typeof iframeUrlRequest> = { workspace_id: jsonInteger(req.workspaceId) };
   if (req.type) body.type = req.type;
   if (req.name) body.name = req.name;
-  const res = await api.client
-    .request<Record<string, unknown>>({
-      method: 'POST',
-      path: '/api/v3/get_iframe_url',
-      auth: 'basic',
+  const res = await api
+    .call<'iframe.url', Record<string, unknown>>('iframe.url', {
       body,
       query: {
         show_connectors_list: req.showConnectorsList,
@@ -31,7 +28,6 @@ export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Re
         show_accounts: req.showAccounts,
         show_accounts_only_on_auth: req.showAccountsOnlyOnAuth,
       },
-      repeatable: true,
     })
     .catch((err: unknown) => {
       // A workspace the agency does not have: as the token request reports it (exit 5, not a raw 400).
