@@ -1,4 +1,3 @@
-import { path } from './path.js';
 import type {
   destinationConnectionCreate,
   destinationConnectionPatch,
@@ -26,7 +25,7 @@ export interface DestinationConnection {
 }
 
 export function listDestinations(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<Destination> {
-  return api.list<Destination>({ path: '/api/v3/destinations', auth: 'bearer', workspaceId: ws }, opts);
+  return api.list<'destinations.list', Destination>('destinations.list', { workspaceId: ws }, opts);
 }
 
 export function listDestinationConnections(
@@ -35,8 +34,9 @@ export function listDestinationConnections(
   destination: string,
   opts?: ListOptions,
 ): AsyncGenerator<DestinationConnection> {
-  return api.list<DestinationConnection>(
-    { path: path`/api/v3/destinations/${destination}/connections`, auth: 'bearer', workspaceId: ws },
+  return api.list<'destinationConnections.list', DestinationConnection>(
+    'destinationConnections.list',
+    { params: { destination_name: destination }, workspaceId: ws },
     opts,
   );
 }
@@ -47,12 +47,11 @@ export function getDestinationConnection(
   destination: string,
   id: string,
 ): Promise<DestinationConnection> {
-  return api.client.get<DestinationConnection>(
-    path`/api/v3/destinations/${destination}/connections/${id}`,
-    'bearer',
-    ws,
-    ['id'],
-  );
+  return api.read<'destinationConnections.get', DestinationConnection>('destinationConnections.get', {
+    params: { destination_name: destination, id },
+    workspaceId: ws,
+    expect: ['id'],
+  });
 }
 
 export async function createDestinationConnection(
@@ -62,10 +61,8 @@ export async function createDestinationConnection(
   title: string,
   params: Record<string, unknown>,
 ): Promise<DestinationConnection> {
-  const res = await api.client.request<DestinationConnection>({
-    method: 'POST',
-    path: path`/api/v3/destinations/${destination}/connections`,
-    auth: 'bearer',
+  const res = await api.call<'destinationConnections.create', DestinationConnection>('destinationConnections.create', {
+    params: { destination_name: destination },
     workspaceId: ws,
     body: { title, connection_params: params } satisfies Sent<typeof destinationConnectionCreate>,
   });
@@ -85,16 +82,13 @@ export async function putDestinationConnection(
   params: Record<string, unknown>,
   title?: string,
 ): Promise<DestinationConnection> {
-  const res = await api.client.request<DestinationConnection>({
-    method: 'PUT',
-    path: path`/api/v3/destinations/${destination}/connections/${id}`,
-    auth: 'bearer',
+  const res = await api.call<'destinationConnections.merge', DestinationConnection>('destinationConnections.merge', {
+    params: { destination_name: destination, id },
     workspaceId: ws,
     body: {
       ...(title !== undefined ? { title } : {}),
       connection_params: params,
     } satisfies Sent<typeof destinationConnectionPut>,
-    repeatable: true,
   });
   return res.data;
 }
@@ -107,13 +101,10 @@ export async function renameDestinationConnection(
   id: string,
   title: string,
 ): Promise<DestinationConnection> {
-  const res = await api.client.request<DestinationConnection>({
-    method: 'PATCH',
-    path: path`/api/v3/destinations/${destination}/connections/${id}`,
-    auth: 'bearer',
+  const res = await api.call<'destinationConnections.update', DestinationConnection>('destinationConnections.update', {
+    params: { destination_name: destination, id },
     workspaceId: ws,
     body: { title } satisfies Sent<typeof destinationConnectionPatch>,
-    repeatable: true,
   });
   return res.data;
 }
@@ -125,12 +116,9 @@ export async function recheckDestinationConnection(
   destination: string,
   id: string,
 ): Promise<DestinationConnection> {
-  const res = await api.client.request<DestinationConnection>({
-    method: 'PUT',
-    path: path`/api/v3/destinations/${destination}/connections/${id}/recheck`,
-    auth: 'bearer',
-    workspaceId: ws,
-    repeatable: true,
-  });
+  const res = await api.call<'destinationConnections.recheck', DestinationConnection>(
+    'destinationConnections.recheck',
+    { params: { destination_name: destination, destination_connection_id: id }, workspaceId: ws },
+  );
   return res.data;
 }
