@@ -8,7 +8,6 @@ import type {
   templateSettings,
   templateValidation,
 } from '../contract/requests.js';
-import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Extraction templates: workspace operations (Bearer). */
@@ -38,23 +37,27 @@ export function listTemplates(
   datasource: string,
   opts?: ListOptions,
 ): AsyncGenerator<ExtractTemplate> {
-  return api.list<ExtractTemplate>(
-    { path: path`/api/v3/datasources/${datasource}/extract-templates`, auth: 'bearer', workspaceId: ws },
+  return api.list<'extractTemplates.list', ExtractTemplate>(
+    'extractTemplates.list',
+    { params: { datasource_name: datasource }, workspaceId: ws },
     opts,
   );
 }
 
 export function getTemplate(api: Service, ws: string, datasource: string, id: string): Promise<ExtractTemplate> {
-  return api.client.get<ExtractTemplate>(
-    path`/api/v3/datasources/${datasource}/extract-templates/${id}`,
-    'bearer',
-    ws,
-    ['id'],
-  );
+  return api.read<'extractTemplates.get', ExtractTemplate>('extractTemplates.get', {
+    params: { datasource_name: datasource, id },
+    workspaceId: ws,
+    expect: ['id'],
+  });
 }
 
 export function getCompactTemplate(api: Service, ws: string, id: string): Promise<CompactTemplate> {
-  return api.client.get<CompactTemplate>(path`/api/v3/extract-template/${id}/`, 'bearer', ws, ['id']);
+  return api.read<'extractTemplates.getCompact', CompactTemplate>('extractTemplates.getCompact', {
+    params: { template_id: id },
+    workspaceId: ws,
+    expect: ['id'],
+  });
 }
 
 export interface TemplateCreate {
@@ -76,10 +79,8 @@ export async function createTemplate(
   if (req.connectionId) body.connection_id = jsonInteger(req.connectionId);
   if (req.fields) body.fields = req.fields;
   if (req.dynamicFields) body.dynamic_fields = req.dynamicFields;
-  const res = await api.client.request<ExtractTemplate>({
-    method: 'POST',
-    path: path`/api/v3/datasources/${datasource}/extract-templates`,
-    auth: 'bearer',
+  const res = await api.call<'extractTemplates.create', ExtractTemplate>('extractTemplates.create', {
+    params: { datasource_name: datasource },
     workspaceId: ws,
     body,
   });
@@ -96,15 +97,7 @@ export async function validateTemplate(
 ): Promise<Record<string, unknown>> {
   const body: Sent<typeof templateValidation> = { accounts: ids(accounts) };
   if (settings) body.template_settings = settings;
-  const res = await api.client.request<Record<string, unknown>>({
-    method: 'POST',
-    path: path`/api/v3/extract-template/${id}/validation/`,
-    auth: 'bearer',
-    workspaceId: ws,
-    body,
-    repeatable: true,
-  });
-  return res.data;
+  return api.read('extractTemplates.validate', { params: { template_id: id }, workspaceId: ws, body });
 }
 
 export interface Preview {
@@ -124,13 +117,10 @@ export async function previewTemplate(
   const body: Sent<typeof templatePreview> = {};
   if (accounts) body.accounts = ids(accounts);
   if (settings) body.template_settings = settings;
-  const res = await api.client.request<Preview>({
-    method: 'POST',
-    path: path`/api/v3/extract-template/${id}/preview/`,
-    auth: 'bearer',
+  const res = await api.call<'extractTemplates.preview', Preview>('extractTemplates.preview', {
+    params: { template_id: id },
     workspaceId: ws,
     body,
-    repeatable: true,
   });
   return res.data;
 }
@@ -150,11 +140,10 @@ export function listSettingOptions(
   req: { connectionId: string; accountIds: string[]; search?: string | undefined },
   opts?: ListOptions,
 ): AsyncGenerator<SettingOptionGroup> {
-  return api.list<SettingOptionGroup>(
+  return api.list<'extractTemplates.customSettingOptions', SettingOptionGroup>(
+    'extractTemplates.customSettingOptions',
     {
-      method: 'POST',
-      path: path`/api/v3/datasources/${datasource}/custom_setting_options/`,
-      auth: 'bearer',
+      params: { datasource_name: datasource },
       workspaceId: ws,
       body: {
         connection_id: jsonInteger(req.connectionId),
