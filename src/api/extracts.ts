@@ -2,7 +2,6 @@ import { jsonInteger } from '../util/json.js';
 import type { Received, ReceivedWith } from '../contract/answers.js';
 import type { Schedule } from '../contract/extraction.js';
 import type { extractCreate, extractMigrate, extractPatch, Sent } from '../contract/requests.js';
-import { path } from './path.js';
 import type { TemplateSettings } from './extract-templates.js';
 import type { ListOptions, Service } from './service.js';
 
@@ -37,10 +36,9 @@ export function listExtracts(
   filters: ExtractFilters = {},
   opts?: ListOptions,
 ): AsyncGenerator<Extract> {
-  return api.list<Extract>(
+  return api.list<'extracts.list', Extract>(
+    'extracts.list',
     {
-      path: '/api/v3/extracts',
-      auth: 'bearer',
       workspaceId: ws,
       query: {
         connection_id: filters.connectionIds?.join(','),
@@ -53,7 +51,7 @@ export function listExtracts(
 }
 
 export function getExtract(api: Service, ws: string, id: string): Promise<Extract> {
-  return api.client.get<Extract>(path`/api/v3/extracts/${id}`, 'bearer', ws, ['id']);
+  return api.read<'extracts.get', Extract>('extracts.get', { params: { id }, workspaceId: ws, expect: ['id'] });
 }
 
 export interface ExtractCreate {
@@ -78,13 +76,7 @@ export async function createExtract(api: Service, ws: string, req: ExtractCreate
   if (req.title) body.title = req.title;
   if (req.schedule) body.schedule = req.schedule;
   if (req.settings) body.template_settings = req.settings;
-  const res = await api.client.request<Extract>({
-    method: 'POST',
-    path: '/api/v3.1/extracts/',
-    auth: 'bearer',
-    workspaceId: ws,
-    body,
-  });
+  const res = await api.call<'extracts.create', Extract>('extracts.create', { workspaceId: ws, body });
   return res.data;
 }
 
@@ -92,39 +84,23 @@ export type ExtractPatch = Sent<typeof extractPatch>;
 
 /** A partial update; the same patch twice leaves the same extract. */
 export async function patchExtract(api: Service, ws: string, id: string, patch: ExtractPatch): Promise<Extract> {
-  const res = await api.client.request<Extract>({
-    method: 'PATCH',
-    path: path`/api/v3/extracts/${id}`,
-    auth: 'bearer',
+  const res = await api.call<'extracts.update', Extract>('extracts.update', {
+    params: { id },
     workspaceId: ws,
     body: patch,
-    repeatable: true,
   });
   return res.data;
 }
 
 /** Starts a run (202); not repeated, a second run would be refused while the first goes. */
 export async function runExtract(api: Service, ws: string, id: string): Promise<Extract> {
-  const res = await api.client.request<Extract>({
-    method: 'POST',
-    path: path`/api/v3/extracts/${id}/run`,
-    auth: 'bearer',
-    workspaceId: ws,
-  });
+  const res = await api.call<'extracts.run', Extract>('extracts.run', { params: { id }, workspaceId: ws });
   return res.data;
 }
 
 /** Pausing a paused extract (or unpausing a running one) changes nothing: safe to repeat. */
 export async function setExtractPaused(api: Service, ws: string, id: string, paused: boolean): Promise<Extract> {
-  const target = paused ? path`/api/v3/extracts/${id}/pause` : path`/api/v3/extracts/${id}/unpause`;
-  const res = await api.client.request<Extract>({
-    method: 'POST',
-    path: target,
-    auth: 'bearer',
-    workspaceId: ws,
-    repeatable: true,
-  });
-  return res.data;
+  return api.read(paused ? 'extracts.pause' : 'extracts.unpause', { params: { extract_id: id }, workspaceId: ws });
 }
 
 /**
@@ -143,12 +119,6 @@ export async function migrateWide(
     template_settings: settings,
   };
   if (templateId) body.template_id = jsonInteger(templateId);
-  const res = await api.client.request<Extract>({
-    method: 'POST',
-    path: '/api/v3/extracts/migrate-wide',
-    auth: 'bearer',
-    workspaceId: ws,
-    body,
-  });
+  const res = await api.call<'extracts.migrateWide', Extract>('extracts.migrateWide', { workspaceId: ws, body });
   return res.data;
 }
