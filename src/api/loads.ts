@@ -2,7 +2,6 @@ import { jsonInteger } from '../util/json.js';
 import type { ReceivedWith } from '../contract/answers.js';
 import type { Schedule } from '../contract/extraction.js';
 import type { loadPut, loadRun, Sent } from '../contract/requests.js';
-import { path } from './path.js';
 import type { ListOptions, Service } from './service.js';
 
 /** Loads (bodies not shown throughout; the shapes are documented with the commands): workspace operations (Bearer). */
@@ -53,11 +52,11 @@ function body(w: Partial<LoadWrite>): LoadBody {
 }
 
 export function listLoads(api: Service, ws: string, opts?: ListOptions): AsyncGenerator<Load> {
-  return api.list<Load>({ path: '/api/v3/loads', auth: 'bearer', workspaceId: ws }, opts);
+  return api.list<'loads.list', Load>('loads.list', { workspaceId: ws }, opts);
 }
 
 export function getLoad(api: Service, ws: string, id: string): Promise<Load> {
-  return api.client.get<Load>(path`/api/v3/loads/${id}`, 'bearer', ws, ['id']);
+  return api.read<'loads.get', Load>('loads.get', { params: { id }, workspaceId: ws, expect: ['id'] });
 }
 
 export async function createLoad(
@@ -65,44 +64,27 @@ export async function createLoad(
   ws: string,
   w: Partial<LoadWrite> & Pick<LoadWrite, 'data_table_id' | 'destination_connection_id'>,
 ): Promise<Load> {
-  const res = await api.client.request<Load>({
-    method: 'POST',
-    path: '/api/v3/loads',
-    auth: 'bearer',
-    workspaceId: ws,
-    body: body(w),
-  });
+  const res = await api.call<'loads.create', Load>('loads.create', { workspaceId: ws, body: body(w) });
   return res.data;
 }
 
 /** PUT takes the whole load; the same body twice leaves the same load. */
 export async function putLoad(api: Service, ws: string, id: string, w: LoadWrite): Promise<Load> {
-  const res = await api.client.request<Load>({
-    method: 'PUT',
-    path: path`/api/v3/loads/${id}`,
-    auth: 'bearer',
+  const res = await api.call<'loads.replace', Load>('loads.replace', {
+    params: { id },
     workspaceId: ws,
     body: body(w),
-    repeatable: true,
   });
   return res.data;
 }
 
 /** Not repeated on a lost answer: a second delete would answer 404. */
 export async function deleteLoad(api: Service, ws: string, id: string): Promise<void> {
-  await api.client.request({ method: 'DELETE', path: path`/api/v3/loads/${id}`, auth: 'bearer', workspaceId: ws });
+  await api.call('loads.delete', { params: { id }, workspaceId: ws });
 }
 
 export async function setLoadPaused(api: Service, ws: string, id: string, paused: boolean): Promise<Load> {
-  const target = paused ? path`/api/v3/loads/${id}/pause` : path`/api/v3/loads/${id}/unpause`;
-  const res = await api.client.request<Load>({
-    method: 'PUT',
-    path: target,
-    auth: 'bearer',
-    workspaceId: ws,
-    repeatable: true,
-  });
-  return res.data;
+  return api.read(paused ? 'loads.pause' : 'loads.unpause', { params: { id }, workspaceId: ws });
 }
 
 /**
@@ -115,10 +97,8 @@ export async function runLoad(
   id: string,
   range?: { from: string; to: string },
 ): Promise<Load> {
-  const res = await api.client.request<Load>({
-    method: 'PUT',
-    path: path`/api/v3/loads/${id}/run`,
-    auth: 'bearer',
+  const res = await api.call<'loads.run', Load>('loads.run', {
+    params: { id },
     workspaceId: ws,
     body: (range ? { date_from: range.from, date_to: range.to } : {}) satisfies Sent<typeof loadRun>,
   });
