@@ -1,4 +1,3 @@
-import { path } from './path.js';
 import type { Received, ReceivedWith, Without } from '../contract/answers.js';
 import type { rolePatch, roleWrite, Sent } from '../contract/requests.js';
 import type { ListOptions, Service } from './service.js';
@@ -49,45 +48,30 @@ export interface RoleUser {
 export type RoleWrite = Sent<typeof rolePatch>;
 
 export function listRoles(api: Service, opts?: ListOptions): AsyncGenerator<Role> {
-  return api.list<Role>({ path: '/api/v3/roles/', auth: 'basic' }, opts);
+  return api.list<'roles.list', Role>('roles.list', {}, opts);
 }
 
 export function getRole(api: Service, id: string): Promise<Role> {
-  return api.client.get<Role>(path`/api/v3/roles/${id}`, 'basic', undefined, ['id']);
+  return api.read<'roles.get', Role>('roles.get', { params: { role_id: id }, expect: ['id'] });
 }
 
 /** The ordered permission catalog (a plain list of layers, or a page of them). */
 export async function getPermissionCatalog(api: Service): Promise<CatalogLayer[]> {
-  const data = await api.client.get<CatalogLayer[] | { results: CatalogLayer[] }>(
-    '/api/v3/roles/permissions',
-    'basic',
-    undefined,
-    'list',
-  );
+  const data = await api.read<'roles.permissions', CatalogLayer[] | { results: CatalogLayer[] }>('roles.permissions', {
+    expect: 'list',
+  });
   return Array.isArray(data) ? data : (data?.results ?? []);
 }
 
 export async function createRole(api: Service, body: Sent<typeof roleWrite>): Promise<Role> {
   // A repeated create answers 409 (title taken) when the first landed.
-  const res = await api.client.request<Role>({
-    method: 'POST',
-    path: '/api/v3/roles/',
-    auth: 'basic',
-    body,
-    expect: ['id'],
-  });
+  const res = await api.call<'roles.create', Role>('roles.create', { body, expect: ['id'] });
   return res.data;
 }
 
 export async function updateRole(api: Service, id: string, body: RoleWrite): Promise<Role> {
   // The same PATCH twice leaves the same role.
-  const res = await api.client.request<Role>({
-    method: 'PATCH',
-    path: path`/api/v3/roles/${id}`,
-    auth: 'basic',
-    body,
-    repeatable: true,
-  });
+  const res = await api.call<'roles.update', Role>('roles.update', { params: { role_id: id }, body });
   return res.data;
 }
 
@@ -95,14 +79,12 @@ export async function deleteRole(
   api: Service,
   id: string,
 ): Promise<{ reassigned_users_count?: number; [key: string]: unknown }> {
-  const res = await api.client.request<{ reassigned_users_count?: number }>({
-    method: 'DELETE',
-    path: path`/api/v3/roles/${id}`,
-    auth: 'basic',
+  const res = await api.call<'roles.delete', { reassigned_users_count?: number }>('roles.delete', {
+    params: { role_id: id },
   });
   return res.data ?? {};
 }
 
 export function listRoleUsers(api: Service, id: string, opts?: ListOptions): AsyncGenerator<RoleUser> {
-  return api.list<RoleUser>({ path: path`/api/v3/roles/${id}/users`, auth: 'basic' }, opts);
+  return api.list<'roles.users', RoleUser>('roles.users', { params: { role_id: id } }, opts);
 }
