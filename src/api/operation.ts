@@ -1,6 +1,7 @@
 import {
   operation,
   operationPath,
+  type Method,
   type OperationId,
   type OperationPath,
   type ParamNames,
@@ -43,4 +44,27 @@ export function requestFor<I extends OperationId>(id: I, spec: CallSpec<I>): Req
     changesNothing: op.changesNothing,
     expect: spec.expect,
   };
+}
+
+/**
+ * An operation's method and path for a plan shown to a person (`--dry-run`): a parameter given
+ * as `{name}` is a placeholder for a value not known yet (an id the service has not given), kept
+ * as it is; any other value is encoded as in a request.
+ */
+export function plannedRequest<I extends OperationId>(
+  id: I,
+  params: Record<ParamNames<OperationPath<I>>, string>,
+): { method: Method; path: string } {
+  const values: Record<string, string> = {};
+  const placeholders = new Map<string, string>();
+  for (const [name, value] of Object.entries<string>(params)) {
+    if (/^\{[A-Za-z0-9_]+\}$/.test(value)) {
+      const mark = `placeholder-${placeholders.size}`;
+      placeholders.set(mark, value);
+      values[name] = mark;
+    } else values[name] = value;
+  }
+  let path = operationPath(id, values);
+  for (const [mark, value] of placeholders) path = path.replace(mark, value);
+  return { method: operation(id).method, path };
 }

@@ -1,30 +1,14 @@
 import { jsonInteger } from '../util/json.js';
 import type { Received, ReceivedWith } from '../contract/answers.js';
 import type { recipeConfigurationV31, recipeCreate, Sent } from '../contract/requests.js';
-import { path } from './path.js';
+import type { ApiResponse } from './client.js';
 import type { ListOptions, Service } from './service.js';
 
 /**
  * Automated recipes. The tool uses the v3.1 operations for accounts and recipes (v3 is
- * deprecated, and only v3.1 account ids are valid in a configuration); the v3 paths are kept here too, since both versions serve the same recipes and
- * `edp api` reaches v3. Every path ends with a slash: without it the service answers 301.
+ * deprecated, and only v3.1 account ids are valid in a configuration); `edp api` reaches v3.
+ * Every path ends with a slash (the registry's): without it the service answers 301.
  */
-export type RecipeApiVersion = 'v3' | 'v3.1';
-
-export function recipePaths(version: RecipeApiVersion = 'v3.1') {
-  const base = version === 'v3.1' ? '/api/v3.1' : '/api/v3';
-  return {
-    templates: () => `${base}/automated-recipe-templates/`,
-    template: (id: string) => base + path`/automated-recipe-templates/${id}/`,
-    recipes: () => `${base}/automated-recipes/`,
-    recipe: (id: string) => base + path`/automated-recipes/${id}/`,
-    build: (id: string) => base + path`/automated-recipes/${id}/build/`,
-    resetup: (id: string) => base + path`/automated-recipes/${id}/resetup/`,
-    extractions: (id: string) => base + path`/automated-recipes/${id}/extractions/`,
-  };
-}
-
-const v31 = recipePaths('v3.1');
 
 export type RecipeTemplate = ReceivedWith<
   'RecipeTemplate',
@@ -72,14 +56,11 @@ export function listTemplates(
   query: { search?: string | undefined } = {},
   opts?: ListOptions,
 ): AsyncGenerator<RecipeTemplate> {
-  return api.list<RecipeTemplate>(
-    { path: v31.templates(), auth: 'bearer', workspaceId: ws, query: { search: query.search } },
-    opts,
-  );
+  return api.list('recipeTemplates.list', { workspaceId: ws, query: { search: query.search } }, opts);
 }
 
 export function getTemplate(api: Service, ws: string, id: string): Promise<RecipeTemplate> {
-  return api.client.get<RecipeTemplate>(v31.template(id), 'bearer', ws, ['id']);
+  return api.read('recipeTemplates.get', { params: { id }, workspaceId: ws, expect: ['id'] });
 }
 
 export function listRecipes(
@@ -88,10 +69,9 @@ export function listRecipes(
   query: { state?: string | undefined; templateId?: string | undefined } = {},
   opts?: ListOptions,
 ): AsyncGenerator<Recipe> {
-  return api.list<Recipe>(
+  return api.list(
+    'recipes.list',
     {
-      path: v31.recipes(),
-      auth: 'bearer',
       workspaceId: ws,
       query: { state: query.state, template_id: query.templateId },
       pageSize: 100,
@@ -100,8 +80,13 @@ export function listRecipes(
   );
 }
 
+/** A read of a recipe as answered, its trace id included (for support). */
+export function readRecipe(api: Service, ws: string, id: string): Promise<ApiResponse<Recipe>> {
+  return api.call('recipes.get', { params: { id }, workspaceId: ws, expect: ['recipe_id'] });
+}
+
 export function getRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
-  return api.client.get<Recipe>(v31.recipe(id), 'bearer', ws, ['recipe_id']);
+  return api.read('recipes.get', { params: { id }, workspaceId: ws, expect: ['recipe_id'] });
 }
 
 /**
@@ -113,15 +98,11 @@ export async function createRecipe(
   ws: string,
   body: { templateId: string; title: string },
 ): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({
-    method: 'POST',
-    path: v31.recipes(),
-    auth: 'bearer',
+  return api.read('recipes.create', {
     workspaceId: ws,
     body: { template_id: jsonInteger(body.templateId), title: body.title } satisfies Sent<typeof recipeCreate>,
     expect: ['recipe_id'],
   });
-  return res.data;
 }
 
 /** The complete configuration; repeating the same PUT is harmless (docs/contract-rules.md, Retries 3). */
@@ -131,45 +112,22 @@ export async function configureRecipe(
   id: string,
   config: RecipeConfiguration,
 ): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({
-    method: 'PUT',
-    path: v31.recipe(id),
-    auth: 'bearer',
-    workspaceId: ws,
-    body: config,
-    repeatable: true,
-    expect: ['recipe_id'],
-  });
-  return res.data;
+  return api.read('recipes.configure', { params: { id }, workspaceId: ws, body: config, expect: ['recipe_id'] });
 }
 
 export async function deleteRecipe(api: Service, ws: string, id: string): Promise<void> {
-  await api.client.request({ method: 'DELETE', path: v31.recipe(id), auth: 'bearer', workspaceId: ws });
+  await api.call('recipes.delete', { params: { id }, workspaceId: ws });
 }
 
 /** 202: the build started, not finished (docs/contract-rules.md, Rules 5). */
 export async function buildRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({
-    method: 'POST',
-    path: v31.build(id),
-    auth: 'bearer',
-    workspaceId: ws,
-    expect: ['recipe_id'],
-  });
-  return res.data;
+  return api.read('recipes.build', { params: { id }, workspaceId: ws, expect: ['recipe_id'] });
 }
 
 export async function resetupRecipe(api: Service, ws: string, id: string): Promise<Recipe> {
-  const res = await api.client.request<Recipe>({
-    method: 'POST',
-    path: v31.resetup(id),
-    auth: 'bearer',
-    workspaceId: ws,
-    expect: ['recipe_id'],
-  });
-  return res.data;
+  return api.read('recipes.resetup', { params: { id }, workspaceId: ws, expect: ['recipe_id'] });
 }
 
 export function checkExtractions(api: Service, ws: string, id: string): Promise<ExtractionCheck> {
-  return api.client.get<ExtractionCheck>(v31.extractions(id), 'bearer', ws, ['all_tables_exist', 'tables']);
+  return api.read('recipes.extractions', { params: { id }, workspaceId: ws, expect: ['all_tables_exist', 'tables'] });
 }

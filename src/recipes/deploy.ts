@@ -6,12 +6,12 @@ import {
   getTemplate,
   listRecipes,
   listTemplates,
-  recipePaths,
   type ExtractionCheck,
   type Recipe,
   type RecipeConfiguration,
   type RecipeTemplate,
 } from '../api/recipes.js';
+import { plannedRequest } from '../api/operation.js';
 import type { Service } from '../api/service.js';
 import { BUILDING_STATES } from '../contract/recipes.js';
 import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
@@ -25,7 +25,6 @@ import {
 } from './configuration.js';
 import { resolveSource } from './resolve.js';
 import { errorText, stateText } from './text.js';
-import { errorLines } from '../output/errors.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { agoText, durationText, faultLine, pollUntil, WaitUnreachableError } from '../util/poll.js';
 import {
@@ -59,6 +58,8 @@ export interface StepProgress {
   succeed(text: string): void;
   warn(text: string): void;
   fail(text: string): void;
+  /** The step ended on this error; the reporter shows it in full (status, details, trace id). */
+  failWith(err: unknown): void;
 }
 
 export type StepReporter = (step: number, text: string) => Promise<StepProgress>;
@@ -319,8 +320,8 @@ export async function deployToWorkspace(
   } catch (err) {
     if ((err instanceof WaitTimeoutError || err instanceof BuildWaitUnreachableError) && err.recipe)
       recipe = err.recipe;
-    // The one place a person sees this workspace's error in full (status, details, trace id).
-    step?.fail(errorLines(err).join('\n  '));
+    // The one place a person sees this workspace's error in full.
+    step?.failWith(err);
     return { recipe, error: err, step: reached };
   }
 }
@@ -342,22 +343,27 @@ export async function planWorkspace(
   template: (ws: string) => Promise<RecipeTemplate>,
   rebuild: boolean,
 ) {
-  const paths = recipePaths('v3.1');
   const t = await template(ws);
   checkSourcesAllowed(t, spec);
   const requests: PlannedRequest[] = [];
   let existing: Recipe | undefined;
   for await (const r of listRecipes(api, ws, { templateId: idText(t.id) }, { limit: 1 })) existing = r;
   // A recipe not created yet has no id: the plan shows a placeholder.
-  const recipePath = existing ? paths.recipe(idText(existing.recipe_id)) : `${paths.recipes()}{recipe_id}/`;
+  const recipe = { id: existing ? idText(existing.recipe_id) : '{recipe_id}' };
   if (!existing)
-    requests.push({ method: 'POST', path: paths.recipes(), body: { template_id: t.id, title: spec.title ?? t.title } });
+    requests.push({
+      ...plannedRequest('recipes.create', {}),
+      body: { template_id: t.id, title: spec.title ?? t.title },
+    });
   const additions = await resolveAdditions(api, ws, spec);
   const base: Configured = existing ?? NOT_CREATED;
   const merged = mergeConfiguration(base, additions, spec.syncFrom);
   if (merged.changed)
-    requests.push({ method: 'PUT', path: recipePath, body: merged.config satisfies RecipeConfiguration });
+    requests.push({
+      ...plannedRequest('recipes.configure', recipe),
+      body: merged.config satisfies RecipeConfiguration,
+    });
   if (!BUILDING_STATES.has(base.state ?? '') && (merged.changed || base.state !== 'ready_to_work' || rebuild))
-    requests.push({ method: 'POST', path: `${recipePath}build/` });
+    requests.push(plannedRequest('recipes.build', recipe));
   return { workspace_id: ws, template_id: t.id, recipe_id: existing?.recipe_id ?? null, requests };
 }

@@ -1,4 +1,4 @@
-import { checkExtractions, listRecipes, recipePaths, type Recipe } from '../../../api/recipes.js';
+import { checkExtractions, listRecipes, readRecipe, type Recipe } from '../../../api/recipes.js';
 import type { Service } from '../../../api/service.js';
 import { listAccounts, type AccountV31 } from '../../../api/accounts.js';
 import { listDestinationConnections, listDestinations } from '../../../api/destinations.js';
@@ -231,12 +231,7 @@ async function checkRecipeAccounts(
     }
     if (unknown.length > 0) {
       // The trace id of a read of this recipe, for support.
-      const read = await api.client.request({
-        method: 'GET',
-        path: recipePaths('v3.1').recipe(id),
-        auth: 'bearer',
-        workspaceId: ws,
-      });
+      const read = await readRecipe(api, ws, id);
       add({
         check: 'recipes',
         code: 'legacy_account_keys',
