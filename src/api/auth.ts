@@ -25,6 +25,7 @@ import {
 } from '../config/token-cache.js';
 import { jsonInteger } from '../util/json.js';
 import type { ApiClient, AuthKind, AuthProvider } from './client.js';
+import { requestFor } from './operation.js';
 
 /** A token expires 30 minutes after its last use (docs/contract-rules.md, Authentication rule 2). */
 export const TOKEN_LIFETIME_MS = 30 * 60_000;
@@ -301,18 +302,16 @@ export class CredentialAuth implements AuthProvider {
 
   private async issue(workspaceId: string, client: ApiClient): Promise<CachedToken> {
     const res = await client
-      .request<Received<'Token'>>({
-        method: 'POST',
-        path: '/api/v3/token',
-        auth: 'basic',
-        body: { workspace_id: jsonInteger(workspaceId) } satisfies Sent<typeof tokenRequest>,
-        // Issuing a token changes nothing the caller can observe, so a lost answer may be asked again.
-        repeatable: true,
-        changesNothing: true,
-        expect: ['token'],
-      })
+      .request<Received<'Token'>>(
+        // Issuing a token changes nothing the caller can observe (the registry says so), so a
+        // lost answer may be asked again.
+        requestFor('token.issue', {
+          body: { workspace_id: jsonInteger(workspaceId) } satisfies Sent<typeof tokenRequest>,
+          expect: ['token'],
+        }),
+      )
       .catch((err: unknown) => {
-        // The contract's 400 for a workspace id the agency does not have (POST /api/v3/token).
+        // The contract's 400 for a workspace id the agency does not have (token.issue).
         if (err instanceof ApiError && err.status === 400 && 'workspace_id' in err.details)
           throw new UnknownWorkspaceError(workspaceId, err);
         throw err;
