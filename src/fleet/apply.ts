@@ -10,7 +10,6 @@ import {
   type WebhookEndpoint,
 } from '../api/webhooks.js';
 import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError } from '../errors.js';
-import { errorJson } from '../output/errors.js';
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { deployToWorkspace, interruptedNote, type StepReporter } from '../recipes/deploy.js';
@@ -40,6 +39,10 @@ export interface ApplyRow {
   result: string;
   state: string | null;
   degraded: boolean | null;
+  /**
+   * Why the row did not reach its goal: `{code, message}` when blocked or interrupted, the build
+   * error of a failed build, the thrown error itself when its work failed (the command shows it).
+   */
   error: unknown;
   /** a new endpoint's secret, shown once */
   secret?: string | undefined;
@@ -103,7 +106,7 @@ function afterInterrupt(r: ApplyRow, signal: AbortSignal | undefined): ApplyRow 
 
 function failed(r: ApplyRow, err: unknown): ApplyRow {
   r.result = 'failed';
-  r.error = errorJson(err).error;
+  r.error = err;
   causes.set(r, err);
   return r;
 }

@@ -4,15 +4,14 @@ import type { Service } from '../api/service.js';
 import { listWebhookEndpoints, listWebhookEventTypes, type WebhookEndpoint } from '../api/webhooks.js';
 import { listWorkspaces } from '../api/workspaces.js';
 import { ApiError, ExitError, UsageError } from '../errors.js';
-import { errorJson } from '../output/errors.js';
 import { collect } from '../util/collect.js';
-import { idText, jsonInteger } from '../util/json.js';
+import { idText } from '../util/json.js';
 import { checkSourcesAllowed } from '../recipes/deploy.js';
 import type { DeploySpec } from '../recipes/spec.js';
 import { entryWorkspaces, type FleetFile, type RecipeEntry } from './file.js';
 import { pool } from './pool.js';
 
-import type { AgencyPlan, FleetPlan, PlanOptions, WorkspacePlan } from './plan/types.js';
+import type { FleetPlan, PlanOptions, WorkspacePlan } from './plan/types.js';
 import { liveDigests, ENDPOINT_FIELDS, RECIPE_FIELDS } from './plan/live.js';
 import { accountReader, planRecipe, templateReader } from './plan/recipes.js';
 import { planRoles } from './plan/roles.js';
@@ -167,24 +166,3 @@ export function planTotals(plan: FleetPlan): PlanTotals {
 
 /** The version of the plan's JSON document (docs/plan.schema.json); it changes only when a reader would break. */
 export const PLAN_FORMAT_VERSION = 1;
-
-/**
- * `plan --json`: `{format_version, workspaces: [{workspace_id, changes, blocked, notes, unmanaged, error}], agency:
- * {changes, blocked, unmanaged, error}, summary: {changes, blocked, errors}}`. A change is
- * `{resource, name, action, id, detail}`, a blocked item `{resource, name, code, message}`.
- */
-export function planJson(plan: FleetPlan): Record<string, unknown> {
-  const part = (p: WorkspacePlan | AgencyPlan) => ({
-    changes: p.changes,
-    blocked: p.blocked,
-    ...('notes' in p ? { notes: p.notes } : {}),
-    unmanaged: p.unmanaged,
-    error: p.error ? errorJson(p.error).error : null,
-  });
-  return {
-    format_version: PLAN_FORMAT_VERSION,
-    workspaces: plan.workspaces.map((w) => ({ workspace_id: jsonInteger(w.workspace_id), ...part(w) })),
-    agency: part(plan.agency),
-    summary: planTotals(plan),
-  };
-}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ExitError, UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../util/json.js';
-import { PLAN_FORMAT_VERSION, planJson, type FleetPlan } from './plan.js';
+import { PLAN_FORMAT_VERSION, type FleetPlan } from './plan.js';
 
 /**
  * A saved plan (`edp plan --out FILE`): the plan's JSON document plus `source`, what it was
@@ -24,6 +24,8 @@ export interface PlanSource {
 }
 
 export function savedPlanDocument(
+  /** the plan's JSON document, as `plan --json` prints it */
+  document: Record<string, unknown>,
   plan: FleetPlan,
   source: Omit<PlanSource, 'live' | 'created_at'>,
   now = new Date(),
@@ -32,7 +34,7 @@ export function savedPlanDocument(
     workspaces: Object.fromEntries(plan.workspaces.map((w) => [w.workspace_id, w.live])),
     agency: plan.agency.live,
   };
-  return { ...planJson(plan), source: { ...source, created_at: now.toISOString(), live } satisfies PlanSource };
+  return { ...document, source: { ...source, created_at: now.toISOString(), live } satisfies PlanSource };
 }
 
 export interface SavedPlan {
@@ -96,7 +98,10 @@ export function planDrift(saved: SavedPlan, fresh: FleetPlan): string[] {
   }
   compare('agency', live.agency, fresh.agency.live);
   // The same objects can still plan otherwise (an account that went inactive, a template renamed).
-  const now = planJson(fresh);
+  const now = {
+    workspaces: fresh.workspaces.map((w) => ({ workspace_id: w.workspace_id, changes: w.changes, blocked: w.blocked })),
+    agency: { changes: fresh.agency.changes, blocked: fresh.agency.blocked },
+  };
   const parts = (doc: Record<string, unknown>) => {
     const ws = (doc.workspaces as Array<Record<string, unknown>> | undefined) ?? [];
     const agency = doc.agency as Record<string, unknown> | undefined;

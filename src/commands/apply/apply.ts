@@ -5,7 +5,7 @@ import { applyFailures, applyFleet, blockedRows, planFailures, type ApplyRow } f
 import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
 import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
-import { planLines } from '../../fleet/plan/text.js';
+import { planLines } from '../shared/plan-text.js';
 import { idText } from '../../util/json.js';
 import type { StepReporter } from '../../recipes/deploy.js';
 import { waitPolling } from '../shared/poll.js';
@@ -13,7 +13,7 @@ import { fleetConcurrency } from '../shared/concurrency.js';
 import { FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
 import { fleetScope } from '../shared/workspace-choice.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
-import { reportError } from '../../output/errors.js';
+import { errorJson, reportError } from '../../output/errors.js';
 import { secretsNotShown } from '../webhooks/shared/secret-not-shown.js';
 import type { ApplyOptions } from './command.js';
 
@@ -98,12 +98,13 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   // A secret the service shows only once must reach its reader: one that could not be shown
   // (the output was closed) fails its row, with the command that makes a new one.
   const unshown: ApplyRow[] = [];
+  const shown = rows.map(shownRow);
   if (ctx.output.machine) {
-    if (!(await ctx.output.shown(() => ctx.output.json(rows)))) unshown.push(...rows.filter((r) => r.secret));
+    if (!(await ctx.output.shown(() => ctx.output.json(shown)))) unshown.push(...shown.filter((r) => r.secret));
   } else {
-    await ctx.output.list(rows, columns);
+    await ctx.output.list(shown, columns);
     // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
-    for (const r of rows.filter((x) => x.secret)) {
+    for (const r of shown.filter((x) => x.secret)) {
       const line = `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`;
       if (!(await ctx.output.shown(() => ctx.output.line(line)))) unshown.push(r);
     }
@@ -120,6 +121,11 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     failures.push(lost);
   }
   if (failures.length > 0) throw new ManyFailures(failures);
+}
+
+/** A row as printed: the error its work threw becomes the error document's `error` (status, code, message, details, trace id). */
+function shownRow(r: ApplyRow): ApplyRow {
+  return r.result === 'failed' ? { ...r, error: errorJson(r.error).error } : r;
 }
 
 const columns: Array<Column<ApplyRow>> = [

@@ -1,8 +1,8 @@
 import { errorLines } from '../../output/errors.js';
 import { idText } from '../../util/json.js';
-import { planTotals } from '../plan.js';
-import { changeText } from './text.js';
-import type { AgencyPlan, FleetPlan, WorkspacePlan } from './types.js';
+import { planTotals } from '../../fleet/plan.js';
+import type { AgencyPlan, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
+import { changeText } from '../shared/plan-text.js';
 
 /** Text inside a Markdown table cell or list item: no line breaks, no stray pipes. */
 const cell = (text: string) => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');

@@ -3,9 +3,10 @@ import type { Context } from '../../context.js';
 import { ExitError, ManyFailures, UsageError } from '../../errors.js';
 import { planFailures } from '../../fleet/apply.js';
 import { parseFleetFile } from '../../fleet/file.js';
-import { planMarkdown } from '../../fleet/plan/markdown.js';
-import { planFleet, planJson, planTotals } from '../../fleet/plan.js';
-import { planLines } from '../../fleet/plan/text.js';
+import { planFleet, planTotals } from '../../fleet/plan.js';
+import { planLines } from '../shared/plan-text.js';
+import { planJson } from './json.js';
+import { planMarkdown } from './markdown.js';
 import { savedPlanDocument } from '../../fleet/saved-plan.js';
 import { fleetScope } from '../shared/workspace-choice.js';
 import { parseDocument, readSource } from '../../util/document.js';
@@ -31,11 +32,12 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
     concurrency,
     progress: (t) => ctx.output.info(t),
   });
-  if (format === 'json') ctx.output.json(planJson(plan));
+  const document = planJson(plan);
+  if (format === 'json') ctx.output.json(document);
   else if (format === 'markdown') ctx.output.write(planMarkdown(plan));
   else for (const l of planLines(plan)) ctx.output.line(l);
   if (opts.out !== undefined) {
-    const saved = savedPlanDocument(plan, {
+    const saved = savedPlanDocument(document, plan, {
       file: doc,
       file_name: opts.file,
       prune: !!opts.prune,

@@ -131,6 +131,7 @@ function reporterFor(ctx: Context, ws: string, fleet: boolean, board?: FleetBoar
       succeed: (t) => (done(), spinner.succeed(label(t))),
       warn: (t) => (done(), spinner.warn(label(t))),
       fail: (t) => (done(), spinner.fail(label(t))),
+      failWith: (err) => (done(), spinner.fail(label(errorLines(err).join('\n  ')))),
     };
   };
 }

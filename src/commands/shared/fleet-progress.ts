@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import type { Spinner } from '../../output/output.js';
+import { errorLines } from '../../output/errors.js';
 import { STEPS, type StepReporter } from '../../recipes/deploy.js';
 
 /** 45s, 2m05s: how long a step has been running. */
@@ -91,6 +92,7 @@ export function fleetStepReporter(ctx: Context, prefix: string, key: string, boa
       succeed: (t) => end(c.green('✓'), t, n === STEPS),
       warn: (t) => end(c.yellow('!'), t, n === STEPS),
       fail: (t) => end(c.red('✗'), t, true),
+      failWith: (err) => end(c.red('✗'), errorLines(err).join('\n  '), true),
     };
   };
 }

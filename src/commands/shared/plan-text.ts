@@ -1,7 +1,7 @@
 import { errorLines } from '../../output/errors.js';
 import { idText } from '../../util/json.js';
-import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from './types.js';
-import { planTotals } from '../plan.js';
+import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
+import { planTotals } from '../../fleet/plan.js';
 
 /** The plan for a person: a line per change, blocked item, note and unmanaged object. */
 
