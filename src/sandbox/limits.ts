@@ -1,4 +1,4 @@
-import { LosslessNumber, stringEnd } from '../util/json.js';
+import { LosslessNumber, scanJson } from '../util/json.js';
 import { fieldPath } from '../util/field-path.js';
 import { validationError } from './errors.js';
 
@@ -57,37 +57,8 @@ export function checkBodyLimits(body: unknown): void {
  */
 export function tooDeepPath(text: string, max = MAX_BODY_DEPTH): Path | undefined {
   if (text.length <= max) return undefined;
-  const stack: Array<{ array: boolean; key: string | number }> = [];
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: find its end; an object key is decoded and kept as the frame's key.
-      const start = i;
-      i = stringEnd(text, i);
-      const top = stack.at(-1);
-      if (expectKey && top && !top.array) {
-        try {
-          top.key = JSON.parse(text.slice(start, i + 1)) as string;
-        } catch {
-          top.key = text.slice(start + 1, i);
-        }
-        expectKey = false;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      if (stack.length >= max) return stack.map((f) => f.key);
-      stack.push({ array: c === 0x5b, key: c === 0x5b ? 0 : '' });
-      expectKey = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
-      expectKey = false;
-    } else if (c === 0x2c) {
-      const top = stack.at(-1);
-      if (top?.array) top.key = (top.key as number) + 1;
-      else expectKey = true;
-    }
-  }
-  return undefined;
+  const found = scanJson(text, { maxDepth: max });
+  return found?.path;
 }
 
 /** A body too deep for the JSON parser itself: the same refusal, for the body as a whole. */

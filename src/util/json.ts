@@ -26,21 +26,7 @@ export class JsonTooDeepError extends SyntaxError {
 
 /** Whether `text` opens more than `max` arrays or objects at once, strings skipped. One pass. */
 export function nestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
-  if (text.length <= max) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
+  return text.length > max && scanJson(text, { maxDepth: max }) !== undefined;
 }
 
 /** A key given twice in one object of a JSON text that must not have any (a service's answer). */
@@ -62,61 +48,88 @@ function pathText(path: Array<string | number>): string {
 }
 
 /**
- * One pass over JSON text, strings skipped: JsonTooDeepError past MAX_JSON_DEPTH levels, and
- * JsonDuplicateKeyError for the first key given twice in one object. A key is compared as
- * JSON reads it (escapes resolved), and only keys are ever cut out of the text.
+ * JsonTooDeepError past MAX_JSON_DEPTH levels, and JsonDuplicateKeyError for the first key
+ * given twice in one object, found in one pass (scanJson).
  */
 function checkDepthAndKeys(text: string): void {
-  // The keys of each object open (a list's entry is undefined): an array while few, then a Set.
-  const keys: Array<string[] | Set<string> | undefined> = [];
-  // The path to the value being read: the current key of each object, the index in each list.
-  const at: Array<string | number> = [];
+  const problem = scanJson(text, { maxDepth: MAX_JSON_DEPTH, uniqueKeys: true });
+  if (problem?.kind === 'depth') throw new JsonTooDeepError();
+  if (problem?.kind === 'duplicate') throw new JsonDuplicateKeyError(problem.key, problem.path);
+}
+
+/** A path into a JSON value: the key or index at each level. */
+export type JsonPath = Array<string | number>;
+
+/** What `scanJson` finds first: a container too deep, or a key given twice in one object. */
+export type JsonScanProblem =
+  | {
+      kind: 'depth';
+      /** the path to the object or array that opens one level too deep */
+      path: JsonPath;
+      /** its offset in the text */
+      at: number;
+    }
+  | {
+      kind: 'duplicate';
+      key: string;
+      /** the path of the object holding it */
+      path: JsonPath;
+      /** the offset of its second occurrence */
+      at: number;
+    };
+
+/**
+ * The tool's one JSON scanner, a pass over the text before a parser sees it (service answers,
+ * the fleet files, the sandbox's request bodies): the first object or array that opens more
+ * than `maxDepth` levels deep, and with `uniqueKeys` the first key given twice in one object
+ * (which a parser would read last-wins), each with the path to it. Strings are skipped; a key
+ * is compared as JSON reads it (escapes resolved), and only keys are ever cut out of the text.
+ * Undefined when neither is found: the text may still be malformed, which the parser reports.
+ */
+export function scanJson(text: string, opts: { maxDepth?: number; uniqueKeys?: boolean }): JsonScanProblem | undefined {
+  const maxDepth = opts.maxDepth ?? Infinity;
+  const unique = !!opts.uniqueKeys;
+  // The current key of each object open, the index in each list.
+  const path: JsonPath = [];
+  // With uniqueKeys, the keys of each object open (undefined for a list): an array while few, then a Set.
+  const seen: Array<string[] | Set<string> | undefined> = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // The closing quote is the next one not escaped (after an even run of backslashes).
       const start = i;
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        if (i < 0) {
-          i = text.length;
-          break;
-        }
-        let backslashes = 0;
-        while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
-        if (backslashes % 2 === 0) break;
-      }
-      const seen = expectKey ? keys[keys.length - 1] : undefined;
-      if (seen) {
-        const raw = text.slice(start + 1, i);
-        const key = raw.includes('\\') ? keyOf(text.slice(start, i + 1)) : raw;
-        if (Array.isArray(seen)) {
-          if (seen.includes(key)) throw new JsonDuplicateKeyError(key, at.slice(0, -1));
-          seen.push(key);
-          if (seen.length > 16) keys[keys.length - 1] = new Set(seen);
-        } else {
-          if (seen.has(key)) throw new JsonDuplicateKeyError(key, at.slice(0, -1));
-          seen.add(key);
-        }
-        at[at.length - 1] = key;
-      }
+      i = stringEnd(text, i);
+      if (!expectKey) continue;
       expectKey = false;
+      const raw = text.slice(start + 1, i);
+      const key = raw.includes('\\') ? keyOf(text.slice(start, i + 1)) : raw;
+      const keys = unique ? seen[seen.length - 1] : undefined;
+      if (Array.isArray(keys)) {
+        if (keys.includes(key)) return { kind: 'duplicate', key, path: path.slice(0, -1), at: start };
+        keys.push(key);
+        if (keys.length > 16) seen[seen.length - 1] = new Set(keys);
+      } else if (keys) {
+        if (keys.has(key)) return { kind: 'duplicate', key, path: path.slice(0, -1), at: start };
+        keys.add(key);
+      }
+      path[path.length - 1] = key;
     } else if (c === 0x7b || c === 0x5b) {
-      if (keys.length >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
-      keys.push(c === 0x7b ? [] : undefined);
-      at.push(c === 0x7b ? '' : 0);
-      expectKey = c === 0x7b;
+      if (path.length >= maxDepth) return { kind: 'depth', path: path.slice(), at: i };
+      const object = c === 0x7b;
+      path.push(object ? '' : 0);
+      if (unique) seen.push(object ? [] : undefined);
+      expectKey = object;
     } else if (c === 0x7d || c === 0x5d) {
-      keys.pop();
-      at.pop();
+      path.pop();
+      if (unique) seen.pop();
       expectKey = false;
     } else if (c === 0x2c) {
-      const top = at.length - 1;
-      if (top >= 0 && typeof at[top] === 'number') at[top] = (at[top] as number) + 1;
+      const top = path.length - 1;
+      if (top >= 0 && typeof path[top] === 'number') path[top] = (path[top] as number) + 1;
       else expectKey = top >= 0;
     }
   }
+  return undefined;
 }
 
 /** A quoted key with escapes, as JSON reads it (the text between the quotes when it is not valid). */
@@ -195,62 +208,29 @@ export interface DuplicateKey {
 }
 
 /**
+ * The index of the `"` that closes the JSON string opening at `start` (the next one after an
+ * even run of backslashes), or the end of `text` when it never closes.
+ */
+export function stringEnd(text: string, start: number): number {
+  let i = start;
+  for (;;) {
+    i = text.indexOf('"', i + 1);
+    if (i < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return i;
+  }
+}
+
+/**
  * The first key that appears twice in one object of JSON `text`, found in one pass over the
  * text. JSON.parse keeps the last silently; a document a person wrote (a fleet file) should
  * say so instead, as YAML does. Undefined when there is none (the text may still be malformed).
  */
-/**
- * The index of the `"` that closes the JSON string opening at `start`, escapes skipped (past the
- * end of `text` when it never closes): the one string scan of the tool's JSON scanners.
- */
-export function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  for (; i < text.length; i++) {
-    const d = text.charCodeAt(i);
-    if (d === 0x5c) i++;
-    else if (d === 0x22) break;
-  }
-  return i;
-}
-
 export function duplicateKey(text: string): DuplicateKey | undefined {
-  const stack: Array<{ keys: Set<string> | undefined; key: string | number }> = [];
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const start = i;
-      i = stringEnd(text, i);
-      const top = stack.at(-1);
-      if (expectKey && top?.keys) {
-        let key: string;
-        try {
-          key = JSON.parse(text.slice(start, i + 1)) as string;
-        } catch {
-          key = text.slice(start + 1, i);
-        }
-        if (top.keys.has(key)) {
-          const line = text.slice(0, start).split('\n').length;
-          return { path: stack.slice(0, -1).map((f) => f.key), key, line };
-        }
-        top.keys.add(key);
-        top.key = key;
-        expectKey = false;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      // The path to a value is the current key of each frame above it.
-      stack.push({ keys: c === 0x7b ? new Set() : undefined, key: c === 0x5b ? 0 : '' });
-      expectKey = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
-      expectKey = false;
-    } else if (c === 0x2c) {
-      const top = stack.at(-1);
-      if (top && !top.keys) top.key = (top.key as number) + 1;
-      else expectKey = true;
-    }
-  }
-  return undefined;
+  const found = scanJson(text, { uniqueKeys: true });
+  if (found?.kind !== 'duplicate') return undefined;
+  return { path: found.path, key: found.key, line: text.slice(0, found.at).split('\n').length };
 }
 
 /** A JSON integer id from a body (number or a big number). */

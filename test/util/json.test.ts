@@ -5,6 +5,7 @@ import {
   LosslessNumber,
   MAX_JSON_DEPTH,
   parseJson,
+  scanJson,
 } from '../../src/util/json.js';
 
 const duplicate = (text: string) => {
@@ -53,5 +54,17 @@ describe('parseJson with unique keys (a service answer)', () => {
 
   it('without unique keys, reads last-wins as JSON does', () => {
     expect(parseJson('{"a":1,"a":2}')).toEqual({ a: 2 });
+  });
+
+  it('one scanner finds the first container too deep and the first key given twice, with the path to each; strings are skipped', () => {
+    const text = '{"a": "[[[{\\"", "b\\u0031": [1, {"c": [[]]}], "d": 1, "d": 2}';
+    expect(scanJson(text, { maxDepth: 3 })).toEqual({ kind: 'depth', path: ['b1', 1, 'c'], at: text.indexOf('[[]') });
+    expect(scanJson(text, { maxDepth: 5 })).toBeUndefined();
+    expect(scanJson(text, { maxDepth: 5, uniqueKeys: true })).toEqual({
+      kind: 'duplicate',
+      key: 'd',
+      path: [],
+      at: text.lastIndexOf('"d"'),
+    });
   });
 });
