@@ -128,7 +128,7 @@ if (!liftoffOnly.includes(major) && !tabled.includes(major))
   );
 console.log(`  ${'node -e 0'.padEnd(36)} ${ms(m['node -e 0'])}`);
 for (const [name, target] of [
-  ['edp --help', 1.3],
+  ['edp --help', 1.2],
   ['edp workspaces list --json', 2.2],
   ['edp -w 101 datasources list --json', 2.2],
 ]) {

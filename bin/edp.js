@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
-// The launcher, as CommonJS (bin/package.json): a CommonJS entry starts ~8 ms sooner than an
-// ES module one, which is what `edp --help` costs on top of Node when it needs nothing else.
+// The launcher, as CommonJS (bin/package.json): a CommonJS entry starts sooner than an ES module
+// one. What it does and what each part buys: docs/development.md (Start-up), docs/benchmarks.md.
 'use strict';
 const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const module_ = require('node:module');
@@ -44,17 +44,13 @@ function cacheDir(env) {
 }
 
 // undici parses responses with WebAssembly, and `--jq` runs jq compiled to it. V8 compiles it
-// again with its optimizing tier on background threads once it has run a while: the process
-// waits for that work at exit (~85 ms on Node 20 after one request, ~55 ms on Node 22 after
-// two), and a long run (paging through 100,000 items) peaks ~30 MB higher. On Node 20 and 22,
-// V8's --liftoff-only keeps it at the baseline tier for the whole run. It is set here, before
-// any code is compiled, because V8 keys its code caches by its flags: the caches of dist/cli.cjs
-// and dist/undici.cjs below, and Node's compile cache of dist/vendor on Node 22, are then read
-// and written under the same flags on every run. The cost: Node's own code cache for its
-// built-in modules, made under V8's defaults, is refused, and the ones a run loads compile from
-// source (measured head to head on Node 20: ~2.5 ms on `workspaces list`, ~3 ms, 5 ms of CPU
-// time, on a workspace command with a cached token, which also loads node:crypto; ~3 ms on
-// Node 22; docs/benchmarks.md). Node 24 and 26 do not act on --liftoff-only at run time:
+// again with its optimizing tier on background threads once it has run a while, and the process
+// waits for that work at exit. On Node 20 and 22, V8's --liftoff-only keeps it at the baseline
+// tier for the whole run. It is set here, before any code is compiled, because V8 keys its code
+// caches by its flags: the caches of dist/cli.cjs and dist/undici.cjs below, and Node's compile
+// cache of dist/vendor on Node 22, are then read and written under the same flags on every run
+// (Node's own code cache for its built-in modules, made under V8's defaults, is refused: the
+// cost is in docs/benchmarks.md). Node 24 and 26 do not act on --liftoff-only at run time:
 // src/http/baseline-wasm.ts raises their tier-up budget while each module is created. On the
 // command line (node takes V8 flags there, not in NODE_OPTIONS), a --liftoff-only or
 // --no-liftoff-only of the user's stays as given.

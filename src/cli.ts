@@ -194,7 +194,7 @@ export function run(launcher: { loadCommonJs?: CommonJsLoader } = {}): void {
  * still be draining on some systems). When `main` settles the run's work is done: answers
  * printed, the configuration file written, connections closed. Exiting then, rather than
  * letting the event loop run dry, skips Node's tear-down of the environment and its heap
- * (~1.5 ms of a 58 ms API command on this project's machine). `exit` handlers still run.
+ * (measured in docs/benchmarks.md). `exit` handlers still run.
  */
 function exitOnceWritten(code: number): void {
   process.exitCode = code;

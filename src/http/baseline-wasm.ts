@@ -3,9 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * undici parses responses with WebAssembly (llhttp), and `--jq` runs jq compiled to it. V8
  * compiles WebAssembly with its baseline compiler and, once a function has run a while, again
- * with its optimizing one on background threads: a process waits for that work at exit (~85 ms
- * on Node 20 after one request, ~55 ms on Node 22 and 24 after two, more than the requests
- * took), and a long run (paging through 100,000 items) peaks ~30 MB higher. For what one
+ * with its optimizing one on background threads: a process waits for that work at exit (more
+ * than the requests took), and a long run (paging through 100,000 items) peaks higher. For what one
  * command runs, the baseline code is fast enough. The build has undici create its parser
  * through `withBaselineWasm` (build.mjs), and `--jq` loads jq through it (output/jq.ts).
  *
@@ -15,20 +14,13 @@ import { setFlagsFromString } from 'node:v8';
  * created: raised then, and set back right after, no command's few requests use it up (a run
  * of many thousands may, and then tiers up as it always did on this Node). Set back at once,
  * since V8 keys code caches by its flags, the launcher's and Node's own for its built-in modules
- * (a flag off its default makes V8 refuse them). Without it, a Node 26 run that issues a token
- * and reads a list waited ~25 ms at exit.
+ * (a flag off its default makes V8 refuse them). What it saves: docs/benchmarks.md.
  *
  * On a major not listed here nor in the launcher (a newer one: V8 renames and drops flags, and
  * an unknown one is an error printed on stderr), or when the user gave node the flag, the module
  * is created as it would be: correct, and a few requests may cost a wait at exit;
  * `bench/startup.mjs` says so when it measures such a Node, which is the time to measure it and
  * add its line here.
- *
- * Earlier versions also compiled undici's small parser whole as it was created (~1.9 ms on Node
- * 20, ~1 ms on 24), and on Node 20 set `--liftoff-only` at the first module instead of at start,
- * with the launcher setting V8's defaults back around each code-cached load and the caches'
- * writing (~2.5 ms on `workspaces list`): each too little for a mechanism of its own, so both
- * were dropped (docs/benchmarks.md).
  */
 export const BASELINE_FLAGS: Readonly<Record<number, { set: string; reset: string }>> = {
   24: { set: '--wasm-tiering-budget=2000000000', reset: '--wasm-tiering-budget=13000000' },
