@@ -79,4 +79,49 @@ export default tseslint.config(
     files: ['test/**', 'bench/**', 'scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-console': 'off', 'no-control-regex': 'off' },
   },
+  {
+    // No test waits on real time or measures it: the sandbox's clock, a condition (waitUntil)
+    // or an event decides, so a test passes or fails the same on a busy machine. The parity
+    // suite is the exception: it waits on the real service, whose time is real.
+    files: ['test/**'],
+    ignores: ['test/parity/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name=/^(setTimeout|setInterval)$/]',
+          message:
+            'no real-time waits in tests: move the sandbox clock (advanceClock), or wait on a condition (waitUntil, turns)',
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^(setTimeout|setInterval)$/][callee.object.name!='clock']",
+          message:
+            'no real-time waits in tests: move the sandbox clock (advanceClock), or wait on a condition (waitUntil, turns)',
+        },
+        {
+          selector: "CallExpression[callee.name='sleep']",
+          message:
+            'no real-time waits in tests: move the sandbox clock (advanceClock), or wait on a condition (waitUntil, turns)',
+        },
+        {
+          selector: "MemberExpression[object.name='performance'][property.name='now']",
+          message: 'tests assert outcomes, not durations',
+        },
+        {
+          selector:
+            "BinaryExpression[operator='-'][right.type!='Literal'] > CallExpression.left[callee.object.name='Date'][callee.property.name='now']",
+          message: 'tests assert outcomes, not durations',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:timers/promises', 'timers/promises'].map((name) => ({
+            name,
+            message: 'no real-time waits in tests',
+          })),
+        },
+      ],
+    },
+  },
 );

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGES, PagingError, paginate, type Page, type PageFetcher } from '../../src/api/paginate.js';
 import { collect } from '../../src/util/collect.js';
+import { turns } from '../fixtures/turns.js';
 
 /** A fake service of `total` items that records every page request and how many ran at once. */
-function fakeService(total: number, opts: { capPageSize?: number; withCount?: boolean; delayMs?: number } = {}) {
+function fakeService(total: number, opts: { capPageSize?: number; withCount?: boolean; delayTurns?: number } = {}) {
   const calls: Array<{ page: number; size: number }> = [];
   let running = 0;
   let peak = 0;
@@ -12,7 +13,7 @@ function fakeService(total: number, opts: { capPageSize?: number; withCount?: bo
     calls.push({ page, size });
     running++;
     peak = Math.max(peak, running);
-    await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
+    await turns(opts.delayTurns ?? 1);
     running--;
     const start = (page - 1) * size;
     const results = Array.from({ length: Math.max(0, Math.min(size, total - start)) }, (_, i) => start + i + 1);
@@ -43,7 +44,7 @@ describe('paginate', () => {
   });
 
   it('fetches the remaining pages concurrently, never more than the bound at once', async () => {
-    const svc = fakeService(2000, { delayMs: 5 });
+    const svc = fakeService(2000, { delayTurns: 5 });
     await collect(paginate(svc.fetcher, { pageSize: 100, concurrency: 4 }));
     expect(svc.peak()).toBe(4);
   });

@@ -7,6 +7,7 @@ import { acquireLock } from '../../src/config/lock.js';
 import { ConfigFileError, ConfigStore, type ConfigFile } from '../../src/config/store.js';
 import { identityKind, identityOf, serviceKey } from '../../src/config/token-cache.js';
 import { tempDir } from '../helpers.js';
+import { turns } from '../fixtures/turns.js';
 
 const SERVICE = 'http://127.0.0.1:4010';
 const CHIEF = { username: 'chief@agency.example', password: 'right' };
@@ -109,7 +110,7 @@ describe('ConfigStore writes', () => {
     const salt = s.expectedTokenKeySalt();
     let settled = false;
     const settling = s.settled().then(() => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await turns(20);
     expect(settled).toBe(false);
     held!.release();
     await settling;
@@ -256,8 +257,9 @@ describe('token cache keys', () => {
     expect(s.expectedTokenKeySalt()).toMatch(/^[\w-]{43}$/);
     await expect(s.tokenKeySalt()).rejects.toThrow();
     // Unawaited: an unhandled rejection would fail this test run.
-    store(join(blocked, 'other')).expectedTokenKeySalt();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const other = store(join(blocked, 'other'));
+    other.expectedTokenKeySalt();
+    await other.settled();
   });
 
   it('expired tokens are dropped from the file when a new one is saved', async () => {

@@ -90,6 +90,8 @@ export function atTerminal(argv: string[], opts: TerminalOptions): Promise<Termi
   child.stdin.on('error', () => undefined);
   // stdin stays open until the end: at end of input, script would stop reading the terminal.
   return new Promise((resolve, reject) => {
+    // A backstop, not a wait: it only ends a child that hung, so that the test fails with its screen.
+    // eslint-disable-next-line no-restricted-syntax
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(

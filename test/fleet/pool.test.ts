@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pool } from '../../src/fleet/pool.js';
+import { turns } from '../fixtures/turns.js';
 
 describe('pool', () => {
   it('keeps results in order, at most `limit` at a time', async () => {
@@ -8,7 +9,7 @@ describe('pool', () => {
     const out = await pool([5, 1, 4, 2, 3], 2, async (n) => {
       running++;
       most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, n));
+      await turns(n);
       running--;
       return n * 10;
     });

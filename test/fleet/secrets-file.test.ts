@@ -6,6 +6,7 @@ import { acquireLock } from '../../src/config/lock.js';
 import { SecretsFileWriter, readSecretsFile } from '../../src/fleet/secrets-file.js';
 import { anySecret } from '../../src/commands/webhooks/shared/receiver.js';
 import { tempDir } from '../helpers.js';
+import { turns } from '../fixtures/turns.js';
 
 const entry = (ws: string, id: string, secret: string) => ({
   workspace_id: ws,
@@ -70,7 +71,7 @@ describe('the secrets file', () => {
       const held = await acquireLock(w.lockFile, { waitMs: 0, staleMs: 60_000 });
       expect(held).toBeDefined();
       const recording = w.record(entry('102', '2', 'b'));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await turns(20);
       expect(readSecretsFile(path).map((e) => e.secret)).toEqual(['a']);
       writeFileSync(
         path,

@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tempDir, tokenFor } from '../helpers.js';
+import { http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
 
 const dir = tempDir('edp-state-');
 afterAll(() => dir.remove());
@@ -99,8 +99,7 @@ describe('sandbox --state: what is saved', () => {
         sb.store.changed();
       });
       const savedTitle = () => JSON.parse(readFileSync(file, 'utf8')).agency.title;
-      for (let i = 0; i < 500 && savedTitle() !== 'Second'; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(savedTitle()).toBe('Second');
+      await waitUntil(() => savedTitle() === 'Second', { what: "the second title's save" });
     } finally {
       await sb.close();
     }
