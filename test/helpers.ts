@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner 
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import type { SandboxOptions } from '../src/sandbox/options.js';
+import type { Answer, SandboxOptions } from '../src/sandbox/options.js';
 import { parseJson } from '../src/util/json.js';
 import { answerChecker } from './fixtures/openapi-check.js';
 import type { ErrorDocument } from '../src/output/error-document.js';
@@ -23,7 +23,18 @@ export const PASSWORD = 'sandbox';
  */
 export async function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const answers = answerChecker();
-  const sb = await startSandbox({ port: 0, retryAfter: 0, clock: 'manual', onAnswer: answers.record, ...opts });
+  const told = opts.onAnswer;
+  const sb: Sandbox = await startSandbox({
+    port: 0,
+    retryAfter: 0,
+    clock: 'manual',
+    ...opts,
+    onAnswer: (answer) => {
+      answers.record(answer);
+      told?.(answer);
+      clockDrivers.get(sb)?.(answer);
+    },
+  });
   const close = sb.close.bind(sb);
   sb.close = async () => {
     const violations = await answers.check(sb).finally(close);
@@ -32,6 +43,36 @@ export async function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandb
   };
   return sb;
 }
+
+const clockDrivers = new WeakMap<Sandbox, (answer: Answer) => void>();
+
+/**
+ * Until the test ends, the sandbox's clock moves `seconds` on each time the recipes being built
+ * have all been read (a GET whose route matches `route`) since it last moved, as the last such
+ * answer leaves; with no build going, at each such answer. A command that polls thus reads
+ * every step of every build in turn, however fast it polls or the machine runs.
+ */
+export function advanceClockOnRead(sb: Sandbox, route: RegExp, seconds: number): void {
+  const read = new Set<string>();
+  clockDrivers.set(sb, (answer) => {
+    if (answer.method !== 'GET' || !route.test(answer.route ?? '')) return;
+    const id = /^\{"recipe_id":"?(\d+)/.exec(answer.body)?.[1];
+    if (id) read.add(id);
+    const building = sb.store.state.recipes.filter(
+      (r) => !r.intermediate && (r.state === 'extracting_data' || r.state === 'building_dependencies'),
+    );
+    if (building.every((r) => read.has(String(r.id)))) {
+      read.clear();
+      sb.store.clock.advance(seconds * 1000);
+    }
+  });
+  onTestFinished(() => {
+    clockDrivers.delete(sb);
+  });
+}
+
+/** The route of a v3.1 recipe's reading, for advanceClockOnRead. */
+export const RECIPE_READ = /^\/api\/v3\.1\/automated-recipes\/:\w+\/$/;
 
 /**
  * The sandbox of a test file: started before its tests, closed after them. `t.sb` is the
@@ -278,7 +319,8 @@ export async function answerPrompts(argv: string[], answers: Array<[string, stri
     if (next && at >= 0) {
       pending.shift();
       from = err.length;
-      setTimeout(() => stdin.write(next[1]), 20);
+      // Answered on the next turn, once the prompt that asked listens for keys.
+      setImmediate(() => stdin.write(next[1]));
     }
   });
   const code = await main(argv, { stdin, stdout, stderr, env: { PATH: process.env.PATH, ...env } });
@@ -337,6 +379,8 @@ export async function waitUntil<T>(
     const value = await check();
     if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    // The pause between looks at a condition: how long it is never decides the outcome.
+    // eslint-disable-next-line no-restricted-syntax
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

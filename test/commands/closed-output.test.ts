@@ -31,7 +31,7 @@ describe('a closed output during a run that changes things', () => {
   // closed while the changes are under way lets every change be carried to its end.
   for (const lines of [0, 3, 12, 20]) {
     it(`apply with \`2>&1 | head -${lines}\`: all or nothing, and never exit 0`, async () => {
-      const sb = await sandbox({ buildSeconds: 0.02 });
+      const sb = await sandbox({ buildSeconds: 0 });
       try {
         const f = writeFile(`fleet-${lines}.yaml`, fleet(sb));
         const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { bothLines: lines });
@@ -49,7 +49,7 @@ describe('a closed output during a run that changes things', () => {
   }
 
   it('apply with `| head -1`: the rest of the report and the secrets go to stderr, and the run fails', async () => {
-    const sb = await sandbox({ buildSeconds: 0.02 });
+    const sb = await sandbox({ buildSeconds: 0 });
     try {
       const f = writeFile('fleet-stdout.yaml', fleet(sb));
       const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { stdoutLines: 1 });
@@ -66,7 +66,7 @@ describe('a closed output during a run that changes things', () => {
   });
 
   it('apply --json with stdout closed: the lost secrets fail the run, with the command that makes new ones', async () => {
-    const sb = await sandbox({ buildSeconds: 0.02 });
+    const sb = await sandbox({ buildSeconds: 0 });
     try {
       const f = writeFile('fleet-json.yaml', fleet(sb));
       const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST], { stdoutLines: 0 });
@@ -85,7 +85,7 @@ describe('a closed output during a run that changes things', () => {
 
   for (const lines of [0, 4, 7, 16]) {
     it(`recipes deploy across workspaces with \`2>&1 | head -${lines}\`: all or nothing, exit 141`, async () => {
-      const sb = await sandbox({ buildSeconds: 0.02 });
+      const sb = await sandbox({ buildSeconds: 0 });
       try {
         const r = await cli(
           sb,
@@ -121,7 +121,7 @@ describe('a closed output during a run that changes things', () => {
 });
 
 describe('a closed output during a run that changes nothing', () => {
-  const t = useSandbox({ buildSeconds: 0.02 });
+  const t = useSandbox({ buildSeconds: 0 });
 
   it('a list stops quietly with 141, as `yes | head -1` does', async () => {
     const r = await cli(t.sb, ['workspaces', 'list', '--ndjson', '--limit', '2'], { stdoutLines: 0 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, control, http, sandbox, tokenFor, waitUntil } from '../helpers.js';
+import { cli, control, http, sandbox, settleClock, tokenFor, waitUntil } from '../helpers.js';
 import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
 import { demo } from '../fixtures/extraction.js';
 import { FAST, useFiles } from '../fixtures/files.js';
@@ -168,7 +168,7 @@ describe('a wait whose service stops answering ends with exit 1', () => {
     const sb = await slowSandbox();
     const d = demo(sb);
     // Created with short runs, so that its first run (at creation) is over before the one waited for.
-    await control(sb, 'PATCH', '/faults', { build_seconds: 0.01 });
+    await control(sb, 'PATCH', '/faults', { build_seconds: 0 });
     const made = await cli(sb, [
       'extracts',
       'create',
@@ -182,7 +182,8 @@ describe('a wait whose service stops answering ends with exit 1', () => {
     ]);
     expect(made.code).toBe(0);
     const id = String(made.json().id);
-    await waitUntil(() => sb.store.state.extracts.find((x) => String(x.id) === id)!.status !== 'running');
+    await settleClock(sb);
+    expect(sb.store.state.extracts.find((x) => String(x.id) === id)!.status).toBe('completed');
     await control(sb, 'PATCH', '/faults', { build_seconds: 600 });
     const run = cli(sb, ['extracts', 'run', id, '--wait', '-w', '101', ...FAST]);
     await waitHasRead(sb, `/api/v3/extracts/${id}`);

@@ -34,7 +34,7 @@ roles:
 describe('edp apply converges under faults', () => {
   for (const seed of [1, 108, 113, 119, 131]) {
     it(`seed ${seed}: 15% 503s and 5% dropped answers, no duplicate recipe, endpoint or role`, async () => {
-      const sb = await sandbox({ buildSeconds: 0.02, failRate: 0.15, resetRate: 0.05, seed });
+      const sb = await sandbox({ buildSeconds: 0, failRate: 0.15, resetRate: 0.05, seed });
       try {
         const f = writeFile(`faults-${seed}.yaml`, fleetText(sb, 'Analyst'));
         let code = -1;
@@ -72,7 +72,7 @@ describe('edp apply converges under faults', () => {
 describe('edp apply', () => {
   let sb: Sandbox;
   beforeEach(async () => {
-    sb = await sandbox({ buildSeconds: 0.02 });
+    sb = await sandbox({ buildSeconds: 0 });
   });
   afterEach(async () => {
     await sb.close();
@@ -242,7 +242,7 @@ describe('edp apply', () => {
 
 describe('edp apply shows its builds as they run', () => {
   it('each build state is a line, prefixed by the workspace and the template, like a fleet deploy', async () => {
-    const sb = await sandbox({ buildSeconds: 0.05 });
+    const sb = await sandbox({ buildSeconds: 0 });
     try {
       const f = writeFile(
         'progress.yaml',

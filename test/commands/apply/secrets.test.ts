@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, http, tempDir, useSandbox, waitUntil } from '../../helpers.js';
+import { advanceClock, cli, http, tempDir, useSandbox, waitUntil } from '../../helpers.js';
 import { freePort, startListen } from '../../fixtures/webhooks.js';
 
 // One receiver for a fleet: apply writes each new endpoint's secret to a file the listener
@@ -43,6 +43,8 @@ describe('webhooks across a fleet', () => {
       // Each endpoint is delivered the event, signed with its own secret, and both are accepted.
       const created = await cli(t.sb, ['workspaces', 'create', '--title', 'Fleet Co']);
       expect(created.code, created.stderr).toBe(0);
+      // Deliveries go --webhook-delay (1 s) of the sandbox's clock after the event.
+      await advanceClock(t.sb, 1);
       for (const row of rows)
         await waitUntil(
           async () => {

@@ -5,7 +5,7 @@ import { builtRecipe, demo } from '../../fixtures/recipes.js';
 
 let sb: Sandbox;
 beforeEach(async () => {
-  sb = await sandbox({ buildSeconds: 0.02 });
+  sb = await sandbox({ buildSeconds: 0 });
 });
 afterEach(async () => {
   await sb.close();

@@ -27,7 +27,7 @@ function withoutTemplateIds(target: string): Promise<Proxy> {
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0.02 });
+  sb = await sandbox({ buildSeconds: 0 });
   await builtRecipe(sb, await tokenFor(sb, 101), 101, 4001, { google_ads: 'all' });
   await builtRecipe(sb, await tokenFor(sb, 102), 102, 4002, { google_ads: 'all', facebook_ads: 'all' });
 });

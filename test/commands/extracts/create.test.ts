@@ -3,7 +3,7 @@ import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 import { created } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 
 describe('edp extracts create', () => {
   it('creates an extract (v3.1 path) that runs and delivers', async () => {

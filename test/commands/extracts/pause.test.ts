@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers.js';
 import { created } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 
 describe('edp extracts pause and unpause', () => {
   it('pauses (then run is a conflict: exit 6) and unpauses', async () => {

@@ -3,7 +3,7 @@ import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 import { newLoad } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 
 describe('edp loads create', () => {
   it("creates a load; a table of another workspace is the service's 400 (exit 2)", async () => {

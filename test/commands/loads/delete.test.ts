@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cli, useSandbox } from '../../helpers.js';
 import { newLoad } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 const exists = (id: number) => t.sb.store.state.loads.some((l) => l.id === id);
 
 describe('edp loads delete', () => {

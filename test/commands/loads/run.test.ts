@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cli, control, http, useSandbox } from '../../helpers.js';
 import { newLoad } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 
 describe('edp loads run', () => {
   it('runs a date range and waits; the export has the system fields', async () => {
@@ -42,7 +42,7 @@ describe('edp loads run', () => {
         `load ${id}: stopped waiting; it goes on at the service; follow it with \`edp loads get ${id} -w 101\``,
       );
     } finally {
-      await control(t.sb, 'PATCH', '/faults', { build_seconds: 0.05 });
+      await control(t.sb, 'PATCH', '/faults', { build_seconds: 0 });
     }
   });
 

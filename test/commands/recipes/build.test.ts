@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cli, http, tokenFor } from '../../helpers.js';
+import { cli, control, http, settleClock, tokenFor } from '../../helpers.js';
 import { builtRecipe, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
 import { FAST } from '../../fixtures/files.js';
 import { useRecipeSandbox, W } from './fixtures.js';
@@ -23,12 +23,16 @@ describe('edp recipes build / resetup / poll', () => {
   it('build starts (202) and a second build is exit 6 build_already_running; --wait ends ready (exit 0)', async () => {
     const id = await createRecipe(t.sb, token, 4001);
     await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
+    // The build runs until the test moves the sandbox's clock past it.
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
     const started = await t.edp('recipes', 'build', id, '--json');
     expect(started.code).toBe(0);
     expect(started.json().state).toBe('extracting_data');
     const again = await t.edp('recipes', 'build', id);
     expect(again.code).toBe(6);
     expect(again.stderr).toContain('build_already_running');
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 0 });
+    await settleClock(t.sb);
     const polled = await t.edp('recipes', 'poll', id, ...FAST, '--json');
     expect(polled.code).toBe(0);
     expect(polled.json().state).toBe('ready_to_work');
@@ -70,6 +74,8 @@ describe('edp recipes build / resetup / poll', () => {
     });
     const id = await createRecipe(t.sb, token, 4001);
     await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
+    // The sandbox's clock stands still: the build waits on its extractions for good.
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
     const r = await t.edp('recipes', 'build', id, '--wait', '--wait-timeout', '20ms', ...FAST);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain(`edp recipes poll ${id}`);

@@ -6,7 +6,7 @@ import { PASSWORD, USERNAME, answerPrompts, cli, tempDir, useSandbox } from '../
 import { resetRecipes } from '../../fixtures/recipes.js';
 import { FAST } from '../../fixtures/files.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, [], { each: true });
+const t = useSandbox({ buildSeconds: 0 }, [], { each: true });
 const config = tempDir('edp-prompts-');
 afterAll(() => config.remove());
 

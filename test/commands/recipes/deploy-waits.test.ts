@@ -5,7 +5,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
 import { elapsedText } from '../../../src/commands/shared/fleet-progress.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, cli, tempDir, tokenFor, useSandbox } from '../../helpers.js';
+import {
+  PASSWORD,
+  RECIPE_READ,
+  USERNAME,
+  advanceClockOnRead,
+  cli,
+  tempDir,
+  tokenFor,
+  useSandbox,
+} from '../../helpers.js';
 import { configuration, configure, createRecipe, resetRecipes } from '../../fixtures/recipes.js';
 import { FAST } from '../../fixtures/files.js';
 import { forward, listen, passOrFail, reply } from '../../fixtures/proxy.js';
@@ -63,8 +72,13 @@ async function interruptWhen(
 afterAll(() => config.remove());
 
 describe('a build that takes its time', () => {
-  const t = useSandbox({ buildSeconds: 0.3 });
-  beforeEach(() => resetRecipes(t.sb));
+  // Each reading of a recipe moves the sandbox's clock one build step on: the command reads
+  // every state once, however fast it polls or the machine runs.
+  const t = useSandbox({ buildSeconds: 30 });
+  beforeEach(() => {
+    resetRecipes(t.sb);
+    advanceClockOnRead(t.sb, RECIPE_READ, 30);
+  });
 
   it("a fleet deploy shows each workspace's build states with the time taken, one line per change", async () => {
     const r = await cli(t.sb, [

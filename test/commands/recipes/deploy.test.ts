@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cli, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
+import { advanceClock, advanceClockOnRead, cli, control, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
 import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
 import { holdWrites } from '../../fixtures/held-writes.js';
 import { keyedFaults } from '../../fixtures/keyed-faults.js';
@@ -61,6 +61,7 @@ describe('edp recipes deploy: one workspace', () => {
     const args = ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 0)}`];
     expect((await cli(t.sb, args)).code).toBe(0);
     const first = structuredClone(recipesOf(101)[0]!);
+    await advanceClock(t.sb, 1);
     const again = await cli(t.sb, args);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('adopted recipe');
@@ -119,8 +120,14 @@ describe('edp recipes deploy: one workspace', () => {
   it('joins a build that is running instead of starting another', async () => {
     expect((await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active'])).code).toBe(0);
     const id = recipesOf(101)[0]!.id;
+    // The build runs until the deployment has joined it; then the clock moves past it.
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
     await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
-    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active']);
+    const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active'], {
+      onStderr: (all) => {
+        if (all.includes('6/7 build:')) t.sb.store.clock.settle();
+      },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('joined the running build');
   });
@@ -138,6 +145,10 @@ describe('edp recipes deploy: one workspace', () => {
     await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
       body: { datasource_name: 'google_ads', behavior: 'slow' },
     });
+    // Slow extractions take three build steps, the build waits two: each reading of the recipe
+    // or of its extraction check moves the clock a step on.
+    await control(t.sb, 'PATCH', '/faults', { build_seconds: 10 });
+    advanceClockOnRead(t.sb, /^\/api\/v3\.1\/automated-recipes\/:\w+\/(extractions\/)?$/, 10);
     const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--json']);
     expect(r.code).toBe(0);
     // Not a failure mark: step 7 follows and rescues the build.
@@ -466,7 +477,7 @@ describe('edp recipes deploy under faults', () => {
   // however the three workspaces interleave on a loaded machine.
   for (const seed of [3, 11, 29]) {
     it(`ends with one configured, built recipe per workspace and no account twice (seed ${seed})`, async () => {
-      const faulty = await sandbox({ buildSeconds: 0.05, seed });
+      const faulty = await sandbox({ buildSeconds: 0, seed });
       const proxy = await keyedFaults(faulty.url, { seed, failRate: 0.15, resetRate: 0.05 });
       const config = tempDir('edp-faults-');
       try {
