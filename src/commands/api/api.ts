@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
 import { namesAnotherHost, normalisedPath, type Query } from '../../api/path.js';
+import { OPERATIONS, pathPattern } from '../../contract/operations.js';
 import { LosslessNumber, parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
 import { parseChoice } from '../../util/validate.js';
@@ -11,16 +12,20 @@ import type { ApiOptions } from './command.js';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
- * Operations the service authenticates with agency credentials (docs/contract-rules.md,
- * Authentication), told from the path as it will be sent (normalisedPath), its escapes read
- * as the service reads them.
+ * The authentication of the operation a path names (docs/contract-rules.md, Authentication), from
+ * the registry, told from the path as it will be sent (normalisedPath), its escapes read as the
+ * service reads them: the operation of that method and path, else of that path, else Basic when
+ * every operation under the path's first segment is an agency one (`/api/v3/workspaces/…`,
+ * `/api/v3/roles/…`), else Bearer.
  */
-export function defaultAuthFor(path: string): AuthKind {
+export function defaultAuthFor(path: string, method: Method): AuthKind {
   const p = decoded(path.split('?')[0]!);
-  if (p === '/api/v3/token' || p === '/api/v3/get_iframe_url' || p === '/api/v3/recipes/') return 'basic';
-  if (/^\/api\/v3\/workspaces(\/|$)/.test(p)) return 'basic';
-  if (/^\/api\/v3\/roles(\/|$)/.test(p)) return 'basic';
-  return 'bearer';
+  const matching = OPERATIONS.filter((o) => pathPattern(o.path).test(p));
+  const op = matching.find((o) => o.method === method) ?? matching[0];
+  if (op) return op.auth;
+  const head = p.split('/').slice(0, 4).join('/');
+  const under = OPERATIONS.filter((o) => o.path.split('/').slice(0, 4).join('/') === head);
+  return under.length > 0 && under.every((o) => o.auth === 'basic') ? 'basic' : 'bearer';
 }
 
 /** The path as the service reads it: escapes decoded, dot segments resolved. */
@@ -97,7 +102,7 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
     method === 'GET' && fields.length > 0
       ? (Object.fromEntries(fields.map(([k, v]) => [k, v === null ? 'null' : String(v)])) as Query)
       : undefined;
-  const auth: AuthKind = opts.basic ? 'basic' : opts.bearer ? 'bearer' : defaultAuthFor(target);
+  const auth: AuthKind = opts.basic ? 'basic' : opts.bearer ? 'bearer' : defaultAuthFor(target, method);
   const workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.workspace();
 
   const api = await ctx.api();

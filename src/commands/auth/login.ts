@@ -52,13 +52,7 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
     `Logging in to ${shownUrl} as ${username}${baseUrlSource === 'default' ? ' (the default address; --base-url or EDP_BASE_URL sets another)' : ''}`,
   );
   try {
-    await api.client.request({
-      method: 'GET',
-      path: '/api/v3/workspaces',
-      query: { page: 1, page_size: 1 },
-      auth: 'basic',
-      expect: 'page',
-    });
+    await api.call('workspaces.list', { query: { page: 1, page_size: 1 }, expect: 'page' });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       throw new AuthRequiredError(`the service at ${shownUrl} refused these credentials (401); nothing was saved`);

@@ -1,5 +1,4 @@
 import { tokenExpiresAt, type Credentials } from '../../api/auth.js';
-import type { RequestSpec } from '../../api/client.js';
 import { DEFAULT_BASE_URL } from '../../config/store.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
@@ -77,22 +76,10 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   // Each kind in use is checked with the service by a light read that needs exactly it.
   const checks: Partial<Record<Kind, Check>> = {};
   const problems: unknown[] = [];
-  const probes: Record<Kind, RequestSpec> = {
-    basic: {
-      method: 'GET',
-      path: '/api/v3/workspaces',
-      query: { page: 1, page_size: 1 },
-      auth: 'basic',
-      expect: 'page',
-    },
-    token: { method: 'GET', path: '/api/v3/datasources', auth: 'bearer', workspaceId: workspace, expect: 'page' },
-    'cookie session': {
-      method: 'GET',
-      path: '/api/v3/datasources',
-      auth: 'bearer',
-      workspaceId: workspace,
-      expect: 'page',
-    },
+  const probes: Record<Kind, () => Promise<unknown>> = {
+    basic: () => api.call('workspaces.list', { query: { page: 1, page_size: 1 }, expect: 'page' }),
+    token: () => api.call('datasources.list', { workspaceId: workspace, expect: 'page' }),
+    'cookie session': () => api.call('datasources.list', { workspaceId: workspace, expect: 'page' }),
   };
   for (const kind of kinds) {
     const incomplete = kind === 'basic' && !(creds.username && creds.password);
@@ -102,7 +89,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       continue;
     }
     try {
-      await api.client.request(probes[kind]);
+      await probes[kind]();
       checks[kind] = 'valid';
     } catch (err) {
       const refused = err instanceof ApiError && err.status === 401;
