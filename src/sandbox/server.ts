@@ -4,6 +4,7 @@ import { parseJson, stringifyJson } from '../util/json.js';
 import { SandboxError, answerFrameworkError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
 import { RequestJournal, installJournal, journalRequest } from './journal.js';
 import { installOpenApi } from './openapi.js';
+import { requireEveryOperation } from './operations.js';
 import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
 import { adminRoutes, refuseControl } from './admin.js';
@@ -235,6 +236,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     return reply.code(404).type('application/json').send(errorBody(request.url, err));
   });
 
+  // Every operation of the registry served, each once, and nothing else under /api/: or no start.
+  requireEveryOperation(app);
   adminRoutes(app, store);
   installJournal(app, journal);
   installOpenApi(app);

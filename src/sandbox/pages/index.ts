@@ -4,6 +4,7 @@ import type { Store } from '../store.js';
 import { flowRoutes, iframePage, linkPage } from './flow.js';
 import { parseForm } from './html.js';
 import { inspectorRoutes } from './inspector.js';
+import { serve } from '../operations.js';
 
 /**
  * The sandbox's pages for people: the iframe page and the external authentication link page
@@ -20,7 +21,7 @@ export const pagesArea: SandboxArea = {
         { parseAs: 'string', bodyLimit: 64 * 1024 },
         (_request, body, done) => done(null, parseForm(String(body))),
       );
-      scope.get('/api/v3/iframe/', async (request, reply) => iframePage(store, request, reply));
+      serve(scope, 'iframe.page', async (request, reply) => iframePage(store, request, reply));
       scope.get<{ Params: { token: string } }>('/connect/:token', async (request, reply) =>
         linkPage(store, request, reply),
       );

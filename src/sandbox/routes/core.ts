@@ -22,6 +22,8 @@ import {
   workspaceTitle,
 } from '../../contract/requests.js';
 import type { User } from '../types.js';
+import { serve } from '../operations.js';
+import { operationPath } from '../../contract/operations.js';
 
 /** Workspaces an agency user may manage: all for the chief, their own otherwise. */
 function visibleWorkspace(store: Store, user: User, id: number) {
@@ -49,7 +51,7 @@ export const coreArea: SandboxArea = {
   routes(app: FastifyInstance, store: Store) {
     const s = () => store.state;
 
-    app.post('/api/v3/token', { config: { body: tokenRequest } }, async (request) => {
+    serve(app, 'token.issue', { config: { body: tokenRequest } }, async (request) => {
       const user = requireBasic(store, request);
       const parsed = tokenRequest.safeParse(request.body ?? {});
       const wsId = parsed.success ? idOf(parsed.data.workspace_id) : undefined;
@@ -70,7 +72,7 @@ export const coreArea: SandboxArea = {
       return { token };
     });
 
-    app.get('/api/v3/workspaces', async (request) => {
+    serve(app, 'workspaces.list', async (request) => {
       const user = requireBasic(store, request);
       const items = s()
         .workspaces.filter((w) => user.is_agency_chief || user.workspace_ids.includes(w.id))
@@ -82,7 +84,7 @@ export const coreArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/workspaces', { config: { body: workspaceTitle } }, async (request, reply) => {
+    serve(app, 'workspaces.create', { config: { body: workspaceTitle } }, async (request, reply) => {
       const user = requireBasic(store, request);
       if (!user.is_agency_chief) throw forbidden('Only the agency chief can create workspaces.');
       const { title } = parseBody(workspaceTitle, request.body);
@@ -94,13 +96,13 @@ export const coreArea: SandboxArea = {
       return reply.code(201).send({ id: ws.id, title: ws.title });
     });
 
-    app.get<{ Params: IdParams }>('/api/v3/workspaces/:id', async (request) => {
+    serve<{ Params: IdParams }>(app, 'workspaces.get', async (request) => {
       const user = requireBasic(store, request);
       const ws = visibleWorkspace(store, user, pathId(request.params.id));
       return { id: ws.id, title: ws.title };
     });
 
-    app.put<{ Params: IdParams }>('/api/v3/workspaces/:id', { config: { body: workspaceTitle } }, async (request) => {
+    serve<{ Params: IdParams }>(app, 'workspaces.rename', { config: { body: workspaceTitle } }, async (request) => {
       const user = requireBasic(store, request);
       const ws = visibleWorkspace(store, user, pathId(request.params.id));
       const { title } = parseBody(workspaceTitle, request.body);
@@ -109,7 +111,7 @@ export const coreArea: SandboxArea = {
       return { id: ws.id, title: ws.title };
     });
 
-    app.get<{ Params: IdParams }>('/api/v3/workspaces/:id/dashboards', async (request) => {
+    serve<{ Params: IdParams }>(app, 'workspaces.dashboards', async (request) => {
       const wsId = pathId(request.params.id);
       if (!store.workspace(wsId)) {
         // authentication first: an unauthenticated caller learns nothing
@@ -129,7 +131,7 @@ export const coreArea: SandboxArea = {
       return paginate(request, dashboards, { mode: 'v3' });
     });
 
-    app.get('/api/v3/recipes/', async (request) => {
+    serve(app, 'agencyRecipes.list', async (request) => {
       requireBasic(store, request);
       const items = [...s().agency_recipes]
         .sort(byId)
@@ -138,8 +140,9 @@ export const coreArea: SandboxArea = {
     });
 
     // No trailing slash on this one (docs/contract-rules.md, Enabling a recipe in a workspace).
-    app.post<{ Params: IdParams }>(
-      '/api/v3/workspaces/:id/recipes',
+    serve<{ Params: IdParams }>(
+      app,
+      'workspaces.enableRecipe',
       { config: { body: agencyRecipeEnable } },
       async (request, reply) => {
         const user = requireBasic(store, request);
@@ -159,8 +162,9 @@ export const coreArea: SandboxArea = {
       },
     );
 
-    app.post<{ Body: Record<string, unknown> | undefined }>(
-      '/api/v3/get_iframe_url',
+    serve<{ Body: Record<string, unknown> | undefined }>(
+      app,
+      'iframe.url',
       { config: { body: iframeUrlRequest, query: iframeUrlQuery } },
       async (request) => {
         const user = requireBasic(store, request);
@@ -203,7 +207,7 @@ export const coreArea: SandboxArea = {
           issued_ms: store.clock.now(),
         };
         store.changed();
-        const url = new URL(`${sandboxBaseUrl(request)}/api/v3/iframe/`);
+        const url = new URL(`${sandboxBaseUrl(request)}${operationPath('iframe.page')}`);
         url.searchParams.set('code', code);
         if (type) url.searchParams.set('type', type as string);
         if (name) url.searchParams.set('name', name as string);

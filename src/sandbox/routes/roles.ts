@@ -6,6 +6,7 @@ import { byId, paginate, parseBody, pathId, requireBasic } from '../http.js';
 import type { Store } from '../store.js';
 import { PERMISSION_CATALOG, allPermissions, layerOf, pairsOf, type PermissionPair } from './roles/catalog.js';
 import { assignmentsOf, rolesOf, type Role } from './roles/model.js';
+import { serve } from '../operations.js';
 
 /** An agency chief's Basic credential and `can_use_embedded_api` (docs/contract-rules.md, Authentication rule 4). */
 function requireRolesAccess(store: Store, request: FastifyRequest): void {
@@ -163,7 +164,7 @@ export const rolesArea: SandboxArea = {
     assign(editorUser.email, w3!, viewer);
   },
   routes(app: FastifyInstance, store: Store) {
-    app.get('/api/v3/roles/', async (request) => {
+    serve(app, 'roles.list', async (request) => {
       requireRolesAccess(store, request);
       return paginate(
         request,
@@ -172,7 +173,7 @@ export const rolesArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/roles/', { config: { body: roleWrite } }, async (request, reply) => {
+    serve(app, 'roles.create', { config: { body: roleWrite } }, async (request, reply) => {
       requireRolesAccess(store, request);
       const body = parseBody(roleWrite, request.body);
       const permissions = checkPermissions(body.permissions);
@@ -191,36 +192,32 @@ export const rolesArea: SandboxArea = {
     });
 
     // No trailing slash on this path and the two below (docs/contract-rules.md, Roles table).
-    app.get('/api/v3/roles/permissions', async (request) => {
+    serve(app, 'roles.permissions', async (request) => {
       requireRolesAccess(store, request);
       return PERMISSION_CATALOG;
     });
 
-    app.get<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', async (request) => {
+    serve<{ Params: { role_id: string } }>(app, 'roles.get', async (request) => {
       requireRolesAccess(store, request);
       return view(store, roleOf(store, request.params.role_id));
     });
 
-    app.patch<{ Params: { role_id: string } }>(
-      '/api/v3/roles/:role_id',
-      { config: { body: rolePatch } },
-      async (request) => {
-        requireRolesAccess(store, request);
-        const role = roleOf(store, request.params.role_id);
-        readOnly(role);
-        const body = parseBody(rolePatch, request.body);
-        const permissions = body.permissions === undefined ? undefined : checkPermissions(body.permissions);
-        if (body.title !== undefined) checkTitleFree(store, body.title, role);
-        if (body.title !== undefined) role.title = body.title;
-        if (body.description !== undefined) role.description = body.description;
-        if (permissions !== undefined) role.permissions = permissions;
-        store.changed();
-        return view(store, role);
-      },
-    );
+    serve<{ Params: { role_id: string } }>(app, 'roles.update', { config: { body: rolePatch } }, async (request) => {
+      requireRolesAccess(store, request);
+      const role = roleOf(store, request.params.role_id);
+      readOnly(role);
+      const body = parseBody(rolePatch, request.body);
+      const permissions = body.permissions === undefined ? undefined : checkPermissions(body.permissions);
+      if (body.title !== undefined) checkTitleFree(store, body.title, role);
+      if (body.title !== undefined) role.title = body.title;
+      if (body.description !== undefined) role.description = body.description;
+      if (permissions !== undefined) role.permissions = permissions;
+      store.changed();
+      return view(store, role);
+    });
 
     // Deleting a custom role moves its users to the system Viewer role (docs/contract-rules.md, Other state effects).
-    app.delete<{ Params: { role_id: string } }>('/api/v3/roles/:role_id', async (request) => {
+    serve<{ Params: { role_id: string } }>(app, 'roles.delete', async (request) => {
       requireRolesAccess(store, request);
       const role = roleOf(store, request.params.role_id);
       readOnly(role);
@@ -241,7 +238,7 @@ export const rolesArea: SandboxArea = {
       return { reassigned_users_count: users.size };
     });
 
-    app.get<{ Params: { role_id: string } }>('/api/v3/roles/:role_id/users', async (request) => {
+    serve<{ Params: { role_id: string } }>(app, 'roles.users', async (request) => {
       requireRolesAccess(store, request);
       const role = roleOf(store, request.params.role_id);
       const byUser = new Map<number, Array<{ id: number; title: string }>>();

@@ -7,6 +7,7 @@ import type { Store } from '../store.js';
 import { EVENT_TYPES } from './webhooks/catalog.js';
 import { DEFAULT_RETRY_DELAYS_S, WebhookDispatcher } from './webhooks/delivery.js';
 import { deliveriesOf, endpointsOf, type WebhookEndpoint } from './webhooks/model.js';
+import { serve } from '../operations.js';
 
 /** A subscription's event types, each once (the schema refuses unknown ones, each by its position). */
 function eventTypesOf(types: string[]): string[] {
@@ -42,7 +43,7 @@ export const webhooksArea: SandboxArea = {
     app.addHook('onClose', async () => dispatcher.close());
     const endpoints = () => endpointsOf(store);
 
-    app.get('/api/v3/webhook_event_types/', async (request) => {
+    serve(app, 'webhookEventTypes.list', async (request) => {
       requireBearer(store, request);
       return paginate(
         request,
@@ -51,7 +52,7 @@ export const webhooksArea: SandboxArea = {
       );
     });
 
-    app.get('/api/v3/webhook_endpoints/', async (request) => {
+    serve(app, 'webhooks.list', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const items = endpoints()
         .filter((e) => e.workspace_id === workspaceId)
@@ -63,7 +64,7 @@ export const webhooksArea: SandboxArea = {
       );
     });
 
-    app.post('/api/v3/webhook_endpoints/', { config: { body: webhookEndpointCreate } }, async (request, reply) => {
+    serve(app, 'webhooks.create', { config: { body: webhookEndpointCreate } }, async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
       const body = parseBody(webhookEndpointCreate, request.body);
       const now = store.clock.iso();
@@ -82,26 +83,22 @@ export const webhooksArea: SandboxArea = {
       return reply.code(201).send(view(endpoint, true));
     });
 
-    app.get<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/', async (request) => {
+    serve<{ Params: IdParams }>(app, 'webhooks.get', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       return view(endpointOf(store, request.params.id, workspaceId));
     });
 
-    app.patch<{ Params: IdParams }>(
-      '/api/v3/webhook_endpoints/:id/',
-      { config: { body: webhookEndpointPatch } },
-      async (request) => {
-        const { workspaceId } = requireBearer(store, request);
-        const endpoint = endpointOf(store, request.params.id, workspaceId);
-        const body = parseBody(webhookEndpointPatch, request.body);
-        endpoint.event_types = eventTypesOf(body.event_types);
-        endpoint.updated_at = store.clock.iso();
-        store.changed();
-        return view(endpoint);
-      },
-    );
+    serve<{ Params: IdParams }>(app, 'webhooks.update', { config: { body: webhookEndpointPatch } }, async (request) => {
+      const { workspaceId } = requireBearer(store, request);
+      const endpoint = endpointOf(store, request.params.id, workspaceId);
+      const body = parseBody(webhookEndpointPatch, request.body);
+      endpoint.event_types = eventTypesOf(body.event_types);
+      endpoint.updated_at = store.clock.iso();
+      store.changed();
+      return view(endpoint);
+    });
 
-    app.delete<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/', async (request, reply) => {
+    serve<{ Params: IdParams }>(app, 'webhooks.delete', async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);
       endpoints().splice(endpoints().indexOf(endpoint), 1);
@@ -112,7 +109,7 @@ export const webhooksArea: SandboxArea = {
     // The contract leaves the answer to "see Events". The sandbox answers 200 with the endpoint
     // (now `active`) once the receiver has echoed the challenge, and 400 naming the reason
     // otherwise; a failed attempt changes nothing (an active endpoint stays active).
-    app.post<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/verify/', async (request) => {
+    serve<{ Params: IdParams }>(app, 'webhooks.verify', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);
       const secretAtStart = endpoint.secret;
@@ -132,7 +129,7 @@ export const webhooksArea: SandboxArea = {
     });
 
     // The old secret is invalid at once and the endpoint is unverified again (docs/contract-rules.md, Events rule 7).
-    app.post<{ Params: IdParams }>('/api/v3/webhook_endpoints/:id/regenerate_secret/', async (request) => {
+    serve<{ Params: IdParams }>(app, 'webhooks.regenerateSecret', async (request) => {
       const { workspaceId } = requireBearer(store, request);
       const endpoint = endpointOf(store, request.params.id, workspaceId);
       endpoint.secret = store.secret(32);

@@ -20,6 +20,7 @@ import {
   S3_OPTIONS,
   S3_READ_ONLY,
 } from '../../../contract/destinations.js';
+import { serve } from '../../operations.js';
 
 /** What a destination's `connection_params` may hold. */
 interface ParamRules {
@@ -234,7 +235,7 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return dc;
   };
 
-  app.get('/api/v3/destinations', async (request) => {
+  serve(app, 'destinations.list', async (request) => {
     requireBearer(store, request);
     const items = [...s().destinations]
       .sort((a, b) => a.name.localeCompare(b.name))
@@ -242,21 +243,19 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get<{ Params: { destination_name: string } }>(
-    '/api/v3/destinations/:destination_name/connections',
-    async (request) => {
-      const auth = requireBearer(store, request);
-      const d = destination(request.params.destination_name);
-      const items = s()
-        .destination_connections.filter((dc) => dc.workspace_id === auth.workspaceId && dc.destination_name === d.name)
-        .sort(byId)
-        .map((dc) => destinationConnectionView(store, dc));
-      return paginate(request, items, { mode: 'v3' });
-    },
-  );
+  serve<{ Params: { destination_name: string } }>(app, 'destinationConnections.list', async (request) => {
+    const auth = requireBearer(store, request);
+    const d = destination(request.params.destination_name);
+    const items = s()
+      .destination_connections.filter((dc) => dc.workspace_id === auth.workspaceId && dc.destination_name === d.name)
+      .sort(byId)
+      .map((dc) => destinationConnectionView(store, dc));
+    return paginate(request, items, { mode: 'v3' });
+  });
 
-  app.post<{ Params: { destination_name: string } }>(
-    '/api/v3/destinations/:destination_name/connections',
+  serve<{ Params: { destination_name: string } }>(
+    app,
+    'destinationConnections.create',
     { config: { body: destinationConnectionCreate } },
     async (request, reply) => {
       const auth = requireBearer(store, request);
@@ -286,20 +285,18 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  app.get<{ Params: { id: string; destination_name: string } }>(
-    '/api/v3/destinations/:destination_name/connections/:id',
-    async (request) => {
-      const auth = requireBearer(store, request);
-      return destinationConnectionView(
-        store,
-        connection(request.params.id, auth.workspaceId, destination(request.params.destination_name)),
-      );
-    },
-  );
+  serve<{ Params: { id: string; destination_name: string } }>(app, 'destinationConnections.get', async (request) => {
+    const auth = requireBearer(store, request);
+    return destinationConnectionView(
+      store,
+      connection(request.params.id, auth.workspaceId, destination(request.params.destination_name)),
+    );
+  });
 
   // PATCH (body not shown) changes the title only; parameters change through PUT, which re-checks them.
-  app.patch<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>(
-    '/api/v3/destinations/:destination_name/connections/:id',
+  serve<{ Params: { id: string; destination_name: string }; Body: Record<string, unknown> | undefined }>(
+    app,
+    'destinationConnections.update',
     { config: { body: destinationConnectionPatch } },
     async (request) => {
       const auth = requireBearer(store, request);
@@ -322,8 +319,9 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
    * none; unknown names 400; success triggers a re-check (docs/contract-rules.md, Destination
    * connections, PUT rule).
    */
-  app.put<{ Params: { destination_name: string; id: string } }>(
-    '/api/v3/destinations/:destination_name/connections/:id',
+  serve<{ Params: { destination_name: string; id: string } }>(
+    app,
+    'destinationConnections.merge',
     { config: { body: destinationConnectionPut } },
     async (request) => {
       const auth = requireBearer(store, request);
@@ -356,8 +354,9 @@ export function destinationRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  app.put<{ Params: { destination_connection_id: string; destination_name: string } }>(
-    '/api/v3/destinations/:destination_name/connections/:destination_connection_id/recheck',
+  serve<{ Params: { destination_connection_id: string; destination_name: string } }>(
+    app,
+    'destinationConnections.recheck',
     async (request) => {
       const auth = requireBearer(store, request);
       const dc = connection(

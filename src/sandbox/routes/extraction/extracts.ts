@@ -28,6 +28,7 @@ import {
   workspaceTable,
 } from './model.js';
 import { checkHistoryDate, resolveSettings, type TemplateSettingsInput } from './templates.js';
+import { serve } from '../../operations.js';
 
 /** Account identifiers, `sync_historical_data`, `template.is_wide_template` (docs/contract-rules.md, Extract). */
 export function extractView(store: Store, e: Extract) {
@@ -208,8 +209,9 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
   // Each filter takes one value or a comma-separated list (docs/contract-rules.md, Extracts, list).
-  app.get(
-    '/api/v3/extracts',
+  serve(
+    app,
+    'extracts.list',
     {
       config: {
         query: extractListQuery,
@@ -236,7 +238,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
 
   // Create is the one v3.1 extract operation (docs/contract-rules.md, Versioning 8); its errors keep the {detail}
   // envelope.
-  app.post('/api/v3.1/extracts/', { config: { body: extractCreate } }, async (request, reply) => {
+  serve(app, 'extracts.create', { config: { body: extractCreate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(extractCreate, request.body);
     const template = visibleTemplate(store, body.template_id);
@@ -265,12 +267,12 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(extractView(store, e));
   });
 
-  app.get<{ Params: IdParams }>('/api/v3/extracts/:id', async (request) => {
+  serve<{ Params: IdParams }>(app, 'extracts.get', async (request) => {
     const auth = requireBearer(store, request);
     return extractView(store, workspaceExtract(store, auth.workspaceId, pathId(request.params.id)));
   });
 
-  app.put<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: extractPut } }, async (request) => {
+  serve<{ Params: IdParams }>(app, 'extracts.replace', { config: { body: extractPut } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     const body = parseBody(extractPut, request.body);
@@ -280,7 +282,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.patch<{ Params: IdParams }>('/api/v3/extracts/:id', { config: { body: extractPatch } }, async (request) => {
+  serve<{ Params: IdParams }>(app, 'extracts.update', { config: { body: extractPatch } }, async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     const body = parseBody(extractPatch, request.body);
@@ -289,7 +291,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post<{ Params: IdParams }>('/api/v3/extracts/:id/run', async (request, reply) => {
+  serve<{ Params: IdParams }>(app, 'extracts.run', async (request, reply) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.id));
     if (e.is_paused) throw conflict(`Extract ${e.id} is paused (${e.pause_reason ?? 'manual'}); unpause it first.`);
@@ -301,7 +303,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(202).send(extractView(store, e));
   });
 
-  app.post<{ Params: { extract_id: string } }>('/api/v3/extracts/:extract_id/pause', async (request) => {
+  serve<{ Params: { extract_id: string } }>(app, 'extracts.pause', async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.extract_id));
     // Pausing a paused extract changes nothing (and keeps the first reason).
@@ -316,7 +318,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post<{ Params: { extract_id: string } }>('/api/v3/extracts/:extract_id/unpause', async (request) => {
+  serve<{ Params: { extract_id: string } }>(app, 'extracts.unpause', async (request) => {
     const auth = requireBearer(store, request);
     const e = workspaceExtract(store, auth.workspaceId, pathId(request.params.extract_id));
     if (!e.is_paused) return extractView(store, e);
@@ -334,7 +336,7 @@ export function extractRoutes(app: FastifyInstance, store: Store): void {
     return extractView(store, e);
   });
 
-  app.post('/api/v3/extracts/migrate-wide', { config: { body: extractMigrate } }, async (request, reply) => {
+  serve(app, 'extracts.migrateWide', { config: { body: extractMigrate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(extractMigrate, request.body);
     const source = s().extracts.find(

@@ -17,6 +17,7 @@ import {
   workspaceTable,
   workspaceTitle,
 } from './model.js';
+import { serve } from '../../operations.js';
 
 /** Days a scheduled run delivers when no range is given. */
 const SCHEDULE_WINDOW_DAYS = 7;
@@ -108,7 +109,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return { table, dc };
   };
 
-  app.get('/api/v3/loads', async (request) => {
+  serve(app, 'loads.list', async (request) => {
     const auth = requireBearer(store, request);
     const items = s()
       .loads.filter((l) => l.workspace_id === auth.workspaceId)
@@ -117,7 +118,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.post('/api/v3/loads', { config: { body: loadCreate } }, async (request, reply) => {
+  serve(app, 'loads.create', { config: { body: loadCreate } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const body = parseBody(loadCreate, request.body);
     const { table, dc } = requireRefs(auth.workspaceId, body.data_table_id, body.destination_connection_id);
@@ -140,12 +141,12 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(201).send(loadView(store, load));
   });
 
-  app.get<{ Params: IdParams }>('/api/v3/loads/:id', async (request) => {
+  serve<{ Params: IdParams }>(app, 'loads.get', async (request) => {
     const auth = requireBearer(store, request);
     return loadView(store, requireLoad(request.params.id, auth.workspaceId));
   });
 
-  app.put<{ Params: IdParams }>('/api/v3/loads/:id', { config: { body: loadPut } }, async (request) => {
+  serve<{ Params: IdParams }>(app, 'loads.replace', { config: { body: loadPut } }, async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     const body = parseBody(loadPut, request.body);
@@ -162,7 +163,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  app.delete<{ Params: IdParams }>('/api/v3/loads/:id', async (request, reply) => {
+  serve<{ Params: IdParams }>(app, 'loads.delete', async (request, reply) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     s().loads = s().loads.filter((l) => l !== load);
@@ -170,7 +171,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return reply.code(204).send();
   });
 
-  app.put<{ Params: IdParams }>('/api/v3/loads/:id/pause', async (request) => {
+  serve<{ Params: IdParams }>(app, 'loads.pause', async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     if (!load.is_paused) {
@@ -182,7 +183,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
     return loadView(store, load);
   });
 
-  app.put<{ Params: IdParams }>('/api/v3/loads/:id/unpause', async (request) => {
+  serve<{ Params: IdParams }>(app, 'loads.unpause', async (request) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     if (load.is_paused) {
@@ -198,7 +199,7 @@ export function loadRoutes(app: FastifyInstance, store: Store): void {
    * Optional `date_from`, `date_to` run a range instead of the schedule window (docs/contract-rules.md, Loads, PUT
    * run).
    */
-  app.put<{ Params: IdParams }>('/api/v3/loads/:id/run', { config: { body: loadRun } }, async (request, reply) => {
+  serve<{ Params: IdParams }>(app, 'loads.run', { config: { body: loadRun } }, async (request, reply) => {
     const auth = requireBearer(store, request);
     const load = requireLoad(request.params.id, auth.workspaceId);
     const body = parseBody(loadRun, request.body);

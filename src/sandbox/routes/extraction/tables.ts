@@ -14,6 +14,7 @@ import {
   tableTemplate,
   workspaceTable,
 } from './model.js';
+import { serve } from '../../operations.js';
 
 function tableSummary(store: Store, t: DataTable) {
   return {
@@ -53,7 +54,7 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
     return t;
   };
 
-  app.get('/api/v3/data-tables', async (request) => {
+  serve(app, 'tables.list', async (request) => {
     const auth = requireBearer(store, request);
     const items = store.state.data_tables
       .filter((t) => t.workspace_id === auth.workspaceId)
@@ -62,7 +63,7 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get<{ Params: { data_table_id: string } }>('/api/v3/data-tables/:data_table_id', async (request) => {
+  serve<{ Params: { data_table_id: string } }>(app, 'tables.get', async (request) => {
     const auth = requireBearer(store, request);
     return tableDetail(store, requireTable(auth.workspaceId, request.params.data_table_id));
   });
@@ -72,8 +73,9 @@ export function tableRoutes(app: FastifyInstance, store: Store): void {
    * ignored, dimensions cannot be deselected (400; docs/contract-rules.md, Data tables, PUT).
    * System fields are always delivered, so listing them or not changes nothing.
    */
-  app.put<{ Params: { data_table_id: string } }>(
-    '/api/v3/data-tables/:data_table_id',
+  serve<{ Params: { data_table_id: string } }>(
+    app,
+    'tables.setFields',
     { config: { body: tableFields } },
     async (request) => {
       const auth = requireBearer(store, request);

@@ -23,6 +23,7 @@ import {
   workspaceAccount,
   connectionOf,
 } from './model.js';
+import { serve } from '../../operations.js';
 
 export type TemplateSettingsInput = z.infer<typeof templateSettings>;
 
@@ -148,24 +149,22 @@ function previewRows(store: Store, fields: Field[], accounts: Account[]) {
 export function templateRoutes(app: FastifyInstance, store: Store): void {
   const s = () => store.state;
 
-  app.get<{ Params: { datasource_name: string } }>(
-    '/api/v3/datasources/:datasource_name/extract-templates',
-    async (request) => {
-      requireBearer(store, request);
-      const ds = request.params.datasource_name;
-      requireDataSource(store, ds);
-      const items = s()
-        .extract_templates.filter(
-          (t) => t.datasource_name === ds && (t.agency_id === null || t.agency_id === s().agency.id),
-        )
-        .sort(byId)
-        .map(summary);
-      return paginate(request, items, { mode: 'v3' });
-    },
-  );
+  serve<{ Params: { datasource_name: string } }>(app, 'extractTemplates.list', async (request) => {
+    requireBearer(store, request);
+    const ds = request.params.datasource_name;
+    requireDataSource(store, ds);
+    const items = s()
+      .extract_templates.filter(
+        (t) => t.datasource_name === ds && (t.agency_id === null || t.agency_id === s().agency.id),
+      )
+      .sort(byId)
+      .map(summary);
+    return paginate(request, items, { mode: 'v3' });
+  });
 
-  app.post<{ Params: { datasource_name: string } }>(
-    '/api/v3/datasources/:datasource_name/extract-templates',
+  serve<{ Params: { datasource_name: string } }>(
+    app,
+    'extractTemplates.create',
     { config: { body: extractTemplateCreate } },
     async (request, reply) => {
       const auth = requireBearer(store, request);
@@ -248,25 +247,23 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  app.get<{ Params: { datasource_name: string; id: string } }>(
-    '/api/v3/datasources/:datasource_name/extract-templates/:id',
-    async (request) => {
-      requireBearer(store, request);
-      const { datasource_name: ds, id } = request.params;
-      requireDataSource(store, ds);
-      const t = visibleTemplate(store, pathId(id));
-      if (!t || t.datasource_name !== ds) throw notFound('Extract template not found.');
-      return templateDetail(t);
-    },
-  );
+  serve<{ Params: { datasource_name: string; id: string } }>(app, 'extractTemplates.get', async (request) => {
+    requireBearer(store, request);
+    const { datasource_name: ds, id } = request.params;
+    requireDataSource(store, ds);
+    const t = visibleTemplate(store, pathId(id));
+    if (!t || t.datasource_name !== ds) throw notFound('Extract template not found.');
+    return templateDetail(t);
+  });
 
-  app.get<{ Params: { template_id: string } }>('/api/v3/extract-template/:template_id/', async (request) => {
+  serve<{ Params: { template_id: string } }>(app, 'extractTemplates.getCompact', async (request) => {
     requireBearer(store, request);
     return compact(requireTemplate(store, pathId(request.params.template_id)));
   });
 
-  app.post<{ Params: { template_id: string } }>(
-    '/api/v3/extract-template/:template_id/validation/',
+  serve<{ Params: { template_id: string } }>(
+    app,
+    'extractTemplates.validate',
     { config: { body: templateValidation } },
     async (request) => {
       const auth = requireBearer(store, request);
@@ -286,8 +283,9 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  app.post<{ Params: { template_id: string } }>(
-    '/api/v3/extract-template/:template_id/preview/',
+  serve<{ Params: { template_id: string } }>(
+    app,
+    'extractTemplates.preview',
     { config: { body: templatePreview } },
     async (request) => {
       const auth = requireBearer(store, request);
@@ -308,8 +306,9 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  app.post<{ Params: { datasource_name: string } }>(
-    '/api/v3/datasources/:datasource_name/custom_setting_options/',
+  serve<{ Params: { datasource_name: string } }>(
+    app,
+    'extractTemplates.customSettingOptions',
     { config: { body: customSettingOptions } },
     async (request) => {
       const auth = requireBearer(store, request);

@@ -19,6 +19,7 @@ import {
   resetupRecipe,
 } from './operations.js';
 import { v3Recipe, v3Template } from './views.js';
+import { serve } from '../../operations.js';
 
 type Handler<R extends RouteGenericInterface> = (request: FastifyRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
@@ -84,8 +85,9 @@ function v3<R extends RouteGenericInterface>(
 export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine): void {
   const s = () => store.state;
 
-  app.get(
-    '/api/v3/automated-recipe-templates/',
+  serve(
+    app,
+    'v3.recipeTemplates.list',
     { config: { query: searchQuery } },
     v3(store, 'other', async (request) => {
       recipeCaller(store, request);
@@ -100,8 +102,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     }),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/api/v3/automated-recipe-templates/:id/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipeTemplates.get',
     v3(store, 'other', async (request) => {
       recipeCaller(store, request);
       return v3Template(store, findTemplate(store, request.params.id), true);
@@ -109,8 +112,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   );
 
   // Unknown `state` matches nothing (exact, case-sensitive); page_size above 100 is capped; a page past the end is 404.
-  app.get(
-    '/api/v3/automated-recipes/',
+  serve(
+    app,
+    'v3.recipes.list',
     { config: { query: recipeListQueryV3 } },
     v3(store, 'other', async (request) => {
       const ws = recipeCaller(store, request);
@@ -128,8 +132,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     }),
   );
 
-  app.post(
-    '/api/v3/automated-recipes/',
+  serve(
+    app,
+    'v3.recipes.create',
     { config: { body: recipeCreate } },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
@@ -138,16 +143,18 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     }),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/api/v3/automated-recipes/:id/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipes.get',
     v3(store, 'other', async (request) => {
       const ws = recipeCaller(store, request);
       return v3Recipe(store, findRecipe(store, ws, request.params.id), false);
     }),
   );
 
-  app.put<{ Params: IdParams }>(
-    '/api/v3/automated-recipes/:id/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipes.configure',
     { config: { body: recipeConfigurationV3 } },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
@@ -158,8 +165,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
   );
 
   // v3 answers 204 even when the recipe was not deleted.
-  app.delete<{ Params: IdParams }>(
-    '/api/v3/automated-recipes/:id/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipes.delete',
     { config: {} },
     v3(store, 'other', async (request, reply) => {
       const ws = recipeCaller(store, request);
@@ -168,8 +176,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     }),
   );
 
-  app.post<{ Params: IdParams }>(
-    '/api/v3/automated-recipes/:id/build/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipes.build',
     v3(store, 'other', async (request) => {
       const ws = recipeCaller(store, request);
       buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
@@ -177,8 +186,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     }),
   );
 
-  app.post<{ Params: IdParams }>(
-    '/api/v3/automated-recipes/:id/resetup/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipes.resetup',
     v3(store, 'other', async (request) => {
       const ws = recipeCaller(store, request);
       const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
@@ -186,8 +196,9 @@ export function v3Routes(app: FastifyInstance, store: Store, engine: BuildEngine
     }),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/api/v3/automated-recipes/:id/extractions/',
+  serve<{ Params: IdParams }>(
+    app,
+    'v3.recipes.extractions',
     v3(store, 'extractions', async (request) => {
       const ws = recipeCaller(store, request);
       const sources = checkExtractions(store, findRecipe(store, ws, request.params.id));

@@ -23,6 +23,7 @@ import {
 } from './operations.js';
 import { v31Recipe, v31Template } from './views.js';
 import { RECIPE_STATES } from '../../../contract/recipes.js';
+import { serve } from '../../operations.js';
 
 /**
  * Automated recipes, v3.1 (docs/contract-rules.md, Automated recipes v3.1). Every path ends with a slash.
@@ -36,8 +37,9 @@ export function v31Routes(
 ): void {
   const s = () => store.state;
 
-  app.get(
-    '/api/v3.1/automated-recipe-templates/',
+  serve(
+    app,
+    'recipeTemplates.list',
     { config: { query: searchQueryV31 }, preHandler: failTemplateRead },
     async (request) => {
       recipeCaller(store, request);
@@ -54,16 +56,12 @@ export function v31Routes(
     },
   );
 
-  app.get<{ Params: IdParams }>(
-    '/api/v3.1/automated-recipe-templates/:id/',
-    { preHandler: failTemplateRead },
-    async (request) => {
-      recipeCaller(store, request);
-      return v31Template(findTemplate(store, request.params.id));
-    },
-  );
+  serve<{ Params: IdParams }>(app, 'recipeTemplates.get', { preHandler: failTemplateRead }, async (request) => {
+    recipeCaller(store, request);
+    return v31Template(findTemplate(store, request.params.id));
+  });
 
-  app.get('/api/v3.1/automated-recipes/', { config: { query: recipeListQueryV31 } }, async (request) => {
+  serve(app, 'recipes.list', { config: { query: recipeListQueryV31 } }, async (request) => {
     const ws = recipeCaller(store, request);
     const q = queryOf(request);
     if (q.state !== undefined && !(RECIPE_STATES as readonly string[]).includes(q.state)) {
@@ -83,19 +81,20 @@ export function v31Routes(
     return paginate(request, items, { mode: 'v31', maxPageSize: 100 });
   });
 
-  app.post('/api/v3.1/automated-recipes/', { config: { body: recipeCreate } }, async (request, reply) => {
+  serve(app, 'recipes.create', { config: { body: recipeCreate } }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const body = parseBody(recipeCreate, request.body);
     return reply.code(201).send(v31Recipe(createRecipe(store, ws, body)));
   });
 
-  app.get<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', async (request) => {
+  serve<{ Params: IdParams }>(app, 'recipes.get', async (request) => {
     const ws = recipeCaller(store, request);
     return v31Recipe(findRecipe(store, ws, request.params.id));
   });
 
-  app.put<{ Params: IdParams }>(
-    '/api/v3.1/automated-recipes/:id/',
+  serve<{ Params: IdParams }>(
+    app,
+    'recipes.configure',
     { config: { body: recipeConfigurationV31 } },
     async (request) => {
       const ws = recipeCaller(store, request);
@@ -105,25 +104,25 @@ export function v31Routes(
     },
   );
 
-  app.delete<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/', { config: {} }, async (request, reply) => {
+  serve<{ Params: IdParams }>(app, 'recipes.delete', { config: {} }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     deleteRecipe(store, findRecipe(store, ws, request.params.id), { incomplete: 'error' });
     return reply.code(204).send();
   });
 
-  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/build/', { config: {} }, async (request, reply) => {
+  serve<{ Params: IdParams }>(app, 'recipes.build', { config: {} }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = buildRecipe(store, engine, findRecipe(store, ws, request.params.id));
     return reply.code(202).send(v31Recipe(recipe));
   });
 
-  app.post<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/resetup/', { config: {} }, async (request, reply) => {
+  serve<{ Params: IdParams }>(app, 'recipes.resetup', { config: {} }, async (request, reply) => {
     const ws = recipeCaller(store, request);
     const recipe = resetupRecipe(store, engine, findRecipe(store, ws, request.params.id));
     return reply.code(202).send(v31Recipe(recipe));
   });
 
-  app.get<{ Params: IdParams }>('/api/v3.1/automated-recipes/:id/extractions/', async (request) => {
+  serve<{ Params: IdParams }>(app, 'recipes.extractions', async (request) => {
     const ws = recipeCaller(store, request);
     const tables = checkExtractions(store, findRecipe(store, ws, request.params.id));
     return { all_tables_exist: tables.every((t) => t.table_exists), tables };

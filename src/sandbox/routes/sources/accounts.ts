@@ -11,6 +11,7 @@ import { paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.
 import type { Store } from '../../store.js';
 import type { Account, Connection } from '../../types.js';
 import { accountEventData, accountsOf, accountV3, accountV31, liveConnection } from './model.js';
+import { serve } from '../../operations.js';
 
 /**
  * `search` is a case-insensitive substring of the title, and a value of only digits also
@@ -36,7 +37,7 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
   const connectionOf = (connectionId: string, workspaceId: number) =>
     liveConnection(store, workspaceId, pathId(connectionId));
 
-  app.get<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id/accounts', async (request) => {
+  serve<{ Params: { connection_id: string } }>(app, 'v3.accounts.list', async (request) => {
     const { workspaceId } = requireBearer(store, request);
     const c = connectionOf(request.params.connection_id, workspaceId);
     const page = paginate(request, accountsOf(store, c.id), { mode: 'v3' });
@@ -46,8 +47,9 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
   // Rules 1-4 of the v3.1 accounts list (docs/contract-rules.md, v3.1 accounts rules 1-4): the slash is part of
   // the path (the slashless form answers 301 from the not-found handler), bad paging is 400, another workspace's
   // connection 404.
-  app.get<{ Params: { connection_id: string } }>(
-    '/api/v3.1/connections/:connection_id/accounts/',
+  serve<{ Params: { connection_id: string } }>(
+    app,
+    'accounts.list',
     { config: { query: searchQuery } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
@@ -60,8 +62,9 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // One account or a list: `{id, enabled_for_embedded_extraction}` or an array of them. All
   // ids must belong to the connection, else nothing changes.
-  app.patch<{ Params: { connection_id: string } }>(
-    '/api/v3/connections/:connection_id/accounts',
+  serve<{ Params: { connection_id: string } }>(
+    app,
+    'accounts.setActive',
     { config: { body: accountBulkToggle } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);
@@ -93,8 +96,9 @@ export function accountRoutes(app: FastifyInstance, store: Store): void {
 
   // `{account_id}` here is the internal account `id` (the remote id is not a path segment:
   // some contain a slash, such as "properties/310001").
-  app.patch<{ Params: { connection_id: string; account_id: string } }>(
-    '/api/v3/connections/:connection_id/accounts/:account_id',
+  serve<{ Params: { connection_id: string; account_id: string } }>(
+    app,
+    'accounts.setOneActive',
     { config: { body: accountToggle } },
     async (request) => {
       const { workspaceId } = requireBearer(store, request);

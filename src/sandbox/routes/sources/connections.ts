@@ -11,6 +11,7 @@ import {
   extractionEventData,
   liveConnection,
 } from './model.js';
+import { serve } from '../../operations.js';
 
 /**
  * Deleting a connection marks its accounts inactive and pauses its extractions
@@ -39,7 +40,7 @@ export function deleteConnection(store: Store, c: Connection): void {
 }
 
 export function connectionRoutes(app: FastifyInstance, store: Store): void {
-  app.get('/api/v3/datasources', async (request) => {
+  serve(app, 'datasources.list', async (request) => {
     requireBearer(store, request);
     const items = [...store.state.datasources]
       .sort((a, b) => a.name.localeCompare(b.name))
@@ -47,22 +48,20 @@ export function connectionRoutes(app: FastifyInstance, store: Store): void {
     return paginate(request, items, { mode: 'v3' });
   });
 
-  app.get<{ Params: { datasource_name: string } }>(
-    '/api/v3/datasources/:datasource_name/connections',
-    async (request) => {
-      const { workspaceId } = requireBearer(store, request);
-      const { datasource_name: name } = request.params;
-      if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
-      const items = store.state.connections
-        .filter((c) => c.workspace_id === workspaceId && c.datasource_name === name && !c.deleted)
-        .sort(byId);
-      const page = paginate(request, items, { mode: 'v3' });
-      return { ...page, results: page.results.map((c) => connectionView(store, c)) };
-    },
-  );
+  serve<{ Params: { datasource_name: string } }>(app, 'connections.list', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const { datasource_name: name } = request.params;
+    if (!dataSource(store, name)) throw badRequest(`Unknown data source "${name}".`);
+    const items = store.state.connections
+      .filter((c) => c.workspace_id === workspaceId && c.datasource_name === name && !c.deleted)
+      .sort(byId);
+    const page = paginate(request, items, { mode: 'v3' });
+    return { ...page, results: page.results.map((c) => connectionView(store, c)) };
+  });
 
-  app.delete<{ Params: { datasource_name: string; id: string } }>(
-    '/api/v3/datasources/:datasource_name/connections/:id',
+  serve<{ Params: { datasource_name: string; id: string } }>(
+    app,
+    'connections.deleteOfDatasource',
     async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
       const { datasource_name: name, id } = request.params;
@@ -72,7 +71,7 @@ export function connectionRoutes(app: FastifyInstance, store: Store): void {
     },
   );
 
-  app.delete<{ Params: { connection_id: string } }>('/api/v3/connections/:connection_id', async (request, reply) => {
+  serve<{ Params: { connection_id: string } }>(app, 'connections.delete', async (request, reply) => {
     const { workspaceId } = requireBearer(store, request);
     const { connection_id: id } = request.params;
     deleteConnection(store, liveConnection(store, workspaceId, pathId(id)));

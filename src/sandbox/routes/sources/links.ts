@@ -6,6 +6,7 @@ import { candidatesFor, createConnection, type Candidate } from '../../pages/con
 import type { Store } from '../../store.js';
 import type { User } from '../../types.js';
 import { connectionView, dataSource } from './model.js';
+import { serve } from '../../operations.js';
 
 /** An external authentication link lives 14 days and is used once (docs/contract-rules.md, Limits). */
 export const LINK_LIFETIME_MS = 14 * 24 * 3600 * 1000;
@@ -206,8 +207,9 @@ function linkPage(request: FastifyRequest, items: unknown[]): Record<string, unk
 export function linkRoutes(app: FastifyInstance, store: Store): void {
   const links = () => store.state.external_auth_links;
 
-  app.post<{ Params: { datasource_name: string } }>(
-    '/api/v3/datasources/:datasource_name/external-auth-links',
+  serve<{ Params: { datasource_name: string } }>(
+    app,
+    'links.create',
     { config: { body: linksCreate } },
     async (request, reply) => {
       const { workspaceId } = requireBearer(store, request);
@@ -224,40 +226,33 @@ export function linkRoutes(app: FastifyInstance, store: Store): void {
 
   // Listing and revoking stay available with the feature flag off: the contract lists 403
   // for create only, and revoking links already sent is what an agency wants then.
-  app.get<{ Params: { datasource_name: string } }>(
-    '/api/v3/datasources/:datasource_name/external-auth-links',
-    { config: {} },
-    async (request) => {
-      const { workspaceId } = requireBearer(store, request);
-      const { datasource_name: name } = request.params;
-      const items = links()
-        .filter((l) => l.workspace_id === workspaceId && l.datasource_name === name)
-        .sort((a, b) => b.created_ms - a.created_ms || b.id - a.id);
-      const page = linkPage(request, items);
-      return { ...page, results: (page.results as typeof items).map((l) => linkView(store, l, request)) };
-    },
-  );
+  serve<{ Params: { datasource_name: string } }>(app, 'links.list', { config: {} }, async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const { datasource_name: name } = request.params;
+    const items = links()
+      .filter((l) => l.workspace_id === workspaceId && l.datasource_name === name)
+      .sort((a, b) => b.created_ms - a.created_ms || b.id - a.id);
+    const page = linkPage(request, items);
+    return { ...page, results: (page.results as typeof items).map((l) => linkView(store, l, request)) };
+  });
 
-  app.post<{ Params: { datasource_name: string; id: string } }>(
-    '/api/v3/datasources/:datasource_name/external-auth-links/:id/revoke',
-    async (request) => {
-      const { workspaceId } = requireBearer(store, request);
-      const { datasource_name: name, id } = request.params;
-      const linkId = pathId(id);
-      const link = links().find((l) => l.id === linkId && l.workspace_id === workspaceId && l.datasource_name === name);
-      if (!link) throw notFound('External authentication link not found.');
-      const status = linkStatus(store, link);
-      if (status === 'used') throw badRequest('This link has already been used and cannot be revoked.', { status });
-      if (status === 'expired') throw badRequest('This link has expired and cannot be revoked.', { status });
-      if (status === 'not_used') {
-        link.status = 'revoked_manually';
-        link.revoked_at = store.clock.iso();
-        store.changed();
-      }
-      // Already revoked: unchanged, 200 with the existing revocation data.
-      return linkView(store, link, request);
-    },
-  );
+  serve<{ Params: { datasource_name: string; id: string } }>(app, 'links.revoke', async (request) => {
+    const { workspaceId } = requireBearer(store, request);
+    const { datasource_name: name, id } = request.params;
+    const linkId = pathId(id);
+    const link = links().find((l) => l.id === linkId && l.workspace_id === workspaceId && l.datasource_name === name);
+    if (!link) throw notFound('External authentication link not found.');
+    const status = linkStatus(store, link);
+    if (status === 'used') throw badRequest('This link has already been used and cannot be revoked.', { status });
+    if (status === 'expired') throw badRequest('This link has expired and cannot be revoked.', { status });
+    if (status === 'not_used') {
+      link.status = 'revoked_manually';
+      link.revoked_at = store.clock.iso();
+      store.changed();
+    }
+    // Already revoked: unchanged, 200 with the existing revocation data.
+    return linkView(store, link, request);
+  });
 
   // Sandbox control: the status the link is shown with, e.g. one the contract does not list
   // (`{"served_status": "quarantined"}`); null goes back to the real one.
