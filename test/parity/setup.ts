@@ -105,18 +105,18 @@ async function judgeAnswers(dir: string, gates: RunGates, where = 'the target'):
       const match = patterns.find((p) => p.o.method === a.method && p.regex.test(a.path));
       // A path no operation serves (a slashless path's 301, an unknown one's 404) is judged elsewhere.
       if (!match) continue;
-      exercised.add(`${a.method} ${match.o.path}`);
+      exercised.add(match.o.id);
       const v = violationOf({ method: a.method, route: match.o.path, status: a.status, body: a.text }, doc);
       if (v) violations.add(v);
     }
   }
   const left = leftBehindLines(dir);
   rmSync(dir, { recursive: true, force: true });
-  const missing = OPERATIONS.filter((o) => !exercised.has(`${o.method} ${o.path}`));
+  const missing = OPERATIONS.filter((o) => !exercised.has(o.id));
   console.log(`\noperations exercised: ${exercised.size} of ${OPERATIONS.length}`);
   if (missing.length > 0) {
     console.log('not exercised:');
-    for (const o of missing) console.log(`  ${o.method} ${o.path}: ${whyNotExercised(o, gates)}`);
+    for (const o of missing) console.log(`  ${o.id} (${o.method} ${o.path}): ${whyNotExercised(o, gates)}`);
   }
   if (left.length > 0) {
     console.log(`\nleft behind in ${where} (the contract offers no way to undo these):`);
