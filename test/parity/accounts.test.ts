@@ -74,7 +74,7 @@ describe('accounts', () => {
     }
   });
 
-  test('connection list items carry accounts_number and enabled_for_extraction_accounts_number matching the accounts (Connection)', async (ctx) => {
+  test('connection list items carry accounts_number and enabled_for_extraction_accounts_number matching the accounts (connections.list)', async (ctx) => {
     if (!conn) return ctx.skip('no connection in the workspace');
     expect(conn.accounts_number).toBe(v3Accounts.length);
     expect(conn.enabled_for_extraction_accounts_number).toBe(
@@ -82,7 +82,7 @@ describe('accounts', () => {
     );
   });
 
-  test('v3 accounts carry the remote account_id, item, and currency as a string, empty when none (Account v3)', async (ctx) => {
+  test('v3 accounts carry the remote account_id, item, and currency as a string, empty when none (v3.accounts.list)', async (ctx) => {
     if (v3Accounts.length === 0) return ctx.skip('no account in the workspace');
     for (const a of v3Accounts) {
       expect(a).toHaveProperty('id');
@@ -95,7 +95,7 @@ describe('accounts', () => {
     }
   });
 
-  test('v3.1 accounts carry no item and no second identifier, currency null or a non-empty string (Account v3.1)', async (ctx) => {
+  test('v3.1 accounts carry no item and no second identifier, currency null or a non-empty string (accounts.list; v3.1 accounts)', async (ctx) => {
     if (v31Accounts.length === 0) return ctx.skip('no account in the workspace');
     for (const a of v31Accounts) {
       expect(a).not.toHaveProperty('item');
@@ -180,7 +180,7 @@ describe('accounts', () => {
   });
 
   writeCheck(
-    'PATCH one account toggles enabled_for_embedded_extraction and the lists show it (Data sources table: PATCH accounts/{account_id})',
+    'PATCH one account toggles enabled_for_embedded_extraction and the lists show it (accounts.setOneActive)',
     async (ctx) => {
       const account = v3Accounts.find((a) => a.is_active);
       if (!account) return ctx.skip('no active account in the scratch workspace');
@@ -205,7 +205,7 @@ describe('accounts', () => {
   );
 
   writeCheck(
-    'PATCH the accounts of a connection with a list of {id, enabled_for_embedded_extraction} (Data sources table: PATCH accounts)',
+    'PATCH the accounts of a connection with a list of {id, enabled_for_embedded_extraction} (accounts.setActive)',
     async (ctx) => {
       const account = v3Accounts.filter((a) => a.is_active)[1] ?? v3Accounts.find((a) => a.is_active);
       if (!account) return ctx.skip('no active account in the scratch workspace');
@@ -226,16 +226,19 @@ describe('accounts', () => {
     },
   );
 
-  writeCheck('PATCH an account that is not in the connection answers 404 (Data sources table)', async (ctx) => {
-    if (!conn) return ctx.skip('no connection in the scratch workspace');
-    expectStatus(
-      await call('PATCH', `/api/v3/connections/${conn.id}/accounts/2147483646`, {
-        auth: { bearer: token },
-        json: { enabled_for_embedded_extraction: true },
-      }),
-      404,
-    );
-  });
+  writeCheck(
+    'PATCH an account that is not in the connection answers 404 (accounts.setOneActive; Status meaning)',
+    async (ctx) => {
+      if (!conn) return ctx.skip('no connection in the scratch workspace');
+      expectStatus(
+        await call('PATCH', `/api/v3/connections/${conn.id}/accounts/2147483646`, {
+          auth: { bearer: token },
+          json: { enabled_for_embedded_extraction: true },
+        }),
+        404,
+      );
+    },
+  );
 
   test('the v3.1 accounts list of a connection of another workspace answers 404 not_found (v3.1 accounts rule 4)', async (ctx) => {
     if (!conn) return ctx.skip('no connection in the workspace');

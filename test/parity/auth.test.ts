@@ -23,18 +23,18 @@ describe('auth', () => {
     token = await tokenFor(workspace);
   });
 
-  test('POST /api/v3/token with agency Basic credentials answers 200 {token} (Tokens table)', async () => {
+  test('POST /api/v3/token with agency Basic credentials answers 200 {token} (token.issue)', async () => {
     const res = await call('POST', '/api/v3/token', { auth: 'basic', json: { workspace_id: workspace } });
     expectStatus(res, 200);
     expect(typeof res.body.token).toBe('string');
     expect(res.body.token.length).toBeGreaterThan(0);
   });
 
-  test('POST /api/v3/token without workspace_id answers 400 (Tokens table)', async () => {
+  test('POST /api/v3/token without workspace_id answers 400 (token.issue)', async () => {
     expectStatus(await call('POST', '/api/v3/token', { auth: 'basic', json: {} }), 400);
   });
 
-  test('POST /api/v3/token for a workspace outside the agency answers 400 (Tokens table)', async () => {
+  test('POST /api/v3/token for a workspace outside the agency answers 400 (token.issue)', async () => {
     expectStatus(await call('POST', '/api/v3/token', { auth: 'basic', json: { workspace_id: 2147483646 } }), 400);
   });
 
@@ -46,15 +46,15 @@ describe('auth', () => {
     expectDetailEnvelope(res, 401);
   });
 
-  test('a Basic operation without credentials answers 401 (Tokens table: GET /api/v3/workspaces)', async () => {
+  test('a Basic operation without credentials answers 401 (workspaces.list; Authentication)', async () => {
     expectDetailEnvelope(await call('GET', '/api/v3/workspaces'), 401);
   });
 
-  test('a Basic operation refuses a Bearer token with 401 (Authentication table)', async () => {
+  test('a Basic operation refuses a Bearer token with 401 (Authentication)', async () => {
     expectStatus(await call('GET', '/api/v3/workspaces', { auth: { bearer: token } }), 401);
   });
 
-  test('a Bearer operation refuses Basic credentials with 401 (Authentication table)', async () => {
+  test('a Bearer operation refuses Basic credentials with 401 (Authentication)', async () => {
     expectStatus(await call('GET', '/api/v3/datasources', { auth: 'basic' }), 401);
   });
 
@@ -126,7 +126,7 @@ describe('auth', () => {
     expectStatus(await call('GET', '/api/v3/roles/', { auth: { bearer: token } }), 401, 403);
   });
 
-  test('the agency chief reads roles and the permission catalog with Basic (Roles table)', async () => {
+  test('the agency chief reads roles and the permission catalog with Basic (roles.list; roles.permissions; Roles table)', async () => {
     const roles = await call('GET', '/api/v3/roles/', { auth: 'basic' });
     expectStatus(roles, 200);
     const catalog = await call('GET', '/api/v3/roles/permissions', { auth: 'basic' });
@@ -134,7 +134,7 @@ describe('auth', () => {
   });
 
   unobservable(
-    'a cookie session plus X-IM-WORKSPACE-ID replaces Bearer (Authentication table)',
+    'a cookie session plus X-IM-WORKSPACE-ID replaces Bearer (Authentication)',
     'how a cookie session is created is not shown (Authentication rule 6): no client can get one',
   );
   unobservable(

@@ -57,7 +57,7 @@ describe('connections', () => {
   });
 
   writeCheck(
-    'deleting a connection that does not exist answers 404, by either path (Data sources table: DELETE)',
+    'deleting a connection that does not exist answers 404, by either path (connections.delete; connections.deleteOfDatasource; Status meaning)',
     async () => {
       const sources = await allItems('/api/v3/datasources', { bearer: token });
       const name = encodeURIComponent(sources[0]?.[DATASOURCE.name] ?? 'google_ads');
@@ -72,7 +72,7 @@ describe('connections', () => {
    */
   const deleteCheck = (operation: string, path: (c: Deletable) => string) =>
     writeCheck(
-      `${operation} answers 204; the connection's extracts then read paused and its accounts inactive (Data sources table; Other state effects)`,
+      `${operation} answers 204; the connection's extracts then read paused and its accounts inactive (connections.delete; connections.deleteOfDatasource; Other state effects)`,
       async (ctx: TestContext) => {
         const c = queue.shift();
         if (!c)

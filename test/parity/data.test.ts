@@ -42,14 +42,14 @@ describe('workspaces and data', () => {
   });
   const auth = () => ({ auth: { bearer: token } });
 
-  test('workspaces read with Basic show id (integer) and title (Workspace)', async () => {
+  test('workspaces read with Basic show id (integer) and title (workspaces.list)', async () => {
     const res = await call('GET', `/api/v3/workspaces/${workspace}`, { auth: 'basic' });
     expectStatus(res, 200);
     expect(Number.isInteger(Number(idText(res.body.id)))).toBe(true);
     expect(typeof res.body.title).toBe('string');
   });
 
-  test('the agency recipe list answers 200 with Basic (Tokens, workspaces, agency recipes table)', async () => {
+  test('the agency recipe list answers 200 with Basic (agencyRecipes.list)', async () => {
     expectStatus(await call('GET', '/api/v3/recipes/', { auth: 'basic' }), 200);
   });
 
@@ -65,7 +65,7 @@ describe('workspaces and data', () => {
     return url!;
   }
 
-  test('the iframe URL has the form {base_url}/api/v3/iframe/ with code, type and name (Tokens, workspaces, agency recipes, iframe)', async (ctx) => {
+  test('the iframe URL has the form {base_url}/api/v3/iframe/ with code, type and name (iframe.url)', async (ctx) => {
     const name = datasources[0]?.[DATASOURCE.name];
     if (!name) return ctx.skip('no data source');
     const url = await iframeUrlFor(name);
@@ -75,7 +75,7 @@ describe('workspaces and data', () => {
     expect(url.searchParams.get('name')).toBe(name);
   });
 
-  test('the iframe URL opens: a GET of it answers 200 (Tokens, workspaces, agency recipes, iframe: the URL is to embed)', async (ctx) => {
+  test('the iframe URL opens: a GET of it answers 200 (iframe.url; iframe.page)', async (ctx) => {
     const name = datasources[0]?.[DATASOURCE.name];
     if (!name) return ctx.skip('no data source');
     const url = await iframeUrlFor(name);
@@ -84,7 +84,7 @@ describe('workspaces and data', () => {
     expectStatus(page, 200);
   });
 
-  test('a forged Host header is not reflected into the iframe URL (iframe URL form {base_url}/api/v3/iframe/)', async (ctx) => {
+  test('a forged Host header is not reflected into the iframe URL (iframe.url)', async (ctx) => {
     const res = await call('POST', '/api/v3/get_iframe_url', {
       auth: 'basic',
       json: { workspace_id: workspace },
@@ -96,12 +96,12 @@ describe('workspaces and data', () => {
     expect(url!.toString().startsWith(`${baseUrl}/api/v3/iframe/`)).toBe(true);
   });
 
-  test('the iframe URL needs workspace_id (400) and Basic credentials (401) (Tokens, workspaces, agency recipes, iframe)', async () => {
+  test('the iframe URL needs workspace_id (400) and Basic credentials (401) (iframe.url; Authentication)', async () => {
     expectStatus(await call('POST', '/api/v3/get_iframe_url', { auth: 'basic', json: {} }), 400);
     expectStatus(await call('POST', '/api/v3/get_iframe_url', { json: { workspace_id: workspace } }), 401);
   });
 
-  test('data table detail lists the system fields account_id, account_name, __insert_date and gives sql_name (Data table)', async (ctx) => {
+  test('data table detail lists the system fields account_id, account_name, __insert_date and gives sql_name (tables.get)', async (ctx) => {
     const tables = await allItems('/api/v3/data-tables', { bearer: token });
     if (tables.length === 0) return ctx.skip('no data table in the workspace');
     const res = await call('GET', `/api/v3/data-tables/${idText(tables[0].id)}`, auth());
@@ -173,12 +173,12 @@ describe('workspaces and data', () => {
   });
 
   unobservable(
-    'creating an extraction template needs the permission EXTRACT.CREATE (Extraction templates table)',
+    'creating an extraction template needs the permission EXTRACT.CREATE (extractTemplates.create; Extraction templates, create)',
     'needs the credentials of a user whose role lacks EXTRACT.CREATE; the agency chief has every permission',
   );
 
   writeCheck(
-    'a load runs with date_from alone: date_from and date_to are each optional (Loads: PUT run)',
+    'a load runs with date_from alone: date_from and date_to are each optional (loads.run; Loads, PUT run)',
     async (ctx) => {
       const loads = await allItems('/api/v3/loads', { bearer: token });
       if (loads.length === 0) return ctx.skip('no load in the scratch workspace');

@@ -79,7 +79,7 @@ describe('destinations', () => {
     );
 
     writeCheck(
-      'create answers 201 with the connection, which reads back with its connection_params (Destinations table: POST carries connection_params)',
+      'create answers 201 with the connection, which reads back with its connection_params (destinationConnections.create)',
       async (ctx) => {
         if (!s3) return ctx.skip('the service offers no S3 destination');
         const title = `parity ${Date.now()}`;
@@ -113,7 +113,7 @@ describe('destinations', () => {
     );
 
     onConnection(
-      'PUT merges connection_params per field: the one sent changes, the omitted ones keep their values (PUT rule)',
+      'PUT merges connection_params per field: the one sent changes, the omitted ones keep their values (destinationConnections.merge; Destination connections, PUT rule)',
       async () => {
         const before = await params();
         const res = await put({ filename: 'parity/{{table_name}}/{{date}}.csv' });
@@ -124,14 +124,17 @@ describe('destinations', () => {
       },
     );
 
-    onConnection('PUT with an unknown parameter name answers 400 (PUT rule)', async () => {
-      const before = await params();
-      expectDetailEnvelope(await put({ parity_unknown_parameter: 'x' }), 400);
-      expect(await params()).toEqual(before);
-    });
+    onConnection(
+      'PUT with an unknown parameter name answers 400 (destinationConnections.merge; Destination connections, PUT rule)',
+      async () => {
+        const before = await params();
+        expectDetailEnvelope(await put({ parity_unknown_parameter: 'x' }), 400);
+        expect(await params()).toEqual(before);
+      },
+    );
 
     onConnection(
-      'PUT with one AWS key without the other answers 400: secret fields go all together or not at all (PUT rule)',
+      'PUT with one AWS key without the other answers 400: secret fields go all together or not at all (destinationConnections.merge; Destination connections, PUT rule)',
       async () => {
         expectDetailEnvelope(await put({ [S3.accessKeyId]: 'AKIAPARITYCHECK00001' }), 400);
       },
@@ -169,14 +172,14 @@ describe('destinations', () => {
       },
     );
 
-    onConnection('PATCH changes the title: a read then shows it (Destinations table: PATCH, §)', async () => {
+    onConnection('PATCH changes the title: a read then shows it (destinationConnections.update)', async () => {
       const title = `parity patched ${Date.now()}`;
       expectStatus(await call('PATCH', path!, { ...auth(), json: { [DESTINATION_CONNECTION.title]: title } }), 200);
       expect((await read()).body[DESTINATION_CONNECTION.title]).toBe(title);
     });
 
     onConnection(
-      'a recheck answers 200 and leaves the parameters as they were (Destinations table: recheck, §)',
+      'a recheck answers 200 and leaves the parameters as they were (destinationConnections.recheck)',
       async () => {
         const before = await params();
         expectStatus(await call('PUT', `${path}/recheck`, auth()), 200);
@@ -214,49 +217,43 @@ describe('destinations', () => {
       if (id) await call('DELETE', `/api/v3/loads/${id}`, auth());
     });
 
-    writeCheck(
-      'create answers 201 and the load reads by its id (Destinations, data tables, loads table: POST, §)',
-      async (ctx) => {
-        if (!refs) return ctx.skip('no data table or no destination connection in the scratch workspace');
-        const title = `parity ${Date.now()}`;
-        const res = await call('POST', '/api/v3/loads', {
-          ...auth(),
-          json: {
-            [LOAD.title]: title,
-            [LOAD.dataTableId]: refs.table,
-            [LOAD.destinationConnectionId]: refs.destination,
-          },
-        });
-        if (res.body?.id !== undefined) id = idText(res.body.id);
-        expectStatus(res, 201);
-        const back = await read();
-        expectStatus(back, 200);
-        expect(back.body[LOAD.title]).toBe(title);
-        expect(Number(idText(back.body[LOAD.dataTableId]))).toBe(refs.table);
-      },
-    );
+    writeCheck('create answers 201 and the load reads by its id (loads.create)', async (ctx) => {
+      if (!refs) return ctx.skip('no data table or no destination connection in the scratch workspace');
+      const title = `parity ${Date.now()}`;
+      const res = await call('POST', '/api/v3/loads', {
+        ...auth(),
+        json: {
+          [LOAD.title]: title,
+          [LOAD.dataTableId]: refs.table,
+          [LOAD.destinationConnectionId]: refs.destination,
+        },
+      });
+      if (res.body?.id !== undefined) id = idText(res.body.id);
+      expectStatus(res, 201);
+      const back = await read();
+      expectStatus(back, 200);
+      expect(back.body[LOAD.title]).toBe(title);
+      expect(Number(idText(back.body[LOAD.dataTableId]))).toBe(refs.table);
+    });
+
+    onLoad('PUT replaces the load: a read then shows what it sent (loads.replace)', async () => {
+      const current = (await read()).body;
+      const title = `parity replaced ${Date.now()}`;
+      const res = await call('PUT', `/api/v3/loads/${id}`, {
+        ...auth(),
+        json: {
+          [LOAD.title]: title,
+          [LOAD.dataTableId]: refs!.table,
+          [LOAD.destinationConnectionId]: refs!.destination,
+          [LOAD.schedule]: current[LOAD.schedule],
+        },
+      });
+      expectStatus(res, 200);
+      expect((await read()).body[LOAD.title]).toBe(title);
+    });
 
     onLoad(
-      'PUT replaces the load: a read then shows what it sent (Destinations, data tables, loads table: PUT, §)',
-      async () => {
-        const current = (await read()).body;
-        const title = `parity replaced ${Date.now()}`;
-        const res = await call('PUT', `/api/v3/loads/${id}`, {
-          ...auth(),
-          json: {
-            [LOAD.title]: title,
-            [LOAD.dataTableId]: refs!.table,
-            [LOAD.destinationConnectionId]: refs!.destination,
-            [LOAD.schedule]: current[LOAD.schedule],
-          },
-        });
-        expectStatus(res, 200);
-        expect((await read()).body[LOAD.title]).toBe(title);
-      },
-    );
-
-    onLoad(
-      'DELETE answers 204; the load then reads 404 and leaves the list (Destinations, data tables, loads table: DELETE, §; Status meaning 404)',
+      'DELETE answers 204; the load then reads 404 and leaves the list (loads.delete; Status meaning 404)',
       async () => {
         const res = await call('DELETE', `/api/v3/loads/${id}`, auth());
         expectStatus(res, 204);

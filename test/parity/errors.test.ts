@@ -144,7 +144,7 @@ describe('errors', () => {
     expect(Number(res.body.details.template_id)).toBe(2147483646);
   });
 
-  test('an unknown state filter answers 400 invalid_query_parameter with the allowed values (States; Errors)', async () => {
+  test('an unknown state filter answers 400 invalid_query_parameter with the allowed values (States and transitions; Errors)', async () => {
     const res = await call('GET', '/api/v3.1/automated-recipes/?state=Ready%20to%20work', { auth: bearer() });
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
     expect(res.body.details.parameter).toBe('state');
@@ -169,7 +169,7 @@ describe('errors', () => {
     expectDetailEnvelope(await call('GET', '/api/v3/workspaces/2147483646', { auth: 'basic' }), 404);
   });
 
-  test('a workspace the agency does not have answers 404 on dashboards (Tokens, workspaces table)', async () => {
+  test('a workspace the agency does not have answers 404 on dashboards (workspaces.dashboards; Status meaning)', async () => {
     expectStatus(await call('GET', '/api/v3/workspaces/2147483646/dashboards', { auth: 'basic' }), 404);
   });
 

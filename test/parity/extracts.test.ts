@@ -103,14 +103,14 @@ describe('extraction', () => {
     call('POST', `/api/v3/extract-template/${template}/validation/`, { ...auth(), json: body });
 
   test(
-    'validation of a template against accounts of one connection succeeds (Extraction templates table: validation)',
+    'validation of a template against accounts of one connection succeeds (extractTemplates.validate; Extraction templates, validation)',
     withFound(async (f) => {
       expectStatus(await validate(f.plain, { accounts: [account(f).id] }), 200, 204);
     }),
   );
 
   test(
-    'validation with accounts of two connections answers 400 (Extraction templates table: validation)',
+    'validation with accounts of two connections answers 400 (extractTemplates.validate; Extraction templates, validation)',
     withFound(async (f, ctx) => {
       if (!f.elsewhere) return ctx.skip('the workspace has one connection with active accounts only');
       expectDetailEnvelope(await validate(f.plain, { accounts: [account(f).id, f.elsewhere.account] }), 400);
@@ -118,21 +118,21 @@ describe('extraction', () => {
   );
 
   test(
-    'validation with an account that does not exist answers 400 (Extraction templates table: validation)',
+    'validation with an account that does not exist answers 400 (extractTemplates.validate; Extraction templates, validation)',
     withFound(async (f) => {
       expectDetailEnvelope(await validate(f.plain, { accounts: [NO_SUCH_ID] }), 400);
     }),
   );
 
   test(
-    'validation with no account answers 400: accounts is a non-empty list (Extraction templates table: validation)',
+    'validation with no account answers 400: accounts is a non-empty list (extractTemplates.validate; Extraction templates, validation)',
     withFound(async (f) => {
       expectDetailEnvelope(await validate(f.plain, { accounts: [] }), 400);
     }),
   );
 
   test(
-    'a preview of a template for an account answers 200 (Extraction templates table: preview, §)',
+    'a preview of a template for an account answers 200 (extractTemplates.preview)',
     withFound(async (f) => {
       const res = await call('POST', `/api/v3/extract-template/${f.plain}/preview/`, {
         ...auth(),
@@ -143,7 +143,7 @@ describe('extraction', () => {
   );
 
   test(
-    'custom setting options answer the paginated envelope, grouped by the accounts asked (Extraction templates table: custom_setting_options)',
+    'custom setting options answer the paginated envelope, grouped by the accounts asked (extractTemplates.customSettingOptions)',
     withFound(async (f) => {
       const remotes = f.accounts.slice(0, 2).map((a) => a.remote);
       const res = await call(
@@ -181,7 +181,7 @@ describe('extraction', () => {
     });
 
     writeCheck(
-      'a wide template cannot be made without connection_id: 400 (Extraction templates table: wide templates require connection_id)',
+      'a wide template cannot be made without connection_id: 400 (extractTemplates.create; Extraction templates, create)',
       withFound(async (f, ctx) => {
         if (!f.wide) return ctx.skip('no global wide template for the data source');
         const title = `parity refused ${Date.now()}`;
@@ -204,7 +204,7 @@ describe('extraction', () => {
     );
 
     writeCheck(
-      'a template made from a wide template answers 201, reads under its data source and is wide in its compact form (Extraction templates table: POST; Extraction template)',
+      'a template made from a wide template answers 201, reads under its data source and is wide in its compact form (extractTemplates.create; extractTemplates.getCompact)',
       withFound(async (f, ctx) => {
         if (!f.wide) return ctx.skip('no global wide template for the data source');
         const title = `parity ${Date.now()}`;
@@ -237,7 +237,7 @@ describe('extraction', () => {
     );
 
     writeCheck(
-      'an extract is created at /api/v3.1/extracts/ and read at /api/v3/extracts/{id}, with account_entity_id, account_embedded_id, sync_historical_data and template.is_wide_template (Extract, Versioning 8 and 9)',
+      'an extract is created at /api/v3.1/extracts/ and read at /api/v3/extracts/{id}, with account_entity_id, account_embedded_id, sync_historical_data and template.is_wide_template (extracts.create; extracts.get; Versioning 8 and 9)',
       withFound(async (f) => {
         const title = `parity ${Date.now()}`;
         const res = await call('POST', '/api/v3.1/extracts/', {
@@ -268,7 +268,7 @@ describe('extraction', () => {
     );
 
     onExtract(
-      'the list filters connection_id and datasource_name, single or comma-separated, find the extract (Extraction templates table: GET extracts)',
+      'the list filters connection_id and datasource_name, single or comma-separated, find the extract (extracts.list; Extracts, list)',
       async (f) => {
         const ids = async (query: string) =>
           (await allItems(`/api/v3/extracts?${query}`, { bearer: token })).map((e) => idText(e.id));
@@ -280,18 +280,15 @@ describe('extraction', () => {
       },
     );
 
-    onExtract(
-      'PATCH is a partial update: the title it carries changes, the rest stays (Extraction templates table: PATCH)',
-      async () => {
-        const before = await read();
-        const title = `parity patched ${Date.now()}`;
-        const res = await call('PATCH', `/api/v3/extracts/${eid()}`, { ...auth(), json: { [EXTRACT.title]: title } });
-        expectStatus(res, 200);
-        const after = await read();
-        expect(after.body[EXTRACT.title]).toBe(title);
-        expect(kept(after.body)).toEqual(kept(before.body));
-      },
-    );
+    onExtract('PATCH is a partial update: the title it carries changes, the rest stays (extracts.update)', async () => {
+      const before = await read();
+      const title = `parity patched ${Date.now()}`;
+      const res = await call('PATCH', `/api/v3/extracts/${eid()}`, { ...auth(), json: { [EXTRACT.title]: title } });
+      expectStatus(res, 200);
+      const after = await read();
+      expect(after.body[EXTRACT.title]).toBe(title);
+      expect(kept(after.body)).toEqual(kept(before.body));
+    });
 
     onExtract(
       'sync_historical_data is read-only: a PATCH of it is refused or leaves it as it was (Extract)',
@@ -307,7 +304,7 @@ describe('extraction', () => {
     );
 
     onExtract(
-      'an extract runs on demand: run answers 202 once no run is going (What the service does; Extraction templates table: run)',
+      'an extract runs on demand: run answers 202 once no run is going (extracts.run; What the service does)',
       async () => {
         const end = Date.now() + parityWait(15) * 1000;
         let res: Answer;
@@ -322,28 +319,25 @@ describe('extraction', () => {
       },
     );
 
-    onExtract(
-      'PUT replaces the extract: a read then shows what it sent (Extraction templates table: PUT, §)',
-      async () => {
-        const current = (await read()).body;
-        const title = `parity replaced ${Date.now()}`;
-        const res = await call('PUT', `/api/v3/extracts/${eid()}`, {
-          ...auth(),
-          json: {
-            [EXTRACT.title]: title,
-            [EXTRACT.schedule]: current[EXTRACT.schedule],
-            [EXTRACT.settings]: { ...current[EXTRACT.settings], sync_historical_data: current.sync_historical_data },
-          },
-        });
-        expectStatus(res, 200);
-        const after = (await read()).body;
-        expect(after[EXTRACT.title]).toBe(title);
-        expect(kept(after)).toEqual(kept(current));
-      },
-    );
+    onExtract('PUT replaces the extract: a read then shows what it sent (extracts.replace)', async () => {
+      const current = (await read()).body;
+      const title = `parity replaced ${Date.now()}`;
+      const res = await call('PUT', `/api/v3/extracts/${eid()}`, {
+        ...auth(),
+        json: {
+          [EXTRACT.title]: title,
+          [EXTRACT.schedule]: current[EXTRACT.schedule],
+          [EXTRACT.settings]: { ...current[EXTRACT.settings], sync_historical_data: current.sync_historical_data },
+        },
+      });
+      expectStatus(res, 200);
+      const after = (await read()).body;
+      expect(after[EXTRACT.title]).toBe(title);
+      expect(kept(after)).toEqual(kept(current));
+    });
 
     onExtract(
-      'migrate-wide without template_settings answers 400: it is required (Extraction templates table: migrate-wide)',
+      'migrate-wide without template_settings answers 400: it is required (extracts.migrateWide; Extracts, migrate-wide)',
       async () => {
         const res = await call('POST', '/api/v3/extracts/migrate-wide', {
           ...auth(),
@@ -356,7 +350,7 @@ describe('extraction', () => {
     );
 
     onExtract(
-      'migrate-wide answers a new extract on a wide template with the settings it omits copied; the original reads paused and its data table still reads (Extraction templates table: migrate-wide)',
+      'migrate-wide answers a new extract on a wide template with the settings it omits copied; the original reads paused and its data table still reads (extracts.migrateWide; Extracts, migrate-wide)',
       async () => {
         const source = (await read()).body;
         const res = await call('POST', '/api/v3/extracts/migrate-wide', {

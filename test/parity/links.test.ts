@@ -22,13 +22,13 @@ describe('external auth links', () => {
     for (const id of created) await call('POST', `${linksPath()}/${id}/revoke`, { auth: { bearer: token } });
   });
 
-  test('data sources list items carry category (Data sources table)', async () => {
+  test('data sources list items carry category (datasources.list)', async () => {
     const res = await call('GET', '/api/v3/datasources', { auth: { bearer: token } });
     expectStatus(res, 200);
     for (const ds of res.body.results) expect(ds).toHaveProperty('category');
   });
 
-  test('the links list is paginated, newest first, each with a status from the contract (Data sources table, External authentication link)', async (ctx) => {
+  test('the links list is paginated, newest first, each with a status from the contract (links.list)', async (ctx) => {
     if (!datasource) return ctx.skip('no data source');
     const res = await call('GET', linksPath(), { auth: { bearer: token } });
     expectStatus(res, 200);
@@ -42,7 +42,7 @@ describe('external auth links', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
-  test('an unknown data source gives an empty links list (Data sources table)', async () => {
+  test('an unknown data source gives an empty links list (links.list)', async () => {
     const res = await call('GET', '/api/v3/datasources/parity_unknown_source/external-auth-links', {
       auth: { bearer: token },
     });
@@ -51,17 +51,17 @@ describe('external auth links', () => {
     expect(res.body.results).toEqual([]);
   });
 
-  test('revoking an unknown link answers 404 (Data sources table)', async (ctx) => {
+  test('revoking an unknown link answers 404 (links.revoke; Status meaning)', async (ctx) => {
     if (!datasource) return ctx.skip('no data source');
     expectStatus(await call('POST', `${linksPath()}/2147483646/revoke`, { auth: { bearer: token } }), 404);
   });
 
-  test('the links list without credentials answers 401 (Data sources table)', async (ctx) => {
+  test('the links list without credentials answers 401 (links.list; Authentication)', async (ctx) => {
     if (!datasource) return ctx.skip('no data source');
     expectStatus(await call('GET', linksPath()), 401);
   });
 
-  writeCheck('create answers 201 with one not_used link per address (ExternalAuthLinksCreateRequest)', async (ctx) => {
+  writeCheck('create answers 201 with one not_used link per address (links.create)', async (ctx) => {
     if (!datasource) return ctx.skip('no data source');
     const emails = [`parity-${stamp}-a@example.com`, `parity-${stamp}-b@example.com`];
     const res = await call('POST', linksPath(), {

@@ -38,7 +38,7 @@ describe('paging', () => {
     }
   });
 
-  test('a list answers the envelope {count, next, previous, results} with page 1 and page_size 100 by default (Paginated list envelope)', async () => {
+  test('a list answers the envelope {count, next, previous, results} with page 1 and page_size 100 by default (Limits; Endpoints)', async () => {
     const res = await call('GET', '/api/v3/webhook_event_types/', { auth: { bearer: token } });
     expectStatus(res, 200);
     expect(Object.keys(res.body).sort()).toEqual(expect.arrayContaining(['count', 'next', 'previous', 'results']));
@@ -47,7 +47,7 @@ describe('paging', () => {
     expect(res.body.results.length).toBe(Math.min(res.body.count, 100));
   });
 
-  test('next and previous are full URLs on the base address that walk the pages (Paginated list envelope)', async () => {
+  test('next and previous are full URLs on the base address that walk the pages (Endpoints)', async () => {
     const first = await call('GET', '/api/v3/webhook_event_types/?page_size=40', { auth: { bearer: token } });
     expectStatus(first, 200);
     expect(first.body.results).toHaveLength(40);
@@ -135,13 +135,13 @@ describe('paging', () => {
     expectCodeEnvelope(res, 400, 'invalid_query_parameter');
   });
 
-  test('v3 recipes: page_size above 100 is silently capped at 100 (v3-vs-v3.1 table)', async () => {
+  test('v3 recipes: page_size above 100 is silently capped at 100 (v3.recipes.list; v3-vs-v3.1 table)', async () => {
     const res = await call('GET', '/api/v3/automated-recipes/?page_size=101', { auth: { bearer: token } });
     expectStatus(res, 200);
     expect(res.body.results.length).toBeLessThanOrEqual(100);
   });
 
-  test('v3 recipes: a page past the end answers 404 (v3-vs-v3.1 table)', async () => {
+  test('v3 recipes: a page past the end answers 404 (v3.recipes.list; v3-vs-v3.1 table)', async () => {
     const count = (await call('GET', '/api/v3/automated-recipes/?page_size=100', { auth: { bearer: token } })).body
       .count;
     const res = await call('GET', `/api/v3/automated-recipes/?page=${Math.floor(count / 100) + 2}&page_size=100`, {
@@ -162,7 +162,7 @@ describe('paging', () => {
     expect(Array.isArray(res.body.results)).toBe(true);
   });
 
-  test('a forged Host header is not reflected into next links (next is a URL of the service)', async (ctx) => {
+  test('a forged Host header is not reflected into next links (Endpoints)', async (ctx) => {
     const res = await call('GET', '/api/v3/webhook_event_types/?page_size=10', {
       auth: { bearer: token },
       headers: { host: 'parity-forged.invalid' },

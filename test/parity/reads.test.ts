@@ -16,7 +16,7 @@ describe('reads of every resource', () => {
   });
   const auth = () => ({ auth: { bearer: token } });
 
-  test('extracts: the list is paginated and an extract reads by its id (Extraction templates, extracts)', async (ctx) => {
+  test('extracts: the list is paginated and an extract reads by its id (extracts.list; extracts.get)', async (ctx) => {
     const extracts = await allItems('/api/v3/extracts', { bearer: token });
     if (extracts.length === 0) return ctx.skip('no extract in the workspace');
     const res = await call('GET', `/api/v3/extracts/${idText(extracts[0].id)}`, auth());
@@ -39,13 +39,13 @@ describe('reads of every resource', () => {
     ctx.skip('no destination connection in the workspace');
   });
 
-  test('loads: a load reads by its id (Destinations, data tables, loads)', async (ctx) => {
+  test('loads: a load reads by its id (loads.get)', async (ctx) => {
     const loads = await allItems('/api/v3/loads', { bearer: token });
     if (loads.length === 0) return ctx.skip('no load in the workspace');
     expectStatus(await call('GET', `/api/v3/loads/${idText(loads[0].id)}`, auth()), 200);
   });
 
-  test('roles: a role reads by its id, with its users (Roles)', async () => {
+  test('roles: a role reads by its id, with its users (roles.get; roles.users)', async () => {
     const roles = await allItems('/api/v3/roles/', 'basic');
     expect(roles.length).toBeGreaterThan(0);
     const id = idText(roles[0].id);
@@ -65,7 +65,7 @@ describe('writes that leave things as they were', () => {
   });
   const auth = () => ({ auth: { bearer: token } });
 
-  writeCheck('an extract pauses and unpauses (Extraction templates, extracts: pause, unpause)', async (ctx) => {
+  writeCheck('an extract pauses and unpauses (extracts.pause; extracts.unpause)', async (ctx) => {
     const extracts = await allItems('/api/v3/extracts', { bearer: token });
     const running = extracts.find((e) => e[EXTRACT.paused] !== true);
     if (!running) return ctx.skip('no running extract in the scratch workspace');
@@ -74,7 +74,7 @@ describe('writes that leave things as they were', () => {
     expectStatus(await call('POST', `/api/v3/extracts/${id}/unpause`, auth()), 200, 202, 204);
   });
 
-  writeCheck('a load pauses and unpauses (Destinations, data tables, loads: pause, unpause)', async (ctx) => {
+  writeCheck('a load pauses and unpauses (loads.pause; loads.unpause)', async (ctx) => {
     const loads = await allItems('/api/v3/loads', { bearer: token });
     const running = loads.find((l) => l[LOAD.paused] !== true);
     if (!running) return ctx.skip('no running load in the scratch workspace');
@@ -84,7 +84,7 @@ describe('writes that leave things as they were', () => {
   });
 
   writeCheck(
-    'a data table takes the fields it already delivers: same payload as GET (Data table: PUT)',
+    'a data table takes the fields it already delivers: same payload as GET (tables.setFields; Data tables, PUT)',
     async (ctx) => {
       const tables = await allItems('/api/v3/data-tables', { bearer: token });
       if (tables.length === 0) return ctx.skip('no data table in the scratch workspace');
@@ -99,7 +99,7 @@ describe('writes that leave things as they were', () => {
     },
   );
 
-  writeCheck('a custom role is created, changed and deleted (Roles: POST, PATCH, DELETE)', async () => {
+  writeCheck('a custom role is created, changed and deleted (roles.create; roles.update; roles.delete)', async () => {
     const title = `edp parity ${Date.now()}`;
     const created = await call('POST', '/api/v3/roles/', {
       auth: 'basic',

@@ -52,7 +52,7 @@ describe('recipes', () => {
     templates = await allItems('/api/v3.1/automated-recipe-templates/?page_size=100', auth());
   });
 
-  test('v3.1 template list items carry origin, categories and build_mode (Automated recipe template v3.1)', async (ctx) => {
+  test('v3.1 template list items carry origin, categories and build_mode (recipeTemplates.list)', async (ctx) => {
     if (templates.length === 0) return ctx.skip('the agency has no recipe template');
     for (const t of templates) {
       expect(typeof t.origin).toBe('string');
@@ -70,7 +70,7 @@ describe('recipes', () => {
     }
   });
 
-  test('v3 template detail gives level, children, dependencies_count and output_columns, list or null (Automated recipe template v3)', async (ctx) => {
+  test('v3 template detail gives level, children, dependencies_count and output_columns, list or null (v3.recipeTemplates.get)', async (ctx) => {
     if (templates.length === 0) return ctx.skip('the agency has no recipe template');
     for (const t of templates.slice(0, 10)) {
       const res = await call('GET', `/api/v3/automated-recipe-templates/${idText(t.id)}/`, opt());
@@ -102,20 +102,20 @@ describe('recipes', () => {
     expect(offenders).toEqual([]);
   });
 
-  test('v3 unknown state filter answers 200 with an empty page (States: v3 filter matches exactly)', async () => {
+  test('v3 unknown state filter answers 200 with an empty page (v3.recipes.list; States and transitions)', async () => {
     const res = await call('GET', '/api/v3/automated-recipes/?state=parity_unknown_state', opt());
     expectStatus(res, 200);
     expect(res.body.count).toBe(0);
     expect(res.body.results).toEqual([]);
   });
 
-  test('v3 state filter is case-sensitive: a lower-case v3.1 value matches nothing in v3 (States)', async () => {
+  test('v3 state filter is case-sensitive: a lower-case v3.1 value matches nothing in v3 (v3.recipes.list; States and transitions)', async () => {
     const res = await call('GET', '/api/v3/automated-recipes/?state=ready_to_work', opt());
     expectStatus(res, 200);
     expect(res.body.count).toBe(0);
   });
 
-  test('recipes in lists: v3.1 states are lower-case, v3 states are display strings, error present iff failed (States, Automated recipe)', async () => {
+  test('recipes in lists: v3.1 states are lower-case, v3 states are display strings, error present iff failed (recipes.list; v3.recipes.list; States and transitions)', async () => {
     const v31 = await allItems('/api/v3.1/automated-recipes/?page_size=100', auth());
     for (const r of v31) {
       if (r.state !== null) expect(V31_STATES).toContain(r.state);
@@ -225,7 +225,7 @@ describe('recipes', () => {
     });
 
     writeCheck(
-      'v3.1 create answers 201 with the full recipe, recipe_id a large integer kept exact (v3-vs-v3.1 table, Automated recipe)',
+      'v3.1 create answers 201 with the full recipe, recipe_id a large integer kept exact (recipes.create; v3-vs-v3.1 table)',
       async (ctx) => {
         if (!setup) return ctx.skip('no connection with two active accounts in the scratch workspace');
         const made = await createFromFreeTemplate('v3.1', new Set());
@@ -255,7 +255,7 @@ describe('recipes', () => {
       },
     );
 
-    onRecipe('v3.1 detail answers the same recipe_id digit for digit (Automated recipe)', async () => {
+    onRecipe('v3.1 detail answers the same recipe_id digit for digit (recipes.get)', async () => {
       const res = await call('GET', `/api/v3.1/automated-recipes/${rid()}/`, opt());
       expectStatus(res, 200);
       expect(idText(res.body.recipe_id)).toBe(rid());
@@ -263,7 +263,7 @@ describe('recipes', () => {
     });
 
     onRecipe(
-      'v3.1 list items include datatable_id; v3 and v3.1 lists name the recipe exactly, as number or string (Automated recipe)',
+      'v3.1 list items include datatable_id; v3 and v3.1 lists name the recipe exactly, as number or string (recipes.list; v3.recipes.list)',
       async () => {
         const v31 = await call('GET', `/api/v3.1/automated-recipes/?template_id=${templateId}`, opt());
         expectStatus(v31, 200);
@@ -310,7 +310,7 @@ describe('recipes', () => {
     );
 
     onRecipe(
-      'empty accounts answer 400 validation_error at connections[0].accounts (Validation errors, Recipe configuration body)',
+      'empty accounts answer 400 validation_error at connections[0].accounts (recipes.configure; Validation errors)',
       async () => {
         const res = await put(rid(), { data_sources: [setup!.datasource], connections: [block([])] });
         expectCodeEnvelope(res, 400, 'validation_error');
@@ -319,7 +319,7 @@ describe('recipes', () => {
     );
 
     onRecipe(
-      'v3.1 configure answers 200 with the recipe as stored, accounts as {id} only (v3-vs-v3.1 table)',
+      'v3.1 configure answers 200 with the recipe as stored, accounts as {id} only (recipes.configure; v3-vs-v3.1 table)',
       async () => {
         const res = await put(rid(), {
           data_sources: [setup!.datasource],
@@ -441,7 +441,7 @@ describe('recipes', () => {
     );
 
     onRecipe(
-      'v3.1 build answers 202 with the recipe: extracting_data, last_build_at set (States table, Rules 5)',
+      'v3.1 build answers 202 with the recipe: extracting_data, last_build_at set (recipes.build; States and transitions; Rules 5)',
       async () => {
         const res = await call('POST', `/api/v3.1/automated-recipes/${rid()}/build/`, opt());
         expectStatus(res, 202);
@@ -461,7 +461,7 @@ describe('recipes', () => {
     });
 
     onRecipe(
-      'the same recipe reads as the lower-case state in v3.1 and its display string in v3 (States)',
+      'the same recipe reads as the lower-case state in v3.1 and its display string in v3 (recipes.get; v3.recipes.get; States and transitions)',
       async (ctx) => {
         for (let attempt = 0; attempt < 5; attempt++) {
           const before = (await call('GET', `/api/v3.1/automated-recipes/${rid()}/`, opt())).body.state;
@@ -476,15 +476,18 @@ describe('recipes', () => {
       },
     );
 
-    onRecipe('the v3.1 extraction check answers {all_tables_exist, tables} (Extraction table check)', async () => {
-      const res = await call('GET', `/api/v3.1/automated-recipes/${rid()}/extractions/`, opt());
-      expectStatus(res, 200);
-      expect(typeof res.body.all_tables_exist).toBe('boolean');
-      expect(Array.isArray(res.body.tables)).toBe(true);
-    });
+    onRecipe(
+      'the v3.1 extraction check answers {all_tables_exist, tables} (recipes.extractions; Rules 6)',
+      async () => {
+        const res = await call('GET', `/api/v3.1/automated-recipes/${rid()}/extractions/`, opt());
+        expectStatus(res, 200);
+        expect(typeof res.body.all_tables_exist).toBe('boolean');
+        expect(Array.isArray(res.body.tables)).toBe(true);
+      },
+    );
 
     onRecipe(
-      'the v3 extraction check answers {ready, sources[]} with one entry per table, or 503 with Retry-After: 30 (Extraction table check, Status meaning)',
+      'the v3 extraction check answers {ready, sources[]} with one entry per table, or 503 with Retry-After: 30 (v3.recipes.extractions; v3-vs-v3.1 table; Status meaning)',
       async () => {
         const res = await call('GET', `/api/v3/automated-recipes/${rid()}/extractions/`, opt());
         if (res.status === 503) {
@@ -501,7 +504,7 @@ describe('recipes', () => {
     );
 
     onRecipe(
-      'a build ends ready_to_work or failed; error is present iff failed, degraded is a boolean (States, Automated recipe)',
+      'a build ends ready_to_work or failed; error is present iff failed, degraded is a boolean (recipes.get; States and transitions)',
       async (ctx) => {
         const end = await settle(rid());
         if (!TERMINAL.includes(end.state)) return ctx.skip(`the build had not ended after 25 s (state ${end.state})`);
@@ -521,7 +524,7 @@ describe('recipes', () => {
       },
     );
 
-    onRecipe('v3.1 resetup answers 202 with the recipe (v3-vs-v3.1 table)', async (ctx) => {
+    onRecipe('v3.1 resetup answers 202 with the recipe (recipes.resetup; v3-vs-v3.1 table)', async (ctx) => {
       const end = await settle(rid());
       if (!TERMINAL.includes(end.state)) return ctx.skip('the previous build had not ended');
       const res = await call('POST', `/api/v3.1/automated-recipes/${rid()}/resetup/`, opt());
@@ -539,29 +542,35 @@ describe('recipes', () => {
 
     // ---------------------------------------------------------------- v3 operations
 
-    writeCheck('v3 create answers 201 with recipe_id and datatable_id only (v3-vs-v3.1 table)', async (ctx) => {
-      if (!setup) return ctx.skip('no connection with two active accounts in the scratch workspace');
-      const made = await createFromFreeTemplate('v3', new Set(templateId ? [templateId] : []));
-      if (!made) return ctx.skip('no second deployable template without a recipe in the scratch workspace');
-      expect(Object.keys(made.res.body).sort()).toEqual(['datatable_id', 'recipe_id']);
-      v3Recipe = { id: idText(made.res.body.recipe_id), templateId: made.templateId };
-      expect(v3Recipe.id).toMatch(/^\d+$/);
-    });
+    writeCheck(
+      'v3 create answers 201 with recipe_id and datatable_id only (v3.recipes.create; v3-vs-v3.1 table)',
+      async (ctx) => {
+        if (!setup) return ctx.skip('no connection with two active accounts in the scratch workspace');
+        const made = await createFromFreeTemplate('v3', new Set(templateId ? [templateId] : []));
+        if (!made) return ctx.skip('no second deployable template without a recipe in the scratch workspace');
+        expect(Object.keys(made.res.body).sort()).toEqual(['datatable_id', 'recipe_id']);
+        v3Recipe = { id: idText(made.res.body.recipe_id), templateId: made.templateId };
+        expect(v3Recipe.id).toMatch(/^\d+$/);
+      },
+    );
 
     const v3id = () => v3Recipe!.id;
 
-    onV3Recipe('a second v3 create answers 400 with detail and existing_recipe_ids (v3-vs-v3.1 table)', async () => {
-      const res = await call('POST', '/api/v3/automated-recipes/', {
-        auth: auth(),
-        json: { template_id: Number(v3Recipe?.templateId), title: 'Parity check duplicate' },
-      });
-      if (res.status === 201) created.add(idText(res.body.recipe_id));
-      expectDetailEnvelope(res, 400);
-      expect(res.body.existing_recipe_ids.map(idText)).toContain(v3id());
-    });
+    onV3Recipe(
+      'a second v3 create answers 400 with detail and existing_recipe_ids (v3.recipes.create; v3-vs-v3.1 table)',
+      async () => {
+        const res = await call('POST', '/api/v3/automated-recipes/', {
+          auth: auth(),
+          json: { template_id: Number(v3Recipe?.templateId), title: 'Parity check duplicate' },
+        });
+        if (res.status === 201) created.add(idText(res.body.recipe_id));
+        expectDetailEnvelope(res, 400);
+        expect(res.body.existing_recipe_ids.map(idText)).toContain(v3id());
+      },
+    );
 
     onV3Recipe(
-      'v3 configure with a bare account value answers 400 (v3-vs-v3.1 table: expects a dictionary)',
+      'v3 configure with a bare account value answers 400 (v3.recipes.configure; v3-vs-v3.1 table)',
       async () => {
         const res = await call('PUT', `/api/v3/automated-recipes/${v3id()}/`, {
           auth: auth(),
@@ -581,7 +590,7 @@ describe('recipes', () => {
     );
 
     onV3Recipe(
-      'v3 configure with {id, account_id} accounts answers 200 with an empty body (v3-vs-v3.1 table)',
+      'v3 configure with {id, account_id} accounts answers 200 with an empty body (v3.recipes.configure; v3-vs-v3.1 table)',
       async () => {
         const res = await call('PUT', `/api/v3/automated-recipes/${v3id()}/`, {
           auth: auth(),
@@ -604,7 +613,7 @@ describe('recipes', () => {
     );
 
     onV3Recipe(
-      'v3 removing an account is refused with the connections named as a list of strings (Automated recipes v3)',
+      'v3 removing an account is refused with the connections named as a list of strings (v3.recipes.configure; Rules 2)',
       async () => {
         const res = await call('PUT', `/api/v3/automated-recipes/${v3id()}/`, {
           auth: auth(),
@@ -626,14 +635,14 @@ describe('recipes', () => {
       },
     );
 
-    onV3Recipe('v3 build answers 200 {status, message} (v3-vs-v3.1 table)', async () => {
+    onV3Recipe('v3 build answers 200 {status, message} (v3.recipes.build; v3-vs-v3.1 table)', async () => {
       const res = await call('POST', `/api/v3/automated-recipes/${v3id()}/build/`, opt());
       expectStatus(res, 200);
       expect(res.body).toHaveProperty('status');
       expect(res.body).toHaveProperty('message');
     });
 
-    onV3Recipe('v3 resetup answers 200 {status, recipe_id} (v3-vs-v3.1 table)', async (ctx) => {
+    onV3Recipe('v3 resetup answers 200 {status, recipe_id} (v3.recipes.resetup; v3-vs-v3.1 table)', async (ctx) => {
       const end = await settle(v3id());
       if (!TERMINAL.includes(end.state)) return ctx.skip('the build had not ended after 25 s');
       const res = await call('POST', `/api/v3/automated-recipes/${v3id()}/resetup/`, opt());
@@ -642,7 +651,7 @@ describe('recipes', () => {
       expect(idText(res.body.recipe_id)).toBe(v3id());
     });
 
-    onV3Recipe('v3 delete answers 204 (v3-vs-v3.1 table)', async () => {
+    onV3Recipe('v3 delete answers 204 (v3.recipes.delete; v3-vs-v3.1 table)', async () => {
       expectStatus(await call('DELETE', `/api/v3/automated-recipes/${v3id()}/`, opt()), 204);
       created.delete(v3id());
       expectCodeEnvelope(await call('GET', `/api/v3.1/automated-recipes/${v3id()}/`, opt()), 404, 'not_found');

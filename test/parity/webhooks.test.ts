@@ -97,28 +97,28 @@ describe('webhooks', () => {
     return res;
   };
 
-  test("the event types list holds exactly the contract's 90 subscribable types, as event_name (Webhook endpoints table, Events)", async () => {
+  test("the event types list holds exactly the contract's 90 subscribable types, as event_name (webhookEventTypes.list; Events)", async () => {
     const items = await allItems('/api/v3/webhook_event_types/', { bearer: token });
     const names = items.map((i) => i.event_name).sort();
     expect(names).toEqual(Object.values(EVENT_TYPES_BY_SHAPE).flat().sort());
   });
 
-  test('the event types list without a token answers 401 (Webhook endpoints table)', async () => {
+  test('the event types list without a token answers 401 (webhookEventTypes.list; Authentication)', async () => {
     expectStatus(await call('GET', '/api/v3/webhook_event_types/'), 401);
   });
 
-  test('the endpoints list answers 200 for the workspace (Webhook endpoints table)', async () => {
+  test('the endpoints list answers 200 for the workspace (webhooks.list)', async () => {
     const res = await call('GET', '/api/v3/webhook_endpoints/', auth());
     expectStatus(res, 200);
   });
 
-  test('an endpoint that does not exist answers 404 (Webhook endpoints table)', async () => {
+  test('an endpoint that does not exist answers 404 (webhooks.get; Status meaning)', async () => {
     expectStatus(await call('GET', '/api/v3/webhook_endpoints/2147483646/', auth()), 404);
     expectStatus(await call('POST', '/api/v3/webhook_endpoints/2147483646/regenerate_secret/', auth()), 404);
   });
 
   writeCheck(
-    'create answers the endpoint as unverified with id and secret (Webhook endpoints table, Webhook endpoint status)',
+    'create answers the endpoint as unverified with id and secret (webhooks.create; Webhook endpoint status)',
     async () => {
       const res = await create('https://parity.invalid/hook', ['load_completed', 'recipe_activated']);
       expectStatus(res, 200, 201);
@@ -130,14 +130,17 @@ describe('webhooks', () => {
     },
   );
 
-  writeCheck('the secret is returned at creation and on rotation only, not on read (Webhook endpoint)', async () => {
-    const res = await create('https://parity.invalid/hook-read', ['load_completed']);
-    const read = await call('GET', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, auth());
-    expectStatus(read, 200);
-    expect(read.body).not.toHaveProperty('secret');
-  });
+  writeCheck(
+    'the secret is returned at creation and on rotation only, not on read (webhooks.create; webhooks.regenerateSecret; webhooks.get)',
+    async () => {
+      const res = await create('https://parity.invalid/hook-read', ['load_completed']);
+      const read = await call('GET', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, auth());
+      expectStatus(read, 200);
+      expect(read.body).not.toHaveProperty('secret');
+    },
+  );
 
-  writeCheck('PATCH changes event_types (Webhook endpoints table)', async () => {
+  writeCheck('PATCH changes event_types (webhooks.update)', async () => {
     const res = await create('https://parity.invalid/hook-patch', ['load_completed']);
     const patched = await call('PATCH', `/api/v3/webhook_endpoints/${idText(res.body.id)}/`, {
       ...auth(),
@@ -158,7 +161,7 @@ describe('webhooks', () => {
     );
   });
 
-  writeCheck('DELETE removes the endpoint: a read then answers 404 (Webhook endpoints table)', async () => {
+  writeCheck('DELETE removes the endpoint: a read then answers 404 (webhooks.delete)', async () => {
     const res = await create('https://parity.invalid/hook-delete', ['load_completed']);
     const id = idText(res.body.id);
     const deleted = await call('DELETE', `/api/v3/webhook_endpoints/${id}/`, auth());
@@ -236,7 +239,7 @@ describe('webhooks', () => {
           () => receiver!.received.slice(before).find((r) => r.method === 'POST'),
           parityWait(20),
         );
-        if (!post) return ctx.skip('no delivery within 20 s (typical latency is minutes: Events rule 2)');
+        if (!post) return ctx.skip('no delivery within 20 s (Events rule 2: typical latency is minutes)');
         const event = JSON.parse(post.body);
         expect(Object.keys(event).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
         expect(event.type).toBe('enabled_for_embedded_extraction_changed');

@@ -33,7 +33,7 @@ const pipelineOff = (res: Answer) => res.status === 403;
  */
 describe('workspaces', () => {
   writeCheck(
-    'PUT renames a workspace: 200 with the new title, which a read then shows; renamed back (Tokens, workspaces table: PUT)',
+    'PUT renames a workspace: 200 with the new title, which a read then shows; renamed back (workspaces.rename)',
     async () => {
       const path = `/api/v3/workspaces/${scratchWorkspace}`;
       const before = await call('GET', path, { auth: 'basic' });
@@ -54,7 +54,7 @@ describe('workspaces', () => {
   );
 
   writeCheck(
-    'PUT without a title answers 400 and the title stays (Tokens, workspaces table: PUT {title: string}; Status meaning 400)',
+    'PUT without a title answers 400 and the title stays (workspaces.rename; Status meaning 400)',
     async () => {
       const path = `/api/v3/workspaces/${scratchWorkspace}`;
       const title: string = (await call('GET', path, { auth: 'basic' })).body.title;
@@ -69,7 +69,7 @@ describe('workspaces', () => {
   );
 
   writeCheck(
-    'enabling a recipe the agency does not have answers 404 (Tokens, workspaces table: POST workspaces/{id}/recipes)',
+    'enabling a recipe the agency does not have answers 404 (workspaces.enableRecipe; Status meaning)',
     async (ctx) => {
       const res = await call('POST', `/api/v3/workspaces/${scratchWorkspace}/recipes`, {
         auth: 'basic',
@@ -81,7 +81,7 @@ describe('workspaces', () => {
   );
 
   writeCheck(
-    'enabling a recipe in a workspace the agency does not have answers 404 (Tokens, workspaces table: POST workspaces/{id}/recipes)',
+    'enabling a recipe in a workspace the agency does not have answers 404 (workspaces.enableRecipe; Status meaning)',
     async (ctx) => {
       const recipes = await allItems('/api/v3/recipes/', 'basic');
       const recipe = recipes.length > 0 ? Number(idText(recipes[0].id)) : NO_SUCH_ID;
@@ -98,7 +98,7 @@ describe('workspaces', () => {
     let made: number | undefined;
 
     agencyWriteCheck(
-      'POST creates a workspace: 201 with an integer id and the title sent, read back by id, in the list, and a token works for it (Workspace; Tokens, workspaces table)',
+      'POST creates a workspace: 201 with an integer id and the title sent, read back by id, in the list, and a token works for it (workspaces.create; token.issue)',
       async () => {
         const title = `parity ${new Date().toISOString()}`;
         const res = await call('POST', '/api/v3/workspaces', { auth: 'basic', json: { title } });
@@ -119,7 +119,7 @@ describe('workspaces', () => {
     );
 
     agencyWriteCheck(
-      'a new workspace lists no dashboard: it has no enabled recipe (Tokens, workspaces table: dashboards of enabled recipes)',
+      'a new workspace lists no dashboard: it has no enabled recipe (workspaces.dashboards)',
       async (ctx) => {
         if (made === undefined) return ctx.skip('the create check made no workspace');
         expect(await dashboardCount(made)).toBe(0);
@@ -127,7 +127,7 @@ describe('workspaces', () => {
     );
 
     agencyWriteCheck(
-      'enabling every agency recipe answers 204 each, and the workspace then lists at least as many dashboards as another workspace (Tokens, workspaces table; Versioning 7)',
+      'enabling every agency recipe answers 204 each, and the workspace then lists at least as many dashboards as another workspace (workspaces.enableRecipe; workspaces.dashboards; Versioning 7)',
       async (ctx) => {
         if (made === undefined) return ctx.skip('the create check made no workspace');
         const recipes = await allItems('/api/v3/recipes/', 'basic');
