@@ -53,7 +53,14 @@ interface Flow {
   candidates: Candidate[];
   /** a message for the next rendering of the step (a form left incomplete) */
   error?: string;
-  result?: { title: string; id: number; kind: 'connection' | 'destination connection'; accounts: Candidate[] };
+  result?: {
+    title: string;
+    id: number;
+    kind: 'connection' | 'destination connection';
+    accounts: Candidate[];
+    /** the accounts' ids in the workspace (what recipes and extractions name) */
+    accountIds: number[];
+  };
 }
 
 const flowsByStore = new WeakMap<Store, Map<string, Flow>>();
@@ -258,7 +265,7 @@ function connectionCreatedScript(flow: Flow): string {
     connection_id: r.id,
     kind: r.kind,
     name: flow.name,
-    account_ids: r.accounts.map((a) => a.remote),
+    account_ids: r.accountIds,
   };
   // JSON inside a script element: `<` escaped so that no value can close the element.
   const json = JSON.stringify(message).replace(/</g, '\\u003c');
@@ -331,7 +338,7 @@ function complete(store: Store, flow: Flow, accounts: Candidate[]): void {
     store.state.destination_connections.push(dc);
     emitDestinationConnection(store, 'destination_connection_created', dc);
     spendCode(store, flow, dc.id);
-    flow.result = { title: dc.title, id: dc.id, kind: 'destination connection', accounts: [] };
+    flow.result = { title: dc.title, id: dc.id, kind: 'destination connection', accounts: [], accountIds: [] };
     return;
   }
   let connectionId: number;
@@ -348,7 +355,8 @@ function complete(store: Store, flow: Flow, accounts: Candidate[]): void {
     spendCode(store, flow, connectionId);
   }
   const c = store.state.connections.find((x) => x.id === connectionId)!;
-  flow.result = { title: c.title, id: c.id, kind: 'connection', accounts };
+  const accountIds = store.state.accounts.filter((a) => a.connection_id === c.id).map((a) => a.id);
+  flow.result = { title: c.title, id: c.id, kind: 'connection', accounts, accountIds };
 }
 
 function spendCode(store: Store, flow: Flow, connectionId: number): void {

@@ -1,0 +1,315 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { advanceClock, control, http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
+import { ROOT, operatorEnv, requireBuild, runEdp } from './helpers.js';
+
+/**
+ * The client's side in a real browser: Debian's Chromium, driven by playwright-core, clicks
+ * through the sandbox's iframe and link pages (also framed by a page of another origin) and
+ * the inspector; the built `edp` then shows what was made. Every page passes axe-core's checks;
+ * screenshots are kept in test-artifacts/browser/. Without Chromium (`.ci/run` installs it
+ * where apt can) the file is skipped, saying so.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'browser');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const dir = tempDir('edp-e2e-browser-');
+let sb: Sandbox;
+let browser: Browser;
+/** The operator's site: another origin that frames the sandbox's pages, and a webhook receiver. */
+let operator: Server;
+let operatorUrl: string;
+
+const edp = (argv: string[]) => runEdp(['-w', '101', ...argv], { env: operatorEnv(sb.url, join(dir.dir, 'config')) });
+
+async function edpJson(argv: string[]): Promise<any> {
+  const r = await edp([...argv, '--json']);
+  if (r.code !== 0) throw new Error(`edp ${argv.join(' ')}: ${r.code} ${r.stderr}`);
+  return r.json();
+}
+
+function startOperator(): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://operator');
+    if (url.pathname === '/hook') {
+      // Webhook receiver: answers the verification with its challenge, and takes deliveries.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(req.method === 'GET' ? String(req.headers['x-service-challenge'] ?? '') : 'ok');
+      return;
+    }
+    const frame = url.searchParams.get('url') ?? '';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Operator's product</title></head>
+<body><main><h1>Operator's product</h1>
+<iframe src="${frame.replace(/"/g, '&quot;')}" title="Connect a data source" style="width:100%;height:40rem"></iframe>
+<h2>Messages</h2><ol id="messages"></ol></main>
+<script>window.addEventListener('message', function (e) {
+  var li = document.createElement('li');
+  li.textContent = e.origin + ' ' + JSON.stringify(e.data);
+  document.getElementById('messages').appendChild(li);
+});</script></body></html>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** No accessibility violation on the page (or frame) as axe-core sees it. */
+async function expectAccessible(target: Page | Frame): Promise<void> {
+  await target.evaluate(AXE);
+  const violations = await target.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: any[] }> } }).axe.run();
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target).join(', ')})`);
+  });
+  expect(violations).toEqual([]);
+}
+
+/** A page in a fresh context; Playwright's waits end before the test's, so a failure names what it waited for. */
+async function openPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.setDefaultTimeout(30_000);
+  return page;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The sandbox's sign-in, as a client fills it in. */
+async function signIn(target: Page | Frame, what: string, email = 'client@example.com'): Promise<void> {
+  await target.getByLabel(`E-mail address at ${what}`).fill(email);
+  await target.getByRole('checkbox', { name: /Allow .* to read the reports/ }).check();
+  await target.getByRole('button', { name: 'Sign in and allow' }).click();
+}
+
+async function newConnection(before: Array<{ id: number }>): Promise<any> {
+  const after = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
+  const known = new Set(before.map((c) => c.id));
+  const added = after.filter((c: { id: number }) => !known.has(c.id));
+  expect(added).toHaveLength(1);
+  return added[0];
+}
+
+const accountTitles = async (connectionId: number) =>
+  (await edpJson(['accounts', 'list', '--connection', String(connectionId)])).map((a: { title: string }) => a.title);
+
+/** Generous: the machine running the tests may be busy; nothing here waits on time itself. */
+const TEST_TIMEOUT_MS = 90_000;
+
+describe.skipIf(!HAVE_CHROMIUM)(
+  HAVE_CHROMIUM
+    ? 'the client side in Chromium'
+    : `the client side in Chromium: skipped, no browser at ${CHROMIUM} (.ci/run installs Debian's chromium where apt is available)`,
+  { timeout: TEST_TIMEOUT_MS },
+  () => {
+    beforeAll(async () => {
+      requireBuild();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      sb = await sandbox({ webhookDelay: 0 });
+      operator = await startOperator();
+      operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
+      // One browser for the file. Without the background-networking flags Chromium waits on
+      // the network; playwright gives each launch a fresh profile directory.
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      if (operator) {
+        operator.closeAllConnections();
+        await new Promise((r) => operator.close(r));
+      }
+      await sb?.close();
+      dir.remove();
+    });
+
+    it('iframe, one step: signing in makes a connection with every account', async () => {
+      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
+      const { url } = await edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']);
+      const page = await openPage();
+      const first = await page.goto(url);
+      expect(first!.status()).toBe(200);
+      await expectAccessible(page);
+      await screenshot(page, 'iframe-sign-in');
+      await signIn(page, 'Google Ads');
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
+      await expectAccessible(page);
+      const c = await newConnection(before);
+      expect(c.accounts_number).toBe(3);
+      expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 2', 'Client account 3']);
+      // The code is spent: the same URL now says so.
+      const again = await page.goto(url);
+      expect(again!.status()).toBe(404);
+      expect(await page.getByRole('alert').textContent()).toContain('already been used');
+      await expectAccessible(page);
+      await page.close();
+    });
+
+    it('iframe, two steps: the connection has the accounts picked', async () => {
+      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
+      const { url } = await edpJson([
+        'iframe-url',
+        '--type',
+        'datasource',
+        '--name',
+        'google_ads',
+        '--show-account-selection',
+        '--use-default-auth',
+      ]);
+      expect(url).toContain('show_account_selection=True');
+      const page = await openPage({ viewport: { width: 720, height: 640 } });
+      await page.goto(url);
+      expect(await page.getByText('Authentication method').count()).toBe(0);
+      await signIn(page, 'Google Ads');
+      await page.getByRole('heading', { name: 'Choose accounts' }).waitFor();
+      await expectAccessible(page);
+      await page.getByLabel('Only the accounts picked below').check();
+      await page.getByRole('checkbox', { name: /Client account 1\b/ }).check();
+      await page.getByRole('checkbox', { name: /Client account 3\b/ }).check();
+      await screenshot(page, 'iframe-accounts');
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
+      const c = await newConnection(before);
+      expect(c.accounts_number).toBe(2);
+      expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 3']);
+      await page.close();
+    });
+
+    it('link: names who asked, connects by keyboard alone, then the link is used and says so', async () => {
+      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
+      const [link] = await edpJson([
+        'links',
+        'create',
+        '--data-source',
+        'google_ads',
+        '--to',
+        'client@example.com',
+        '--requested-by',
+        'agency@sandbox.local',
+      ]);
+      const page = await openPage();
+      await page.goto(link.url);
+      await expect
+        .poll(() => page.locator('main').textContent())
+        .toContain('Avery Chief asks you to connect Google Ads');
+      await expectAccessible(page);
+      await screenshot(page, 'link-sign-in');
+      // Keyboard only: the e-mail is prefilled with the link's recipient.
+      await page.getByLabel('E-mail address at Google Ads').focus();
+      await page.keyboard.press('Tab'); // to the consent box
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab'); // to the button
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Choose accounts' }).waitFor();
+      await page.getByRole('button', { name: 'Connect' }).focus();
+      await page.keyboard.press('Enter'); // sync all accounts, the default
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
+      const c = await newConnection(before);
+      expect(c.accounts_number).toBe(3);
+      const links = await edpJson(['links', 'list', '--data-source', 'google_ads']);
+      expect(links.find((l: { id: number }) => l.id === link.id)).toMatchObject({
+        status: 'used',
+        connection_id: c.id,
+      });
+      expect(sb.store.state.outbox.at(-1)).toMatchObject({
+        to: 'agency@sandbox.local',
+        kind: 'confirmation',
+        link_ids: [link.id],
+      });
+      const again = await page.goto(link.url);
+      expect(again!.status()).toBe(410);
+      expect(await page.getByRole('alert').textContent()).toContain('already been used');
+      await expectAccessible(page);
+      await screenshot(page, 'link-used');
+      await page.close();
+    });
+
+    it('embedded in a page of another origin: the flow completes and posts ConnectionCreated to that page', async () => {
+      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
+      const { url } = await edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']);
+      const page = await openPage();
+      await page.goto(`${operatorUrl}/?url=${encodeURIComponent(url)}`);
+      const frame = await waitUntil(() => page.frames().find((f) => f.url().startsWith(sb.url)), {
+        what: 'the framed page',
+        timeoutMs: 20_000,
+      });
+      await frame.getByLabel('E-mail address at Google Ads').waitFor();
+      await expectAccessible(frame);
+      await signIn(frame, 'Google Ads');
+      await expect.poll(() => page.locator('#messages').textContent()).toContain('"type":"ConnectionCreated"');
+      const message = await page.locator('#messages li').first().textContent();
+      expect(message!.startsWith(`${sb.url} `)).toBe(true);
+      await screenshot(page, 'embedded');
+      const c = await newConnection(before);
+      expect(message).toContain(`"connection_id":${c.id}`);
+      const ids = (await edpJson(['accounts', 'list', '--connection', String(c.id)])).map((a: { id: number }) => a.id);
+      expect(message).toContain(`"account_ids":${JSON.stringify(ids)}`);
+      await page.close();
+    });
+
+    it("the inspector shows the session's requests, webhook deliveries with their retries, and the outbox", async () => {
+      // A receiver subscribed to the event a new connection emits; its first answer is lost.
+      const token = await tokenFor(sb, 101);
+      const ep = await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
+        token,
+        body: { url: `${operatorUrl}/hook`, event_types: ['workspace_connector_changed'] },
+      });
+      expect(ep.status).toBe(201);
+      expect((await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.body.id}/verify/`, { token })).status).toBe(200);
+      await control(sb, 'PATCH', '/webhooks', { retry_delays: [0, 0, 0, 0], lost_answers: 1 });
+      const { url } = await edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']);
+      const page = await openPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(url);
+      await signIn(page, 'Google Ads');
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
+      const deliveries = await waitUntil(
+        async () => {
+          await advanceClock(sb, 1);
+          const d = (await control(sb, 'GET', `/webhook-deliveries?endpoint_id=${ep.body.id}`)) as any[];
+          return d.some((x) => x.outcome === 'delivered') ? d : undefined;
+        },
+        { what: 'a delivery', timeoutMs: 20_000, intervalMs: 50 },
+      );
+      const page2 = await openPage({ viewport: { width: 1280, height: 900 } });
+      await page2.goto(`${sb.url}/_sandbox/`);
+      const text = (await page2.locator('main').textContent())!;
+      expect(text).toContain('/api/v3/get_iframe_url');
+      expect(text).toContain('/connect/flow/');
+      expect(text).toContain('workspace_connector_changed');
+      expect(text).toContain(deliveries[0].signature);
+      const rows = page2.locator('#deliveries ~ table tbody tr, section[aria-labelledby="deliveries"] tbody tr');
+      expect(await rows.count()).toBeGreaterThanOrEqual(2);
+      expect(text).toContain('the answer was lost');
+      expect(text).toContain('Links sent to connect Google Ads'); // the outbox
+      await expectAccessible(page2);
+      await screenshot(page2, 'inspector');
+      // The clock form moves the sandbox's clock.
+      const was = sb.store.clock.now();
+      await page2.getByLabel('Advance the clock by (seconds)').fill('3600');
+      await page2.getByRole('button', { name: 'Advance' }).click();
+      await expect.poll(() => page2.getByRole('status').textContent()).toContain('Clock advanced by 3600 s.');
+      expect(sb.store.clock.now() - was).toBeGreaterThanOrEqual(3_600_000);
+      await page.close();
+      await page2.close();
+    });
+  },
+);
