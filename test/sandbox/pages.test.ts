@@ -274,6 +274,16 @@ describe('the inspector', () => {
     expect(sb.store.opts.retryAfter).toBe(7);
   });
 
+  it('serves an example operator page that frames a given URL', async () => {
+    const page = await get(
+      `/_sandbox/embed-example?url=${encodeURIComponent('http://127.0.0.1:1/api/v3/iframe/?code=a&b=c')}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<iframe src="http://127.0.0.1:1/api/v3/iframe/?code=a&#38;b=c"');
+    const none = await get('/_sandbox/embed-example?url=javascript:alert(1)');
+    expect(none.text).not.toContain('<iframe');
+  });
+
   it('answers only requests addressed to this machine', async () => {
     const res = await sb.app.inject({ method: 'GET', url: '/_sandbox/', headers: { ...HTML, host: 'example.com' } });
     expect(res.statusCode).toBe(403);
