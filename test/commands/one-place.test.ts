@@ -73,6 +73,7 @@ describe('one place for each fact', () => {
         'recipes deploy',
         'recipes status',
       ]),
+      '--all-workspaces': expect.arrayContaining(['doctor', 'export', 'recipes deploy', 'recipes status']),
     });
   });
 

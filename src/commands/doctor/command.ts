@@ -1,11 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { concurrencyFlag } from '../shared/flags.js';
+import { allWorkspacesFlag, concurrencyFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const doctor = (cmd: Command) =>
   cmd
-    .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
+    .addOption(allWorkspacesFlag())
     .addOption(concurrencyFlag('workspaces checked at once'))
     .addHelpText(
       'after',

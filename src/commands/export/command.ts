@@ -1,11 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { concurrencyFlag } from '../shared/flags.js';
+import { allWorkspacesFlag, concurrencyFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const exportCommand = (cmd: Command) =>
   cmd
-    .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
+    .addOption(allWorkspacesFlag())
     .option('--output <file>', 'write to this file instead of standard output')
     .option('--force', 'replace --output FILE even when it holds comments, which the export cannot keep')
     .addOption(concurrencyFlag('workspaces read at once'))

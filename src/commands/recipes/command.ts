@@ -2,7 +2,14 @@ import { Command, type OptionValues } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
 import { MAX_CONCURRENCY } from '../../config/defaults.js';
-import { concurrencyFlag, pollIntervalFlag, renamedFlag, waitTimeoutFlag, YES_HELP } from '../shared/flags.js';
+import {
+  allWorkspacesFlag,
+  concurrencyFlag,
+  pollIntervalFlag,
+  renamedFlag,
+  waitTimeoutFlag,
+  YES_HELP,
+} from '../shared/flags.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
 function withWait<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -111,7 +118,7 @@ const poll = () =>
 const status = () =>
   new Command('status')
     .description('one row per workspace and recipe: state, degraded, not delivered, last build, error code')
-    .option('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)')
+    .addOption(allWorkspacesFlag())
     .option(
       '--watch',
       'follow the builds until every one has ended (redrawn on a terminal, a line per change elsewhere)',
@@ -158,7 +165,7 @@ const deploy = () =>
       )
       .option('--sync-from-date <date>', 'history start, YYYY-MM-DD')
       .addOption(renamedFlag('--sync-from <date>'))
-      .option('--all-workspaces', 'every workspace of the agency (or -w 1,2,3 for some)')
+      .addOption(allWorkspacesFlag())
       .addOption(concurrencyFlag(`workspaces deployed at once, at most ${MAX_CONCURRENCY}`))
       .option(
         '-f, --file <spec>',

@@ -19,7 +19,7 @@ export const YES_HELP = 'do not ask for confirmation (required when not on a ter
  * default is applied where the flag is read (poll.ts, concurrency.ts), after the
  * environment and the profile, which come between a flag and the default.
  */
-export const SHARED_FLAGS = ['--wait-timeout', '--poll-interval', '--concurrency'] as const;
+export const SHARED_FLAGS = ['--wait-timeout', '--poll-interval', '--concurrency', '--all-workspaces'] as const;
 
 const declaredHere = new WeakSet<object>();
 
@@ -53,6 +53,11 @@ export function concurrencyFlag(does: string) {
     '--concurrency <n>',
     `${does} (default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
   );
+}
+
+/** `--all-workspaces`: a fleet command works on every workspace of the agency (shared/workspace-choice.ts). */
+export function allWorkspacesFlag() {
+  return sharedFlag('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)');
 }
 
 /** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */
