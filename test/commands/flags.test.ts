@@ -6,7 +6,7 @@ import { useFiles } from '../fixtures/files.js';
 // start of history is --sync-from-date everywhere; the names of the previous release still work
 // for one release, hidden from --help, with a note on stderr.
 
-const t = useSandbox({ buildSeconds: 0.02 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 const file = useFiles('edp-flags-');
 
 describe('flag vocabulary', () => {

@@ -5,7 +5,7 @@ import { configuration, configure, createRecipe } from '../fixtures/recipes.js';
 // Every command the tool suggests works when pasted: it names the workspace unless that is the
 // profile's default, and the port a local receiver must listen on.
 
-const t = useSandbox({ buildSeconds: 0.05 });
+const t = useSandbox({ buildSeconds: 0 });
 
 /** An operator whose profile's default workspace is 101. */
 async function withDefault101() {

@@ -7,7 +7,7 @@ import { FAST } from '../fixtures/files.js';
 // than the window and no id is cut; colour only styles, so the text is the same without it;
 // at 40 columns nothing runs past the window either. A new view is covered by adding it here.
 
-const t = useSandbox({ buildSeconds: 0.02 });
+const t = useSandbox({ buildSeconds: 0 });
 
 let recipeId = '';
 let endpointId = '';

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { destinationConnections, SECRET } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 });
+const t = useSandbox({ buildSeconds: 0 });
 const { edp, stored } = destinationConnections(t);
 const count = () => t.sb.store.state.destination_connections.length;
 

@@ -3,7 +3,7 @@ import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 import { destinationConnections } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 });
+const t = useSandbox({ buildSeconds: 0 });
 const { edp, lake } = destinationConnections(t);
 
 describe('edp destinations connections recheck', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers.js';
 import { destinationConnections, SECRET } from './fixtures.js';
 
-const t = useSandbox({ buildSeconds: 0.05 });
+const t = useSandbox({ buildSeconds: 0 });
 const { edp, stored, lake } = destinationConnections(t);
 
 describe('edp destinations connections update', () => {

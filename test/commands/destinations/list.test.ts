@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101']);
 
 describe('edp destinations list', () => {
   it('lists destinations', async () => {

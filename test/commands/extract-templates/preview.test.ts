@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cli, useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-const t = useSandbox({ buildSeconds: 0.05 });
+const t = useSandbox({ buildSeconds: 0 });
 
 describe('edp extract-templates preview', () => {
   it('previews rows as a table on a terminal and as JSON', async () => {

@@ -10,7 +10,7 @@ const writeFile = useFiles('edp-fleet-');
 
 let sb: Sandbox;
 beforeEach(async () => {
-  sb = await sandbox({ buildSeconds: 0.02 });
+  sb = await sandbox({ buildSeconds: 0 });
 });
 afterEach(() => sb.close());
 beforeEach(() => {

@@ -148,7 +148,7 @@ describe('plan is exact (property)', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(edits, async (e) => {
-        const sb = await sandbox({ buildSeconds: 0.02 });
+        const sb = await sandbox({ buildSeconds: 0 });
         try {
           const start = writeFile(`base-${run}.yaml`, base(sb));
           const applied = await cli(sb, ['apply', '-f', start, '--yes', ...FAST]);

@@ -22,7 +22,7 @@ function expectValidPlan(doc: unknown): void {
 }
 
 let sb: Sandbox | undefined;
-const fresh = async () => (sb = await sandbox({ buildSeconds: 0.02 }));
+const fresh = async () => (sb = await sandbox({ buildSeconds: 0 }));
 afterEach(async () => {
   await sb?.close();
   sb = undefined;

@@ -8,7 +8,7 @@ const writeFile = useFiles('edp-fleet-scope-');
 
 // Each test changes the agency: each starts a sandbox of its own.
 let sb: Sandbox | undefined;
-const fresh = async () => (sb = await sandbox({ buildSeconds: 0.02 }));
+const fresh = async () => (sb = await sandbox({ buildSeconds: 0 }));
 afterEach(async () => {
   await sb?.close();
   sb = undefined;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers.js';
 import { demo } from '../../fixtures/extraction.js';
 
-const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101'], { each: true });
+const t = useSandbox({ buildSeconds: 0 }, ['-w', '101'], { each: true });
 const selection = () => demo(t.sb).table.selected_fields;
 
 describe('edp tables fields', () => {

@@ -10,7 +10,7 @@ import {
   type DeliveryOutcome,
 } from '../../../src/commands/webhooks/shared/receiver.js';
 import { ReplayWindow } from '../../../src/commands/webhooks/shared/replay-window.js';
-import { cli, http, useSandbox, waitUntil } from '../../helpers.js';
+import { cli, http, settleClock, useSandbox, waitUntil } from '../../helpers.js';
 import { freePort, receiver, startListen } from '../../fixtures/webhooks.js';
 
 const SECRET = 'a'.repeat(64);
@@ -605,7 +605,9 @@ describe('webhooks end to end', () => {
       const ws = await cli(t.sb, ['workspaces', 'create', '--title', 'Delivered Co', '--json']);
       expect(ws.code).toBe(0);
 
+      // Each look moves the sandbox's clock past the deliveries due (the retry after the lost answer).
       const log = await waitUntil(async () => {
+        await settleClock(t.sb);
         const d = (await http(t.sb, 'GET', `/_sandbox/webhook-deliveries?endpoint_id=${id}`)).body as any[];
         return d.some((x) => x.outcome === 'delivered') ? d : undefined;
       });
@@ -670,6 +672,7 @@ describe('webhooks end to end', () => {
         ).json();
         expect((await cli(t.sb, ['webhooks', 'verify', String(other.id), '-w', '102'])).code).toBe(0);
         await cli(t.sb, ['workspaces', 'create', '--title', 'Not Delivered Co']);
+        await settleClock(t.sb);
         await waitUntil(() => (witness.posts().some((p) => p.body.includes('Not Delivered Co')) ? true : undefined));
       } finally {
         await witness.close();
