@@ -369,10 +369,14 @@ export async function settleClock(sb: Sandbox): Promise<void> {
   await control(sb, 'POST', '/clock', { settle: true });
 }
 
-/** Polls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs`. */
+/**
+ * Polls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs`:
+ * a backstop for a condition that never comes, well above what a busy machine needs and below
+ * the test timeout, so that the failure names what was awaited.
+ */
 export async function waitUntil<T>(
   check: () => T | Promise<T>,
-  { timeoutMs = 5000, intervalMs = 10, what = 'condition' } = {},
+  { timeoutMs = 20_000, intervalMs = 10, what = 'condition' } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -72,15 +72,13 @@ async function interruptWhen(
 afterAll(() => config.remove());
 
 describe('a build that takes its time', () => {
-  // Each reading of a recipe moves the sandbox's clock one build step on: the command reads
-  // every state once, however fast it polls or the machine runs.
+  // Each build step takes 30 s of the sandbox's clock. Where a test moves it on each reading of
+  // a recipe, the command reads every state once, however fast it polls or the machine runs.
   const t = useSandbox({ buildSeconds: 30 });
-  beforeEach(() => {
-    resetRecipes(t.sb);
-    advanceClockOnRead(t.sb, RECIPE_READ, 30);
-  });
+  beforeEach(() => resetRecipes(t.sb));
 
   it("a fleet deploy shows each workspace's build states with the time taken, one line per change", async () => {
+    advanceClockOnRead(t.sb, RECIPE_READ, 30);
     const r = await cli(t.sb, [
       '-w',
       '101,102',
@@ -97,6 +95,7 @@ describe('a build that takes its time', () => {
   });
 
   it('one workspace, piped or at a pretend terminal with stderr piped: a line per state change', async () => {
+    advanceClockOnRead(t.sb, RECIPE_READ, 30);
     for (const tty of [false, true]) {
       resetRecipes(t.sb);
       const r = await cli(t.sb, ['-w', '101', ...DEPLOY], { tty });
@@ -110,7 +109,7 @@ describe('a build that takes its time', () => {
   });
 
   /** Runs the command line with stdin, stdout and stderr all terminals. */
-  async function atRealTerminal(argv: string[]) {
+  async function atRealTerminal(argv: string[], onErr?: (all: string) => void) {
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
     const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 400 });
     // what ora needs of a terminal stream to redraw its line
@@ -122,7 +121,10 @@ describe('a build that takes its time', () => {
       moveCursor: () => true,
     });
     let err = '';
-    stderr.on('data', (d) => (err += d));
+    stderr.on('data', (d) => {
+      err += d;
+      onErr?.(err);
+    });
     stdout.resume();
     const env = {
       PATH: process.env.PATH,
@@ -137,6 +139,7 @@ describe('a build that takes its time', () => {
   }
 
   it("a fleet at a real terminal: a live line with each workspace's state and time, and the lines above it", async () => {
+    advanceClockOnRead(t.sb, RECIPE_READ, 30);
     const { code, err } = await atRealTerminal([
       '-w',
       '101,102',
@@ -148,7 +151,15 @@ describe('a build that takes its time', () => {
   });
 
   it("one workspace at a real terminal: the spinner's text follows the state with the time taken", async () => {
-    const { code, err } = await atRealTerminal(['-w', '101', ...DEPLOY]);
+    // The build moves on once the spinner has drawn its state.
+    const drawn = new Set<string>();
+    const { code, err } = await atRealTerminal(['-w', '101', ...DEPLOY], (all) => {
+      for (const state of ['extracting_data', 'building_dependencies'])
+        if (!drawn.has(state) && all.includes(`6/7 build: ${state}`)) {
+          drawn.add(state);
+          t.sb.store.clock.advance(30_000);
+        }
+    });
     expect(code).toBe(0);
     expect(err).toMatch(/6\/7 build: extracting_data \(\d+s\)/);
     // the spinner redraws one line: no line per state change
