@@ -74,6 +74,7 @@ describe('one place for each fact', () => {
         'recipes status',
       ]),
       '--all-workspaces': expect.arrayContaining(['doctor', 'export', 'recipes deploy', 'recipes status']),
+      '--yes': expect.arrayContaining(['apply', 'recipes delete', 'roles update']),
     });
   });
 

@@ -1,13 +1,13 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { concurrencyFlag, pollIntervalFlag, waitTimeoutFlag } from '../shared/flags.js';
+import { concurrencyFlag, pollIntervalFlag, waitTimeoutFlag, yesFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const apply = (cmd: Command) =>
   cmd
     .argument('[plan]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
     .option('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
-    .option('-y, --yes', 'do not ask (needed when not at a terminal)')
+    .addOption(yesFlag('do not ask (needed when not at a terminal)'))
     .addOption(concurrencyFlag('workspaces changed at once'))
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')

@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { YES_HELP } from '../shared/flags.js';
+import { yesFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const list = () =>
@@ -14,7 +14,7 @@ const del = () =>
     .argument('<id>', 'connection id')
     .description('delete a connection: its accounts become inactive and its extractions pause')
     .option('--data-source <name>', 'delete through the data source path (checks the connection belongs to it)')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp connections delete 1001 -w 101 --data-source google_ads --yes']));
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;

@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
-import { YES_HELP } from '../shared/flags.js';
+import { yesFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const create = () =>
@@ -30,7 +30,7 @@ const revoke = () =>
     .argument('<id>', 'link id')
     .description('revoke an unused link (revoking a revoked link changes nothing; asks on a terminal, --yes otherwise)')
     .requiredOption('--data-source <name>', 'data source name')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp links revoke 12 -w 101 --data-source google_ads --yes']));
 
 export type CreateOptions = OptionsOf<ReturnType<typeof create>>;

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
-import { YES_HELP, withWaitFlags } from '../shared/flags.js';
+import { withWaitFlags, yesFlag } from '../shared/flags.js';
 
 const list = () =>
   new Command('list')
@@ -37,7 +37,7 @@ const del = () =>
   new Command('delete')
     .argument('<id>', 'load id')
     .description('delete a load (asks on a terminal; --yes otherwise)')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp loads delete 8001 --yes -w 101']));
 const pause = () =>
   new Command('pause')

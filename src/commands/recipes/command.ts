@@ -8,7 +8,7 @@ import {
   pollIntervalFlag,
   renamedFlag,
   waitTimeoutFlag,
-  YES_HELP,
+  yesFlag,
 } from '../shared/flags.js';
 
 /** `--wait`: a verb that starts a build follows it to its end on request. */
@@ -145,7 +145,7 @@ const del = () =>
   new Command('delete')
     .argument('<id>', 'recipe id')
     .description('delete a recipe, its output table and the intermediate recipes it is built on')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp recipes delete 9007199254740993 -w 101 --yes']));
 
 const deploy = () =>

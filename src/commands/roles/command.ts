@@ -1,6 +1,6 @@
 import { Command, type OptionValues } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
-import { YES_HELP } from '../shared/flags.js';
+import { yesFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 /** The flags of a role's content, shared by create and update. */
@@ -45,7 +45,7 @@ const update = () =>
         'remove a permission, keeping the others (repeatable)',
         collectRepeatable,
       )
-      .option('-y, --yes', 'with --permission: replace the set without asking, even when it removes permissions'),
+      .addOption(yesFlag('with --permission: replace the set without asking, even when it removes permissions')),
   ).addHelpText(
     'after',
     examples(
@@ -61,7 +61,7 @@ const del = () =>
   new Command('delete')
     .argument('<id>', 'role id')
     .description('delete a custom role; its users move to Viewer (asks on a terminal; --yes otherwise)')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp roles delete 5 --yes']));
 const users = () =>
   new Command('users')

@@ -10,7 +10,7 @@ import type { OptionsOf } from './app.js';
  */
 
 /** The `-y, --yes` help of a verb that asks before it removes or changes something. */
-export const YES_HELP = 'do not ask for confirmation (required when not on a terminal)';
+const YES_HELP = 'do not ask for confirmation (required when not on a terminal)';
 
 /**
  * The flags several verbs take, each declared once, here: its name, its argument and its
@@ -19,7 +19,13 @@ export const YES_HELP = 'do not ask for confirmation (required when not on a ter
  * default is applied where the flag is read (poll.ts, concurrency.ts), after the
  * environment and the profile, which come between a flag and the default.
  */
-export const SHARED_FLAGS = ['--wait-timeout', '--poll-interval', '--concurrency', '--all-workspaces'] as const;
+export const SHARED_FLAGS = [
+  '--wait-timeout',
+  '--poll-interval',
+  '--concurrency',
+  '--all-workspaces',
+  '--yes',
+] as const;
 
 const declaredHere = new WeakSet<object>();
 
@@ -58,6 +64,11 @@ export function concurrencyFlag(does: string) {
 /** `--all-workspaces`: a fleet command works on every workspace of the agency (shared/workspace-choice.ts). */
 export function allWorkspacesFlag() {
   return sharedFlag('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)');
+}
+
+/** `-y, --yes`: a verb that asks before it removes or changes something does not ask; `help` where it says more. */
+export function yesFlag(help = YES_HELP) {
+  return sharedFlag('-y, --yes', help);
 }
 
 /** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */

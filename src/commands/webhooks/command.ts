@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { YES_HELP } from '../shared/flags.js';
+import { yesFlag } from '../shared/flags.js';
 import { examples, paragraphs } from '../shared/help.js';
 
 const list = () =>
@@ -34,7 +34,7 @@ const del = () =>
   new Command('delete')
     .argument('<id>', 'endpoint id')
     .description('delete an endpoint (asks on a terminal; --yes otherwise)')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp webhooks delete 3 -w 101 --yes']));
 const verify = () =>
   new Command('verify')
@@ -45,7 +45,7 @@ const rotateSecret = () =>
   new Command('rotate-secret')
     .argument('<id>', 'endpoint id')
     .description('issue a new secret; the old one stops working at once and the endpoint is unverified again')
-    .option('-y, --yes', YES_HELP)
+    .addOption(yesFlag())
     .addHelpText('after', examples(['edp webhooks rotate-secret 3 -w 101 --yes --json']));
 const eventTypes = () =>
   new Command('event-types')
