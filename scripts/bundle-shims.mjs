@@ -60,13 +60,6 @@ export const STAND_INS = [
     stub: 'module.exports = { maxHeaderSize: 16384, IncomingMessage: class IncomingMessage {} };',
     supports: { members: ['maxHeaderSize', 'IncomingMessage'] },
   },
-  // commander's executable subcommands (`edp-<name>` programs): edp declares none.
-  {
-    module: 'node:child_process',
-    importer: /commander[\\/]lib[\\/]command\.js$/,
-    stub: 'module.exports = {};',
-    supports: { members: ['spawn'], within: ['_executeSubCommand'] },
-  },
   // conf validates its store with ajv only when given a schema (its `schema`, `rootSchema` or
   // `ajvOptions` option), which edp never gives (src/config/store.ts): ajv and its formats are
   // left out. The stand-ins throw if conf ever constructs them; checkBundledConf writes and
@@ -113,14 +106,6 @@ export const STAND_INS = [
     // (Imported by an ES module, a CommonJS stand-in's default is its module.exports.)
     stub: "module.exports = (callback) => { process.once('exit', callback); return () => process.off('exit', callback); };",
     supports: { call: true },
-  },
-  // edp creates every chalk instance with the colour level it decided (output/io.ts colorLevel):
-  // chalk's own detection, which loads node:tty and node:os, is never consulted.
-  {
-    module: '#supports-color',
-    importer: /chalk[\\/]source[\\/]index\.js$/,
-    stub: 'module.exports = { stdout: false, stderr: false };',
-    supports: { members: ['stdout', 'stderr'] },
   },
 ];
 
@@ -293,10 +278,11 @@ export function standIns() {
         if (!entry) return undefined;
         importers.set(entry, (importers.get(entry) ?? new Set()).add(args.importer));
         // By its place in the list: two importers may each have their own stand-in for one module.
-        return { path: String(STAND_INS.indexOf(entry)), namespace: 'stand-in' };
+        // (its module after it names it in source maps)
+        return { path: `${STAND_INS.indexOf(entry)}:${entry.module}`, namespace: 'stand-in' };
       });
       b.onLoad({ filter: /.*/, namespace: 'stand-in' }, (args) => ({
-        contents: STAND_INS[Number(args.path)]?.stub,
+        contents: STAND_INS[Number.parseInt(args.path, 10)]?.stub,
         loader: 'js',
       }));
     },

@@ -67,6 +67,12 @@ function* segments(mappings: string): Generator<{ line: number; column: number; 
   }
 }
 
+/** A source of the map as the list names it: from node_modules/ on, or from the checkout's root. */
+function sourceName(path: string): string {
+  const dependency = path.indexOf('node_modules/');
+  return dependency >= 0 ? path.slice(dependency) : path.replace(/^(\.\.\/)+/, '');
+}
+
 /** The sources of dist/cli.cjs with code that ran, from V8's coverage of the run in `dir`. */
 function ranSources(dir: string): string[] {
   const file = join(ROOT, 'dist/cli.cjs');
@@ -91,8 +97,7 @@ function ranSources(dir: string): string[] {
   const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
   const ran = new Set<string>();
   for (const { line, column, source } of segments(map.mappings)) {
-    if (counts[WRAPPER.length + lineStarts[line]! + column]! > 0)
-      ran.add(map.sources[source]!.replace(/^(\.\.\/)+/, ''));
+    if (counts[WRAPPER.length + lineStarts[line]! + column]! > 0) ran.add(sourceName(map.sources[source]!));
   }
   return [...ran].sort();
 }
