@@ -51,7 +51,7 @@ webhooks:
 describe('edp, built, piped to a reader that stops early', () => {
   for (const lines of [0, 5, 15]) {
     it(`apply -f FILE --yes 2>&1 | head -${lines}: never exit 0 with work half done`, async () => {
-      const sb = await sandbox({ buildSeconds: 0.02 });
+      const sb = await sandbox({ buildSeconds: 0 });
       try {
         const f = writeFile(`fleet-${lines}.yaml`, fleet(sb));
         const r = await piped(
@@ -74,7 +74,7 @@ describe('edp, built, piped to a reader that stops early', () => {
   }
 
   it('recipes deploy -w 101,102,103 2>&1 | grep -m1 "created recipe": every recipe built, exit 141', async () => {
-    const sb = await sandbox({ buildSeconds: 0.02 });
+    const sb = await sandbox({ buildSeconds: 0 });
     try {
       const r = await piped(
         [

@@ -49,7 +49,7 @@ async function startPrism(args: string[]): Promise<string> {
 
 beforeAll(async () => {
   requireBuild();
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: 0 });
   const doc = join(dir.dir, 'openapi.json');
   writeFileSync(doc, await (await fetch(`${sb.url}/_sandbox/openapi.json`)).text());
   [proxy, mock, randomMock] = await Promise.all([

@@ -12,7 +12,7 @@ const dir = tempDir('edp-e2e-sources-');
 let sb: Sandbox;
 beforeAll(async () => {
   requireBuild();
-  sb = await sandbox({ buildSeconds: 0.05 });
+  sb = await sandbox({ buildSeconds: 0 });
 });
 afterAll(async () => {
   await sb.close();

@@ -11,7 +11,7 @@ const unavailable = terminalUnavailable();
 const dir = tempDir('edp-e2e-terminal-');
 let sb: Sandbox;
 beforeAll(async () => {
-  if (!unavailable) sb = await sandbox({ buildSeconds: 0.05 });
+  if (!unavailable) sb = await sandbox({ buildSeconds: 0 });
 });
 afterAll(async () => {
   await sb?.close();
