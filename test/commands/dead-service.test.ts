@@ -22,18 +22,21 @@ async function slowSandbox(): Promise<Sandbox & { stop(): Promise<void> }> {
 }
 
 /** Waits until the service has answered a read of `part` made after the last write to it: the wait has begun. */
-async function waitHasRead(sb: Sandbox, part: string): Promise<void> {
+async function waitHasRead(sb: Sandbox, part: string, startedBy = part): Promise<void> {
   await waitUntil(
     async () => {
       const { results } = (await control(sb, 'GET', '/requests')) as {
         results: Array<{ method: string; path: string; status: number }>;
       };
-      const start = results.findLastIndex((e) => e.method !== 'GET' && e.path.includes(part));
+      const start = results.findLastIndex((e) => e.method !== 'GET' && e.path.includes(startedBy));
       return start >= 0 && results.slice(start + 1).some((e) => e.method === 'GET' && e.path.includes(part));
     },
-    { timeoutMs: 10_000, what: `a read of ${part} after it was started` },
+    { timeoutMs: 10_000, what: `a read of ${part} after ${startedBy} was started` },
   );
 }
+
+/** A deployment's first read of its recipe once its build was started (step 6 has begun). */
+const waitBuildRead = (sb: Sandbox) => waitHasRead(sb, V31, '/build/');
 
 /** A recipe of workspace 101 whose build has started and goes on. */
 async function buildingRecipe(sb: Sandbox): Promise<string> {
@@ -119,7 +122,7 @@ describe('a wait whose service stops answering ends with exit 1', () => {
       ...FAST,
       '--json',
     ]);
-    await waitHasRead(sb, V31);
+    await waitBuildRead(sb);
     await sb.stop();
     const r = await run;
     expect(r.code).toBe(1);
@@ -139,7 +142,7 @@ describe('a wait whose service stops answering ends with exit 1', () => {
       'workspaces: [101]\nrecipes:\n  - template: 4001\n    sources:\n      - data_source: google_ads\n        accounts: [all-active]\n',
     );
     const run = cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
-    await waitHasRead(sb, V31);
+    await waitBuildRead(sb);
     await failEverything(sb);
     const r = await run;
     expect(r.code).toBe(1);
