@@ -27,17 +27,19 @@ export const SHARED_FLAGS = [
   '--yes',
 ] as const;
 
-const declaredHere = new WeakSet<object>();
+/**
+ * The mark of an option made here. A registered symbol, not a set of the options made: the
+ * command tests also run against the bundle, whose copy of this module is not the tests' one.
+ */
+const DECLARED_HERE = Symbol.for('edp.shared-flag');
 
 /** Whether an option is one of the shared flags made here (test/commands/one-place.test.ts). */
 export function isSharedFlag(option: object): boolean {
-  return declaredHere.has(option);
+  return DECLARED_HERE in option;
 }
 
 function sharedFlag<F extends string>(flags: F, help: string): Option<F> {
-  const option = new Option(flags, help);
-  declaredHere.add(option);
-  return option;
+  return Object.assign(new Option(flags, help), { [DECLARED_HERE]: true });
 }
 
 /** `--wait-timeout`: how long a wait goes on before it gives up (exit 8); `does` says what it waits for. */
