@@ -125,6 +125,19 @@ export const iframeUrlQuery = z.object({
   show_accounts_only_on_auth: queryFlag,
 });
 
+/**
+ * The iframe page's query: the code its URL carries, the `type` and `name` given when it was
+ * asked for, and what an operator may add to it (docs/contract-rules.md, Iframe URL).
+ */
+export const iframePageQuery = z.object({
+  code: z.string(),
+  type: z.enum(['datasource', 'destination']).optional(),
+  name: z.string().optional(),
+  show_account_selection: queryFlag,
+  use_default_auth: queryFlag,
+  ...iframeUrlQuery.shape,
+});
+
 // ---------------------------------------------------------------- links, accounts
 
 export const linksCreate = z.object({

@@ -163,6 +163,15 @@ describe('the iframe page', () => {
     expect(old.text).toContain('expired');
   });
 
+  it('an address the document refuses (no code, an unknown type) shows a 400 page naming the parameter', async () => {
+    const noCode = await get('/api/v3/iframe/');
+    expect(noCode.status).toBe(400);
+    expect(noCode.text).toMatch(/query parameter (&#34;|&quot;)code\1/);
+    const badType = await get(`${await iframeUrl({ workspace_id: 101 })}&type=connector`);
+    expect(badType.status).toBe(400);
+    expect(badType.text).toMatch(/query parameter (&#34;|&quot;)type\1/);
+  });
+
   it('a destination: the connection is a destination connection', async () => {
     const path = await iframeUrl({ workspace_id: 101, type: 'destination', name: 'sftp' });
     const first = await get(path);

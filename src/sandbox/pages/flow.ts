@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SandboxError, sendError } from '../errors.js';
+import { iframePageQuery } from '../../contract/requests.js';
+import { invalidQuery, SandboxError, sendError } from '../errors.js';
 import { emitDestinationConnection } from '../routes/extraction/model.js';
 import { dataSource } from '../routes/sources/model.js';
 import { inviterOf, linkStatus, useLink, type ExternalAuthLink } from '../routes/sources/links.js';
@@ -437,6 +438,14 @@ export function flowRoutes(app: FastifyInstance, store: Store): void {
 /** The iframe page (`GET /api/v3/iframe/?code=…`): the flow's first step, or why it cannot start. */
 export function iframePage(store: Store, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const query = (request.query ?? {}) as Record<string, string | undefined>;
+  // The query as the document declares it: a value it refuses is a 400 naming the parameter.
+  const checked = iframePageQuery.safeParse(query);
+  if (!checked.success) {
+    const parameter = String(checked.error.issues[0]?.path[0] ?? 'code');
+    const error = invalidQuery(parameter);
+    if (!wantsHtml(request)) return sendError(request, reply, error);
+    return sendErrorPage(reply, 400, brand(store), 'This page was opened with a bad address', error.message);
+  }
   const code = query.code ?? '';
   const session = store.state.iframe_sessions[code];
   const problem = iframeCodeProblem(store, session);

@@ -5,6 +5,7 @@ import { flowRoutes, iframePage, linkPage } from './flow.js';
 import { parseForm } from './html.js';
 import { inspectorRoutes } from './inspector.js';
 import { serve } from '../operations.js';
+import { iframePageQuery } from '../../contract/requests.js';
 
 /**
  * The sandbox's pages for people: the iframe page and the external authentication link page
@@ -21,7 +22,9 @@ export const pagesArea: SandboxArea = {
         { parseAs: 'string', bodyLimit: 64 * 1024 },
         (_request, body, done) => done(null, parseForm(String(body))),
       );
-      serve(scope, 'iframe.page', async (request, reply) => iframePage(store, request, reply));
+      serve(scope, 'iframe.page', { config: { query: iframePageQuery } }, async (request, reply) =>
+        iframePage(store, request, reply),
+      );
       scope.get<{ Params: { token: string } }>('/connect/:token', async (request, reply) =>
         linkPage(store, request, reply),
       );
