@@ -289,6 +289,17 @@ describe.skipIf(!HAVE_CHROMIUM)(
         },
         { what: 'a delivery', timeoutMs: 20_000, intervalMs: 50 },
       );
+      // A link sent in this test puts a message in the outbox, whatever the order of the tests.
+      await edpJson([
+        'links',
+        'create',
+        '--data-source',
+        'google_ads',
+        '--to',
+        'client@example.com',
+        '--requested-by',
+        'agency@sandbox.local',
+      ]);
       const page2 = await openPage({ viewport: { width: 1280, height: 900 } });
       await page2.goto(`${sb.url}/_sandbox/`);
       const text = (await page2.locator('main').textContent())!;
