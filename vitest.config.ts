@@ -5,6 +5,11 @@ import { defineConfig } from 'vitest/config';
 // inner loop (npm run test:unit, test:cli, test:sandbox, test:e2e). e2e runs the built
 // bin/edp.js: `npm test` builds dist/ first, and those tests refuse a dist/ older than src/.
 // The parity suite runs alone, against a target of its own: npm run test:parity.
+// The in-process projects share each worker's modules across files (isolate: false): importing
+// the CLI and the sandbox from the sources once per worker instead of once per file is most of
+// their time. It holds because no test mocks a module or leaves global state behind (every test
+// has its own sandbox, config folder and io); the shuffled run in CI keeps it honest. The
+// built-tool tests (e2e) keep a fresh worker per file.
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -16,11 +21,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          isolate: false,
           include: ['test/{accounts,api,build,config,contract,fleet,http,output,recipes,roles,util}/**/*.test.ts'],
         },
       },
-      { extends: true, test: { name: 'cli', include: ['test/commands/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sandbox', include: ['test/sandbox/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cli', isolate: false, include: ['test/commands/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sandbox', isolate: false, include: ['test/sandbox/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
     ],
   },
