@@ -37,6 +37,12 @@ async function edpJson(argv: string[]): Promise<any> {
   return r.json();
 }
 
+/** `edp links create` for google_ads, asked for by the sandbox's agency user (a confirmation goes to the outbox). */
+function sendLink(): Promise<any> {
+  const to = ['--to', 'client@example.com', '--requested-by', 'agency@sandbox.local'];
+  return edpJson(['links', 'create', '--data-source', 'google_ads', ...to]);
+}
+
 function startOperator(): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://operator');
@@ -196,16 +202,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
 
     it('link: names who asked, connects by keyboard alone, then the link is used and says so', async () => {
       const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
-      const [link] = await edpJson([
-        'links',
-        'create',
-        '--data-source',
-        'google_ads',
-        '--to',
-        'client@example.com',
-        '--requested-by',
-        'agency@sandbox.local',
-      ]);
+      const [link] = await sendLink();
       const page = await openPage();
       await page.goto(link.url);
       await expect
@@ -290,16 +287,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
         { what: 'a delivery', timeoutMs: 20_000, intervalMs: 50 },
       );
       // A link sent in this test puts a message in the outbox, whatever the order of the tests.
-      await edpJson([
-        'links',
-        'create',
-        '--data-source',
-        'google_ads',
-        '--to',
-        'client@example.com',
-        '--requested-by',
-        'agency@sandbox.local',
-      ]);
+      await sendLink();
       const page2 = await openPage({ viewport: { width: 1280, height: 900 } });
       await page2.goto(`${sb.url}/_sandbox/`);
       const text = (await page2.locator('main').textContent())!;
