@@ -231,6 +231,7 @@ export class Context {
       maxResponseBytes: this.env.EDP_MAX_RESPONSE_MB
         ? parsePositiveInt(this.env.EDP_MAX_RESPONSE_MB, 'EDP_MAX_RESPONSE_MB', { max: 4096 }) * 1024 * 1024
         : undefined,
+      sleep: this.io.sleep,
     });
     return this.service;
   }

@@ -167,6 +167,20 @@ export interface CliOptions {
   stderrLines?: number;
   /** stdout and stderr are one pipe whose reader goes away after this many lines (`2>&1 | head -N`) */
   bothLines?: number;
+  /**
+   * How the run pauses before repeating a request. Default: it does not wait (the pause still
+   * yields to the event loop and still ends on the run's signal), so a retried request costs no
+   * wall time. Give `sleep` to wait otherwise, or to record the pauses asked for.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** A pause that does not wait: it yields once to the event loop, and ends early on `signal`. */
+export function noWait(_ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    setImmediate(resolve);
+  });
 }
 
 /**
@@ -237,7 +251,7 @@ export async function cli(
     ...opts.env,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const code = await main(argv, { stdin, stdout, stderr, env }, opts.signal);
+  const code = await main(argv, { stdin, stdout, stderr, env, sleep: opts.sleep ?? noWait }, opts.signal);
   await new Promise((r) => setImmediate(r));
   return {
     code,

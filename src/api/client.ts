@@ -86,7 +86,7 @@ export interface ClientOptions {
   budget?: RetryBudget | undefined;
   signal?: AbortSignal | undefined;
   userAgent?: string | undefined;
-  /** For tests of the retry timing. */
+  /** The pause before a repeat (default: real time); tests give their own. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   connections?: number | undefined;
   /** Told before each repeat, so that a person waiting sees why nothing arrives yet. */

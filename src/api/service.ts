@@ -39,6 +39,8 @@ export interface ServiceOptions {
   pageConcurrency?: number | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
   maxResponseBytes?: number | undefined;
+  /** the pause before a repeat (see ClientOptions.sleep) */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** The client plus what every resource module needs: auth and auto-paging. */
@@ -63,6 +65,7 @@ export class Service {
       userAgent: opts.userAgent,
       onRetry: opts.onRetry,
       maxResponseBytes: opts.maxResponseBytes,
+      sleep: opts.sleep,
     });
     this.pageConcurrency = opts.pageConcurrency;
   }

@@ -9,6 +9,12 @@ export interface IO {
   stdout: OutStream;
   stderr: OutStream;
   env: Record<string, string | undefined>;
+  /**
+   * How the run waits before repeating a request (backoff, Retry-After); real time when not
+   * given. In-process tests pass one that returns at once, so that a retried request costs no
+   * wall time.
+   */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** The process's own streams. stdin is created on first use: only commands that read it pay for the stream. */
