@@ -5,10 +5,10 @@
 // the dependency uses the replaced module the way it did when the stand-in was written, so the
 // build reads the source of every file whose import a stand-in took and fails, saying what
 // changed, when that file uses the module in any other way. Measured in docs/benchmarks.md.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 /**
  * What a dependency may do with a module a stand-in replaces: call it (`call`), read these of
@@ -23,25 +23,35 @@ import { join, resolve } from 'node:path';
  * @property {RegExp} importer the files whose import of it is replaced
  * @property {string} stub the stand-in's CommonJS source
  * @property {Supports} supports what the stand-in supports: the dependency may use no more
+ * @property {{ pattern: RegExp; feature: string }} [edpNever] for a stand-in in undici, what
+ *   edp's own code that reaches undici (undiciReachers) must never write, outside comments, for
+ *   the stand-in to hold: the options or values that would have undici use the feature the
+ *   replaced module serves
  */
 
 /** @type {StandIn[]} */
 export const STAND_INS = [
-  // undici's HTTP/2 client, which it sets up only for a connection that negotiated h2 (ALPN),
-  // which undici offers only with `allowH2`: edp never sets it (src/api/client.ts).
+  // undici's HTTP/2 client, which it sets up only for a connection that speaks h2: one that
+  // negotiated it (ALPN), which undici offers only with `allowH2`, or one told to with `useH2c`
+  // (or by a connector of its own, which would set `ALPNProtocols`). edp's code that reaches
+  // undici names none of them (`edpNever`, checked at build).
   {
     module: './client-h2.js',
     importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     stub: "module.exports = () => { throw new Error('HTTP/2 is not supported'); };",
     supports: { call: true },
+    edpNever: { pattern: /\b(?:allowH2|useH2c|ALPNProtocols)\b/, feature: 'HTTP/2' },
   },
-  // undici's fetch body encoder, which its HTTP/1 client needs for FormData request bodies only;
-  // edp sends JSON text.
+  // undici's fetch body encoder, which its HTTP/1 client needs for FormData request bodies only
+  // (a body whose Symbol.toStringTag is 'FormData'); edp sends JSON text and names no FormData
+  // in its code that reaches undici (`edpNever`, checked at build). A multipart body written as
+  // text needs no encoder.
   {
     module: '../web/fetch/body.js',
     importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
     stub: "module.exports = { extractBody() { throw new Error('FormData bodies are not supported'); } };",
     supports: { members: ['extractBody'] },
+    edpNever: { pattern: /\bFormData\b/, feature: 'FormData request bodies' },
   },
   // undici checks its own invariants with assert(value) and nothing else of node:assert: the
   // stand-in throws the same ERR_ASSERTION error.
@@ -259,11 +269,67 @@ export function unsupportedUses(standIn, source) {
   return problems;
 }
 
+/** An import of undici or of its loader (src/http/undici.ts), as edp's sources write it. */
+const UNDICI_IMPORT = /['"](?:undici(?:\/[^'"]*)?|[^'"]*\/http\/undici\.js)['"]/;
+
+/**
+ * edp's sources under `root` (src) that reach the bundled undici: the code that talks HTTP
+ * (`api/`, `http/`) and any other file that imports undici or its loader. The sandbox is left
+ * out: it is built apart, with undici whole.
+ * @param {string} root
+ * @returns {string[]} their paths, `root` joined with the path under it
+ */
+export function undiciReachers(root) {
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(sep).join('/'))
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('sandbox/'))
+    .filter((f) => /^(api|http)\//.test(f) || UNDICI_IMPORT.test(withoutComments(readFileSync(join(root, f), 'utf8'))))
+    .sort()
+    .map((f) => join(root, f));
+}
+
+/**
+ * Where edp's own code writes what a stand-in rests on its never using (`edpNever`): each line
+ * of the files that matches outside comments, described for the build's message with its file
+ * and line (empty when every such assumption holds).
+ * @param {Array<{ file: string; source: string }>} files
+ * @returns {string[]}
+ */
+export function edpUses(files) {
+  /** @type {string[]} */
+  const problems = [];
+  for (const { file, source } of files) {
+    const lines = source.split('\n');
+    withoutComments(source)
+      .split('\n')
+      .forEach((line, n) => {
+        for (const standIn of STAND_INS) {
+          const found = standIn.edpNever?.pattern.exec(line);
+          if (!found || !standIn.edpNever) continue;
+          const text = (lines[n] ?? '').trim().slice(0, 100);
+          problems.push(
+            `${file}:${n + 1}: ${standIn.edpNever.feature} (\`${found[0]}\`), which the stand-in of ${standIn.module} leaves out: ${text}`,
+          );
+        }
+      });
+  }
+  return problems;
+}
+
+/**
+ * `edpUses` of the sources under `root` that reach undici (undiciReachers).
+ * @param {string} root
+ */
+export function edpUsesUnder(root) {
+  return edpUses(undiciReachers(root).map((file) => ({ file, source: readFileSync(file, 'utf8') })));
+}
+
 /**
  * The esbuild plugin that puts the stand-ins in place, and `verify`, to call once every build
- * that used it is done: it checks each file whose import a stand-in took (its assumption), and
- * that every stand-in was used (one never used means its dependency no longer imports that
- * module from there: the assumption must be looked at again).
+ * that used it is done: it checks each file whose import a stand-in took (its assumption), that
+ * every stand-in was used (one never used means its dependency no longer imports that module
+ * from there: the assumption must be looked at again), and that edp's sources that reach undici
+ * (under src) write nothing a stand-in rests on their never using (`edpNever`).
  */
 export function standIns() {
   /** @type {Map<StandIn, Set<string>>} */
@@ -288,6 +354,12 @@ export function standIns() {
     },
   };
   function verify() {
+    const own = edpUsesUnder('src');
+    if (own.length > 0)
+      throw new Error(
+        `edp's code uses what a stand-in of scripts/bundle-shims.mjs (STAND_INS) leaves out of the bundle:\n  ${own.join('\n  ')}\n` +
+          'Drop that stand-in (and its checks) to use the feature, or do without it.',
+      );
     const problems = [];
     for (const standIn of STAND_INS) {
       const files = importers.get(standIn);

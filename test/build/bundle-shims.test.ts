@@ -1,14 +1,18 @@
 // The checks of scripts/bundle-shims.mjs: each stand-in refuses a dependency that uses the module
-// it replaces in a way it does not support, and the patch and the pin refuse a changed target.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// it replaces in a way it does not support, edp's code that reaches undici may not use what a
+// stand-in leaves out, and the patch and the pin refuse a changed target.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkPinned,
+  edpUsesUnder,
   moduleUses,
   patchOnce,
   PARSER_CALL,
   STAND_INS,
+  undiciReachers,
   unsupportedUses,
   // @ts-expect-error: the build's own module, plain JavaScript
 } from '../../scripts/bundle-shims.mjs';
@@ -114,6 +118,82 @@ describe('stand-ins', () => {
       'other:',
       'member:a',
     ]);
+  });
+});
+
+describe("edp's own use of what a stand-in leaves out", () => {
+  /** A source tree in a temporary folder with these files (path under it: text); removed after `run`. */
+  function withTree(files: Record<string, string>, run: (root: string) => void): void {
+    const root = mkdtempSync(join(tmpdir(), 'edp-shims-'));
+    try {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      run(root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+
+  it('holds for the sources, which are read: the client and the webhook forwarder among them', () => {
+    const files = undiciReachers('src') as string[];
+    expect(files).toEqual(expect.arrayContaining(['src/api/client.ts', 'src/api/forwarder.ts', 'src/http/undici.ts']));
+    expect(files.some((f) => f.startsWith('src/sandbox/'))).toBe(false);
+    expect(edpUsesUnder('src')).toEqual([]);
+  });
+
+  it('refuses HTTP/2 (allowH2, useH2c, ALPNProtocols), naming the file and the line', () => {
+    const client = (option: string) =>
+      `import { loadUndici } from '../http/undici.js';\nconst undici = loadUndici();\nexport const agent = new undici.Agent({ connections: 4, ${option}: true });\n`;
+    withTree({ 'api/client.ts': client('allowH2') }, (root) => {
+      expect(edpUsesUnder(root)).toEqual([
+        `${join(root, 'api/client.ts')}:3: HTTP/2 (\`allowH2\`), which the stand-in of ./client-h2.js leaves out: export const agent = new undici.Agent({ connections: 4, allowH2: true });`,
+      ]);
+    });
+    for (const option of ['useH2c', 'ALPNProtocols'])
+      withTree({ 'http/agent.ts': client(option) }, (root) => {
+        expect(edpUsesUnder(root)).toEqual([
+          expect.stringContaining(`${join(root, 'http/agent.ts')}:3: HTTP/2 (\`${option}\`)`),
+        ]);
+      });
+  });
+
+  it('refuses a FormData body in any file that reaches undici, naming the file and the line', () => {
+    const upload = [
+      "import { loadUndici } from '../../http/undici.js';",
+      '',
+      'export async function upload(file: Blob) {',
+      '  const form = new FormData();',
+      "  form.append('file', file);",
+      "  return loadUndici().request('http://x', { method: 'POST', body: form });",
+      '}',
+      '',
+    ].join('\n');
+    withTree({ 'commands/files/upload.ts': upload }, (root) => {
+      expect(edpUsesUnder(root)).toEqual([
+        `${join(root, 'commands/files/upload.ts')}:4: FormData request bodies (\`FormData\`), which the stand-in of ../web/fetch/body.js leaves out: const form = new FormData();`,
+      ]);
+    });
+    // An object undici would take for FormData, by its tag, in the code that talks HTTP.
+    withTree({ 'api/form.ts': "export const body = { [Symbol.toStringTag]: 'FormData' };\n" }, (root) => {
+      expect(edpUsesUnder(root)).toEqual([expect.stringContaining('api/form.ts:1: FormData request bodies')]);
+    });
+  });
+
+  it('reads neither comments, nor code that does not reach undici, nor the sandbox (built with undici whole)', () => {
+    withTree(
+      {
+        'api/client.ts': '// edp never sets allowH2, and sends no FormData\n/* useH2c */\nexport const a = 1;\n',
+        'commands/files/form.ts': 'export const form = new FormData();\n',
+        'sandbox/routes/deliver.ts':
+          "import { Agent } from 'undici';\nexport const agent = new Agent({ allowH2: true });\n",
+      },
+      (root) => {
+        expect(undiciReachers(root)).toEqual([join(root, 'api/client.ts')]);
+        expect(edpUsesUnder(root)).toEqual([]);
+      },
+    );
   });
 });
 
