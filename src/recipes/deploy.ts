@@ -24,9 +24,8 @@ import {
   type Configured,
 } from './configuration.js';
 import { resolveSource } from './resolve.js';
-import { errorText, stateText } from './text.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { agoText, durationText, faultLine, pollUntil, WaitUnreachableError } from '../util/poll.js';
+import { agoText, durationText, pollUntil, WaitUnreachableError, type PollFault } from '../util/poll.js';
 import {
   BuildWaitUnreachableError,
   originOf,
@@ -52,19 +51,62 @@ async function resolveAdditions(api: Service, ws: string, spec: DeploySpec): Pro
   return additions;
 }
 
-/** Progress of one step: a spinner for one workspace, a prefixed line each for a fleet. */
-export interface StepProgress {
-  update(text: string): void;
-  succeed(text: string): void;
-  warn(text: string): void;
-  fail(text: string): void;
-  /** The step ended on this error; the reporter shows it in full (status, details, trace id). */
-  failWith(err: unknown): void;
+/** The steps of the contract's deployment sequence, in order: step 1 is `token`, step 7 `tables`. */
+export const DEPLOY_STEPS = ['token', 'template', 'create', 'connections', 'configure', 'build', 'tables'] as const;
+
+export type DeployStep = (typeof DEPLOY_STEPS)[number];
+
+export const STEPS = DEPLOY_STEPS.length;
+
+/** A step's place in the sequence, 1 to STEPS. */
+export function stepNumber(step: DeployStep): number {
+  return DEPLOY_STEPS.indexOf(step) + 1;
 }
 
-export type StepReporter = (step: number, text: string) => Promise<StepProgress>;
+/** A step begins in a workspace. */
+export interface StepStart {
+  step: DeployStep;
+  phase: 'start';
+  workspace: string;
+}
 
-export const STEPS = 7;
+/**
+ * What happens in a step once it has begun, as data: the commands word it. A step ends in one
+ * `done` (what it did) or one `failed` (the error it ended on); the build steps say meanwhile
+ * each build state read, and whether reads are failing.
+ */
+export type StepEvent =
+  | { step: 'token'; phase: 'done'; workspace: string }
+  | { step: 'template'; phase: 'done'; template: RecipeTemplate }
+  | { step: 'create'; phase: 'done'; recipe: Recipe; adopted: boolean }
+  | { step: 'connections'; phase: 'done'; additions: Addition[] }
+  | { step: 'configure'; phase: 'done'; addedAccounts: number; changed: boolean }
+  | {
+      step: 'build' | 'tables';
+      phase: 'building';
+      /** the recipe as last read (before the first read of a wait, as configured) */
+      recipe: Recipe;
+      /** the failed reads in a row since then, if the latest failed */
+      fault: PollFault | undefined;
+    }
+  | {
+      step: 'build';
+      phase: 'done';
+      /** a build started by this deployment, one already running that it joined, or none needed */
+      build: 'started' | 'joined' | 'none';
+      recipe: Recipe;
+      /** the build found no data: step 7 builds once more when the extraction tables exist */
+      rebuildsWhenTablesExist: boolean;
+    }
+  | { step: 'tables'; phase: 'waiting'; fault: PollFault | undefined }
+  | { step: 'tables'; phase: 'exist' }
+  | { step: 'tables'; phase: 'done'; recipe: Recipe }
+  | { step: DeployStep; phase: 'failed'; error: unknown };
+
+export type DeployEvent = StepStart | StepEvent;
+
+/** Told of each step as it begins; answers with where that step's events go (it may first set up a spinner). */
+export type StepReporter = (start: StepStart) => Promise<(event: StepEvent) => void>;
 
 /** A write whose answer was lost is resolved by re-reading; this bounds the repeats. */
 const OUTCOME_ATTEMPTS = 5;
@@ -204,39 +246,33 @@ export async function deployToWorkspace(
     timeoutMs: Math.max(0, deadline - Date.now()),
   });
   let recipe: Recipe | undefined;
-  let step: StepProgress | undefined;
-  let reached = 0;
-  const begin = async (n: number, text: string) => {
-    reached = n;
-    step = await report(n, text);
+  let reached: DeployStep | undefined;
+  let tell: ((event: StepEvent) => void) | undefined;
+  const begin = async (step: DeployStep) => {
+    reached = step;
+    tell = await report({ step, phase: 'start', workspace: ws });
   };
   try {
-    await begin(1, `token for workspace ${ws}`);
+    await begin('token');
     await api.auth.token(ws, api.client);
-    step!.succeed(`token for workspace ${ws}`);
+    tell!({ step: 'token', phase: 'done', workspace: ws });
 
-    await begin(2, 'template');
+    await begin('template');
     const t = await template(ws);
     checkSourcesAllowed(t, spec);
-    step!.succeed(`template ${idText(t.id)} "${t.title}"${t.build_mode ? ` (${t.build_mode})` : ''}`);
+    tell!({ step: 'template', phase: 'done', template: t });
 
-    await begin(3, 'create the recipe');
+    await begin('create');
     const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
     recipe = made.recipe;
     const id = idText(recipe.recipe_id);
-    step!.succeed(
-      made.adopted ? `adopted recipe ${id} (the workspace already had one from this template)` : `created recipe ${id}`,
-    );
+    tell!({ step: 'create', phase: 'done', recipe, adopted: made.adopted });
 
-    await begin(4, 'connections and accounts');
+    await begin('connections');
     const additions = await resolveAdditions(api, ws, spec);
-    step!.succeed(
-      additions
-        .map((a) => `${a.dataSource}: connection ${a.connectionId}, ${a.accountIds.length} account(s)`)
-        .join('; '),
-    );
+    tell!({ step: 'connections', phase: 'done', additions });
 
-    await begin(5, 'configure');
+    await begin('configure');
     // Adopted or repeated: the recipe as it is now is the base (docs/contract-rules.md, Versioning 4).
     const current = made.adopted ? recipe : await getRecipe(api, ws, id);
     // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
@@ -245,44 +281,46 @@ export async function deployToWorkspace(
       retryTransient: true,
     });
     recipe = configured.recipe;
-    step!.succeed(
-      configured.addedAccounts > 0
-        ? `configured: ${configured.addedAccounts} account(s) added`
-        : configured.changed
-          ? 'configured'
-          : 'configuration already complete; nothing sent',
-    );
+    tell!({
+      step: 'configure',
+      phase: 'done',
+      addedAccounts: configured.addedAccounts,
+      changed: configured.changed,
+    });
 
-    await begin(6, 'build');
+    await begin('build');
     const running = BUILDING_STATES.has(recipe.state ?? '');
     const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || opts.rebuild);
     if (needsBuild) await startBuild(api, ws, id, recipe);
-    // The live line says the build's state, and while reads fail, that they do.
-    let building = `build: ${stateText(recipe)}`;
-    const progress: Pick<WaitOptions, 'onState' | 'onFault' | 'onRecover'> = {
+    // The build's state as last read, and while reads fail, that they do; step 7's rebuild goes on from it.
+    let seen = recipe;
+    const building = (step: 'build' | 'tables', fault: PollFault | undefined) =>
+      tell!({ step, phase: 'building', recipe: seen, fault });
+    const progress = (step: 'build' | 'tables'): Pick<WaitOptions, 'onState' | 'onFault' | 'onRecover'> => ({
       onState: (r) => {
-        building = `build: ${stateText(r)}`;
-        step!.update(building);
+        seen = r;
+        building(step, undefined);
       },
-      onFault: (f) => step!.update(`${building}; ${faultLine(f)}`),
-      onRecover: () => step!.update(building),
-    };
-    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress });
-    const built = `${needsBuild ? 'built' : running ? 'joined the running build' : 'already built; no new build'}: ${stateText(recipe)}`;
+      onFault: (f) => building(step, f),
+      onRecover: () => building(step, undefined),
+    });
+    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress('build') });
     // A build that found no data is not the end: step 7 builds once more when the tables exist.
     const rescuable = recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered';
-    if (rescuable) step!.warn(`${built}: ${errorText(recipe.error)}; step 7 builds once more`);
-    else if (recipe.state === 'failed') step!.fail(`${built}: ${errorText(recipe.error)}`);
-    else if (recipe.degraded) step!.warn(built);
-    else step!.succeed(built);
+    tell!({
+      step: 'build',
+      phase: 'done',
+      build: needsBuild ? 'started' : running ? 'joined' : 'none',
+      recipe,
+      rebuildsWhenTablesExist: rescuable,
+    });
 
     // Step 7: the build found no data; once the extraction tables exist, build once more.
     if (rescuable) {
-      await begin(7, 'waiting for the extraction tables');
+      await begin('tables');
       const missingTables = (c: ExtractionCheck | undefined) =>
         (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));
       const tables = (c: ExtractionCheck) => `missing ${missingTables(c).join(', ') || 'unknown'}`;
-      const waiting = 'waiting for the extraction tables';
       await pollUntil(
         () => checkExtractions(api, ws, id),
         (c) => c.all_tables_exist === true,
@@ -303,26 +341,23 @@ export async function deployToWorkspace(
               goesOn: 'no build was started after the one that found no data',
               resume: `check the tables with \`${extractionsCommand(id, ws)}\`, then deploy again`,
             }),
-          onFault: (f) => step!.update(`${waiting}; ${faultLine(f)}`),
-          onRecover: () => step!.update(waiting),
+          onFault: (f) => tell!({ step: 'tables', phase: 'waiting', fault: f }),
+          onRecover: () => tell!({ step: 'tables', phase: 'waiting', fault: undefined }),
         },
       );
-      step!.update('extraction tables exist; building once more');
+      tell!({ step: 'tables', phase: 'exist' });
       const before = await getRecipe(api, ws, id);
       await startBuild(api, ws, id, before);
-      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress });
-      const text = `extraction tables exist; rebuilt: ${stateText(recipe)}`;
-      if (recipe.state === 'failed') step!.fail(`${text}: ${errorText(recipe.error)}`);
-      else if (recipe.degraded) step!.warn(text);
-      else step!.succeed(text);
+      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress('tables') });
+      tell!({ step: 'tables', phase: 'done', recipe });
     }
-    return { recipe, error: undefined, step: reached };
+    return { recipe, error: undefined, step: stepNumber(reached!) };
   } catch (err) {
     if ((err instanceof WaitTimeoutError || err instanceof BuildWaitUnreachableError) && err.recipe)
       recipe = err.recipe;
     // The one place a person sees this workspace's error in full.
-    step?.failWith(err);
-    return { recipe, error: err, step: reached };
+    if (reached) tell?.({ step: reached, phase: 'failed', error: err });
+    return { recipe, error: err, step: reached ? stepNumber(reached) : 0 };
   }
 }
 

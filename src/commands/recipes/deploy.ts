@@ -15,7 +15,6 @@ import { confirmDeploy, equivalentCommand, promptMissing, summaryLines } from '.
 import { missingInputs, specFromOptions } from './shared/deploy-spec.js';
 import type { DeploySpec } from '../../recipes/spec.js';
 import {
-  STEPS,
   deployToWorkspace,
   interruptedNote,
   planWorkspace,
@@ -27,6 +26,7 @@ import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
 import { pool } from '../../fleet/pool.js';
 import { elapsedText, FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
+import { stepLabel, stepReporter } from '../shared/deploy-steps.js';
 
 /** One row per workspace; `--json` prints these objects (docs/guide.md, Automated recipes). */
 export interface DeployRow {
@@ -108,10 +108,10 @@ function reporterFor(ctx: Context, ws: string, fleet: boolean, board?: FleetBoar
   if (fleet) return fleetStepReporter(ctx, `[${ws}]`, ws, board);
   const c = ctx.output.err;
   const live = !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
-  return async (n, text) => {
+  return stepReporter(async (n, text) => {
     const started = Date.now();
     const since = () => elapsedText(Date.now() - started);
-    const label = (t: string) => `${n}/${STEPS} ${t}`;
+    const label = (t: string) => stepLabel(n, t);
     const spinner = await ctx.output.spinner(label(text));
     let current = text;
     let last: string | undefined;
@@ -131,9 +131,8 @@ function reporterFor(ctx: Context, ws: string, fleet: boolean, board?: FleetBoar
       succeed: (t) => (done(), spinner.succeed(label(t))),
       warn: (t) => (done(), spinner.warn(label(t))),
       fail: (t) => (done(), spinner.fail(label(t))),
-      failWith: (err) => (done(), spinner.fail(label(errorLines(err).join('\n  ')))),
     };
-  };
+  });
 }
 
 async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import type { Spinner } from '../../output/output.js';
-import { errorLines } from '../../output/errors.js';
 import { STEPS, type StepReporter } from '../../recipes/deploy.js';
+import { stepLabel, stepReporter } from './deploy-steps.js';
 
 /** 45s, 2m05s: how long a step has been running. */
 export function elapsedText(ms: number): string {
@@ -71,10 +71,10 @@ export class FleetBoard {
  */
 export function fleetStepReporter(ctx: Context, prefix: string, key: string, board?: FleetBoard): StepReporter {
   const c = ctx.output.err;
-  return async (n, text) => {
+  return stepReporter(async (n, text) => {
     const started = Date.now();
     const since = () => elapsedText(Date.now() - started);
-    const label = (t: string) => `${n}/${STEPS} ${t}`;
+    const label = (t: string) => stepLabel(n, t);
     const line = (mark: string, t: string) => ctx.output.info(`${c.dim(prefix)} ${mark} ${label(t)}`);
     let last: string | undefined;
     board?.set(key, label(text), started);
@@ -92,7 +92,6 @@ export function fleetStepReporter(ctx: Context, prefix: string, key: string, boa
       succeed: (t) => end(c.green('✓'), t, n === STEPS),
       warn: (t) => end(c.yellow('!'), t, n === STEPS),
       fail: (t) => end(c.red('✗'), t, true),
-      failWith: (err) => end(c.red('✗'), errorLines(err).join('\n  '), true),
     };
-  };
+  });
 }
