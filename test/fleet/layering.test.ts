@@ -20,4 +20,41 @@ describe('the domain (src/fleet, src/recipes)', () => {
       );
     expect(offending).toEqual([]);
   });
+
+  it("tells progress as data: the live line's words (util/poll's faultLine, faultText) are the commands' to use", () => {
+    const offending = ['src/fleet', 'src/recipes']
+      .flatMap(sources)
+      .flatMap((file) => liveWords(file, readFileSync(file, 'utf8')));
+    expect(offending).toEqual([]);
+  });
+});
+
+/** The live line's words that a source imports from util/poll. */
+function liveWords(file: string, text: string): string[] {
+  return [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'(?:\.\.\/)+util\/poll\.js'/g)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map(
+        (name) =>
+          name
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+      )
+      .filter((name) => LIVE_WORDS.includes(name))
+      .map((name) => `${file} imports ${name}`),
+  );
+}
+
+const LIVE_WORDS = ['faultLine', 'faultText'];
+
+describe('the check of live words', () => {
+  it('finds them however the import is written', () => {
+    const source = [
+      "import { agoText, faultLine, pollUntil } from '../util/poll.js';",
+      "import {\n  type PollFault,\n  faultText as words,\n} from '../../util/poll.js';",
+      "import { faultLine } from './poll.js';",
+    ].join('\n');
+    expect(liveWords('x.ts', source)).toEqual(['x.ts imports faultLine', 'x.ts imports faultText']);
+  });
 });
