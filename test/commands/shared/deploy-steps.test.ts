@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Recipe, RecipeTemplate } from '../../../src/api/recipes.js';
+import type { BuildError, Recipe, RecipeTemplate } from '../../../src/api/recipes.js';
 import {
   stepLabel,
   stepLine,
@@ -16,12 +16,16 @@ import type { PollFault } from '../../../src/util/poll.js';
 
 const recipe = (over: Partial<Recipe> = {}): Recipe =>
   ({ recipe_id: 5, state: 'ready_to_work', degraded: false, error: null, ...over }) as Recipe;
-const noData = { code: 'no_data_delivered', stage: 'extraction', message: 'No extraction delivered data in time.' };
-const allFailed = {
-  code: 'all_sources_failed',
+const buildError = (code: string, message: string): BuildError => ({
+  code,
+  message,
   stage: 'extraction',
-  message: 'Every data source of the recipe failed.',
-};
+  data_source: null,
+  occurred_at: null,
+  details: {},
+});
+const noData = buildError('no_data_delivered', 'No extraction delivered data in time.');
+const allFailed = buildError('all_sources_failed', 'Every data source of the recipe failed.');
 const refused = (count: number): PollFault => ({
   error: new NetworkError('GET', '/x', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })),
   count,
@@ -57,15 +61,15 @@ describe('deployment steps in words', () => {
     expect([
       shown({ step: 'token', phase: 'done', workspace: '101' }),
       shown({ step: 'template', phase: 'done', template }),
-      shown({ step: 'template', phase: 'done', template: { ...template, build_mode: undefined } as RecipeTemplate }),
+      shown({ step: 'template', phase: 'done', template: { ...template, build_mode: '' } }),
       shown({ step: 'create', phase: 'done', recipe: recipe(), adopted: false }),
       shown({ step: 'create', phase: 'done', recipe: recipe(), adopted: true }),
       shown({
         step: 'connections',
         phase: 'done',
         additions: [
-          { dataSource: 'google_ads', connectionId: 1001, accountIds: [1, 2, 3] },
-          { dataSource: 'facebook_ads', connectionId: 1002, accountIds: [4] },
+          { dataSource: 'google_ads', connectionId: '1001', accountIds: ['1', '2', '3'] },
+          { dataSource: 'facebook_ads', connectionId: '1002', accountIds: ['4'] },
         ],
       }),
       shown({ step: 'configure', phase: 'done', addedAccounts: 5, changed: true }),
