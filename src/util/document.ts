@@ -3,7 +3,7 @@ import type { ScalarTag, Tags } from 'yaml';
 import { UsageError } from '../errors.js';
 import { fieldPath } from './field-path.js';
 import { closest } from './did-you-mean.js';
-import { duplicateKey, parseJson, stringEnd } from './json.js';
+import { duplicateKey, parseJson, scanJson } from './json.js';
 import { readInputFile } from './stdin.js';
 
 /** A document's text and the name to show for it (the file, or standard input). */
@@ -563,7 +563,8 @@ interface PathTree {
 /**
  * The offset in a JSON text of each path: of its key for an object's field, of its value for a
  * list's item, and for a path the text does not have, of its deepest part that it has. One pass
- * over the text, which has been read as JSON already, following only the fields asked for.
+ * of the JSON scanner over the text, which has been read as JSON already, following only the
+ * fields asked for.
  */
 function jsonOffsets(text: string, paths: ReadonlyArray<ReadonlyArray<PropertyKey>>): Array<number | undefined> {
   const root: PathTree = { children: undefined, at: undefined };
@@ -577,65 +578,17 @@ function jsonOffsets(text: string, paths: ReadonlyArray<ReadonlyArray<PropertyKe
       node = child;
     }
   }
-  interface Frame {
-    tree: PathTree | undefined;
-    object: boolean;
-    expectKey: boolean;
-    key: string;
-    keyAt: number;
-    index: number;
-  }
-  const stack: Frame[] = [];
-  // A value starts at `start`: the tree of its path, when asked for, records where it is.
-  const value = (start: number): PathTree | undefined => {
-    const top = stack[stack.length - 1];
-    if (!top) {
-      root.at ??= start;
-      return root;
-    }
-    const found = top.tree?.children?.get(top.object ? top.key : top.index);
-    if (found) found.at ??= top.object ? top.keyAt : start;
-    return found;
-  };
-  for (let i = 0; i < text.length;) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const start = i;
-      i = stringEnd(text, i);
-      i++;
-      const top = stack[stack.length - 1];
-      if (top?.object && top.expectKey) {
-        // Only the keys of an object some path goes through are read.
-        if (top.tree?.children) {
-          const raw = text.slice(start, i);
-          top.key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-        }
-        top.keyAt = start;
-        top.expectKey = false;
-      } else value(start);
-    } else if (c === 0x7b || c === 0x5b) {
-      const object = c === 0x7b;
-      stack.push({ tree: value(i), object, expectKey: object, key: '', keyAt: i, index: 0 });
-      i++;
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
-      i++;
-    } else if (c === 0x2c) {
-      const top = stack[stack.length - 1];
-      if (top?.object) top.expectKey = true;
-      else if (top) top.index++;
-      i++;
-    } else if (c === 0x3a || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
-      i++;
-    } else {
-      // a number, true, false or null
-      value(i);
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
-      }
-    }
-  }
+  // The tree of the entry last seen at each depth (0: the top value): an entry at depth d is in
+  // the value of the last one at depth d - 1.
+  const trees: Array<PathTree | undefined> = [];
+  scanJson(text, {
+    onEntry(path, at) {
+      const depth = path.length;
+      const tree = depth === 0 ? root : trees[depth - 1]?.children?.get(path[depth - 1]!);
+      trees[depth] = tree;
+      if (tree) tree.at ??= at;
+    },
+  });
   return paths.map((path) => {
     let node = root;
     let at = root.at;

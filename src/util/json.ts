@@ -78,21 +78,42 @@ export type JsonScanProblem =
       at: number;
     };
 
+/** What `scanJson` looks for, and what it tells as it goes. */
+export interface JsonScanOptions {
+  maxDepth?: number;
+  uniqueKeys?: boolean;
+  /**
+   * Called at each place a value has in the text, in the order of the text, with the path to it
+   * (the scanner's own array: read it during the call only): the top value and each item of a
+   * list at the value's first character, each member of an object at its key's opening quote.
+   */
+  onEntry?: (path: JsonPath, at: number) => void;
+}
+
 /**
  * The tool's one JSON scanner, a pass over the text before a parser sees it (service answers,
- * the fleet files, the sandbox's request bodies): the first object or array that opens more
- * than `maxDepth` levels deep, and with `uniqueKeys` the first key given twice in one object
- * (which a parser would read last-wins), each with the path to it. Strings are skipped; a key
- * is compared as JSON reads it (escapes resolved), and only keys are ever cut out of the text.
- * Undefined when neither is found: the text may still be malformed, which the parser reports.
+ * the fleet files, the sandbox's request bodies) or to place a path in it (a document's
+ * problems, with `onEntry`): the first object or array that opens more than `maxDepth` levels
+ * deep, and with `uniqueKeys` the first key given twice in one object (which a parser would
+ * read last-wins), each with the path to it. Strings are skipped; a key is compared as JSON
+ * reads it (escapes resolved), and only keys are ever cut out of the text. Undefined when
+ * neither is found: the text may still be malformed, which the parser reports.
  */
-export function scanJson(text: string, opts: { maxDepth?: number; uniqueKeys?: boolean }): JsonScanProblem | undefined {
+export function scanJson(text: string, opts: JsonScanOptions): JsonScanProblem | undefined {
   const maxDepth = opts.maxDepth ?? Infinity;
   const unique = !!opts.uniqueKeys;
+  const onEntry = opts.onEntry;
   // The current key of each object open, the index in each list.
   const path: JsonPath = [];
   // With uniqueKeys, the keys of each object open (undefined for a list): an array while few, then a Set.
   const seen: Array<string[] | Set<string> | undefined> = [];
+  // With onEntry, the value that starts at or after `from` (past JSON's white space), if one does.
+  const entry = (from: number) => {
+    let at = from;
+    while (at < text.length && isJsonSpace(text.charCodeAt(at))) at++;
+    if (at < text.length && text.charCodeAt(at) !== 0x5d) onEntry!(path, at);
+  };
+  if (onEntry) entry(0);
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -113,23 +134,32 @@ export function scanJson(text: string, opts: { maxDepth?: number; uniqueKeys?: b
         keys.add(key);
       }
       path[path.length - 1] = key;
+      if (onEntry) onEntry(path, start);
     } else if (c === 0x7b || c === 0x5b) {
       if (path.length >= maxDepth) return { kind: 'depth', path: path.slice(), at: i };
       const object = c === 0x7b;
       path.push(object ? '' : 0);
       if (unique) seen.push(object ? [] : undefined);
       expectKey = object;
+      if (onEntry && !object) entry(i + 1);
     } else if (c === 0x7d || c === 0x5d) {
       path.pop();
       if (unique) seen.pop();
       expectKey = false;
     } else if (c === 0x2c) {
       const top = path.length - 1;
-      if (top >= 0 && typeof path[top] === 'number') path[top] = (path[top] as number) + 1;
-      else expectKey = top >= 0;
+      if (top >= 0 && typeof path[top] === 'number') {
+        path[top] = (path[top] as number) + 1;
+        if (onEntry) entry(i + 1);
+      } else expectKey = top >= 0;
     }
   }
   return undefined;
+}
+
+/** Whether `c` is a character of JSON's white space (space, tab, line feed, carriage return). */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /** A quoted key with escapes, as JSON reads it (the text between the quotes when it is not valid). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   JsonDuplicateKeyError,
   JsonTooDeepError,
+  type JsonPath,
   LosslessNumber,
   MAX_JSON_DEPTH,
   parseJson,
@@ -66,5 +67,21 @@ describe('parseJson with unique keys (a service answer)', () => {
       path: [],
       at: text.lastIndexOf('"d"'),
     });
+  });
+
+  it('tells each place a value has, in the order of the text, with the path to it: list items at their value, members at their key', () => {
+    const text = ' {"a": [ 1, {"b\\u0031": null}, [ ]], "c": "[1, {\\"d\\": 2}"}\n';
+    const entries: Array<[JsonPath, number]> = [];
+    const found = scanJson(text, { uniqueKeys: true, onEntry: (path, at) => entries.push([path.slice(), at]) });
+    expect(found).toBeUndefined();
+    expect(entries).toEqual([
+      [[], 1],
+      [['a'], text.indexOf('"a"')],
+      [['a', 0], text.indexOf('1')],
+      [['a', 1], text.indexOf('{"b')],
+      [['a', 1, 'b1'], text.indexOf('"b')],
+      [['a', 2], text.indexOf('[ ]')],
+      [['c'], text.indexOf('"c"')],
+    ]);
   });
 });
