@@ -49,6 +49,14 @@ export interface ApplyRow {
   note?: string | undefined;
 }
 
+/** A recipe or endpoint of a workspace whose change apply begins (the actions planned, joined by ", "). */
+export interface WorkBegun {
+  workspace: string;
+  resource: 'recipe' | 'webhook';
+  name: string;
+  action: string;
+}
+
 export interface FleetApplyOptions {
   /** workspaces changed at once, given how many there are */
   concurrency: (workspaces: number) => number;
@@ -56,7 +64,10 @@ export interface FleetApplyOptions {
   wait: Omit<WaitOptions, 'onState'>;
   /** step progress of one workspace */
   reporter: (ws: string, name: string) => StepReporter;
-  progress: (text: string) => void;
+  /** told as each recipe or endpoint of a workspace is begun */
+  progress: (work: WorkBegun) => void;
+  /** told when a recipe's deployment has ended, whatever its outcome */
+  deployed?: ((ws: string, name: string) => void) | undefined;
   /** Ctrl-C: what is under way ends, and each row says what may have landed */
   signal?: AbortSignal | undefined;
   /** where new endpoints' secrets are written (else they are in the rows, printed once) */
@@ -145,7 +156,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
       rows.push(notStarted(r));
       continue;
     }
-    opts.progress(`[${ws}] recipe "${name}": ${r.action}`);
+    opts.progress({ workspace: ws, resource: 'recipe', name, action: r.action });
     const outcome = await deployToWorkspace(
       api,
       ws,
@@ -154,6 +165,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
       { wait: opts.wait, rebuild: false },
       opts.reporter(ws, name),
     );
+    opts.deployed?.(ws, name);
     const recipe = outcome.recipe;
     r.id = recipe?.recipe_id ?? r.id;
     r.state = recipe?.state ?? null;
@@ -225,7 +237,7 @@ async function applyWebhook(
   opts: FleetApplyOptions,
 ): Promise<ApplyRow> {
   const r = row(ws, 'webhook', c.name, c.action, c.id);
-  opts.progress(`[${ws}] webhook ${c.name}: ${c.action}`);
+  opts.progress({ workspace: ws, resource: 'webhook', name: c.name, action: c.action });
   try {
     const events = 'events' in c.detail ? c.detail.events : [];
     if (c.action === 'create') {

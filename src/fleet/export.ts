@@ -9,6 +9,13 @@ import { idText } from '../util/json.js';
 import type { FleetFile, RecipeEntry, Scope, WebhookEntry } from './file.js';
 import { pool } from './pool.js';
 
+/** A workspace the export has read: how many of its recipes and endpoints the file holds. */
+export interface WorkspaceRead {
+  workspace: string;
+  recipes: number;
+  endpoints: number;
+}
+
 /**
  * The live state of some workspaces as a fleet file: recipes by template title with their
  * accounts by remote id (stable across workspaces, docs/contract-rules.md, Deployment sequence step 4),
@@ -19,10 +26,15 @@ export async function exportFleet(
   api: Service,
   workspaces: string[],
   scope: Scope,
-  opts: { concurrency: (workspaces: number) => number; warn: (text: string) => void; progress: (text: string) => void },
+  opts: {
+    concurrency: (workspaces: number) => number;
+    warn: (text: string) => void;
+    /** told of each workspace once it is read, in the order of the workspaces */
+    progress: (read: WorkspaceRead) => void;
+  },
 ): Promise<FleetFile> {
   let templates: Promise<RecipeTemplate[]> | undefined;
-  // Each workspace's line in the order of the list, as soon as those before it are read.
+  // Each workspace told in the order of the list, as soon as those before it are read.
   const progress = inOrder(workspaces.length, opts.progress);
   const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws, i) => {
     const [recipes, endpoints] = await Promise.all([
@@ -105,7 +117,7 @@ export async function exportFleet(
       url: String(e.url ?? ''),
       events: [...(e.event_types ?? [])].sort(),
     }));
-    progress(i, `read workspace ${ws}: ${entries.length} recipe(s), ${hooks.length} webhook endpoint(s)`);
+    progress(i, { workspace: ws, recipes: entries.length, endpoints: hooks.length });
     return { ws, entries, hooks };
   });
   const roles = (await collect(listRoles(api)))

@@ -62,14 +62,11 @@ export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions
   const { scope, all } = await fleetWorkspaces(api, file, opts.only);
   const templates = new Map(file.recipes.map((e) => [e, templateReader(api, e.template)]));
   const agency = planRoles(api, file, opts.prune);
-  // Each workspace's line in the order of the list, as soon as those before it are read.
-  const progress = inOrder(scope.length, (line) => opts.progress?.(line));
+  // Each workspace told in the order of the list, as soon as those before it are read.
+  const progress = inOrder(scope.length, (p: WorkspacePlan) => opts.progress?.(p));
   const workspaces = await pool(scope, opts.concurrency(scope.length), async (ws, i) => {
     const p = await planWorkspace(api, ws, file, all, templates, opts.prune);
-    progress(
-      i,
-      `read workspace ${ws}: ${p.error ? 'cannot be read' : `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`}`,
-    );
+    progress(i, p);
     return p;
   });
   return { workspaces, agency: await agency, prune: opts.prune };

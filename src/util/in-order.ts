@@ -1,9 +1,9 @@
 /**
- * Lines of work done concurrently, written in the order of the work: line `i` is written as soon
- * as every line before it has been, so a list reads in its own order while its items finish in any.
+ * Reports of work done concurrently, told in the order of the work: report `i` is told as soon
+ * as every one before it has been, so a list reads in its own order while its items finish in any.
  */
-export function inOrder(count: number, write: (line: string) => void): (i: number, line: string) => void {
-  const lines: Array<string | undefined> = [];
+export function inOrder<T = string>(count: number, write: (line: T) => void): (i: number, line: T) => void {
+  const lines: Array<T | undefined> = [];
   let written = 0;
   return (i, line) => {
     lines[i] = line;

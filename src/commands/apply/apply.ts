@@ -5,7 +5,7 @@ import { applyFailures, applyFleet, blockedRows, planFailures, type ApplyRow } f
 import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
 import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
-import { planLines } from '../shared/plan-text.js';
+import { planLines, workBegunText, workspaceReadText } from '../shared/plan-text.js';
 import { idText } from '../../util/json.js';
 import type { StepReporter } from '../../recipes/deploy.js';
 import { waitPolling } from '../shared/poll.js';
@@ -48,7 +48,12 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const secrets = opts.secretsFile === undefined ? undefined : new SecretsFileWriter(opts.secretsFile);
   secrets?.check();
   const api = await ctx.api();
-  const plan = await planFleet(api, file, { prune, only, concurrency, progress: (t) => ctx.output.info(t) });
+  const plan = await planFleet(api, file, {
+    prune,
+    only,
+    concurrency,
+    progress: (p) => ctx.output.info(workspaceReadText(p)),
+  });
   if (saved) {
     const moved = planDrift(saved, plan);
     if (moved.length > 0) throw driftError(saved, moved);
@@ -88,7 +93,8 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
       verify: !!opts.verify,
       wait,
       reporter,
-      progress: (t) => ctx.output.info(t),
+      progress: (w) => ctx.output.info(workBegunText(w)),
+      deployed: (ws, name) => board?.finish(`${ws} ${name}`),
       signal: ctx.signal,
       secrets,
     });

@@ -26,7 +26,8 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
   const fleet = await exportFleet(api, workspaces, choice, {
     concurrency,
     warn: (t) => ctx.output.warn(t),
-    progress: (t) => ctx.output.info(t),
+    progress: (w) =>
+      ctx.output.info(`read workspace ${w.workspace}: ${w.recipes} recipe(s), ${w.endpoints} webhook endpoint(s)`),
   });
   const doc = fleetDocument(fleet);
   let text: string;

@@ -4,7 +4,7 @@ import { ExitError, ManyFailures, UsageError } from '../../errors.js';
 import { planFailures } from '../../fleet/apply.js';
 import { parseFleetFile } from '../../fleet/file.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
-import { planLines } from '../shared/plan-text.js';
+import { planLines, workspaceReadText } from '../shared/plan-text.js';
 import { planJson } from './json.js';
 import { planMarkdown } from './markdown.js';
 import { savedPlanDocument } from '../../fleet/saved-plan.js';
@@ -30,7 +30,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
     prune: !!opts.prune,
     only,
     concurrency,
-    progress: (t) => ctx.output.info(t),
+    progress: (p) => ctx.output.info(workspaceReadText(p)),
   });
   const document = planJson(plan);
   if (format === 'json') ctx.output.json(document);

@@ -1,9 +1,21 @@
 import { errorLines } from '../../output/errors.js';
 import { idText } from '../../util/json.js';
+import type { WorkBegun } from '../../fleet/apply.js';
 import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
 import { planTotals } from '../../fleet/plan.js';
 
 /** The plan for a person: a line per change, blocked item, note and unmanaged object. */
+
+/** A workspace's line as the plan reads the fleet: how many changes, or that it cannot be read. */
+export function workspaceReadText(p: WorkspacePlan): string {
+  const counts = `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`;
+  return `read workspace ${p.workspace_id}: ${p.error ? 'cannot be read' : counts}`;
+}
+
+/** The line apply writes as it begins a recipe or an endpoint of a workspace. */
+export function workBegunText(w: WorkBegun): string {
+  return `[${w.workspace}] ${w.resource} ${w.resource === 'recipe' ? `"${w.name}"` : w.name}: ${w.action}`;
+}
 
 /** One line for a person per change. */
 export function changeText(c: Change): string {

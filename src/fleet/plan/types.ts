@@ -108,8 +108,8 @@ export interface PlanOptions {
   only?: string[] | undefined;
   /** workspaces read at once, given how many there are */
   concurrency: (workspaces: number) => number;
-  /** progress for a person, one line per workspace read */
-  progress?: (text: string) => void;
+  /** told of each workspace's plan once it is read, in the order of the workspaces */
+  progress?: (plan: WorkspacePlan) => void;
 }
 
 export interface PlanTotals {

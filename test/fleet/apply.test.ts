@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Service } from '../../src/api/service.js';
+import { applyFleet, type WorkBegun } from '../../src/fleet/apply.js';
+import { parseFleetFile } from '../../src/fleet/file.js';
+import { planFleet } from '../../src/fleet/plan.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { PASSWORD, USERNAME, noWait, sandbox } from '../helpers.js';
+
+// What apply tells its caller as it goes, as data (the command words it): each piece of work as
+// it begins, and each recipe's deployment once it has ended, whatever step it ended on.
+
+let sb: Sandbox;
+let api: Service;
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0 });
+  api = new Service({
+    baseUrl: sb.url,
+    timeoutMs: 10_000,
+    credentials: { username: USERNAME, password: PASSWORD },
+    profile: 'default',
+    sleep: noWait,
+  });
+});
+afterAll(async () => {
+  await api.close();
+  await sb.close();
+});
+
+describe('applyFleet tells its progress as data', () => {
+  it('each recipe and endpoint as it begins, and each deployment once it has ended', async () => {
+    const file = await parseFleetFile(
+      {
+        workspaces: [101, 102],
+        recipes: [
+          { template: 'Paid Media Performance', sources: [{ data_source: 'google_ads', accounts: ['all-active'] }] },
+        ],
+        webhooks: [{ url: 'https://hooks.example.com/fleet-apply', events: ['account_created'] }],
+      },
+      '--file',
+    );
+    const plan = await planFleet(api, file, { prune: false, concurrency: () => 2 });
+    const begun: WorkBegun[] = [];
+    const deployed: string[] = [];
+    const rows = await applyFleet(api, file, plan, {
+      concurrency: () => 1,
+      verify: false,
+      wait: { timeoutMs: 60_000, intervalMs: 10 },
+      reporter: () => async () => () => undefined,
+      progress: (w) => begun.push(w),
+      deployed: (ws, name) => deployed.push(`${ws} ${name}`),
+    });
+    // A new endpoint stays unverified without --verify; everything else is done.
+    expect(rows.map((r) => `${r.resource} ${r.result}`)).toEqual([
+      'recipe ok',
+      'webhook unverified',
+      'recipe ok',
+      'webhook unverified',
+    ]);
+    expect(begun).toEqual([
+      { workspace: '101', resource: 'recipe', name: 'Paid Media Performance', action: 'create, configure, build' },
+      { workspace: '101', resource: 'webhook', name: 'https://hooks.example.com/fleet-apply', action: 'create' },
+      { workspace: '102', resource: 'recipe', name: 'Paid Media Performance', action: 'create, configure, build' },
+      { workspace: '102', resource: 'webhook', name: 'https://hooks.example.com/fleet-apply', action: 'create' },
+    ]);
+    // The builds end at step 6 (no data tables are waited for): each is still counted as ended.
+    expect(deployed).toEqual(['101 Paid Media Performance', '102 Paid Media Performance']);
+  });
+});
