@@ -1,14 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
 import { BIN, operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
+import { limitConcurrentTests } from './concurrency.js';
 
 // The built command line as a process: help, version, errors, sign-in and the agency-level
-// command groups, against one sandbox of this file.
+// command groups, against one sandbox of this file. The tests run a few at a time
+// (their processes mostly wait), each with a config folder of its own.
+
+limitConcurrentTests();
 
 const config = tempDir('edp-e2e-cli-');
 let sb: Sandbox;
@@ -20,11 +25,40 @@ afterAll(async () => {
   await sb.close();
   config.remove();
 });
-const env = () => operatorEnv(sb.url, config.dir);
+/** The operator's environment, with a config folder of the calling test's own. */
+const operator = (extra: Record<string, string | undefined> = {}) =>
+  operatorEnv(sb.url, mkdtempSync(join(config.dir, 'config-')), extra);
 
-describe('edp, built: help, version and errors', () => {
-  it('--help lists every command group and the exit codes', async () => {
-    const r = await runEdp(['--help']);
+/**
+ * Runs `node args…` to its end without blocking this process (it serves the sandbox the
+ * other tests' processes are talking to).
+ */
+function runNode(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, {
+    cwd: opts.cwd,
+    env: opts.env as NodeJS.ProcessEnv | undefined,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `edp --help` off a terminal: one run, which two tests read. */
+let helpRun: ReturnType<typeof runEdp> | undefined;
+const help = () => (helpRun ??= runEdp(['--help']));
+
+describe.concurrent('edp, built: help, version and errors', () => {
+  it('--help lists every command group and the exit codes', async ({ expect }) => {
+    const r = await help();
     expect(r.code).toBe(0);
     for (const group of [
       'auth',
@@ -53,30 +87,46 @@ describe('edp, built: help, version and errors', () => {
     expect(r.stdout).toContain('Exit codes: 0 ok');
   });
 
-  it('--help and -h off a terminal print the text rendered at build time, which is what the CLI itself prints', async () => {
+  it('--help and -h off a terminal print the text rendered at build time, which is what the CLI itself prints', async ({
+    expect,
+  }) => {
+    const runs = Promise.all([help(), runEdp(['-h'])]);
     const inProcess = await cli(undefined, ['--help']);
     expect(inProcess.code).toBe(0);
     expect(readFileSync(join(ROOT, 'dist/help.txt'), 'utf8')).toBe(inProcess.stdout);
-    for (const flag of ['--help', '-h']) {
-      const r = await runEdp([flag]);
+    for (const r of await runs) {
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(inProcess.stdout);
     }
   });
 
-  it('keeps code caches of the CLI and undici in XDG_CACHE_HOME/edp, fills them in after a first run without requests, reuses them, replaces one V8 refuses; without a home it caches nothing', async () => {
+  it('keeps code caches of the CLI and undici in XDG_CACHE_HOME/edp, fills them in after a first run without requests, reuses them, replaces one V8 refuses; without a home it caches nothing', async ({
+    expect,
+  }) => {
     const cache = tempDir('edp-cache-');
     const dir = join(cache.dir, 'edp');
+    const env = operator();
     const caches = () =>
       Object.fromEntries(
         readdirSync(dir)
           .filter((f) => f.endsWith('.v8cache'))
           .map((f) => [f, readFileSync(join(dir, f))]),
       );
-    const list = () => runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
+    // Compared by digest: a deep comparison of the buffers, byte by byte, takes seconds.
+    const digests = (files: Record<string, Buffer>) =>
+      Object.fromEntries(
+        Object.entries(files).map(([f, data]) => [f, createHash('sha256').update(data).digest('hex')]),
+      );
+    const list = () => runEdp(['workspaces', 'list', '--json'], { env: { ...env, XDG_CACHE_HOME: cache.dir } });
+    // Runs that cache nothing, beside the runs that fill the cache folder (they touch none of it).
+    const homeless = runEdp(['workspaces', 'list', '--json'], { env: { ...env, HOME: undefined } });
+    // A cache folder that cannot be made (its parent is a file) only costs the compile.
+    const notAFolder = join(cache.dir, 'file');
+    writeFileSync(notAFolder, '');
+    const unwritable = runEdp(['workspaces', 'list', '--json'], { env: { ...env, XDG_CACHE_HOME: notAFolder } });
     try {
       // A run without requests caches the CLI only, marked as such (first byte 0)...
-      expect((await runEdp(['--version'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } })).code).toBe(0);
+      expect((await runEdp(['--version'], { env: { ...env, XDG_CACHE_HOME: cache.dir } })).code).toBe(0);
       const local = caches();
       expect(Object.keys(local)).toHaveLength(1);
       const [localCli] = Object.entries(local)[0]!;
@@ -97,80 +147,85 @@ describe('edp, built: help, version and errors', () => {
       const second = await list();
       expect(second.code).toBe(0);
       expect(second.json().length).toBeGreaterThan(0);
-      expect(caches()).toEqual(first);
+      expect(digests(caches())).toEqual(digests(first));
       // A cache V8 refuses (here: not a cache at all) is compiled around and replaced.
       const cliCache = Object.keys(first).find((f) => f.startsWith('cli-'))!;
       writeFileSync(join(dir, cliCache), 'not a code cache');
       expect((await list()).code).toBe(0);
       expect(readFileSync(join(dir, cliCache)).equals(first[cliCache]!)).toBe(false);
       expect(readFileSync(join(dir, cliCache)).length).toBeGreaterThan(1000);
-      const homeless = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), HOME: undefined } });
-      expect(homeless.code).toBe(0);
-      expect(homeless.json().length).toBeGreaterThan(0);
-      // A cache folder that cannot be made (its parent is a file) only costs the compile.
-      const notAFolder = join(cache.dir, 'file');
-      writeFileSync(notAFolder, '');
-      const unwritable = await runEdp(['workspaces', 'list', '--json'], {
-        env: { ...env(), XDG_CACHE_HOME: notAFolder },
-      });
-      expect(unwritable.stderr).toBe('');
-      expect(unwritable.code).toBe(0);
-      expect(unwritable.json().length).toBeGreaterThan(0);
+      const withoutHome = await homeless;
+      expect(withoutHome.code).toBe(0);
+      expect(withoutHome.json().length).toBeGreaterThan(0);
+      const cannotWrite = await unwritable;
+      expect(cannotWrite.stderr).toBe('');
+      expect(cannotWrite.code).toBe(0);
+      expect(cannotWrite.json().length).toBeGreaterThan(0);
     } finally {
+      await Promise.allSettled([homeless, unwritable]);
       cache.remove();
     }
   });
 
-  it("keeps WebAssembly at the baseline tier: --liftoff-only from the start on Node 20 and 22 (not over the user's own), a raised tier-up budget on Node 24 and 26", async () => {
-    // A preload records each V8 flag the run sets; the launcher and the CLI set none of their own.
+  it("keeps WebAssembly at the baseline tier: --liftoff-only from the start on Node 20 and 22 (not over the user's own), a raised tier-up budget on Node 24 and 26", async ({
+    expect,
+  }) => {
+    // A preload records each V8 flag the run sets in its log; the launcher and the CLI set none of their own.
     const dir = tempDir('edp-flags-');
-    const log = join(dir.dir, 'flags.log');
-    const preload = join(dir.dir, 'record-flags.cjs');
-    writeFileSync(
-      preload,
-      `const v8 = require('node:v8');
+    const recorder = (name: string) => {
+      const log = join(dir.dir, `${name}.log`);
+      const preload = join(dir.dir, `${name}.cjs`);
+      writeFileSync(
+        preload,
+        `const v8 = require('node:v8');
 const set = v8.setFlagsFromString;
 v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.stringify(log)}, flags + '\\n'); set(flags); };
 `,
-    );
-    const logged = () => {
-      try {
-        return readFileSync(log, 'utf8').trim().split('\n');
-      } catch {
-        return [];
-      }
+      );
+      const logged = () => {
+        try {
+          return readFileSync(log, 'utf8').trim().split('\n');
+        } catch {
+          return [];
+        }
+      };
+      return { preload, logged };
     };
+    const listing = recorder('list');
+    const ownFlag = recorder('own');
+    const plainVersion = recorder('plain');
+    // Each run has a log and a cache folder of its own, so the three run at once.
+    const versionEnv = (cache: string) => ({
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_CACHE_HOME: join(dir.dir, cache),
+    });
     try {
-      const r = await runEdp(['workspaces', 'list', '--json'], {
-        env: { ...env(), NODE_OPTIONS: `--require ${preload}` },
-      });
+      const [r, own, plain] = await Promise.all([
+        runEdp(['workspaces', 'list', '--json'], {
+          env: operator({ NODE_OPTIONS: `--require ${listing.preload}` }),
+        }),
+        // A --no-liftoff-only given to node is left as it is.
+        runNode(['--no-liftoff-only', '--require', ownFlag.preload, BIN, '--version'], { env: versionEnv('own') }),
+        // Without it, a run that creates no WebAssembly still starts under the flag on Node 20 and 22.
+        runNode(['--require', plainVersion.preload, BIN, '--version'], { env: versionEnv('plain') }),
+      ]);
       expect(r.code).toBe(0);
       expect(r.json().length).toBeGreaterThan(0);
       // Node 20 and 22: the launcher's --liftoff-only, for the whole run; Node 24 and 26: the
       // budget raised while undici creates its parser, then its default.
       const flags = BASELINE_FLAGS[Number(process.versions.node.split('.')[0])];
-      expect(logged()).toEqual(flags ? [flags.set, flags.reset] : ['--liftoff-only']);
-      // A --no-liftoff-only given to node is left as it is.
-      rmSync(log, { force: true });
-      const own = spawnSync(process.execPath, ['--no-liftoff-only', '--require', preload, BIN, '--version'], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: dir.dir },
-      });
-      expect(own.status).toBe(0);
-      expect(logged()).toEqual([]);
-      // Without it, a run that creates no WebAssembly still starts under the flag on Node 20 and 22.
-      const plain = spawnSync(process.execPath, ['--require', preload, BIN, '--version'], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: dir.dir },
-      });
-      expect(plain.status).toBe(0);
-      expect(logged()).toEqual(flags ? [] : ['--liftoff-only']);
+      expect(listing.logged()).toEqual(flags ? [flags.set, flags.reset] : ['--liftoff-only']);
+      expect(own.code).toBe(0);
+      expect(ownFlag.logged()).toEqual([]);
+      expect(plain.code).toBe(0);
+      expect(plainVersion.logged()).toEqual(flags ? [] : ['--liftoff-only']);
     } finally {
       dir.remove();
     }
   });
 
-  it("keeps code caches of this Node's three newest builds of a file, and other Nodes' caches", async () => {
+  it("keeps code caches of this Node's three newest builds of a file, and other Nodes' caches", async ({ expect }) => {
     const cache = tempDir('edp-cache-');
     const dir = join(cache.dir, 'edp');
     const node = `${process.version}-${process.arch}`;
@@ -182,7 +237,7 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
       utimesSync(join(dir, f), 1_000_000 + i, 1_000_000 + i);
     }
     try {
-      const r = await runEdp(['workspaces', 'list', '--json'], { env: { ...env(), XDG_CACHE_HOME: cache.dir } });
+      const r = await runEdp(['workspaces', 'list', '--json'], { env: { ...operator(), XDG_CACHE_HOME: cache.dir } });
       expect(r.code).toBe(0);
       const cli = readdirSync(dir).filter((f) => f.startsWith('cli-'));
       const written = cli.filter((f) => f.startsWith(`cli-${node}-`) && !older.includes(f));
@@ -193,7 +248,7 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
     }
   });
 
-  it('without the rendered help text, --help loads the CLI and prints the same', async () => {
+  it('without the rendered help text, --help loads the CLI and prints the same', async ({ expect }) => {
     const copy = tempDir('edp-bin-');
     try {
       cpSync(join(ROOT, 'bin'), join(copy.dir, 'bin'), { recursive: true });
@@ -208,21 +263,21 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
     }
   });
 
-  it('--version prints the version of package.json', async () => {
+  it('--version prints the version of package.json', async ({ expect }) => {
     const r = await runEdp(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
-  it('an unknown command is a usage error (exit 2) on stderr', async () => {
-    const r = await runEdp(['workspaces', 'frobnicate'], { env: env() });
+  it('an unknown command is a usage error (exit 2) on stderr', async ({ expect }) => {
+    const r = await runEdp(['workspaces', 'frobnicate'], { env: operator() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("unknown command 'frobnicate'");
   });
 
-  it('--json prints a service error as the JSON error document on stderr (exit 5)', async () => {
-    const r = await runEdp(['--json', 'workspaces', 'get', '999'], { env: env() });
+  it('--json prints a service error as the JSON error document on stderr (exit 5)', async ({ expect }) => {
+    const r = await runEdp(['--json', 'workspaces', 'get', '999'], { env: operator() });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     const { error } = r.errorJson();
@@ -231,8 +286,8 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
   });
 });
 
-describe('edp, built: auth and token', () => {
-  it('logs in from stdin, prints a token with the stored credentials, logs out', async () => {
+describe.concurrent('edp, built: auth and token', () => {
+  it('logs in from stdin, prints a token with the stored credentials, logs out', async ({ expect }) => {
     const own = tempDir('edp-e2e-auth-');
     try {
       const base = { EDP_BASE_URL: sb.url, EDP_CONFIG_DIR: own.dir };
@@ -242,10 +297,13 @@ describe('edp, built: auth and token', () => {
       });
       expect(login.code).toBe(0);
       expect(login.stderr).toContain(`as ${USERNAME}`);
-      const token = await runEdp(['token', '-w', '102'], { env: base });
+      // Two readers of the stored credentials, at once.
+      const [token, status] = await Promise.all([
+        runEdp(['token', '-w', '102'], { env: base }),
+        runEdp(['auth', 'status', '--json'], { env: base }),
+      ]);
       expect(token.code).toBe(0);
       expect(sb.store.state.tokens[token.stdout.trim()]).toMatchObject({ workspace_id: 102 });
-      const status = await runEdp(['auth', 'status', '--json'], { env: base });
       expect(status.json()).toMatchObject({
         username: USERNAME,
         credentials_source: 'profile',
@@ -261,36 +319,37 @@ describe('edp, built: auth and token', () => {
   });
 });
 
-describe('edp, built: agency commands', () => {
-  it('workspaces: create, then list it', async () => {
-    const created = await runEdp(['workspaces', 'create', '--title', 'Built Binary Co', '--json'], { env: env() });
+describe.concurrent('edp, built: agency commands', () => {
+  it('workspaces: create, then list it', async ({ expect }) => {
+    const env = operator();
+    const created = await runEdp(['workspaces', 'create', '--title', 'Built Binary Co', '--json'], { env });
     expect(created.code).toBe(0);
     const { id } = created.json();
-    const list = await runEdp(['workspaces', 'list', '--json'], { env: env() });
+    const list = await runEdp(['workspaces', 'list', '--json'], { env });
     expect(list.json().map((w: { id: number }) => w.id)).toEqual(expect.arrayContaining([101, 102, 103, id]));
   });
 
-  it('agency-recipes list', async () => {
-    const r = await runEdp(['agency-recipes', 'list', '--json'], { env: env() });
+  it('agency-recipes list', async ({ expect }) => {
+    const r = await runEdp(['agency-recipes', 'list', '--json'], { env: operator() });
     expect(r.code).toBe(0);
     expect(r.json().length).toBeGreaterThan(0);
   });
 
-  it('iframe-url', async () => {
+  it('iframe-url', async ({ expect }) => {
     const r = await runEdp(['iframe-url', '-w', '101', '--type', 'datasource', '--name', 'google_ads', '--json'], {
-      env: env(),
+      env: operator(),
     });
     expect(r.code).toBe(0);
     expect(r.json().url).toContain(`${sb.url}/api/v3/iframe/?code=`);
   });
 
-  it('api: a raw paginated GET', async () => {
-    const r = await runEdp(['api', 'GET', '/api/v3/workspaces', '--paginate', '--json'], { env: env() });
+  it('api: a raw paginated GET', async ({ expect }) => {
+    const r = await runEdp(['api', 'GET', '/api/v3/workspaces', '--paginate', '--json'], { env: operator() });
     expect(r.code).toBe(0);
     expect(r.json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: 101 })]));
   });
 
-  it('completion prints a script per shell and refuses another (exit 2)', async () => {
+  it('completion prints a script per shell and refuses another (exit 2)', async ({ expect }) => {
     const [bash, fish, tcsh] = await Promise.all([
       runEdp(['completion', 'bash']),
       runEdp(['completion', 'fish']),
@@ -304,8 +363,8 @@ describe('edp, built: agency commands', () => {
   });
 });
 
-describe('the package as shipped', () => {
-  it('runs from the files package.json ships alone, without node_modules or the sources', async () => {
+describe.concurrent('the package as shipped', () => {
+  it('runs from the files package.json ships alone, without node_modules or the sources', async ({ expect }) => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
     const shipped = tempDir('edp-e2e-shipped-');
     try {
@@ -313,44 +372,32 @@ describe('the package as shipped', () => {
         cpSync(join(ROOT, entry), join(shipped.dir, entry), { recursive: true });
       const role = join(shipped.dir, 'role.yaml');
       writeFileSync(role, 'title: Shipped\npermissions: [WORKSPACE:VIEW]\n');
-      const child = spawn(
-        process.execPath,
-        [join(shipped.dir, 'bin/edp.js'), 'roles', 'create', '--file', role, '--json'],
-        {
+      const [created, vendor] = await Promise.all([
+        runEdp(['roles', 'create', '--file', role, '--json'], {
+          bin: join(shipped.dir, 'bin/edp.js'),
           cwd: shipped.dir,
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            ...operatorEnv(sb.url, join(shipped.dir, 'config')),
-          } as NodeJS.ProcessEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(err).toBe('');
-      expect(code).toBe(0);
-      expect(JSON.parse(out)).toMatchObject({
-        title: 'Shipped',
-        permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }],
-      });
-      // The libraries only terminals use (tables, spinners, prompts) load from dist/vendor alone too.
-      const vendor = spawnSync(
-        process.execPath,
-        [
-          '-e',
-          `const v = (name) => require('./dist/vendor/' + name + '.cjs');
+          env: operatorEnv(sb.url, join(shipped.dir, 'config')),
+        }),
+        // The libraries only terminals use (tables, spinners, prompts) load from dist/vendor alone too.
+        runNode(
+          [
+            '-e',
+            `const v = (name) => require('./dist/vendor/' + name + '.cjs');
            const Table = v('cli-table3').default; const t = new Table({ head: ['id'] }); t.push(['101']);
            const spinner = v('ora').default({ text: 'x', isEnabled: false });
            const prompts = v('inquirer-prompts');
            process.stdout.write(JSON.stringify({ table: t.toString().includes('101'), spinner: typeof spinner.start,
              prompts: ['checkbox', 'confirm', 'input', 'password', 'search', 'select'].map((f) => typeof prompts[f]) }));`,
-        ],
-        { cwd: shipped.dir, encoding: 'utf8' },
-      );
+          ],
+          { cwd: shipped.dir, env: process.env },
+        ),
+      ]);
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({
+        title: 'Shipped',
+        permissions: [{ layer: 'WORKSPACE', permission: 'VIEW' }],
+      });
       expect(vendor.stderr).toBe('');
       expect(JSON.parse(vendor.stdout)).toEqual({
         table: true,
@@ -363,8 +410,8 @@ describe('the package as shipped', () => {
   });
 });
 
-describe('edp sandbox, built', () => {
-  it('starts on a free port, serves the CLI, and stops on Ctrl-C', async () => {
+describe.concurrent('edp sandbox, built', () => {
+  it('starts on a free port, serves the CLI, and stops on Ctrl-C', async ({ expect }) => {
     const child = startEdp(['sandbox', '--port', '0']);
     try {
       const url = await new Promise<string>((resolve, reject) => {
