@@ -1,12 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
 import { operatorEnv, requireBuild, runEdp } from './helpers.js';
+import { limitConcurrentTests } from './concurrency.js';
 
 // The built command line as a process: recipes, webhooks and roles, with every --file of
-// these groups read as JSON and as YAML.
+// these groups read as JSON and as YAML. The tests run a few at a time (their processes mostly
+// wait), each with a config folder of its own, in the sandbox of this file: none of them
+// changes what another one checks.
+
+limitConcurrentTests();
 
 const dir = tempDir('edp-e2e-recipes-');
 let sb: Sandbox;
@@ -18,7 +23,11 @@ afterAll(async () => {
   await sb.close();
   dir.remove();
 });
-const edp = (argv: string[]) => runEdp(argv, { env: operatorEnv(sb.url, join(dir.dir, 'config')) });
+/** Runs the built tool as the operator, with a config folder of the calling test's own. */
+function operator() {
+  const config = mkdtempSync(join(dir.dir, 'config-'));
+  return (argv: string[]) => runEdp(argv, { env: operatorEnv(sb.url, config) });
+}
 function file(name: string, text: string): string {
   const path = join(dir.dir, name);
   writeFileSync(path, text);
@@ -35,14 +44,16 @@ function googleAds(ws: number): { connection: number; accounts: number[] } {
 }
 const recipe = (id: string) => sb.store.state.recipes.find((r) => r.id === id)!;
 
-describe('edp recipes, built', () => {
-  it('templates', async () => {
+describe.concurrent('edp recipes, built', () => {
+  it('templates', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['-w', '101', 'recipes', 'templates', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((t: { id: number }) => t.id)).toContain(4001);
   });
 
-  it('create, then configure --file as JSON, then append with --file as YAML', async () => {
+  it('create, then configure --file as JSON, then append with --file as YAML', async ({ expect }) => {
+    const edp = operator();
     const created = await edp([
       '-w',
       '101',
@@ -80,7 +91,7 @@ describe('edp recipes, built', () => {
     expect(recipe(id)).toMatchObject({ sync_from_date: '2024-01-01', connections: [{ account_ids: [a, b] }] });
   });
 
-  it.each([
+  it.for([
     [
       'JSON',
       102,
@@ -96,7 +107,8 @@ describe('edp recipes, built', () => {
       'deploy.yaml',
       'template: Paid Media Performance\nsources:\n  - data_source: google_ads\n    accounts: all-active\n',
     ],
-  ])('deploy --file as %s builds the recipe', async (_kind, ws, name, text) => {
+  ] as const)('deploy --file as %s builds the recipe', async ([, ws, name, text], { expect }) => {
+    const edp = operator();
     const r = await edp([
       '-w',
       String(ws),
@@ -115,8 +127,9 @@ describe('edp recipes, built', () => {
   });
 });
 
-describe('edp webhooks, built', () => {
-  it('create, then list without the secret', async () => {
+describe.concurrent('edp webhooks, built', () => {
+  it('create, then list without the secret', async ({ expect }) => {
+    const edp = operator();
     // A loopback address where nothing listens: no delivery leaves the machine.
     const created = await edp([
       '-w',
@@ -138,10 +151,10 @@ describe('edp webhooks, built', () => {
   });
 });
 
-describe('edp roles, built', () => {
+describe.concurrent('edp roles, built', () => {
   const role = (title: string) => sb.store.state.roles?.find((r: { title: string }) => r.title === title);
 
-  it.each([
+  it.for([
     [
       'JSON',
       'role.json',
@@ -160,9 +173,10 @@ describe('edp roles, built', () => {
       'update.json',
       JSON.stringify({ description: 'then JSON', permissions: ['WORKSPACE:VIEW', 'CONNECTION:VIEW', 'EXTRACT:VIEW'] }),
     ],
-  ])(
+  ] as const)(
     'create --file as %s, then update --file in the other format (adding a permission: a removal needs --yes)',
-    async (kind, createName, createText, updateName, updateText) => {
+    async ([kind, createName, createText, updateName, updateText], { expect }) => {
+      const edp = operator();
       const created = await edp(['roles', 'create', '--file', file(createName, createText), '--json']);
       expect(created.code).toBe(0);
       expect(created.json()).toMatchObject({
@@ -195,7 +209,8 @@ describe('edp roles, built', () => {
     },
   );
 
-  it('list', async () => {
+  it('list', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['roles', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((x: { title: string }) => x.title)).toEqual(

@@ -1,12 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
 import { operatorEnv, requireBuild, runEdp } from './helpers.js';
+import { limitConcurrentTests } from './concurrency.js';
 
 // The built command line as a process: data sources, connections, accounts, links and the
-// extraction commands, with every --file-style flag of the area read as JSON and as YAML.
+// extraction commands, with every --file-style flag of the area read as JSON and as YAML. The
+// tests run a few at a time (their processes mostly wait), each with a config folder of its own,
+// in the sandbox of this file: none of them changes what another one checks.
+
+limitConcurrentTests();
 
 const dir = tempDir('edp-e2e-sources-');
 let sb: Sandbox;
@@ -18,28 +23,35 @@ afterAll(async () => {
   await sb.close();
   dir.remove();
 });
-const edp = (argv: string[], opts: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runEdp(['-w', '101', ...argv], { env: operatorEnv(sb.url, join(dir.dir, 'config'), opts.env), stdin: opts.stdin });
+/** Runs the built tool as the operator in workspace 101, with a config folder of the calling test's own. */
+function operator() {
+  const config = mkdtempSync(join(dir.dir, 'config-'));
+  return (argv: string[], opts: { stdin?: string; env?: Record<string, string> } = {}) =>
+    runEdp(['-w', '101', ...argv], { env: operatorEnv(sb.url, config, opts.env), stdin: opts.stdin });
+}
 function file(name: string, text: string): string {
   const path = join(dir.dir, name);
   writeFileSync(path, text);
   return path;
 }
 
-describe('edp, built: sources', () => {
-  it('datasources list', async () => {
+describe.concurrent('edp, built: sources', () => {
+  it('datasources list', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['datasources', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((d: { name: string }) => d.name)).toContain('google_ads');
   });
 
-  it('connections list', async () => {
+  it('connections list', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['connections', 'list', '--data-source', 'google_ads', '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toEqual([expect.objectContaining({ id: 1001 })]);
   });
 
-  it('accounts: disable one, then list', async () => {
+  it('accounts: disable one, then list', async ({ expect }) => {
+    const edp = operator();
     const off = await edp(['accounts', 'disable', '--connection', '1001', '20004']);
     expect(off.code).toBe(0);
     const list = await edp(['accounts', 'list', '--connection', '1001', '--json']);
@@ -48,7 +60,8 @@ describe('edp, built: sources', () => {
     });
   });
 
-  it('links: create one, then list', async () => {
+  it('links: create one, then list', async ({ expect }) => {
+    const edp = operator();
     const created = await edp([
       'links',
       'create',
@@ -65,18 +78,21 @@ describe('edp, built: sources', () => {
   });
 });
 
-describe('edp, built: extraction', () => {
-  it('extract-templates: list, and validate with --settings-file as YAML from stdin', async () => {
-    const list = await edp(['extract-templates', 'list', '--data-source', 'google_ads', '--json']);
+describe.concurrent('edp, built: extraction', () => {
+  it('extract-templates: list, and validate with --settings-file as YAML from stdin', async ({ expect }) => {
+    const edp = operator();
+    const [list, bad] = await Promise.all([
+      edp(['extract-templates', 'list', '--data-source', 'google_ads', '--json']),
+      edp(['extract-templates', 'validate', '301', '--accounts', '20001', '--settings-file', '-'], {
+        stdin: 'colour: red\n',
+      }),
+    ]);
     expect(list.json().map((t: { id: number }) => t.id)).toEqual(expect.arrayContaining([301, 302]));
-    const bad = await edp(['extract-templates', 'validate', '301', '--accounts', '20001', '--settings-file', '-'], {
-      stdin: 'colour: red\n',
-    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('colour');
   });
 
-  it.each([
+  it.for([
     [
       'JSON',
       'settings.json',
@@ -86,7 +102,8 @@ describe('edp, built: extraction', () => {
       }),
     ],
     ['YAML', 'settings.yaml', 'fields: [date, campaign_id, campaign_name, clicks]\nsync_historical_data: 2024-02-01\n'],
-  ])('extracts create --settings-file as %s', async (_kind, name, text) => {
+  ] as const)('extracts create --settings-file as %s', async ([, name, text], { expect }) => {
+    const edp = operator();
     const r = await edp([
       'extracts',
       'create',
@@ -110,20 +127,22 @@ describe('edp, built: extraction', () => {
     ]);
   });
 
-  it('extracts list', async () => {
+  it('extracts list', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['extracts', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((e: { id: number }) => e.id)).toEqual(expect.arrayContaining([40001, 40002, 40003]));
   });
 
-  it.each([
+  it.for([
     [
       'JSON',
       'lake.json',
       JSON.stringify({ title: 'Lake from JSON', connection_params: { bucket: 'json-lake', file_format: 'parquet' } }),
     ],
     ['YAML', 'lake.yaml', 'title: Lake from YAML\nconnection_params:\n  bucket: yaml-lake\n  file_format: parquet\n'],
-  ])('destinations connections create --file as %s', async (kind, name, text) => {
+  ] as const)('destinations connections create --file as %s', async ([kind, name, text], { expect }) => {
+    const edp = operator();
     const r = await edp(
       ['destinations', 'connections', 'create', '--destination', 's3', '--file', file(name, text), '--json'],
       {
@@ -137,19 +156,22 @@ describe('edp, built: extraction', () => {
     });
   });
 
-  it('destinations list', async () => {
+  it('destinations list', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['destinations', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().map((d: { name: string }) => d.name)).toContain('s3');
   });
 
-  it('tables get', async () => {
+  it('tables get', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['tables', 'get', '5001', '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ id: 5001, extract_template_id: 301 });
   });
 
-  it('loads list', async () => {
+  it('loads list', async ({ expect }) => {
+    const edp = operator();
     const r = await edp(['loads', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: 8001, data_table_id: 5001 })]));
