@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
 import { operatorEnv, requireBuild, ROOT } from './helpers.js';
 
 // --jq and completion in the package as shipped: the files package.json lists, without
-// node_modules or the sources, run as a process and from a real shell.
+// node_modules or the sources, run as a process and from a real shell. The tests, and the runs
+// within each, run concurrently: they only read.
 
 const work = tempDir('edp-e2e-jq-');
 const shipped = join(work.dir, 'pkg');
@@ -46,17 +47,19 @@ function run(command: string, args: string[]): Promise<{ code: number | null; st
   });
 }
 
-describe('shipped edp', () => {
-  it('--jq runs from dist alone', async () => {
-    const r = await run('edp', ['workspaces', 'list', '--jq', '.[] | select(.id == 101) | .id, .title']);
+describe.concurrent('shipped edp', () => {
+  it('--jq runs from dist alone', async ({ expect }) => {
+    const [r, bad] = await Promise.all([
+      run('edp', ['workspaces', 'list', '--jq', '.[] | select(.id == 101) | .id, .title']),
+      run('edp', ['workspaces', 'list', '--jq', '.[']),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^101\n[^"\n]+\n$/);
-    const bad = await run('edp', ['workspaces', 'list', '--jq', '.[']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--jq: the expression does not compile');
   });
 
-  it('completes in bash through the real edp: verbs, then workspace ids from the service', async () => {
+  it('completes in bash through the real edp: verbs, then workspace ids from the service', async ({ expect }) => {
     const script = (await run('edp', ['completion', 'bash'])).stdout;
     writeFileSync(join(work.dir, 'edp.bash'), script);
     const complete = async (line: string) => {
@@ -67,8 +70,13 @@ describe('shipped edp', () => {
       expect(r.code, r.stderr).toBe(0);
       return r.stdout.split('\n').filter(Boolean);
     };
-    expect(await complete('edp config ')).toEqual(['get', 'set', 'unset', 'list']);
-    expect(await complete('edp datasources list -w ')).toEqual(expect.arrayContaining(['101', '102']));
-    expect(await complete('edp completion z')).toEqual(['zsh']);
+    const [verbs, workspaces, shells] = await Promise.all([
+      complete('edp config '),
+      complete('edp datasources list -w '),
+      complete('edp completion z'),
+    ]);
+    expect(verbs).toEqual(['get', 'set', 'unset', 'list']);
+    expect(workspaces).toEqual(expect.arrayContaining(['101', '102']));
+    expect(shells).toEqual(['zsh']);
   });
 });
