@@ -1,26 +1,37 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
 import { useFiles } from '../fixtures/files.js';
 import { endpointsOf, recipesOf, remoteOf } from '../fixtures/fleet.js';
 import { BIN, operatorEnv, requireBuild, startEdp } from './helpers.js';
+import { limitConcurrentTests } from './concurrency.js';
 
 // The built tool in a real shell pipeline whose reader stops early, and stopped by SIGTERM.
+// Each test has its own sandbox and config folder, so the tests run a few at a time.
+
+limitConcurrentTests();
 
 const config = tempDir('edp-e2e-closed-');
 const writeFile = useFiles('edp-e2e-closed-');
 beforeAll(() => requireBuild());
 afterAll(() => config.remove());
+/** A config folder of the test's own (the runs of one test may share it). */
+const configOf = (name: string) => join(config.dir, name);
 
-/** `edp ARGV… | head -N` in bash: edp's own exit status (PIPESTATUS), and what head let through. */
+/**
+ * `edp ARGV… | head -N` in bash: edp's own exit status (PIPESTATUS), and what head let through.
+ * `--norc`: bash reads ~/.bashrc when its standard input is a socket, as node's pipes are, and
+ * whatever that file runs (slow, or printing) is no part of the test.
+ */
 function piped(
   argv: string[],
   env: Record<string, string | undefined>,
   head: string,
 ): Promise<{ code: number; shown: string }> {
   const words = [process.execPath, BIN, ...argv].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('bash', ['-c', `${words} ${head}; echo "exit=\${PIPESTATUS[0]}"`], {
+  const child = spawn('bash', ['--norc', '-c', `${words} ${head}; echo "exit=\${PIPESTATUS[0]}"`], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
   });
   let out = '';
@@ -48,15 +59,15 @@ webhooks:
     events: [recipe_activated]
 `;
 
-describe('edp, built, piped to a reader that stops early', () => {
+describe.concurrent('edp, built, piped to a reader that stops early', () => {
   for (const lines of [0, 5, 15]) {
-    it(`apply -f FILE --yes 2>&1 | head -${lines}: never exit 0 with work half done`, async () => {
+    it(`apply -f FILE --yes 2>&1 | head -${lines}: never exit 0 with work half done`, async ({ expect }) => {
       const sb = await sandbox({ buildSeconds: 0 });
       try {
         const f = writeFile(`fleet-${lines}.yaml`, fleet(sb));
         const r = await piped(
           ['apply', '-f', f, '--yes', '--poll-interval', '10ms'],
-          operatorEnv(sb.url, config.dir),
+          operatorEnv(sb.url, configOf(`apply-${lines}`)),
           `2>&1 | head -${lines}`,
         );
         expect(r.code).toBe(141);
@@ -73,7 +84,9 @@ describe('edp, built, piped to a reader that stops early', () => {
     });
   }
 
-  it('recipes deploy -w 101,102,103 2>&1 | grep -m1 "created recipe": every recipe built, exit 141', async () => {
+  it('recipes deploy -w 101,102,103 2>&1 | grep -m1 "created recipe": every recipe built, exit 141', async ({
+    expect,
+  }) => {
     const sb = await sandbox({ buildSeconds: 0 });
     try {
       const r = await piped(
@@ -91,7 +104,7 @@ describe('edp, built, piped to a reader that stops early', () => {
           '--poll-interval',
           '10ms',
         ],
-        operatorEnv(sb.url, config.dir),
+        operatorEnv(sb.url, configOf('deploy')),
         '2>&1 | grep -m1 "created recipe"',
       );
       expect(r.shown).toMatch(/created recipe/);
@@ -106,12 +119,14 @@ describe('edp, built, piped to a reader that stops early', () => {
     }
   });
 
-  it('webhooks create | head -0: the secret could not be shown, so the run fails with the way to a new one', async () => {
+  it('webhooks create | head -0: the secret could not be shown, so the run fails with the way to a new one', async ({
+    expect,
+  }) => {
     const sb = await sandbox();
     try {
       const closed = await piped(
         ['webhooks', 'create', '-w', '101', '--url', 'https://hooks.example.com/h1', '--events', 'load_completed'],
-        operatorEnv(sb.url, config.dir),
+        operatorEnv(sb.url, configOf('webhook')),
         '2>&1 | head -0',
       );
       expect(closed.code).toBe(141);
@@ -121,15 +136,20 @@ describe('edp, built, piped to a reader that stops early', () => {
     }
   });
 
-  it("a refused password's exit code survives `2>&1 | head -1`, every time", async () => {
+  it("a refused password's exit code survives `2>&1 | head -1`, every time", async ({ expect }) => {
     const sb = await sandbox();
     try {
-      for (let i = 0; i < 5; i++) {
-        const r = await piped(
-          ['workspaces', 'list'],
-          operatorEnv(sb.url, config.dir, { EDP_PASSWORD: 'wrong' }),
-          '2>&1 | head -1',
-        );
+      // Five runs, at once: head may be gone before or after the tool writes its next line.
+      const runs = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          piped(
+            ['workspaces', 'list'],
+            operatorEnv(sb.url, configOf('refused'), { EDP_PASSWORD: 'wrong' }),
+            '2>&1 | head -1',
+          ),
+        ),
+      );
+      for (const r of runs) {
         expect(r.code).toBe(3);
         expect(r.shown).toMatch(/^error: /);
       }
@@ -139,13 +159,13 @@ describe('edp, built, piped to a reader that stops early', () => {
   });
 });
 
-describe('edp, built, stopped by SIGTERM', () => {
-  it('apply stops at the same safe point as Ctrl-C, prints its rows and exits 143', async () => {
+describe.concurrent('edp, built, stopped by SIGTERM', () => {
+  it('apply stops at the same safe point as Ctrl-C, prints its rows and exits 143', async ({ expect }) => {
     const sb = await sandbox({ buildSeconds: 600 });
     try {
       const f = writeFile('fleet-term.yaml', fleet(sb));
       const child = startEdp(['apply', '-f', f, '--yes', '--poll-interval', '10ms'], {
-        env: operatorEnv(sb.url, config.dir),
+        env: operatorEnv(sb.url, configOf('sigterm')),
       });
       let stdout = '';
       let stderr = '';
