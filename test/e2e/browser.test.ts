@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { advanceClock, control, http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
@@ -19,6 +19,11 @@ import { ROOT, operatorEnv, requireBuild, runEdp } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
+/**
+ * The browser itself: Debian's /usr/bin/chromium is a shell script that adds desktop flags
+ * (extensions, GPU rasterization) before starting this binary.
+ */
+const CHROMIUM_BINARY = ['/usr/lib/chromium/chromium', CHROMIUM].find((path) => existsSync(path));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'browser');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -67,9 +72,8 @@ function startOperator(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-/** No accessibility violation on the page (or frame) as axe-core sees it. */
+/** No accessibility violation on the page (or frame) as axe-core sees it (openPage loads axe). */
 async function expectAccessible(target: Page | Frame): Promise<void> {
-  await target.evaluate(AXE);
   const violations = await target.evaluate(async () => {
     const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: any[] }> } }).axe.run();
     return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target).join(', ')})`);
@@ -77,11 +81,22 @@ async function expectAccessible(target: Page | Frame): Promise<void> {
   expect(violations).toEqual([]);
 }
 
-/** A page in a fresh context; Playwright's waits end before the test's, so a failure names what it waited for. */
+/**
+ * A page in a fresh context; Playwright's waits end before the test's, so a failure names what
+ * it waited for. axe-core is in every document the page loads, from its start: Chromium runs a
+ * script given this way for a fraction of what compiling it again for each check costs.
+ */
 async function openPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
   const page = await browser.newPage(options);
   page.setDefaultTimeout(30_000);
+  await page.addInitScript({ content: AXE });
   return page;
+}
+
+/** Waits until `locator` shows `text`, then holds it to that (case and all). */
+async function expectText(locator: Locator, text: string): Promise<void> {
+  await locator.filter({ hasText: text }).waitFor();
+  expect(await locator.textContent()).toContain(text);
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -95,9 +110,20 @@ async function signIn(target: Page | Frame, what: string, email = 'client@exampl
   await target.getByRole('button', { name: 'Sign in and allow' }).click();
 }
 
-async function newConnection(before: Array<{ id: number }>): Promise<any> {
+/** The address of a flow already completed, opened again: `status`, and an alert saying so. */
+async function expectUsed(page: Page, url: string, status: number): Promise<void> {
+  const again = await page.goto(url);
+  expect(again!.status()).toBe(status);
+  expect(await page.getByRole('alert').textContent()).toContain('already been used');
+  await expectAccessible(page);
+}
+
+/** The ids of every connection the sandbox holds, to tell which one a flow adds. */
+const knownConnections = () => new Set(sb.store.state.connections.map((c) => c.id));
+
+/** The one google_ads connection `edp connections list` shows that was not known before. */
+async function newConnection(known: Set<number>): Promise<any> {
   const after = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
-  const known = new Set(before.map((c) => c.id));
   const added = after.filter((c: { id: number }) => !known.has(c.id));
   expect(added).toHaveLength(1);
   return added[0];
@@ -118,25 +144,28 @@ describe.skipIf(!HAVE_CHROMIUM)(
     beforeAll(async () => {
       requireBuild();
       mkdirSync(ARTIFACTS, { recursive: true });
-      sb = await sandbox({ webhookDelay: 0 });
-      operator = await startOperator();
+      // One browser for the file, started while the servers start. Without the
+      // background-networking flags Chromium waits on the network; playwright gives each launch
+      // a fresh profile directory.
+      [sb, operator, browser] = await Promise.all([
+        sandbox({ webhookDelay: 0 }),
+        startOperator(),
+        chromium.launch({
+          executablePath: CHROMIUM_BINARY,
+          headless: true,
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        }),
+      ]);
       operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
-      // One browser for the file. Without the background-networking flags Chromium waits on
-      // the network; playwright gives each launch a fresh profile directory.
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
     }, 60_000);
     afterAll(async () => {
       await browser?.close();
@@ -149,40 +178,40 @@ describe.skipIf(!HAVE_CHROMIUM)(
     });
 
     it('iframe, one step: signing in makes a connection with every account', async () => {
-      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
-      const { url } = await edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']);
-      const page = await openPage();
+      const known = knownConnections();
+      const [{ url }, page] = await Promise.all([
+        edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']),
+        openPage(),
+      ]);
       const first = await page.goto(url);
       expect(first!.status()).toBe(200);
       await expectAccessible(page);
       await screenshot(page, 'iframe-sign-in');
       await signIn(page, 'Google Ads');
-      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
+      await expectText(page.getByRole('status'), 'Connected');
       await expectAccessible(page);
-      const c = await newConnection(before);
+      // While edp lists what was made: the code is spent, the same URL now says so.
+      const [c] = await Promise.all([newConnection(known), expectUsed(page, url, 404)]);
       expect(c.accounts_number).toBe(3);
-      expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 2', 'Client account 3']);
-      // The code is spent: the same URL now says so.
-      const again = await page.goto(url);
-      expect(again!.status()).toBe(404);
-      expect(await page.getByRole('alert').textContent()).toContain('already been used');
-      await expectAccessible(page);
-      await page.close();
+      const [titles] = await Promise.all([accountTitles(c.id), page.close()]);
+      expect(titles).toEqual(['Client account 1', 'Client account 2', 'Client account 3']);
     });
 
     it('iframe, two steps: the connection has the accounts picked', async () => {
-      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
-      const { url } = await edpJson([
-        'iframe-url',
-        '--type',
-        'datasource',
-        '--name',
-        'google_ads',
-        '--show-account-selection',
-        '--use-default-auth',
+      const known = knownConnections();
+      const [{ url }, page] = await Promise.all([
+        edpJson([
+          'iframe-url',
+          '--type',
+          'datasource',
+          '--name',
+          'google_ads',
+          '--show-account-selection',
+          '--use-default-auth',
+        ]),
+        openPage({ viewport: { width: 720, height: 640 } }),
       ]);
       expect(url).toContain('show_account_selection=True');
-      const page = await openPage({ viewport: { width: 720, height: 640 } });
       await page.goto(url);
       expect(await page.getByText('Authentication method').count()).toBe(0);
       await signIn(page, 'Google Ads');
@@ -193,21 +222,17 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await page.getByRole('checkbox', { name: /Client account 3\b/ }).check();
       await screenshot(page, 'iframe-accounts');
       await page.getByRole('button', { name: 'Connect' }).click();
-      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
-      const c = await newConnection(before);
+      await expectText(page.getByRole('status'), 'Connected');
+      const [c] = await Promise.all([newConnection(known), page.close()]);
       expect(c.accounts_number).toBe(2);
       expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 3']);
-      await page.close();
     });
 
     it('link: names who asked, connects by keyboard alone, then the link is used and says so', async () => {
-      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
-      const [link] = await sendLink();
-      const page = await openPage();
+      const known = knownConnections();
+      const [[link], page] = await Promise.all([sendLink(), openPage()]);
       await page.goto(link.url);
-      await expect
-        .poll(() => page.locator('main').textContent())
-        .toContain('Avery Chief asks you to connect Google Ads');
+      await expectText(page.locator('main'), 'Avery Chief asks you to connect Google Ads');
       await expectAccessible(page);
       await screenshot(page, 'link-sign-in');
       // Keyboard only: the e-mail is prefilled with the link's recipient.
@@ -219,10 +244,14 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await page.getByRole('heading', { name: 'Choose accounts' }).waitFor();
       await page.getByRole('button', { name: 'Connect' }).focus();
       await page.keyboard.press('Enter'); // sync all accounts, the default
-      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
-      const c = await newConnection(before);
+      await expectText(page.getByRole('status'), 'Connected');
+      // While edp lists what was made: the link is used, and says so.
+      const [c, links] = await Promise.all([
+        newConnection(known),
+        edpJson(['links', 'list', '--data-source', 'google_ads']),
+        expectUsed(page, link.url, 410).then(() => screenshot(page, 'link-used')),
+      ]);
       expect(c.accounts_number).toBe(3);
-      const links = await edpJson(['links', 'list', '--data-source', 'google_ads']);
       expect(links.find((l: { id: number }) => l.id === link.id)).toMatchObject({
         status: 'used',
         connection_id: c.id,
@@ -232,18 +261,15 @@ describe.skipIf(!HAVE_CHROMIUM)(
         kind: 'confirmation',
         link_ids: [link.id],
       });
-      const again = await page.goto(link.url);
-      expect(again!.status()).toBe(410);
-      expect(await page.getByRole('alert').textContent()).toContain('already been used');
-      await expectAccessible(page);
-      await screenshot(page, 'link-used');
       await page.close();
     });
 
     it('embedded in a page of another origin: the flow completes and posts ConnectionCreated to that page', async () => {
-      const before = await edpJson(['connections', 'list', '--data-source', 'google_ads']);
-      const { url } = await edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']);
-      const page = await openPage();
+      const known = knownConnections();
+      const [{ url }, page] = await Promise.all([
+        edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']),
+        openPage(),
+      ]);
       await page.goto(`${operatorUrl}/?url=${encodeURIComponent(url)}`);
       const frame = await waitUntil(() => page.frames().find((f) => f.url().startsWith(sb.url)), {
         what: 'the framed page',
@@ -252,63 +278,74 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await frame.getByLabel('E-mail address at Google Ads').waitFor();
       await expectAccessible(frame);
       await signIn(frame, 'Google Ads');
-      await expect.poll(() => page.locator('#messages').textContent()).toContain('"type":"ConnectionCreated"');
-      const message = await page.locator('#messages li').first().textContent();
-      expect(message!.startsWith(`${sb.url} `)).toBe(true);
-      await screenshot(page, 'embedded');
-      const c = await newConnection(before);
-      expect(message).toContain(`"connection_id":${c.id}`);
-      const ids = (await edpJson(['accounts', 'list', '--connection', String(c.id)])).map((a: { id: number }) => a.id);
-      expect(message).toContain(`"account_ids":${JSON.stringify(ids)}`);
-      await page.close();
+      await expectText(page.locator('#messages'), '"type":"ConnectionCreated"');
+      const message = (await page.locator('#messages li').first().textContent())!;
+      expect(message.startsWith(`${sb.url} `)).toBe(true);
+      const posted = JSON.parse(message.slice(`${sb.url} `.length));
+      const [c, accounts] = await Promise.all([
+        newConnection(known),
+        edpJson(['accounts', 'list', '--connection', String(posted.connection_id)]),
+        screenshot(page, 'embedded').then(() => page.close()),
+      ]);
+      expect(posted).toMatchObject({
+        type: 'ConnectionCreated',
+        connection_id: c.id,
+        account_ids: accounts.map((a: { id: number }) => a.id),
+      });
     });
 
     it("the inspector shows the session's requests, webhook deliveries with their retries, and the outbox", async () => {
       // A receiver subscribed to the event a new connection emits; its first answer is lost.
-      const token = await tokenFor(sb, 101);
-      const ep = await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
-        token,
-        body: { url: `${operatorUrl}/hook`, event_types: ['workspace_connector_changed'] },
-      });
-      expect(ep.status).toBe(201);
-      expect((await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.body.id}/verify/`, { token })).status).toBe(200);
-      await control(sb, 'PATCH', '/webhooks', { retry_delays: [0, 0, 0, 0], lost_answers: 1 });
-      const { url } = await edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']);
-      const page = await openPage({ viewport: { width: 1280, height: 900 } });
+      // Meanwhile edp makes the iframe URL and sends a link, which puts a message in the outbox
+      // whatever the order of the tests.
+      const subscribe = async () => {
+        const token = await tokenFor(sb, 101);
+        const ep = await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
+          token,
+          body: { url: `${operatorUrl}/hook`, event_types: ['workspace_connector_changed'] },
+        });
+        expect(ep.status).toBe(201);
+        expect((await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.body.id}/verify/`, { token })).status).toBe(200);
+        await control(sb, 'PATCH', '/webhooks', { retry_delays: [0, 0, 0, 0], lost_answers: 1 });
+        return ep.body.id as number;
+      };
+      const [endpointId, { url }, , page] = await Promise.all([
+        subscribe(),
+        edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads']),
+        sendLink(),
+        openPage({ viewport: { width: 1280, height: 900 } }),
+      ]);
       await page.goto(url);
       await signIn(page, 'Google Ads');
-      await expect.poll(() => page.getByRole('status').textContent()).toContain('Connected');
+      await expectText(page.getByRole('status'), 'Connected');
       const deliveries = await waitUntil(
         async () => {
           await advanceClock(sb, 1);
-          const d = (await control(sb, 'GET', `/webhook-deliveries?endpoint_id=${ep.body.id}`)) as any[];
+          const d = (await control(sb, 'GET', `/webhook-deliveries?endpoint_id=${endpointId}`)) as any[];
           return d.some((x) => x.outcome === 'delivered') ? d : undefined;
         },
         { what: 'a delivery', timeoutMs: 20_000, intervalMs: 50 },
       );
-      // A link sent in this test puts a message in the outbox, whatever the order of the tests.
-      await sendLink();
-      const page2 = await openPage({ viewport: { width: 1280, height: 900 } });
-      await page2.goto(`${sb.url}/_sandbox/`);
-      const text = (await page2.locator('main').textContent())!;
+      // The operator opens the inspector in the same browser (it answers the same to anyone).
+      await page.goto(`${sb.url}/_sandbox/`);
+      const text = (await page.locator('main').textContent())!;
       expect(text).toContain('/api/v3/get_iframe_url');
       expect(text).toContain('/connect/flow/');
       expect(text).toContain('workspace_connector_changed');
       expect(text).toContain(deliveries[0].signature);
-      const rows = page2.locator('#deliveries ~ table tbody tr, section[aria-labelledby="deliveries"] tbody tr');
+      const rows = page.locator('#deliveries ~ table tbody tr, section[aria-labelledby="deliveries"] tbody tr');
       expect(await rows.count()).toBeGreaterThanOrEqual(2);
       expect(text).toContain('the answer was lost');
       expect(text).toContain('Links sent to connect Google Ads'); // the outbox
-      await expectAccessible(page2);
-      await screenshot(page2, 'inspector');
+      await expectAccessible(page);
+      await screenshot(page, 'inspector');
       // The clock form moves the sandbox's clock.
       const was = sb.store.clock.now();
-      await page2.getByLabel('Advance the clock by (seconds)').fill('3600');
-      await page2.getByRole('button', { name: 'Advance' }).click();
-      await expect.poll(() => page2.getByRole('status').textContent()).toContain('Clock advanced by 3600 s.');
+      await page.getByLabel('Advance the clock by (seconds)').fill('3600');
+      await page.getByRole('button', { name: 'Advance' }).click();
+      await expectText(page.getByRole('status'), 'Clock advanced by 3600 s.');
       expect(sb.store.clock.now() - was).toBeGreaterThanOrEqual(3_600_000);
       await page.close();
-      await page2.close();
     });
   },
 );
