@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
-import { BIN, operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
+import { BIN, collected, operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
 
 // The built command line as a process: help, version, errors, sign-in and the agency-level
@@ -37,19 +37,13 @@ function runNode(
   args: string[],
   opts: { env?: Record<string, string | undefined>; cwd?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, {
-    cwd: opts.cwd,
-    env: opts.env as NodeJS.ProcessEnv | undefined,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return collected(
+    spawn(process.execPath, args, {
+      cwd: opts.cwd,
+      env: opts.env as NodeJS.ProcessEnv | undefined,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 /** `edp --help` off a terminal: one run, which two tests read. */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,29 +98,32 @@ export function startEdp(argv: string[], opts: Omit<EdpRunOptions, 'stdin'> = {}
   });
 }
 
+/** What a process printed and how it ended, once it has ended (its stdin is left to the caller). */
+export function collected(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
 /** Runs `edp argv…` to its end and collects its output and exit code. */
 export function runEdp(argv: string[], opts: EdpRunOptions = {}): Promise<EdpRun> {
   const child = startEdp(argv, opts);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const ended = collected(child);
   // A child that exits before reading its input closes the pipe: not an error of the test.
   child.stdin.on('error', () => undefined);
   child.stdin.end(opts.stdin ?? '');
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) =>
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr,
-        json: () => parseJson(stdout) as any,
-        errorJson: () => JSON.parse(stderr.trim().split('\n').pop()!),
-      }),
-    );
-  });
+  return ended.then((r) => ({
+    ...r,
+    json: () => parseJson(r.stdout) as any,
+    errorJson: () => JSON.parse(r.stderr.trim().split('\n').pop()!),
+  }));
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
-import { operatorEnv, requireBuild, ROOT } from './helpers.js';
+import { collected, operatorEnv, requireBuild, ROOT } from './helpers.js';
 
 // --jq and completion in the package as shipped: the files package.json lists, without
 // node_modules or the sources, run as a process and from a real shell. The tests, and the runs
@@ -32,19 +32,9 @@ afterAll(async () => {
 /** Runs a process without blocking: the sandbox answers from this process. */
 function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...operatorEnv(sb.url, join(work.dir, 'config')), PATH: `${bin}:${process.env.PATH}`, HOME: work.dir };
-  const child = spawn(command, args, {
-    env: env as NodeJS.ProcessEnv,
-    cwd: work.dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return collected(
+    spawn(command, args, { env: env as NodeJS.ProcessEnv, cwd: work.dir, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
 }
 
 describe.concurrent('shipped edp', () => {
