@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import type { Spinner } from '../../output/output.js';
-import { STEPS, type StepReporter } from '../../recipes/deploy.js';
+import type { StepReporter } from '../../recipes/deploy.js';
 import { stepLabel, stepReporter } from './deploy-steps.js';
 
 /** 45s, 2m05s: how long a step has been running. */
@@ -67,7 +67,8 @@ export class FleetBoard {
 /**
  * Step progress of one deployment in a fleet: one line per finished step and per build state,
  * prefixed by `prefix` (the workspace, and the recipe where there are several), so that a long
- * build is never silent; on a terminal the board's live line follows it too.
+ * build is never silent; on a terminal the board's live line follows it too (the caller
+ * tells the board when the deployment has ended: `FleetBoard.finish`).
  */
 export function fleetStepReporter(ctx: Context, prefix: string, key: string, board?: FleetBoard): StepReporter {
   const c = ctx.output.err;
@@ -78,10 +79,6 @@ export function fleetStepReporter(ctx: Context, prefix: string, key: string, boa
     const line = (mark: string, t: string) => ctx.output.info(`${c.dim(prefix)} ${mark} ${label(t)}`);
     let last: string | undefined;
     board?.set(key, label(text), started);
-    const end = (mark: string, t: string, last: boolean) => {
-      line(mark, t);
-      if (last) board?.finish(key);
-    };
     return {
       update: (t) => {
         if (t === last) return;
@@ -89,9 +86,9 @@ export function fleetStepReporter(ctx: Context, prefix: string, key: string, boa
         board?.set(key, label(t), started);
         line(c.cyan('…'), `${t} (${since()})`);
       },
-      succeed: (t) => end(c.green('✓'), t, n === STEPS),
-      warn: (t) => end(c.yellow('!'), t, n === STEPS),
-      fail: (t) => end(c.red('✗'), t, true),
+      succeed: (t) => line(c.green('✓'), t),
+      warn: (t) => line(c.yellow('!'), t),
+      fail: (t) => line(c.red('✗'), t),
     };
   });
 }
