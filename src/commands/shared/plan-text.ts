@@ -14,12 +14,17 @@ export function workspaceReadText(p: WorkspacePlan): string {
 
 /** The line apply writes as it begins a recipe or an endpoint of a workspace. */
 export function workBegunText(w: WorkBegun): string {
-  return `[${w.workspace}] ${w.resource} ${w.resource === 'recipe' ? `"${w.name}"` : w.name}: ${w.action}`;
+  return `[${w.workspace}] ${resourceText(w.resource, w.name)}: ${w.action}`;
+}
+
+/** `recipe "Paid Media"`, `webhook https://…`: a resource by its name in the file (a url bare, a title quoted). */
+function resourceText(resource: string, name: string): string {
+  return `${resource} ${resource === 'webhook' ? name : `"${name}"`}`;
 }
 
 /** One line for a person per change. */
 export function changeText(c: Change): string {
-  const what = `${c.resource} ${c.resource === 'webhook' ? c.name : `"${c.name}"`}${c.id !== null && c.id !== undefined ? ` (${idText(c.id)})` : ''}`;
+  const what = `${resourceText(c.resource, c.name)}${c.id !== null && c.id !== undefined ? ` (${idText(c.id)})` : ''}`;
   if (c.action === 'delete') return `- ${what}: delete (--prune)`;
   switch (c.resource) {
     case 'recipe':
