@@ -167,12 +167,6 @@ export interface CliOptions {
   stderrLines?: number;
   /** stdout and stderr are one pipe whose reader goes away after this many lines (`2>&1 | head -N`) */
   bothLines?: number;
-  /**
-   * How the run pauses before repeating a request. Default: it does not wait (the pause still
-   * yields to the event loop and still ends on the run's signal), so a retried request costs no
-   * wall time. Give `sleep` to wait otherwise, or to record the pauses asked for.
-   */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A pause that does not wait: it yields once to the event loop, and ends early on `signal`. */
@@ -251,7 +245,9 @@ export async function cli(
     ...opts.env,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const code = await main(argv, { stdin, stdout, stderr, env, sleep: opts.sleep ?? noWait }, opts.signal);
+  // The run's pauses before a repeat do not wait (they still yield, and still end on the signal):
+  // a retried request costs no wall time.
+  const code = await main(argv, { stdin, stdout, stderr, env, sleep: noWait }, opts.signal);
   await new Promise((r) => setImmediate(r));
   return {
     code,
