@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pool } from '../../src/fleet/pool.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, http, sandbox, tempDir } from '../helpers.js';
 import { requireBuild, runEdp, type EdpRun } from './helpers.js';
@@ -55,22 +56,11 @@ afterAll(async () => {
   dir.remove();
 });
 
-/** A run of `edp` waits on its process's start and on Prism as much as on a core: a few go at once. */
-const RUNS_AT_ONCE = 3;
-
 /**
- * `work` for every item, RUNS_AT_ONCE at a time. Resolves once all ended, with the results in
- * the items' order, so that expectations are checked, and the first failure reported, in that order.
+ * A run of `edp` waits on its process's start and on Prism as much as on a core: a few go at once
+ * (`pool` keeps the results in the order of the runs, so expectations are checked in that order).
  */
-async function fewAtOnce<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i]!);
-  };
-  await Promise.all(Array.from({ length: RUNS_AT_ONCE }, lane));
-  return results;
-}
+const RUNS_AT_ONCE = 3;
 
 describe('Prism as a validating proxy in front of the sandbox', () => {
   it('validates: a request the document refuses is answered 422 by the proxy, not the sandbox', async () => {
@@ -116,7 +106,7 @@ describe('Prism as a validating proxy in front of the sandbox', () => {
         ['roles', 'list'],
       ],
     ];
-    const done = await fewAtOnce(sequences, async (sequence) => {
+    const done = await pool(sequences, RUNS_AT_ONCE, async (sequence) => {
       const runs: [string[], EdpRun][] = [];
       for (const argv of sequence) runs.push([argv, await edp('proxy', argv)]);
       return runs;
@@ -151,7 +141,7 @@ const READS: string[][] = [
 describe('Prism as a mock server answering from the document alone', () => {
   it('every read shows what came: no error, nothing undefined', async () => {
     const argvs = READS.flatMap((argv) => [argv, [...argv, '--json']]);
-    const runs = await fewAtOnce(argvs, (argv) => edp('mock', argv));
+    const runs = await pool(argvs, RUNS_AT_ONCE, (argv) => edp('mock', argv));
     argvs.forEach((argv, i) => {
       const r = runs[i]!;
       const text = shown(argv, r);
@@ -163,7 +153,7 @@ describe('Prism as a mock server answering from the document alone', () => {
   }, 120_000);
 
   it('with random content the document allows, every read shows it or refuses it in one clear line', async () => {
-    const runs = await fewAtOnce(READS, (argv) => edp('randomMock', argv));
+    const runs = await pool(READS, RUNS_AT_ONCE, (argv) => edp('randomMock', argv));
     READS.forEach((argv, i) => {
       const r = runs[i]!;
       const text = shown(argv, r);
