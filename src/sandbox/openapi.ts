@@ -270,6 +270,25 @@ export function installOpenApi(app: FastifyInstance): void {
       routes.push({ method, url: route.url, body: config.body, query: config.query });
     }
   });
-  let document: Record<string, unknown> | undefined;
-  app.get('/_sandbox/openapi.json', async () => (document ??= buildOpenApiDocument(routes)));
+  app.get('/_sandbox/openapi.json', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(documentText(routes)),
+  );
+}
+
+/**
+ * The document's text, made once per process for a set of routes: every sandbox registers the
+ * same routes with the same schema objects, so one started after another (tests start hundreds)
+ * serves the text the first one built. The routes are compared entry by entry, schemas by
+ * identity, so a sandbox with other routes gets its own document.
+ */
+let built: { routes: RegisteredRoute[]; text: string } | undefined;
+function documentText(routes: RegisteredRoute[]): string {
+  const same =
+    built?.routes.length === routes.length &&
+    routes.every((r, i) => {
+      const b = built!.routes[i]!;
+      return r.method === b.method && r.url === b.url && r.body === b.body && r.query === b.query;
+    });
+  if (!same) built = { routes: [...routes], text: JSON.stringify(buildOpenApiDocument(routes)) };
+  return built!.text;
 }
