@@ -139,6 +139,8 @@ export function tempDir(prefix = 'edp-test-'): { dir: string; remove(): void } {
 
 export interface CliResult {
   code: number;
+  /** the pauses the run took, in ms (before a repeat, between a wait's reads), none of them waited */
+  pauses: number[];
   stdout: string;
   stderr: string;
   /** stdout parsed as JSON (lossless) */
@@ -175,6 +177,41 @@ export function noWait(_ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return reject(signal.reason);
     setImmediate(resolve);
   });
+}
+
+/** A run's pretend time (IO.sleep and IO.now), and the pauses it was asked for. */
+export interface PretendTime {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** every pause asked for, in ms, in order */
+  pauses: number[];
+}
+
+/**
+ * Time for one in-process run: a pause does not wait (it yields once to the event loop, and
+ * ends with the signal's reason if the signal aborted meanwhile), then moves the clock on to its
+ * end; pauses under way at once end at the latest of their ends, not at their sum. The clock
+ * starts at the real time. A wait thus reaches its deadline after the pauses it took.
+ */
+export function pretendTime(): PretendTime {
+  let t = Date.now();
+  const pauses: number[] = [];
+  return {
+    now: () => t,
+    pauses,
+    sleep(ms, signal) {
+      pauses.push(ms);
+      const until = t + Math.max(0, ms);
+      return new Promise((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        setImmediate(() => {
+          if (signal?.aborted) return reject(signal.reason);
+          t = Math.max(t, until);
+          resolve();
+        });
+      });
+    },
+  };
 }
 
 /**
@@ -245,12 +282,14 @@ export async function cli(
     ...opts.env,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  // The run's pauses before a repeat do not wait (they still yield, and still end on the signal):
-  // a retried request costs no wall time.
-  const code = await main(argv, { stdin, stdout, stderr, env, sleep: noWait }, opts.signal);
+  // The run's pauses (before a repeat, between a wait's reads) do not wait, on a clock they move
+  // on: a retried request or a wait costs no wall time, and a wait still ends at its deadline.
+  const time = pretendTime();
+  const code = await main(argv, { stdin, stdout, stderr, env, sleep: time.sleep, now: time.now }, opts.signal);
   await new Promise((r) => setImmediate(r));
   return {
     code,
+    pauses: time.pauses,
     stdout: out,
     stderr: err,
     json: () => parseJson(out) as any,

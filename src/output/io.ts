@@ -10,11 +10,17 @@ export interface IO {
   stderr: OutStream;
   env: Record<string, string | undefined>;
   /**
-   * How the run waits before repeating a request (backoff, Retry-After); real time when not
-   * given. In-process tests pass one that returns at once, so that a retried request costs no
-   * wall time.
+   * How the run pauses: before repeating a request (backoff, Retry-After) and between the reads
+   * of a wait (--poll-interval); real time when not given. In-process tests pass one that
+   * returns at once, so that a retry or a wait costs no wall time.
    */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /**
+   * The clock of a wait (milliseconds, as Date.now): its deadline (--wait-timeout) and the age
+   * of what it read last; real time when not given. Tests pass the clock their `sleep` moves on,
+   * so that a wait reaches its deadline after the pauses it took, however fast they returned.
+   */
+  now?: (() => number) | undefined;
 }
 
 /** The process's own streams. stdin is created on first use: only commands that read it pay for the stream. */

@@ -240,10 +240,11 @@ export async function deployToWorkspace(
   opts: DeployOptions,
   report: StepReporter,
 ): Promise<DeployOutcome> {
-  const deadline = Date.now() + opts.wait.timeoutMs;
+  const now = opts.wait.now ?? Date.now;
+  const deadline = now() + opts.wait.timeoutMs;
   const waitLeft = (): Omit<WaitOptions, 'onState'> => ({
     ...opts.wait,
-    timeoutMs: Math.max(0, deadline - Date.now()),
+    timeoutMs: Math.max(0, deadline - now()),
   });
   let recipe: Recipe | undefined;
   let reached: DeployStep | undefined;

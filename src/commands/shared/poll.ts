@@ -22,12 +22,19 @@ export interface WaitTiming {
 /**
  * The pauses of every wait (recipes, extract runs, load runs, `apply`): the first one from
  * `--poll-interval`, then EDP_POLL_INTERVAL, then the profile's poll_interval, then 2s; each
- * next one half as long again, up to 15 s; the deadline from `--wait-timeout` (30m).
+ * next one half as long again, up to 15 s; the deadline from `--wait-timeout` (30m). The
+ * pauses and the clock are the run's (IO.sleep, IO.now).
  * Bad values are usage errors naming the flag, variable or profile setting.
  */
 export function waitPolling(ctx: Context, flags: WaitTiming): PollOptions {
   const timeoutMs = parseDuration(flags.waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
-  return { timeoutMs, intervalMs: pollIntervalMs(ctx, flags.pollInterval), signal: ctx.signal };
+  return {
+    timeoutMs,
+    intervalMs: pollIntervalMs(ctx, flags.pollInterval),
+    signal: ctx.signal,
+    sleep: ctx.io.sleep,
+    now: ctx.io.now,
+  };
 }
 
 /** The first pause between reads: `--poll-interval`, EDP_POLL_INTERVAL, the profile, then 2s. */

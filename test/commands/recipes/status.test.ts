@@ -216,7 +216,7 @@ describe('edp recipes status', () => {
     const id = await createRecipe(t.sb, token, 4001);
     await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
     await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
-    // A pause of the whole --poll-interval would outlast the test's own timeout.
+    // No pause of the whole --poll-interval: the first one ends at the deadline.
     const r = await cli(t.sb, [
       'recipes',
       'status',
@@ -230,6 +230,8 @@ describe('edp recipes status', () => {
     ]);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('still running');
+    expect(r.pauses.length).toBeGreaterThan(0);
+    expect(r.pauses.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(200);
   });
 
   it('refuses -w together with --all-workspaces (exit 2)', async () => {

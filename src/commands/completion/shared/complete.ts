@@ -215,7 +215,7 @@ export function completeStatic(
 async function lookUp(
   kind: Dynamic,
   flags: Record<string, string>,
-  env: IO['env'],
+  from: Pick<IO, 'env' | 'sleep' | 'now'>,
   signal: AbortSignal,
 ): Promise<Candidate[]> {
   const [{ Context }, { idText }] = await Promise.all([import('../../../context.js'), import('../../../util/json.js')]);
@@ -227,7 +227,9 @@ async function lookUp(
     },
     stdout: silent,
     stderr: silent,
-    env,
+    env: from.env,
+    sleep: from.sleep,
+    now: from.now,
   };
   const ctx = new Context(io, { ...flags, quiet: true, input: false }, signal);
   try {
@@ -267,7 +269,7 @@ function clean(text: string): string {
 export async function complete(
   program: Command,
   words: string[],
-  env: IO['env'],
+  io: Pick<IO, 'env' | 'sleep' | 'now'>,
   timeoutMs = DYNAMIC_TIMEOUT_MS,
 ): Promise<Completion> {
   const { completion, dynamic, flags } = completeStatic(program, words);
@@ -276,7 +278,7 @@ export async function complete(
   let timer: NodeJS.Timeout | undefined;
   try {
     const found = await Promise.race([
-      lookUp(dynamic, flags, env, controller.signal),
+      lookUp(dynamic, flags, io, controller.signal),
       new Promise<Candidate[]>((resolve) => {
         timer = setTimeout(() => resolve([]), timeoutMs);
       }),
@@ -305,7 +307,7 @@ export function formatCompletion(completion: Completion, current: string): strin
 
 export async function runComplete(program: Command, words: string[], io: IO): Promise<number> {
   try {
-    const completion = await complete(program, words, io.env);
+    const completion = await complete(program, words, io);
     io.stdout.write(formatCompletion(completion, words[words.length - 1] ?? ''));
   } catch {
     io.stdout.write(':nofiles\n');
