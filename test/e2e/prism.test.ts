@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pool } from '../../src/fleet/pool.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, http, sandbox, tempDir } from '../helpers.js';
-import { requireBuild, runEdp, type EdpRun } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import type { EdpRun } from './helpers.js';
 import { startPrism, type PrismServer, type PrismServers } from './prism.js';
 
 /**
@@ -17,8 +18,10 @@ import { startPrism, type PrismServer, type PrismServers } from './prism.js';
  *   unlike the sandbox's (`"string"`, ids of 1, empty lists), which the CLI must read, and with
  *   random content the document allows (counts in the millions, links to other hosts), which it
  *   must read or refuse clearly, never crash on.
- * Prism's servers run in this process (./prism.ts); the runs of edp go a few at a time, in
- * their order where it matters.
+ * Prism's servers run in this process (./prism.ts), and so does the built command line: the
+ * bundle of dist/ (./built-in-process.ts), whose requests and reads are what is judged here, not
+ * its process (test/e2e/cli.test.ts and the others run that). Runs go a few at a time, in their
+ * order where it matters.
  */
 
 const dir = tempDir('edp-e2e-prism-');
@@ -28,23 +31,22 @@ let prism: PrismServers;
 
 /** The environment of runs against one server: a config folder of their own. */
 const envOf = (server: PrismServer) => ({ EDP_BASE_URL: prism[server], EDP_CONFIG_DIR: join(dir.dir, server) });
-const edp = (server: PrismServer, argv: string[]): Promise<EdpRun> => runEdp(argv, { env: envOf(server) });
+const edp = (server: PrismServer, argv: string[]): Promise<EdpRun> => runBuiltInProcess(argv, { env: envOf(server) });
 
 /** What a run printed, for a failed expectation's message. */
 const shown = (argv: string[], r: EdpRun) => `edp ${argv.join(' ')} → ${r.code}\n${r.stdout}${r.stderr}`;
 
 beforeAll(async () => {
-  requireBuild();
   sb = await sandbox({ buildSeconds: 0 });
   const doc = join(dir.dir, 'openapi.json');
   writeFileSync(doc, await (await fetch(`${sb.url}/_sandbox/openapi.json`)).text());
   prism = await startPrism(doc, sb.url);
-  // A profile signed in through each server. Credentials from the environment would do as well,
-  // but every run would then derive their scrypt digest: a tenth of a second of a core, 80 times.
+  // A profile signed in through each server (login's check of the credentials goes through it
+  // too); the runs below use it, as an operator's would.
   const login = ['auth', 'login', '--username', USERNAME, '--password-stdin'];
   await Promise.all(
     SERVERS.map(async (server) => {
-      const r = await runEdp(login, { env: envOf(server), stdin: PASSWORD });
+      const r = await runBuiltInProcess(login, { env: envOf(server), stdin: PASSWORD });
       if (r.code !== 0) throw new Error(`${server}: ${shown(login, r)}`);
     }),
   );
@@ -57,8 +59,9 @@ afterAll(async () => {
 });
 
 /**
- * A run of `edp` waits on its process's start and on Prism as much as on a core: a few go at once
- * (`pool` keeps the results in the order of the runs, so expectations are checked in that order).
+ * A few runs at once (`pool` keeps the results in the order of the runs, so expectations are
+ * checked in that order). The runs, Prism and the sandbox share this thread, so this overlaps
+ * only their waits on the sockets: measured, it costs the same as one run at a time.
  */
 const RUNS_AT_ONCE = 3;
 

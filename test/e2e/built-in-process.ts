@@ -1,0 +1,68 @@
+import { PassThrough, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { errorDocument } from '../../src/output/error-document.js';
+import { parseJson } from '../../src/util/json.js';
+import { main, wantsMachineOutput } from '../bundle/cli.js';
+import { noWait } from '../helpers.js';
+import type { EdpRun, EdpRunOptions } from './helpers.js';
+
+/**
+ * The shipped bundle (dist/cli.cjs, through test/bundle/cli.ts, which refuses a dist/ older than
+ * its sources) run in this process, for the built-tool files that judge what the command line
+ * sends, reads or shows rather than how its process behaves: a process adds a Node start and a
+ * load of the bundle to each run and nothing to their verdict. test/e2e/cli.test.ts and the
+ * others run `bin/edp.js` as a process.
+ *
+ * A run sees what runEdp gives its process: PATH, HOME and the environment given, nothing else
+ * of the test runner's; standard input holding `stdin` and then closed; stdout and stderr that
+ * are not terminals. A fault no command caught ends it as the process's entry ends it (`run` in
+ * src/cli.ts): one `error: …` line, or the JSON error document under --json, and exit 1. Its
+ * pauses before a repeated request do not wait (`noWait`).
+ *
+ * Runs may overlap: the command line keeps no state of a run at module level (only caches of
+ * pure results: loaded modules, digests of credentials); the config file is shared under its
+ * own lock, as between processes.
+ */
+export async function runBuiltInProcess(
+  argv: string[],
+  opts: Pick<EdpRunOptions, 'env' | 'stdin'> = {},
+): Promise<EdpRun> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env }))
+    if (v !== undefined) env[k] = v;
+  const stdin = new PassThrough();
+  stdin.end(opts.stdin ?? '');
+  const stdout = new Collected();
+  const stderr = new Collected();
+  const code = await main(argv, { stdin, stdout, stderr, env, sleep: noWait }).catch((err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    stderr.write(
+      wantsMachineOutput(argv, false)
+        ? `${JSON.stringify(errorDocument({ code: 'unexpected_error', message }))}\n`
+        : `error: ${message}\n`,
+    );
+    return 1;
+  });
+  const [out, err] = [stdout.text, stderr.text];
+  return {
+    code,
+    signal: null,
+    stdout: out,
+    stderr: err,
+    json: () => parseJson(out) as any,
+    errorJson: () => JSON.parse(err.trim().split('\n').pop()!),
+  };
+}
+
+/** A pipe's reader that keeps everything: each write is taken as it is made. */
+class Collected extends Writable {
+  text = '';
+  private readonly decoder = new StringDecoder('utf8');
+  constructor() {
+    super({ decodeStrings: false });
+  }
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.text += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    done();
+  }
+}
