@@ -2,7 +2,6 @@ import { PassThrough, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errorDocument } from '../../src/output/error-document.js';
 import { parseJson } from '../../src/util/json.js';
-import { main, wantsMachineOutput } from '../bundle/cli.js';
 import { noWait } from '../helpers.js';
 import type { EdpRun, EdpRunOptions } from './helpers.js';
 
@@ -19,6 +18,9 @@ import type { EdpRun, EdpRunOptions } from './helpers.js';
  * src/cli.ts): one `error: …` line, or the JSON error document under --json, and exit 1. Its
  * pauses before a repeated request do not wait (`noWait`).
  *
+ * The bundle loads at the first run (test/bundle/cli.ts), so that a file skipped for another
+ * reason never asks for a build.
+ *
  * Runs may overlap: the command line keeps no state of a run at module level (only caches of
  * pure results: loaded modules, digests of credentials); the config file is shared under its
  * own lock, as between processes.
@@ -34,6 +36,7 @@ export async function runBuiltInProcess(
   stdin.end(opts.stdin ?? '');
   const stdout = new Collected();
   const stderr = new Collected();
+  const { main, wantsMachineOutput } = await (bundle ??= import('../bundle/cli.js'));
   const code = await main(argv, { stdin, stdout, stderr, env, sleep: noWait }).catch((err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
     stderr.write(
@@ -53,6 +56,8 @@ export async function runBuiltInProcess(
     errorJson: () => JSON.parse(err.trim().split('\n').pop()!),
   };
 }
+
+let bundle: Promise<typeof import('../bundle/cli.js')> | undefined;
 
 /** A pipe's reader that keeps everything: each write is taken as it is made. */
 class Collected extends Writable {

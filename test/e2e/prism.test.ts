@@ -5,7 +5,7 @@ import { pool } from '../../src/fleet/pool.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, http, sandbox, tempDir } from '../helpers.js';
 import { runBuiltInProcess } from './built-in-process.js';
-import type { EdpRun } from './helpers.js';
+import { requireBuild, type EdpRun } from './helpers.js';
 import { startPrism, type PrismServer, type PrismServers } from './prism.js';
 
 /**
@@ -37,6 +37,7 @@ const edp = (server: PrismServer, argv: string[]): Promise<EdpRun> => runBuiltIn
 const shown = (argv: string[], r: EdpRun) => `edp ${argv.join(' ')} → ${r.code}\n${r.stdout}${r.stderr}`;
 
 beforeAll(async () => {
+  requireBuild();
   sb = await sandbox({ buildSeconds: 0 });
   const doc = join(dir.dir, 'openapi.json');
   writeFileSync(doc, await (await fetch(`${sb.url}/_sandbox/openapi.json`)).text());
