@@ -3,11 +3,12 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { advanceClock, control, http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
-import { ROOT, operatorEnv, requireBuild, runEdp } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import { ROOT, operatorEnv, requireBuild } from './helpers.js';
 
 /**
  * The client's side in a real browser: Debian's Chromium, driven by playwright-core, clicks
@@ -15,6 +16,10 @@ import { ROOT, operatorEnv, requireBuild, runEdp } from './helpers.js';
  * the inspector; the built `edp` then shows what was made. Every page passes axe-core's checks;
  * screenshots are kept in test-artifacts/browser/. Without Chromium (`.ci/run` installs it
  * where apt can) the file is skipped, saying so.
+ *
+ * The built command line runs in this process (./built-in-process.ts): what it lists is what is
+ * judged here, and a process of its own would add a Node start per run and nothing to the
+ * verdict (test/e2e/cli.test.ts and the others run it as a process).
  */
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -30,11 +35,14 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const dir = tempDir('edp-e2e-browser-');
 let sb: Sandbox;
 let browser: Browser;
+/** The browser context of every page of the file (see beforeAll). */
+let context: BrowserContext;
 /** The operator's site: another origin that frames the sandbox's pages, and a webhook receiver. */
 let operator: Server;
 let operatorUrl: string;
 
-const edp = (argv: string[]) => runEdp(['-w', '101', ...argv], { env: operatorEnv(sb.url, join(dir.dir, 'config')) });
+const edp = (argv: string[]) =>
+  runBuiltInProcess(['-w', '101', ...argv], { env: operatorEnv(sb.url, join(dir.dir, 'config')) });
 
 async function edpJson(argv: string[]): Promise<any> {
   const r = await edp([...argv, '--json']);
@@ -82,14 +90,13 @@ async function expectAccessible(target: Page | Frame): Promise<void> {
 }
 
 /**
- * A page in a fresh context; Playwright's waits end before the test's, so a failure names what
- * it waited for. axe-core is in every document the page loads, from its start: Chromium runs a
- * script given this way for a fraction of what compiling it again for each check costs.
+ * A new page of the file's context (its default viewport is 1280×720, as a fresh context's).
+ * Playwright's waits end before the test's, so a failure names what it waited for.
  */
 async function openPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const page = await browser.newPage(options);
+  const page = await context.newPage();
   page.setDefaultTimeout(30_000);
-  await page.addInitScript({ content: AXE });
+  if (options.viewport) await page.setViewportSize(options.viewport);
   return page;
 }
 
@@ -166,6 +173,15 @@ describe.skipIf(!HAVE_CHROMIUM)(
         }),
       ]);
       operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
+      // One context for every page (a new page per test): a context of its own would isolate
+      // nothing, as the pages keep nothing in it that another test could meet. The sandbox sets
+      // no cookie (a flow is in the page's address and on the server, its pages are sent with
+      // cache-control: no-store), neither its pages nor the operator's use storage (their scripts
+      // only post and show messages), and each test makes its own flow or link. axe-core is in
+      // every document a page loads, from its start: Chromium runs a script given this way for a
+      // fraction of what compiling it again for each check costs.
+      context = await browser.newContext();
+      await context.addInitScript({ content: AXE });
     }, 60_000);
     afterAll(async () => {
       await browser?.close();
