@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { errorDocument } from '../../src/output/error-document.js';
 import { parseJson } from '../../src/util/json.js';
 import { noWait } from '../helpers.js';
-import type { EdpRun, EdpRunOptions } from './helpers.js';
+import { childEnv, type EdpRun, type EdpRunOptions } from './helpers.js';
 
 /**
  * The shipped bundle (dist/cli.cjs, through test/bundle/cli.ts, which refuses a dist/ older than
@@ -29,9 +29,7 @@ export async function runBuiltInProcess(
   argv: string[],
   opts: Pick<EdpRunOptions, 'env' | 'stdin'> = {},
 ): Promise<EdpRun> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env }))
-    if (v !== undefined) env[k] = v;
+  const env = childEnv(opts.env);
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
   const stdout = new Collected();

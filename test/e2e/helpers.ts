@@ -81,7 +81,8 @@ export interface EdpRun {
   errorJson(): ErrorDocument;
 }
 
-function childEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
+/** A run's whole environment: PATH and HOME, then `env` (a key set to undefined is left out). */
+export function childEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
   const all: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(all)) if (v !== undefined) out[k] = v;
