@@ -1066,14 +1066,24 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** The request paths a router path serves, as a regular expression (a parameter is one segment). */
+/**
+ * The request paths a router path serves, as a regular expression (a parameter is one segment).
+ * Made once per path: every sandbox asks for its routes' patterns as it starts, and a pattern
+ * without flags keeps no state between uses.
+ */
 export function pathPattern(path: string): RegExp {
-  const body = path
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${body}$`);
+  let pattern = patterns.get(path);
+  if (!pattern) {
+    const body = path
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    pattern = new RegExp(`^${body}$`);
+    patterns.set(path, pattern);
+  }
+  return pattern;
 }
+const patterns = new Map<string, RegExp>();
 
 /** The operation a method and router path name, if any. */
 export function operationOf(method: string, path: string): Operation | undefined {
