@@ -173,6 +173,31 @@ describe("the run's answers", () => {
     }
   });
 
+  it('memory freed of what was there before the run does not hide what the run has taken since', async () => {
+    const body = Buffer.from(JSON.stringify({ id: 1, padding: 'x'.repeat(2 * MiB) }));
+    const { url } = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    let inUse = 100 * MiB;
+    const client = new ApiClient({
+      baseUrl: url,
+      timeoutMs: 10_000,
+      auth,
+      memoryBudgetBytes: 16 * MiB,
+      memoryInUse: () => inUse,
+    });
+    try {
+      await client.get('/a/', 'none', undefined, ['id']);
+      // A collection frees 60 MiB of garbage older than the run, then the run keeps 20 MiB more:
+      // 60 + 20 - 100 is no growth, but 20 MiB over the least seen is past the budget.
+      inUse = 40 * MiB;
+      await client.get('/b/', 'none', undefined, ['id']);
+      inUse += 20 * MiB;
+      const err = await client.get('/c/', 'none', undefined, ['id']).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'response_too_large', details: { limit_bytes: 16 * MiB, run: true } });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('lists gathered whole across workspaces stop at the memory budget (exit 1), whatever each page weighs', async () => {
     // 40 pages of about 1 MB for each workspace: `recipes status` keeps every recipe it reads.
     const pages = page(MiB, 40 * 10, 10);
