@@ -143,19 +143,25 @@ describe("the run's answers", () => {
     expect(error.message).toContain('EDP_MAX_RESPONSE_MB');
   });
 
-  it('memory that grows past the budget while answers are read stops the run, and no request is sent after', async () => {
+  /** A client with a run budget of 16 MiB of memory, told `inUse()`, of a service answering 2 MiB. */
+  async function budgeted(inUse: () => number): Promise<{ client: ApiClient; seen: string[] }> {
     const body = Buffer.from(JSON.stringify({ id: 1, padding: 'x'.repeat(2 * MiB) }));
     const { url, seen } = await serve((_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(body),
     );
-    let inUse = 100 * MiB;
     const client = new ApiClient({
       baseUrl: url,
       timeoutMs: 10_000,
       auth,
       memoryBudgetBytes: 16 * MiB,
-      memoryInUse: () => inUse,
+      memoryInUse: inUse,
     });
+    return { client, seen };
+  }
+
+  it('memory that grows past the budget while answers are read stops the run, and no request is sent after', async () => {
+    let inUse = 100 * MiB;
+    const { client, seen } = await budgeted(() => inUse);
     try {
       await client.get('/a/', 'none', undefined, ['id']);
       // What the command keeps of the answers it read (a list gathered whole) counts too.
@@ -174,20 +180,12 @@ describe("the run's answers", () => {
   });
 
   it('memory freed of what was there before the run does not hide what the run has taken since', async () => {
-    const body = Buffer.from(JSON.stringify({ id: 1, padding: 'x'.repeat(2 * MiB) }));
-    const { url } = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
     let inUse = 100 * MiB;
-    const client = new ApiClient({
-      baseUrl: url,
-      timeoutMs: 10_000,
-      auth,
-      memoryBudgetBytes: 16 * MiB,
-      memoryInUse: () => inUse,
-    });
+    const { client } = await budgeted(() => inUse);
     try {
       await client.get('/a/', 'none', undefined, ['id']);
       // A collection frees 60 MiB of garbage older than the run, then the run keeps 20 MiB more:
-      // 60 + 20 - 100 is no growth, but 20 MiB over the least seen is past the budget.
+      // 60 MiB in use is less than the 100 first seen, but 20 over the least seen (40) is past the budget.
       inUse = 40 * MiB;
       await client.get('/b/', 'none', undefined, ['id']);
       inUse += 20 * MiB;
