@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errorDocument } from '../../src/output/error-document.js';
 import { parseJson } from '../../src/util/json.js';
-import { noWait } from '../helpers.js';
+import { pretendTime } from '../helpers.js';
 import { childEnv, type EdpRun, type EdpRunOptions } from './helpers.js';
 
 /**
@@ -16,7 +16,8 @@ import { childEnv, type EdpRun, type EdpRunOptions } from './helpers.js';
  * of the test runner's; standard input holding `stdin` and then closed; stdout and stderr that
  * are not terminals. A fault no command caught ends it as the process's entry ends it (`run` in
  * src/cli.ts): one `error: …` line, or the JSON error document under --json, and exit 1. Its
- * pauses before a repeated request do not wait (`noWait`).
+ * pauses do not wait, on pretend time as the in-process command tests' (`pretendTime`), so a
+ * wait still ends at its deadline.
  *
  * The bundle loads at the first run (test/bundle/cli.ts), so that a file skipped for another
  * reason never asks for a build.
@@ -35,15 +36,18 @@ export async function runBuiltInProcess(
   const stdout = new Collected();
   const stderr = new Collected();
   const { main, wantsMachineOutput } = await (bundle ??= import('../bundle/cli.js'));
-  const code = await main(argv, { stdin, stdout, stderr, env, sleep: noWait }).catch((err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
-    stderr.write(
-      wantsMachineOutput(argv, false)
-        ? `${JSON.stringify(errorDocument({ code: 'unexpected_error', message }))}\n`
-        : `error: ${message}\n`,
-    );
-    return 1;
-  });
+  const time = pretendTime();
+  const code = await main(argv, { stdin, stdout, stderr, env, sleep: time.sleep, now: time.now }).catch(
+    (err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      stderr.write(
+        wantsMachineOutput(argv, false)
+          ? `${JSON.stringify(errorDocument({ code: 'unexpected_error', message }))}\n`
+          : `error: ${message}\n`,
+      );
+      return 1;
+    },
+  );
   const [out, err] = [stdout.text, stderr.text];
   return {
     code,
