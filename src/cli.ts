@@ -25,7 +25,10 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.help);
   program.addHelpText('after', ({ command, error }) => {
     const width = helpWidth(command, error);
-    const sandbox = wrap('Run `edp sandbox` for a local emulator of the whole service.', width);
+    const sandbox = wrap(
+      'Run `edp sandbox` for a local emulator of the whole service, and `edp help environment` for the environment variables edp reads.',
+      width,
+    );
     return `\n${exitCodesHelp(width)}\n${sandbox.join('\n')}`;
   });
   await registerCommands(program, app, argv, all);

@@ -1,10 +1,11 @@
-import { ConfigStore, checkProfileName, configDir, type Profile } from './config/store.js';
-import { SETTINGS, baseUrlProblem, storedSetting, type ResolvedSetting, type SettingKey } from './config/settings.js';
-import { shellWord } from './util/shell.js';
+import { ConfigStore, configDir, type Profile } from './config/store.js';
+import type { ResolvedSetting, SettingKey } from './config/settings.js';
+import { RunSettings } from './config/resolve.js';
+import { suggest, type RunOptions } from './util/suggest.js';
 import { UsageError } from './errors.js';
 import type { IO, OutStream } from './output/io.js';
 import { Output } from './output/output.js';
-import { parseDuration, parseId, parsePositiveInt } from './util/validate.js';
+import { parsePositiveInt } from './util/validate.js';
 import type { Credentials } from './api/auth.js';
 import type { Service } from './api/service.js';
 import { VERSION } from './version.js';
@@ -22,6 +23,8 @@ export type GlobalFlags = GlobalOptionValues;
 export class Context {
   readonly output: Output;
   readonly env: Record<string, string | undefined>;
+  /** The run's settings, each resolved once (config/resolve.ts). */
+  readonly settings: RunSettings;
   readonly profileName: string;
   readonly timeoutMs: number;
   private store: ConfigStore | undefined;
@@ -64,9 +67,9 @@ export class Context {
       verbose,
       color: flags.color !== false,
     });
-    this.profileName = checkProfileName(flags.profile ?? io.env.EDP_PROFILE ?? 'default');
-    this.timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : 60_000;
-    if (this.timeoutMs <= 0) throw new UsageError('--timeout must be longer than 0');
+    this.settings = new RunSettings({ flags, env: io.env, profile: (name) => this.config.profile(name) });
+    this.profileName = this.settings.profile.value;
+    this.timeoutMs = this.settings.timeout.value;
   }
 
   get config(): ConfigStore {
@@ -78,117 +81,80 @@ export class Context {
     return this.config.profile(this.profileName);
   }
 
+  /** The service's address, checked, without a trailing slash. */
   baseUrl(): string {
-    const setting = this.baseUrlSetting();
-    const url = setting.value;
-    const what = setting.source === 'profile' ? `profile "${this.profileName}" setting base_url` : setting.source;
-    let u: URL;
-    try {
-      u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      throw new UsageError(`${what} must be an http(s) URL, got "${url}"`);
-    }
-    // A path is kept: requests go under it (a service behind a proxy's path).
-    const problem = baseUrlProblem(u);
-    if (problem) throw new UsageError(`${what} ${problem}, got "${url}"`);
-    return url.replace(/\/+$/, '');
+    return this.settings.baseUrl().value;
   }
 
   /** The service address and where it was set: flag, environment, profile or built-in default. */
   baseUrlSetting(): { value: string; source: string } {
-    const { value, source } = this.setting('base_url');
+    const { value, source } = this.settings.setting('base_url');
     return { value: value!, source };
   }
 
-  /**
-   * A setting and where it came from: its flag (a global option, or `flag`, the value of the
-   * command option that stands for it: `--concurrency`, `--poll-interval`), then its environment
-   * variable, then the profile (`edp config set`), then the built-in default (docs/guide.md,
-   * Settings). Values from flags and variables are checked by the code that uses them, naming
-   * the flag or variable; the profile's are checked here.
-   */
+  /** A setting of `edp config` and where it came from (RunSettings.setting). */
   setting(key: SettingKey, flag?: string): ResolvedSetting {
-    const spec = SETTINGS[key];
-    const global = globalFlagProperty[key];
-    const flagValue = flag ?? (global === undefined ? undefined : this.flags[global]);
-    if (flagValue !== undefined) return { key, value: flagValue, source: spec.flag };
-    const envValue = this.env[spec.env];
-    if (envValue !== undefined && envValue !== '') return { key, value: envValue, source: spec.env };
-    const stored = storedSetting(this.profile(), key, this.profileName);
-    if (stored !== undefined) return { key, value: stored, source: 'profile' };
-    return { key, value: spec.default, source: 'default' };
+    return this.settings.setting(key, flag);
   }
 
-  /**
-   * A setting as `setting` finds it, checked by its rule (config/settings.ts) whatever its
-   * source, with `what` naming that source in messages: the flag, the variable or the
-   * profile's setting. A bad value is a usage error naming it.
-   */
+  /** A setting, checked by its rule whatever its source (RunSettings.checkedSetting). */
   checkedSetting(key: SettingKey, flag?: string): ResolvedSetting & { what: string } {
-    const { value, source } = this.setting(key, flag);
-    const what = source === 'profile' ? `profile "${this.profileName}" setting ${key}` : source;
-    return { key, value: value === undefined ? undefined : SETTINGS[key].check(value, what), source, what };
+    return this.settings.checkedSetting(key, flag);
   }
 
   /**
-   * A command to suggest, as it must be pasted to work: `edp WORDS`, with `-w` when this run's
-   * workspace is not the profile's default (a flag or EDP_WORKSPACE named it) and `--profile`
-   * when a flag chose the profile.
+   * A command to suggest, as it must be pasted to work (util/suggest.ts): `edp WORDS` with the
+   * `--profile`, `--base-url` and `-w` this run needs; `-w WS` among the words names the
+   * workspace, else it is this run's.
    */
   hint(...words: string[]): string {
-    const parts = ['edp', ...words];
-    // A profile chosen by --profile or EDP_PROFILE is named: the command pasted in another shell uses it.
-    if (this.flags.profile !== undefined || this.profileName !== 'default') parts.push('--profile', this.profileName);
-    const ws = this.setting('workspace');
-    if (ws.value !== undefined && ws.value !== '' && ws.source !== 'profile' && !words.includes('-w'))
-      parts.push('-w', String(ws.value));
-    return parts.map(shellWord).join(' ');
+    const at = words.indexOf('-w');
+    if (at >= 0) return suggest([...words.slice(0, at), ...words.slice(at + 2)], { workspace: words[at + 1] });
+    let workspace: string | undefined;
+    try {
+      workspace = this.settings.workspace()?.value;
+    } catch {
+      workspace = undefined;
+    }
+    return suggest(words, { workspace });
   }
 
-  /** The workspace for bearer operations: -w, EDP_WORKSPACE, then the profile's default. */
+  /**
+   * What a command suggested by this run needs to work when pasted (util/suggest.ts): the
+   * profile when a flag or EDP_PROFILE chose it, the service address when a flag gave it, and
+   * the workspace a pasted command acts in without `-w` (the profile's default, unless
+   * EDP_WORKSPACE is set).
+   */
+  runOptions(): RunOptions {
+    const globals: string[] = [];
+    if (this.settings.profile.origin !== 'default') globals.push('--profile', this.profileName);
+    if (this.flags.baseUrl !== undefined) globals.push('--base-url', this.flags.baseUrl);
+    let implicitWorkspace: string | undefined;
+    if (this.env.EDP_WORKSPACE === undefined || this.env.EDP_WORKSPACE === '') {
+      try {
+        implicitWorkspace = this.settings.defaultWorkspace()?.value;
+      } catch {
+        implicitWorkspace = undefined;
+      }
+    }
+    return { globals, implicitWorkspace };
+  }
+
+  /** The workspace of a verb that acts in one: -w, EDP_WORKSPACE, then the profile's default. */
   workspace(): string | undefined {
-    const { value, source } = this.setting('workspace');
-    return value === undefined || value === ''
-      ? undefined
-      : parseId(
-          value,
-          source === 'profile'
-            ? `profile "${this.profileName}" setting workspace`
-            : source === '--workspace'
-              ? '--workspace'
-              : source,
-        );
+    return this.settings.workspace()?.value;
   }
 
   requireWorkspace(): string {
-    const ws = this.workspace();
-    if (!ws)
-      throw new UsageError(
-        'this command needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with `edp config set workspace ID`',
-      );
+    const ws = this.settings.requireWorkspace().value;
     this.workspaceCommand = true;
     return ws;
   }
 
-  /**
-   * The credentials of this run. Credentials from the environment win over the profile, for
-   * CI, and replace it whole: with any of EDP_TOKEN, EDP_USERNAME/EDP_PASSWORD or EDP_SESSION_ID
-   * set, nothing of the profile's credentials is used, so two identities never mix in one run.
-   */
+  /** The credentials of this run (RunSettings.credentials). */
   credentials(): Credentials {
     if (this.override) return this.override;
-    const env = this.env;
-    const token = env.EDP_TOKEN || undefined;
-    // Sent as it is in a header: a line break or a control character could not be sent at all.
-    if (token && /[^\t\x20-\x7e\x80-\xff]/.test(token))
-      throw new UsageError('EDP_TOKEN holds a character a header cannot carry (a line break, a control character)');
-    const sessionId = env.EDP_SESSION_ID || undefined;
-    if (token || sessionId || env.EDP_USERNAME !== undefined || env.EDP_PASSWORD !== undefined) {
-      return { username: env.EDP_USERNAME, password: env.EDP_PASSWORD, token, sessionId, source: 'env' };
-    }
-    const p = this.profile();
-    return { username: p.username, password: p.password, sessionId: p.session_id || undefined, source: 'profile' };
+    return this.settings.credentials();
   }
 
   /** Credentials to check before they are stored (`auth login`); call before `api()`. */
@@ -306,12 +272,6 @@ export class Context {
     }
   }
 }
-
-/** The global option that stands for a setting (commander's camel case); the others are verbs' options. */
-const globalFlagProperty: Partial<Record<SettingKey, 'workspace' | 'baseUrl'>> = {
-  workspace: 'workspace',
-  base_url: 'baseUrl',
-};
 
 /** A stdout stand-in that keeps what is written, in order. */
 function captureStream(into: string[]): OutStream {

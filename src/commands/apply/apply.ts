@@ -1,7 +1,14 @@
 import type { Context } from '../../context.js';
 import { ManyFailures, NotConfirmedError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/output.js';
-import { applyFailures, applyFleet, blockedRows, planFailures, type ApplyRow } from '../../fleet/apply.js';
+import {
+  applyFailures,
+  applyFleet,
+  blockedRows,
+  planFailures,
+  receivesSecrets,
+  type ApplyRow,
+} from '../../fleet/apply.js';
 import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
 import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
@@ -11,10 +18,9 @@ import type { StepReporter } from '../../recipes/deploy.js';
 import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import { FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
-import { fleetScope } from '../shared/workspace-choice.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import { errorJson, reportError } from '../../output/errors.js';
-import { secretsNotShown } from '../webhooks/shared/secret-not-shown.js';
+import { requireSecretReader, unreadSecrets } from '../webhooks/shared/secret-not-shown.js';
 import type { ApplyOptions } from './command.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
@@ -25,15 +31,17 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
       'name what to apply: a fleet file with -f/--file FILE, or a plan saved by `edp plan --out` as the argument',
     );
   const saved = planPath === undefined ? undefined : readSavedPlan(planPath);
-  if (saved && (opts.prune || ctx.flags.workspace !== undefined))
+  // A saved plan keeps the scope it was planned with: -w or EDP_WORKSPACE may only repeat it.
+  const scope = ctx.settings.fleetScope();
+  if (saved && (opts.prune || (scope && !sameIds(scope.value, saved.source.workspaces))))
     throw new UsageError(
-      `${saved.path} keeps the scope and --prune it was planned with: pass -w and --prune to \`edp plan\`, not to apply`,
+      `${saved.path} keeps the scope and --prune it was planned with: pass ${opts.prune ? '--prune' : scope!.what} to \`edp plan\`, not to apply`,
     );
   const file = saved
     ? await parseFleetFile(saved.source.file, `plan ${saved.path}`)
     : await readFleetFile(opts.file!, ctx.io.stdin);
   const prune = saved ? saved.source.prune : !!opts.prune;
-  const only = saved ? (saved.source.workspaces ?? undefined) : fleetScope(ctx);
+  const only = saved ? (saved.source.workspaces ?? undefined) : scope?.value;
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   const wait = waitPolling(ctx, opts);
   if (!opts.yes && !ctx.interactive)
@@ -72,6 +80,13 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     if (failures.length > 0) throw new ManyFailures(failures);
     return;
   }
+  // Before the question and before any change: where the new endpoints' secrets can go.
+  if (receivesSecrets(plan))
+    requireSecretReader(
+      ctx,
+      opts.secretsFile,
+      'this plan creates webhook endpoints, whose secrets the service shows only once',
+    );
   if (!opts.yes) {
     const { confirm } = await ctx.prompts();
     const ok = await confirm(
@@ -101,30 +116,28 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   } finally {
     board?.stop();
   }
-  // A secret the service shows only once must reach its reader: one that could not be shown
-  // (the output was closed) fails its row, with the command that makes a new one.
-  const unshown: ApplyRow[] = [];
   const shown = rows.map(shownRow);
-  if (ctx.output.machine) {
-    if (!(await ctx.output.shown(() => ctx.output.json(shown)))) unshown.push(...shown.filter((r) => r.secret));
-  } else {
+  if (ctx.output.machine) ctx.output.json(shown);
+  else {
     await ctx.output.list(shown, columns);
     // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
-    for (const r of shown.filter((x) => x.secret)) {
-      const line = `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`;
-      if (!(await ctx.output.shown(() => ctx.output.line(line)))) unshown.push(r);
-    }
+    for (const r of shown.filter((x) => x.secret))
+      ctx.output.line(
+        `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`,
+      );
   }
   // Each failure is in its row above.
   const failures = applyFailures(rows);
-  if (unshown.length > 0) {
-    const lost = secretsNotShown(
-      ctx,
-      unshown.map((r) => ({ id: idText(r.id), workspace: idText(r.workspace_id) })),
-    );
-    if (failures.length === 0) throw lost;
-    reportError(ctx.output, lost);
-    failures.push(lost);
+  // A secret the service shows only once must reach its reader: when it may not have (part of the
+  // output was lost), the run fails naming every secret it printed, with the commands that make new ones.
+  const unread = await unreadSecrets(
+    ctx,
+    rows.filter((r) => r.secret).map((r) => ({ id: idText(r.id), workspace: idText(r.workspace_id) })),
+  );
+  if (unread) {
+    if (failures.length === 0) throw unread;
+    reportError(ctx.output, unread);
+    failures.push(unread);
   }
   if (failures.length > 0) throw new ManyFailures(failures);
 }
@@ -155,4 +168,10 @@ function noteOf(r: ApplyRow): string {
   const err = r.error as { code?: string | null; message?: string } | null;
   const parts = [err ? `${err.code ? `${err.code}: ` : ''}${err.message ?? ''}` : '', r.note ?? ''];
   return parts.filter(Boolean).join('; ');
+}
+
+/** Whether a scope names the same workspaces as a saved plan's (null: the whole file). */
+function sameIds(ids: string[], saved: string[] | null | undefined): boolean {
+  if (!saved) return false;
+  return ids.length === saved.length && [...ids].sort().join() === [...saved].sort().join();
 }

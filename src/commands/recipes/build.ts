@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { parseId } from '../../util/validate.js';
 import type { BuildOptions } from './command.js';
 import { reportBuildEnd, waitWithSpinner } from './shared/wait.js';
-import { waitPolling } from '../shared/poll.js';
+import { waitOf } from '../shared/poll.js';
 import { showRecipe } from './shared/view.js';
 
 type Start = (api: Service, ws: string, id: string) => Promise<Recipe>;
@@ -21,7 +21,7 @@ export async function startBuild(
 ): Promise<void> {
   const recipeId = parseId(opts.args[0], 'recipe id');
   const ws = ctx.requireWorkspace();
-  const wait = opts.wait ? waitPolling(ctx, opts) : undefined;
+  const wait = waitOf(ctx, opts, { flag: '--wait', given: !!opts.wait })?.polling;
   const api = await ctx.api();
   const started = await call(api, ws, recipeId);
   if (!wait) {

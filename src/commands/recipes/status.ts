@@ -14,7 +14,7 @@ import { fleetConcurrency } from '../shared/concurrency.js';
 import type { StatusOptions } from './command.js';
 import { styleState } from './shared/view.js';
 import { stateText } from '../../recipes/text.js';
-import { waitPolling } from '../shared/poll.js';
+import { waitOf } from '../shared/poll.js';
 import { agoText, durationText, faultLine, isTransient, pollUntil, WaitUnreachableError } from '../../util/poll.js';
 
 /** One row per workspace and recipe (`recipes status --json` prints these). */
@@ -107,7 +107,7 @@ const describeRow = (r: StatusRow) =>
 export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
-  const wait = opts.watch ? waitPolling(ctx, opts) : undefined;
+  const wait = waitOf(ctx, opts, { flag: '--watch', given: !!opts.watch })?.polling;
   const watchCommand = () =>
     ctx.hint('recipes', 'status', ...(opts.allWorkspaces ? ['--all-workspaces'] : []), '--watch');
   const api = await ctx.api();

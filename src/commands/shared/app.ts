@@ -87,35 +87,41 @@ export class App {
   /** Runs `body` with a context; the one place a command's outcome becomes an exit code. */
   async execute(flags: GlobalFlags, body: (ctx: Context) => Promise<void>): Promise<void> {
     // Loaded here rather than at start-up: `--help` and usage errors never need them.
-    const [{ Context }, { exitCodeFor, isPromptInterrupt, ExitCode }, { reportError }, { Output }] = await Promise.all([
+    const [{ Context }, { withRunOptions }] = await Promise.all([
       import('../../context.js'),
+      import('../../util/suggest.js'),
+    ]);
+    const gone = this.outputGone.signal;
+    let run: Context;
+    try {
+      run = new Context(this.io, flags, this.signal ? AbortSignal.any([this.signal, gone]) : gone);
+    } catch (err) {
+      return this.failed(err, flags);
+    }
+    this.ctx = run;
+    // Every command suggested during the run (its hints, notes and errors) carries the options it needs pasted.
+    await withRunOptions(
+      () => run.runOptions(),
+      () => this.runIn(run, body),
+    );
+  }
+
+  private async runIn(ctx: Context, body: (ctx: Context) => Promise<void>): Promise<void> {
+    const [{ exitCodeFor, isPromptInterrupt, ExitCode }, { reportError }] = await Promise.all([
       import('../../errors.js'),
       import('../../output/errors.js'),
-      import('../../output/output.js'),
     ]);
-    let ctx: Context | undefined;
     const gone = this.outputGone.signal;
     try {
-      ctx = new Context(this.io, flags, this.signal ? AbortSignal.any([this.signal, gone]) : gone);
-      this.ctx = ctx;
       await ctx.prepare();
       await body(ctx);
       this.exitCode = ExitCode.ok;
     } catch (err) {
-      const output =
-        ctx?.output ??
-        new Output(this.io, {
-          json: !!flags.json,
-          ndjson: !!flags.ndjson,
-          jsonErrors: !!flags.json || !!flags.ndjson || (flags.jq !== undefined && !this.io.stderr.isTTY),
-          quiet: false,
-          verbose: !!flags.verbose,
-          color: flags.color !== false,
-        });
+      const output = ctx.output;
       if (this.signal?.aborted && !isPromptInterrupt(err)) {
         // Ctrl-C while working: the run ends quietly with 130.
         this.exitCode = ExitCode.interrupted;
-      } else if (gone.aborted && !ctx?.changedSomething) {
+      } else if (gone.aborted && !ctx.changedSomething) {
         // Its reader went away and nothing was changed: the run ends quietly, with 141 (below).
         this.exitCode = ExitCode.ok;
       } else {
@@ -125,14 +131,33 @@ export class App {
     }
     try {
       // --jq: what the command printed, also when it failed after printing (a degraded build).
-      await ctx?.flushOutput();
+      await ctx.flushOutput();
     } catch (err) {
-      reportError(ctx!.output, err);
+      reportError(ctx.output, err);
       if (this.exitCode === ExitCode.ok) this.exitCode = exitCodeFor(err);
     } finally {
-      await ctx?.finish().catch(() => undefined);
+      await ctx.finish().catch(() => undefined);
     }
-    if (ctx) await this.checkShown(ctx);
+    await this.checkShown(ctx);
+  }
+
+  /** A run whose context could not be made (a bad global option): the error, on an output of its own. */
+  private async failed(err: unknown, flags: GlobalFlags): Promise<void> {
+    const [{ exitCodeFor }, { reportError }, { Output }] = await Promise.all([
+      import('../../errors.js'),
+      import('../../output/errors.js'),
+      import('../../output/output.js'),
+    ]);
+    const output = new Output(this.io, {
+      json: !!flags.json,
+      ndjson: !!flags.ndjson,
+      jsonErrors: !!flags.json || !!flags.ndjson || (flags.jq !== undefined && !this.io.stderr.isTTY),
+      quiet: false,
+      verbose: !!flags.verbose,
+      color: flags.color !== false,
+    });
+    reportError(output, err);
+    this.exitCode = exitCodeFor(err);
   }
 
   /**

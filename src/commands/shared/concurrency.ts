@@ -1,4 +1,4 @@
-import { AUTO_CONCURRENCY, FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
+import { FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
 import type { Context } from '../../context.js';
 
 /** `auto`: one per workspace, at most FLEET_CONCURRENCY_CAP, at least 1. */
@@ -12,8 +12,7 @@ export function fleetSized(workspaces: number): number {
  * size decides.
  */
 export function chosenConcurrency(ctx: Context, flag: string | undefined): number | undefined {
-  const { value } = ctx.checkedSetting('concurrency', flag);
-  return value === AUTO_CONCURRENCY ? undefined : Number(value);
+  return ctx.settings.concurrency(flag).value;
 }
 
 /**

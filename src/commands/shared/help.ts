@@ -208,9 +208,15 @@ export function addHelpCommand(program: CommandUnknownOpts): void {
     parent.helpCommand(false);
     parent
       .command('help', { hidden: parent !== program })
-      .argument('[command...]', 'the command, e.g. recipes deploy')
+      .argument('[command...]', 'the command, e.g. recipes deploy; or `environment`: the variables the tool reads')
       .description('show the help of a command')
-      .action((words: string[]) => {
+      .action(async (words: string[]) => {
+        if (parent === program && words.length === 1 && words[0] === 'environment') {
+          const { environmentHelp } = await import('./environment-help.js');
+          const width = helpWidth(program);
+          program.configureOutput().writeOut?.(environmentHelp(width));
+          return;
+        }
         let cmd: CommandUnknownOpts = parent;
         for (const word of words) {
           const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));

@@ -1,6 +1,8 @@
 import type { Argument, CommandUnknownOpts as Command, Help, Option } from '@commander-js/extra-typings';
 import type { EventEmitter } from 'node:events';
 import { EXIT_CODES } from '../../errors.js';
+import { commandEnvironment, commonEnvironment, ENVIRONMENT } from '../../config/environment.js';
+import { readByText } from './environment-help.js';
 
 /**
  * The manual, generated from the command tree: a Markdown page per command
@@ -57,6 +59,8 @@ interface Page {
   notes: Note[];
   /** example lines as shown at 80 columns (`manLines`: in a man page), and the note after them */
   examples: { lines: string[]; manLines: string[]; note: string[] } | undefined;
+  /** the environment variables the command reads besides those every command reads (all of them on the program's page) */
+  environment: Term[];
 }
 
 function isHidden(cmd: Command): boolean {
@@ -107,6 +111,13 @@ function page(cmd: Command, program: Command): Page {
     ),
     notes: after.filter((t) => t !== exampleText).flatMap((t) => notes(t.unwrapped)),
     examples: exampleText && examplesOf(exampleText),
+    environment: (isProgram
+      ? ENVIRONMENT
+      : commandEnvironment(
+          words.slice(1).join(' '),
+          own.map((o) => o.long ?? ''),
+        )
+    ).map((v) => ({ term: v.name, description: `${v.text}${isProgram ? readByText(v) : ''}` })),
   };
 }
 
@@ -269,6 +280,9 @@ function markdown(p: Page, pages: Page[]): string {
     out.push('## Examples', '', '```sh', ...p.examples.lines, '```', '');
     for (const n of p.examples.note) out.push(md(n), '');
   }
+  out.push('## Environment', '', ...mdTerms(p.environment));
+  if (!isProgram) out.push(...(p.environment.length > 0 ? [''] : []), commonEnvironmentText('markdown'), '');
+  else out.push('');
   if (isProgram) {
     out.push('## Exit codes', '', ...EXIT_CODES.map((e) => `- ${code(String(e.code))}: ${md(e.long)}`), '');
   } else out.push('## Exit codes', '', `See the [exit codes](${EXIT_CODES_LINK}).`, '');
@@ -337,6 +351,8 @@ function roff(p: Page, pages: Page[]): string {
     out.push('.SH EXAMPLES', '.PP', '.nf', ...p.examples.manLines.map(esc), '.fi');
     for (const n of p.examples.note) out.push('.PP', esc(n));
   }
+  out.push('.SH ENVIRONMENT', ...roffTerms(p.environment));
+  if (!isProgram) out.push('.PP', commonEnvironmentText('roff'));
   if (isProgram)
     out.push(
       '.SH EXIT STATUS',
@@ -349,6 +365,14 @@ function roff(p: Page, pages: Page[]): string {
   const also = seeAlso(p, pages);
   if (also.length > 0) out.push('.SH SEE ALSO', also.map(manRef).join(', '));
   return `${out.join('\n')}\n`;
+}
+
+/** The sentence a command's page gives the variables every command reads, which the program's page describes. */
+function commonEnvironmentText(format: 'markdown' | 'roff'): string {
+  const names = commonEnvironment().map((v) => v.name);
+  return format === 'markdown'
+    ? `Like every command, it reads ${names.map(code).join(', ')}: see [the environment](edp.md#environment) or \`edp help environment\`.`
+    : `Like every command, it reads ${esc(names.join(', '))}: see \\fBedp\\fR(1) or \\fBedp help environment\\fR.`;
 }
 
 /** A reference to a command's man page: `edp-recipes(1)`. */

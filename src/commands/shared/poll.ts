@@ -1,6 +1,6 @@
-import { DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
+import type { WaitGate } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
-import { ExitError, UsageError } from '../../errors.js';
+import { ExitError } from '../../errors.js';
 import type { Spinner } from '../../output/output.js';
 import {
   agoText,
@@ -10,7 +10,6 @@ import {
   type PollFault,
   type PollOptions,
 } from '../../util/poll.js';
-import { parseDuration } from '../../util/validate.js';
 import type { WaitFlags } from './flags.js';
 
 /** The timing flags of a wait, as a verb's options hold them (flags.ts declares them). */
@@ -19,49 +18,44 @@ export interface WaitTiming {
   pollInterval?: string | undefined;
 }
 
-/**
- * The pauses of every wait (recipes, extract runs, load runs, `apply`): the first one from
- * `--poll-interval`, then EDP_POLL_INTERVAL, then the profile's poll_interval, then 2s; each
- * next one half as long again, up to 15 s; the deadline from `--wait-timeout` (30m). The
- * pauses and the clock are the run's (IO.sleep, IO.now).
- * Bad values are usage errors naming the flag, variable or profile setting.
- */
-export function waitPolling(ctx: Context, flags: WaitTiming): PollOptions {
-  const timeoutMs = parseDuration(flags.waitTimeout ?? DEFAULT_WAIT_TIMEOUT, '--wait-timeout');
-  return {
-    timeoutMs,
-    intervalMs: pollIntervalMs(ctx, flags.pollInterval),
-    signal: ctx.signal,
-    sleep: ctx.io.sleep,
-    now: ctx.io.now,
-  };
-}
-
-/** The first pause between reads: `--poll-interval`, EDP_POLL_INTERVAL, the profile, then 2s. */
-export function pollIntervalMs(ctx: Context, flag: string | undefined): number {
-  const { value, what } = ctx.checkedSetting('poll_interval', flag);
-  return parseDuration(value!, what);
-}
-
-/** A checked `--wait`: how to poll, and the timeout as the person gave it (for messages). */
+/** A checked wait: how to poll, and the timeout as the person gave it (for messages). */
 export interface RunWait {
   polling: PollOptions;
   timeoutText: string;
 }
 
 /**
- * Checks the wait flags of a run verb before anything is sent; the wait to make with `--wait`,
- * undefined without it.
+ * The wait of every verb that waits (recipes, extract runs, load runs, `apply`, `status
+ * --watch`), checked the same way before anything is sent (RunSettings.waitTiming): the deadline
+ * from `--wait-timeout` (30m), longer than 0; the first pause from `--poll-interval`, then
+ * EDP_POLL_INTERVAL, then the profile's poll_interval, then 2s; each next one half as long
+ * again, up to 15 s. A verb that waits only on request passes its `--wait` or `--watch` as
+ * `gate`: without it, its timing flags are refused and there is no wait. The pauses and the
+ * clock are the run's (IO.sleep, IO.now).
  */
+export function waitOf(ctx: Context, flags: WaitTiming, gate?: WaitGate): RunWait | undefined {
+  const timing = ctx.settings.waitTiming(flags, gate);
+  if (!timing) return undefined;
+  return {
+    polling: {
+      timeoutMs: timing.timeoutMs,
+      intervalMs: timing.intervalMs,
+      signal: ctx.signal,
+      sleep: ctx.io.sleep,
+      now: ctx.io.now,
+    },
+    timeoutText: timing.timeoutText,
+  };
+}
+
+/** The wait of a verb that always waits (`recipes poll`, `deploy`, `apply`). */
+export function waitPolling(ctx: Context, flags: WaitTiming): PollOptions {
+  return waitOf(ctx, flags)!.polling;
+}
+
+/** The wait of a run verb (`extracts run`, `loads run`) with `--wait`; undefined without it. */
 export function runWaitOf(ctx: Context, opts: WaitFlags): RunWait | undefined {
-  if (!opts.wait) {
-    if (opts.waitTimeout !== undefined) throw new UsageError('--wait-timeout works with --wait');
-    if (opts.pollInterval !== undefined) throw new UsageError('--poll-interval works with --wait');
-    return undefined;
-  }
-  const polling = waitPolling(ctx, opts);
-  if (polling.timeoutMs <= 0) throw new UsageError('--wait-timeout must be longer than 0');
-  return { polling, timeoutText: opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT };
+  return waitOf(ctx, opts, { flag: '--wait', given: !!opts.wait });
 }
 
 /** What a wait does with its failed reads: show them, and their end. */

@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { readValidDocument } from '../../../util/document.js';
-import { parseDate, parseId, parseIdList } from '../../../util/validate.js';
+import { parseDate, parseId } from '../../../util/validate.js';
 import type { DeployOptions } from '../command.js';
 import { renamedValue } from '../../shared/flags.js';
 import { chosenConcurrency } from '../../shared/concurrency.js';
@@ -84,14 +84,10 @@ export async function specFromOptions(ctx: Context, opts: DeployOptions): Promis
             ],
     };
   }
-  if (opts.allWorkspaces && ctx.flags.workspace !== undefined)
-    throw new UsageError('pass either -w/--workspace or --all-workspaces, not both');
-  if (opts.allWorkspaces) spec.workspaces = 'all';
-  else if (ctx.flags.workspace !== undefined) spec.workspaces = parseIdList(ctx.flags.workspace, '--workspace');
-  else if (spec.workspaces === undefined) {
-    const ws = ctx.workspace();
-    if (ws) spec.workspaces = [ws];
-  }
+  // -w, EDP_WORKSPACE or --all-workspaces win over the file's `workspaces`; the profile's default
+  // workspace never chooses them (config/resolve.ts).
+  const scope = ctx.settings.workspaceScope(opts);
+  if (scope) spec.workspaces = scope.value;
   // The flag wins over the file; below both: EDP_CONCURRENCY, the profile's concurrency, then
   // auto (edp config). `chosenConcurrency` takes the flag first and checks every source.
   if (opts.concurrency !== undefined || spec.concurrency === undefined)
