@@ -209,7 +209,11 @@ export class RunSettings {
    * without EDP_TOKEN; a usage error when the token is set without its workspace.
    */
   tokenWorkspace(): string | undefined {
-    if (nonEmpty(this.env.EDP_TOKEN) === undefined) return undefined;
+    const token = nonEmpty(this.env.EDP_TOKEN);
+    if (token === undefined) return undefined;
+    // Sent as it is in a header: a line break or a control character could not be sent at all.
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(token))
+      throw new UsageError('EDP_TOKEN holds a character a header cannot carry (a line break, a control character)');
     const ws = nonEmpty(this.env.EDP_WORKSPACE);
     if (ws === undefined)
       throw new UsageError(
@@ -231,12 +235,7 @@ export class RunSettings {
   credentials(): Credentials {
     const env = this.env;
     const token = nonEmpty(env.EDP_TOKEN);
-    if (token !== undefined) {
-      // Sent as it is in a header: a line break or a control character could not be sent at all.
-      if (/[^\t\x20-\x7e\x80-\xff]/.test(token))
-        throw new UsageError('EDP_TOKEN holds a character a header cannot carry (a line break, a control character)');
-      this.tokenWorkspace();
-    }
+    if (token !== undefined) this.tokenWorkspace();
     const sessionId = nonEmpty(env.EDP_SESSION_ID);
     if (token || sessionId || env.EDP_USERNAME !== undefined || env.EDP_PASSWORD !== undefined) {
       return { username: env.EDP_USERNAME, password: env.EDP_PASSWORD, token, sessionId, source: 'env' };

@@ -88,7 +88,7 @@ describe('auth status checks the credentials in use', () => {
     const { env } = fresh();
     await login(a, env);
     const bad = await cli(a, ['auth', 'status', '--json', '--verbose'], {
-      env: { ...env, EDP_TOKEN: 'not-a-real-token-7f3' },
+      env: { ...env, EDP_TOKEN: 'not-a-real-token-7f3', EDP_WORKSPACE: '101' },
     });
     expect(bad.code).toBe(3);
     expect(bad.json()).toMatchObject({
@@ -103,7 +103,9 @@ describe('auth status checks the credentials in use', () => {
     expect(bad.stdout + bad.stderr).not.toContain('not-a-real-token-7f3');
 
     const token = await tokenFor(a, 101);
-    const good = await cli(a, ['auth', 'status', '--json'], { env: { ...env, EDP_TOKEN: token } });
+    const good = await cli(a, ['auth', 'status', '--json'], {
+      env: { ...env, EDP_TOKEN: token, EDP_WORKSPACE: '101' },
+    });
     expect(good.code, good.stderr).toBe(0);
     expect(good.json()).toMatchObject({ credentials_kind: ['token'], credentials_check: 'valid' });
     expect(good.stdout + good.stderr).not.toContain(token);

@@ -43,7 +43,7 @@ const answer: Parameters<typeof createHttpServer>[1] = (req, res) => {
 describe('requests that were never sent', () => {
   it('an untrusted certificate is an error at once, for a read and for a write (exit 1, not retried)', async () => {
     const s = await start(createHttpsServer(tls, answer));
-    const env = { EDP_TOKEN: 'tok', EDP_BASE_URL: `https://127.0.0.1:${s.port}` };
+    const env = { EDP_TOKEN: 'tok', EDP_WORKSPACE: '1', EDP_BASE_URL: `https://127.0.0.1:${s.port}` };
     for (const argv of [
       ['api', 'GET', '/api/v3/x'],
       ['api', 'POST', '/api/v3/x', '-f', 'a=b'],
@@ -67,7 +67,7 @@ describe('requests that were never sent', () => {
   it('a TLS handshake with a server that speaks plain HTTP fails at once and says so', async () => {
     const s = await start(createHttpServer(answer));
     const r = await cli(undefined, ['-w', '1', 'api', 'PUT', '/api/v3/x', '-f', 'a=b'], {
-      env: { EDP_TOKEN: 'tok', EDP_BASE_URL: `https://127.0.0.1:${s.port}` },
+      env: { EDP_TOKEN: 'tok', EDP_WORKSPACE: '1', EDP_BASE_URL: `https://127.0.0.1:${s.port}` },
     });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('the TLS handshake with');
@@ -81,7 +81,7 @@ describe('requests that were never sent', () => {
     const s = await start(createHttpServer(answer));
     const base = `http://127.0.0.1:${s.port}`;
     const typed = await cli(undefined, ['-w', '1', 'api', 'POST', '/api/v3/x', '-f', 'a=b'], {
-      env: { EDP_TOKEN: 'tok\nX-Injected: 1', EDP_BASE_URL: base },
+      env: { EDP_TOKEN: 'tok\nX-Injected: 1', EDP_WORKSPACE: '1', EDP_BASE_URL: base },
     });
     expect(typed.code, typed.stderr).toBe(2);
     expect(typed.stderr).toContain('EDP_TOKEN holds a character a header cannot carry');

@@ -147,11 +147,13 @@ describe('service text cannot drive the terminal', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const human = await cli({ url }, ['workspaces', 'get', '101'], { env: { EDP_TOKEN: 'x' } });
+      const human = await cli({ url }, ['workspaces', 'get', '101'], { env: { EDP_TOKEN: 'x', EDP_WORKSPACE: '101' } });
       expect(human.code).toBe(6);
       expect(human.stderr).toContain('Workspace Evil\\x1b]0;pwned\\x07\\x1b[2J is locked');
       expect(human.stderr).not.toMatch(CONTROL);
-      const machine = await cli({ url }, ['workspaces', 'get', '101', '--json'], { env: { EDP_TOKEN: 'x' } });
+      const machine = await cli({ url }, ['workspaces', 'get', '101', '--json'], {
+        env: { EDP_TOKEN: 'x', EDP_WORKSPACE: '101' },
+      });
       expect(machine.errorJson().error.message).toBe(`Workspace ${EVIL} is locked`);
     } finally {
       server.closeAllConnections();

@@ -35,7 +35,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const scope = ctx.settings.fleetScope();
   if (saved && (opts.prune || (scope && !sameIds(scope.value, saved.source.workspaces))))
     throw new UsageError(
-      `${saved.path} keeps the scope and --prune it was planned with: pass ${opts.prune ? '--prune' : scope!.what} to \`edp plan\`, not to apply`,
+      `${saved.path} keeps the scope and --prune it was planned with: give ${opts.prune ? '--prune' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`edp plan\`, not to apply`,
     );
   const file = saved
     ? await parseFleetFile(saved.source.file, `plan ${saved.path}`)

@@ -82,7 +82,7 @@ describe('requests go only to the configured service', () => {
   it('edp api chooses the credentials for the path as it is sent, dot segments resolved', async () => {
     const service = await listener();
     try {
-      const env = { EDP_TOKEN: 'tok-workspace' };
+      const env = { EDP_TOKEN: 'tok-workspace', EDP_WORKSPACE: '101' };
       let r = await cli({ url: service.origin }, ['-w', '101', 'api', 'GET', '/api/v3/workspaces/../datasources/'], {
         env,
       });

@@ -174,8 +174,8 @@ describe('a saved plan', () => {
       [['apply', '--yes'], /name what to apply/],
       [['apply', out, '-f', f, '--yes'], /name what to apply/],
       [['apply', f, '--yes'], /is not a saved plan/],
-      [['apply', out, '--yes', '--prune'], /pass -w and --prune to `edp plan`/],
-      [['apply', out, '--yes', '-w', '101'], /pass -w and --prune to `edp plan`/],
+      [['apply', out, '--yes', '--prune'], /give --prune to `edp plan`, not to apply/],
+      [['apply', out, '--yes', '-w', '101'], /give -w to `edp plan`, not to apply/],
       [['apply', '/nonexistent/plan.json', '--yes'], /cannot read the saved plan/],
     ];
     for (const [argv, message] of cases) {

@@ -49,7 +49,9 @@ describe('edp token', () => {
   });
 
   it('prints EDP_TOKEN as it is, without issuing one', async () => {
-    const r = await cli(t.sb, ['token', '-w', '101', '--verbose'], { env: { EDP_TOKEN: 'ready-made' } });
+    const r = await cli(t.sb, ['token', '-w', '101', '--verbose'], {
+      env: { EDP_TOKEN: 'ready-made', EDP_WORKSPACE: '101' },
+    });
     expect(r.stdout.trim()).toBe('ready-made');
     expect(r.stderr).not.toContain('/api/v3/token');
   });

@@ -74,7 +74,7 @@ describe('edp webhooks create', () => {
 
   it('maps an invalid token to exit 3', async () => {
     const r = await cli(t.sb, ['webhooks', 'list', ...W], {
-      env: { EDP_TOKEN: 'nope', EDP_USERNAME: undefined, EDP_PASSWORD: undefined },
+      env: { EDP_TOKEN: 'nope', EDP_WORKSPACE: '102', EDP_USERNAME: undefined, EDP_PASSWORD: undefined },
     });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('401');
