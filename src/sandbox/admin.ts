@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { badRequest, forbidden } from './errors.js';
 import type { ControlBody } from './http.js';
@@ -7,7 +7,11 @@ import type { Store } from './store.js';
 /** The header that carries the control token. */
 export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+/**
+ * A loopback `Host` header, exactly: `localhost`, `127.0.0.1` or `[::1]` (any case), then
+ * nothing or `:PORT`. Anything else (`127.0.0.1:1@evil`, `[::1]evil`, `localhost.`) is not one.
+ */
+const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 
 /** Whether a listen address only takes connections from this machine. */
 export function isLoopbackAddress(host: string): boolean {
@@ -15,20 +19,12 @@ export function isLoopbackAddress(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
 }
 
-/** The host name of a Host header without its port: `localhost`, `127.0.0.1`, `[::1]`. */
-function hostName(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const h = header.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1) || undefined;
-  return h.split(':')[0];
-}
-
-function originHost(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
+/** The origin a browser names when it sends from a page at this loopback `Host`, or undefined if it is not one. */
+function loopbackOrigin(host: string | undefined): string | undefined {
+  const m = host === undefined ? null : LOOPBACK_HOST.exec(host);
+  if (!m || (m[1] !== undefined && Number(m[1]) > 65535)) return undefined;
+  // The URL parser lower-cases the name and drops the default port, as browsers do in Origin.
+  return new URL(`http://${host}`).origin;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -40,9 +36,13 @@ function sameSecret(given: string, expected: string): boolean {
 /**
  * Who may use the controls. They read and change everything, passwords and tokens included,
  * so a web page must not reach them: a page on another site that rebinds its DNS name to
- * 127.0.0.1 sends its own name as `Host`, hence only loopback names are served. Listening on
+ * 127.0.0.1 sends its own name as `Host`, hence only loopback names are served; a page of any
+ * other origin, on this machine too (another port of localhost), names itself in `Origin`,
+ * hence a request naming an origin answers only if that origin is the address it was sent to
+ * (the sandbox's own pages: the inspector's forms). A change sent from a page of another
+ * origin that names none is still marked by the browser (`Sec-Fetch-Site`). Listening on
  * another address, anyone on the network can connect: then the control token is required
- * (and suffices, whatever the `Host`).
+ * (and suffices, whatever the `Host`: no page can send it without the sandbox's consent).
  */
 function controlRefusal(store: Store, request: FastifyRequest): string | undefined {
   const token = store.opts.controlToken;
@@ -51,25 +51,35 @@ function controlRefusal(store: Store, request: FastifyRequest): string | undefin
     if (typeof sent === 'string' && sameSecret(sent, token)) return undefined;
     return 'Sandbox controls need the X-Sandbox-Token header with the control token.';
   }
-  const name = hostName(request.headers.host);
-  if (!name || !LOOPBACK_NAMES.has(name))
-    return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
-  // A page of another site may still send to 127.0.0.1 itself; browsers name it in Origin.
+  const own = loopbackOrigin(request.headers.host);
+  if (!own) return 'Sandbox controls answer only requests addressed to localhost, 127.0.0.1 or [::1].';
   const origin = request.headers.origin;
-  if (origin !== undefined && !LOOPBACK_NAMES.has(hostName(originHost(origin)) ?? '')) {
-    return 'Sandbox controls do not answer requests from web pages of other sites.';
+  const site = request.headers['sec-fetch-site'];
+  const changes = request.method !== 'GET' && request.method !== 'HEAD';
+  if (
+    (origin !== undefined && origin !== own) ||
+    (changes && site !== undefined && site !== 'same-origin' && site !== 'none')
+  ) {
+    return `Sandbox controls answer only the sandbox's own pages (${own}) and programs, not web pages of other origins.`;
   }
   return undefined;
 }
+
+/**
+ * What the controls' answers carry: no page of another origin may frame them (the inspector's
+ * forms clicked through a page laid over them), in the words of current browsers and older ones.
+ */
+const CONTROL_HEADERS = { 'content-security-policy': "frame-ancestors 'self'", 'x-frame-options': 'SAMEORIGIN' };
 
 /**
  * The refusal of a request that is not under /api/ when it reaches a control and may not
  * (see `controlRefusal`); undefined otherwise. Run first thing on every such request. The route
  * matched counts, not the raw URL: the router decodes `/%5Fsandbox/state` to a control.
  */
-export function refuseControl(store: Store, request: FastifyRequest): Error | undefined {
+export function refuseControl(store: Store, request: FastifyRequest, reply: FastifyReply): Error | undefined {
   const path = request.routeOptions.url ?? request.url;
   if (!path.startsWith('/_sandbox/') && !request.url.startsWith('/_sandbox/')) return undefined;
+  reply.headers(CONTROL_HEADERS);
   const refusal = controlRefusal(store, request);
   return refusal ? forbidden(refusal) : undefined;
 }

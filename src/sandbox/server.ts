@@ -148,7 +148,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     // depends on the sandbox's clock only, not on how soon a timer got its turn.
     store.clock.runDue();
     reply.header('x-im-trace-id', nextTraceId());
-    if (!isApi(request)) return done(refuseControl(store, request));
+    if (!isApi(request)) return done(refuseControl(store, request, reply));
     const shadowed = shadowedPath(request);
     if (shadowed) return done(shadowed);
     // --fail-rate: refused before anything is done, as a dependency timeout would be.

@@ -63,13 +63,78 @@ describe('sandbox controls on loopback', () => {
     }
   });
 
-  it('refuse requests a web page of another site sends to 127.0.0.1 (Origin)', async () => {
+  it('refuse a Host that only starts or ends like a loopback name', async () => {
+    for (const host of [
+      `127.0.0.1:1@attacker.example`,
+      '[::1]attacker.example',
+      `[::1]:${sb.port}x`,
+      'localhost.',
+      `localhost:${sb.port}:1`,
+      'localhost:99999',
+      'localhost:',
+      `127.0.0.1 :${sb.port}`,
+    ]) {
+      const r = await rawGet(sb, '/_sandbox/state', { host });
+      expect(r.status, host).toBe(403);
+      expect(r.body.detail).toContain('localhost, 127.0.0.1 or [::1]');
+    }
+  });
+
+  it('refuse requests a web page of another origin sends, another port of this machine included (Origin)', async () => {
     const host = `127.0.0.1:${sb.port}`;
-    const r = await rawGet(sb, '/_sandbox/state', { host, origin: 'https://attacker.example' });
-    expect(r.status).toBe(403);
-    expect(r.body.detail).toMatch(/web pages of other sites/);
-    expect((await rawGet(sb, '/_sandbox/state', { host, origin: 'null' })).status).toBe(403);
-    expect((await rawGet(sb, '/_sandbox/health', { host, origin: `http://localhost:${sb.port}` })).status).toBe(200);
+    for (const origin of [
+      'https://attacker.example',
+      'null',
+      `http://localhost:${sb.port}`,
+      `http://127.0.0.1:${sb.port + 1}`,
+      'http://127.0.0.1',
+      `https://127.0.0.1:${sb.port}`,
+      `http://127.0.0.1:${sb.port}.attacker.example`,
+    ]) {
+      const r = await rawGet(sb, '/_sandbox/state', { host, origin });
+      expect(r.status, origin).toBe(403);
+      expect(r.body.detail).toBe(
+        `Sandbox controls answer only the sandbox's own pages (http://127.0.0.1:${sb.port}) and programs, not web pages of other origins.`,
+      );
+    }
+    // The sandbox's own pages (the inspector's forms), and programs, which name no origin.
+    expect((await rawGet(sb, '/_sandbox/health', { host, origin: `http://127.0.0.1:${sb.port}` })).status).toBe(200);
+    expect(
+      (await rawGet(sb, '/_sandbox/health', { host: `localhost:${sb.port}`, origin: `http://localhost:${sb.port}` }))
+        .status,
+    ).toBe(200);
+    expect((await rawGet(sb, '/_sandbox/health', { host: 'localhost', origin: 'http://localhost' })).status).toBe(200);
+    expect((await rawGet(sb, '/_sandbox/health', { host })).status).toBe(200);
+  });
+
+  it('refuse a change a browser marks as sent from another site, even without Origin', async () => {
+    const res = await fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' },
+      body: JSON.stringify({ fail_rate: 1 }),
+    });
+    expect(res.status).toBe(403);
+    expect(sb.store.opts.failRate).toBe(0);
+    // A read from a typed address, or a change from the sandbox's own page, is the operator's.
+    expect((await fetch(`${sb.url}/_sandbox/health`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(
+      200,
+    );
+    const own = await fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ retry_after: 30 }),
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('forbid framing their answers by a page of another origin', async () => {
+    for (const path of ['/_sandbox/', '/_sandbox/embed-example', '/_sandbox/state']) {
+      const r = await fetch(`${sb.url}${path}`);
+      expect(r.headers.get('content-security-policy'), path).toBe("frame-ancestors 'self'");
+      expect(r.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
+    }
+    const refused = await rawGet(sb, '/_sandbox/', { host: 'attacker.example' });
+    expect(refused.status).toBe(403);
   });
 
   it('leave the service API to its own authentication', async () => {
