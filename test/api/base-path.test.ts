@@ -63,7 +63,9 @@ describe('a base URL with a path', () => {
     for (const path of ['/api/..%2f..%2fother/x', '/%2e%2e%2fother', '/api/%2E%2E%2F%2E%2E%2Fother']) {
       const r = await cli({ url: `${proxy.url}/edp/` }, ['api', 'GET', path, '--basic']);
       expect(r.code, `${path}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain('it leaves /edp, the path of the configured service');
+      // edp api refuses an escaped separator before the client reads the path against the base
+      // (sentPathProblem, test/api/path.test.ts): either way nothing is sent.
+      expect(r.stderr).toContain(`path "${path}" is not sent`);
     }
     expect(seen).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
-import { namesAnotherHost, normalisedPath, type Query } from '../../api/path.js';
+import { namesAnotherHost, normalisedPath, sentPathProblem, type Query } from '../../api/path.js';
 import { OPERATIONS, pathPattern } from '../../contract/operations.js';
 import { LosslessNumber, parseJson } from '../../util/json.js';
 import { readInputFile } from '../../util/stdin.js';
@@ -39,6 +39,32 @@ function decoded(path: string): string {
   return /^\/(?![\\/])/.test(p) ? new URL(p, 'http://service.invalid').pathname : p;
 }
 
+/**
+ * What in a path, as it will be sent (normalisedPath), a server may read as a separator the
+ * path does not show: a slash or backslash written as an escape (`%2F`, `%5C`, or escaped again,
+ * `%252F`), or a segment whose escapes make it `.` or `..` (`%252e%252e`, `..%3B`: `..;` is a dot
+ * segment to some servers). Which operation such a path reaches depends on the server in front of
+ * the service, and the credentials are chosen by operation, so it is refused rather than guessed
+ * at. Undefined for a path with none; otherwise the first such segment, as written.
+ */
+export function encodedSeparator(path: string): string | undefined {
+  for (const segment of path.split('?')[0]!.split('/')) {
+    const plain = fullyDecoded(segment);
+    if (/[/\\]/.test(plain) || /^\.\.?(;.*)?$/.test(plain)) return segment;
+  }
+  return undefined;
+}
+
+/** A segment with its escapes of ASCII characters decoded until none is left (`%252F` is `/`). */
+function fullyDecoded(segment: string): string {
+  let s = segment;
+  for (;;) {
+    const next = s.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === s) return s;
+    s = next;
+  }
+}
+
 function parseField(raw: string, typed: boolean, flag: string): [string, unknown] {
   const i = raw.indexOf('=');
   if (i <= 0) throw new UsageError(`${flag} takes key=value, got "${raw}"`);
@@ -74,6 +100,15 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
   // The path as it will be sent (`/api/v3/workspaces/../datasources/` is `/api/v3/datasources/`):
   // the credentials are chosen for it, and the client checks it before anything is sent.
   const target = normalisedPath(typed);
+  if (sentPathProblem(target, '') !== undefined)
+    throw new UsageError(
+      `path must be a path on the service, not another host: "${typed}" (it names another host once its escapes are read)`,
+    );
+  const escaped = encodedSeparator(target);
+  if (escaped !== undefined)
+    throw new UsageError(
+      `path "${typed}" is not sent: servers read its segment "${escaped}" in different ways (an escaped / or \\, or a dot segment), and the credentials are chosen by path; write the path with plain "/" instead`,
+    );
   if (opts.basic && opts.bearer) throw new UsageError('--basic and --bearer cannot be used together');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const limit = limitOf(opts.limit);
