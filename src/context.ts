@@ -119,25 +119,9 @@ export class Context {
     return suggest(words, { workspace });
   }
 
-  /**
-   * What a command suggested by this run needs to work when pasted (util/suggest.ts): the
-   * profile when a flag or EDP_PROFILE chose it, the service address when a flag gave it, and
-   * the workspace a pasted command acts in without `-w` (the profile's default, unless
-   * EDP_WORKSPACE is set).
-   */
+  /** What a command suggested by this run needs to work when pasted (RunSettings.pastedOptions). */
   runOptions(): RunOptions {
-    const globals: string[] = [];
-    if (this.settings.profile.origin !== 'default') globals.push('--profile', this.profileName);
-    if (this.flags.baseUrl !== undefined) globals.push('--base-url', this.flags.baseUrl);
-    let implicitWorkspace: string | undefined;
-    if (this.env.EDP_WORKSPACE === undefined || this.env.EDP_WORKSPACE === '') {
-      try {
-        implicitWorkspace = this.settings.defaultWorkspace()?.value;
-      } catch {
-        implicitWorkspace = undefined;
-      }
-    }
-    return { globals, implicitWorkspace };
+    return this.settings.pastedOptions();
   }
 
   /** The workspace of a verb that acts in one: -w, EDP_WORKSPACE, then the profile's default. */

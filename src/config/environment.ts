@@ -102,6 +102,13 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   { name: 'NO_COLOR', text: 'set and not empty: no colour, as --no-color.', readBy: 'all' },
   { name: 'FORCE_COLOR', text: 'colour even off a terminal (0 turns it off).', readBy: 'all' },
+  { name: 'TERM', text: 'dumb: no colour at a terminal.', readBy: 'all' },
+  { name: 'COLORTERM', text: 'truecolor: colours in 24 bits at a terminal.', readBy: 'all' },
+  {
+    name: 'HOME',
+    text: 'where the configuration and cache folders are when the XDG variables are not set.',
+    readBy: 'all',
+  },
   {
     name: 'XDG_CONFIG_HOME',
     text: 'where the configuration folder is, when EDP_CONFIG_DIR is not set.',
@@ -110,6 +117,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'XDG_CACHE_HOME',
     text: 'where the tool keeps its start-up code caches (default ~/.cache/edp; safe to delete).',
+    readBy: 'all',
+  },
+  {
+    name: 'NODE_COMPILE_CACHE',
+    text: "Node's own compile cache folder; when set, the tool uses it instead of its own.",
     readBy: 'all',
   },
 ];

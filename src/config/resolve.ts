@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Credentials } from '../api/auth.js';
 import type { GlobalOptionValues } from '../global-options.js';
+import type { RunOptions } from '../util/suggest.js';
 import { parseDuration, parseId, parseIdList } from '../util/validate.js';
 import { AUTO_CONCURRENCY, DEFAULT_WAIT_TIMEOUT } from './defaults.js';
 import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './settings.js';
@@ -180,18 +181,25 @@ export class RunSettings {
   requireWorkspaceScope(opts: { allWorkspaces?: boolean | undefined }): Resolved<WorkspaceScope> {
     const scope = this.workspaceScope(opts);
     if (scope) return scope;
+    throw new UsageError(
+      `name the workspaces: pass -w/--workspace ID[,ID…], set EDP_WORKSPACE, or pass --all-workspaces${this.unusedDefaultNote()}`,
+    );
+  }
+
+  /**
+   * For a verb that spans workspaces and was given none: ` (the default workspace 101 of profile
+   * "default" is for single-workspace commands: -w 101 names it here)`, or '' without a default.
+   */
+  unusedDefaultNote(): string {
     let stored: Resolved<string> | undefined;
     try {
       stored = this.defaultWorkspace();
     } catch {
       stored = undefined;
     }
-    throw new UsageError(
-      `name the workspaces: pass -w/--workspace ID[,ID…], set EDP_WORKSPACE, or pass --all-workspaces` +
-        (stored
-          ? ` (the default workspace ${stored.value} of profile "${this.profile.value}" is for single-workspace commands: -w ${stored.value} names it here)`
-          : ''),
-    );
+    return stored
+      ? ` (the default workspace ${stored.value} of profile "${this.profile.value}" is for single-workspace commands: -w ${stored.value} names it here)`
+      : '';
   }
 
   /**
@@ -274,6 +282,27 @@ export class RunSettings {
     const timeoutMs = parseDuration(timeoutText, '--wait-timeout');
     if (timeoutMs <= 0) throw new UsageError(`--wait-timeout must be longer than 0, got "${timeoutText}"`);
     return { timeoutMs, timeoutText, intervalMs: this.pollInterval(flags.pollInterval).value };
+  }
+
+  /**
+   * What a command this run suggests needs to work when pasted (util/suggest.ts): the profile
+   * when a flag or EDP_PROFILE chose it, the service's address when a flag gave it (a variable
+   * or the profile gives it to the pasted command too), and the workspace a pasted command acts
+   * in without `-w`: the profile's default, unless EDP_WORKSPACE is set.
+   */
+  pastedOptions(): RunOptions {
+    const globals: string[] = [];
+    if (this.profile.origin !== 'default') globals.push('--profile', this.profile.value);
+    if (this.flags.baseUrl !== undefined) globals.push('--base-url', this.flags.baseUrl);
+    let implicitWorkspace: string | undefined;
+    if (nonEmpty(this.env.EDP_WORKSPACE) === undefined) {
+      try {
+        implicitWorkspace = this.defaultWorkspace()?.value;
+      } catch {
+        implicitWorkspace = undefined;
+      }
+    }
+    return { globals, implicitWorkspace };
   }
 
   /** `-w` or EDP_WORKSPACE, as a list of ids; undefined when neither is given. */

@@ -151,7 +151,9 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   const wait = waitPolling(ctx, opts);
   const missing = missingInputs(spec);
   if (missing.length > 0 && !ctx.interactive)
-    throw new UsageError(`missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)`);
+    throw new UsageError(
+      `missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)${spec.workspaces === undefined ? ctx.settings.unusedDefaultNote() : ''}`,
+    );
   const api = await ctx.api();
   if (missing.length > 0) {
     const answers = await promptMissing(ctx, api, spec, { fromFile: opts.file !== undefined });
