@@ -67,3 +67,48 @@ export function tooDeepBody(path: Path = []) {
     { field: fieldPath(path), code: 'max_depth', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
   ]);
 }
+
+/** A UTF-16 code unit of a surrogate pair without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Refuses a string (value or key) holding a lone surrogate, which only a `\ud800`-style escape
+ * can put in a body that is valid UTF-8: it stands for no character, cannot be written as
+ * UTF-8, and the service, which stores text, has nothing to store. `validation_error` names the
+ * first such field (for a key, the object holding it, so that the answer does not repeat it).
+ */
+export function checkWellFormed(body: unknown): void {
+  const path: Path = [];
+  const refuse = (): never => {
+    throw validationError([
+      {
+        field: fieldPath(path),
+        code: 'invalid',
+        message:
+          'Holds a lone surrogate (an unpaired \\ud800-\\udfff escape), which is no character; send text as UTF-8.',
+      },
+    ]);
+  };
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) refuse();
+      return;
+    }
+    if (value === null || typeof value !== 'object' || value instanceof LosslessNumber) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        path.push(i);
+        walk(v);
+        path.pop();
+      });
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(key)) refuse();
+      path.push(key);
+      walk(child);
+      path.pop();
+    }
+  };
+  walk(body);
+}

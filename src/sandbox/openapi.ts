@@ -90,6 +90,10 @@ const STATUS_WORDS: Record<number, string> = {
   503: 'Temporary infrastructure failure; wait Retry-After seconds.',
 };
 
+/** What every request body must be besides its schema, which JSON Schema does not say (src/sandbox/limits.ts, server.ts). */
+const BODY_ENCODING =
+  'JSON in UTF-8: a body that is not valid UTF-8 is 400 malformed_request; a string or key holding a lone surrogate (an unpaired \\ud800-\\udfff escape) is 400 validation_error naming the field.';
+
 function errorResponses(url: string, op: Operation | undefined, hasBody: boolean): Record<string, unknown> {
   const ref = {
     $ref: usesCodeEnvelope(url) ? '#/components/schemas/ErrorEnvelope' : '#/components/schemas/DetailError',
@@ -221,7 +225,11 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
     const stateRules = stateRulesText(route.method, route.url);
     if (stateRules) operation.description = stateRules;
     if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } };
+      operation.requestBody = {
+        description: BODY_ENCODING,
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(route.body) } },
+      };
     }
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation;

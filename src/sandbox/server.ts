@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import { parseJson, stringifyJson } from '../util/json.js';
 import { SandboxError, answerFrameworkError, errorBody, sendError, usesCodeEnvelope } from './errors.js';
@@ -8,7 +9,7 @@ import { requireEveryOperation } from './operations.js';
 import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
 import { adminRoutes, refuseControl } from './admin.js';
-import { checkBodyLimits, tooDeepBody, tooDeepPath } from './limits.js';
+import { checkBodyLimits, checkWellFormed, tooDeepBody, tooDeepPath } from './limits.js';
 import { answerAfterSave, loadState } from './persistence.js';
 import { seedCore } from './seed.js';
 import { Store, emptyState } from './store.js';
@@ -109,10 +110,15 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     return known && !known.has(request.method) ? methodNotAllowed(request.method, known) : undefined;
   };
 
-  // Bodies are parsed without losing big integers; a body that is not JSON is `malformed_request`.
+  // Bodies are parsed without losing big integers; a body that is not JSON is `malformed_request`,
+  // and so is one that is not UTF-8 (JSON exchanged between systems is UTF-8, RFC 8259 8.1):
+  // decoded with replacement characters, it would be stored as other text than was sent.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes))
+      return done(new SandboxError(400, 'malformed_request', 'The request body is not valid UTF-8.'), undefined);
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     // Too deep is found in one pass over the text, before anything is parsed: a body nested
     // thousands deep costs what reading it costs, and never stalls the requests behind it.
@@ -131,6 +137,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     }
     try {
       checkBodyLimits(value);
+      if (text.includes('\\u')) checkWellFormed(value);
     } catch (err) {
       return done(err as Error, undefined);
     }
