@@ -8,6 +8,7 @@ import { installOpenApi } from './openapi.js';
 import { requireEveryOperation } from './operations.js';
 import { setSandboxAddress } from './http.js';
 import { areas } from './areas.js';
+import { esc } from './pages/html.js';
 import { adminRoutes, refuseControl } from './admin.js';
 import { checkBodyLimits, checkWellFormed, tooDeepBody, tooDeepPath } from './limits.js';
 import { answerAfterSave, loadState } from './persistence.js';
@@ -232,12 +233,13 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
         ),
       );
     if (!p!.endsWith('/') && patterns.some((r) => r.regex.test(`${p}/`))) {
+      // The path as sent, slash added: the header repeats it, the page escapes it.
       const location = `${p}/${qs !== undefined ? `?${qs}` : ''}`;
       return reply
         .code(301)
         .header('location', location)
-        .type('text/html')
-        .send(`<a href="${location}">Moved Permanently</a>`);
+        .type('text/html; charset=utf-8')
+        .send(`<a href="${esc(location)}">Moved Permanently</a>`);
     }
     const err = new SandboxError(404, 'not_found', usesCodeEnvelope(request.url) ? 'No such resource.' : 'Not found.');
     return reply.code(404).type('application/json').send(errorBody(request.url, err));

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -137,6 +138,26 @@ describe('sandbox: workspaces, agency recipes, dashboards, iframe', () => {
     expect(r.status).toBe(301);
     expect(r.headers.get('location')).toBe('/api/v3/recipes/?page=1');
     expect((await http(sb, 'GET', '/api/v3/recipes/', { basic: true })).body.count).toBe(3);
+  });
+
+  it('escapes the path in the 301 page, and the Location header still names it with the slash', async () => {
+    // Sent as is (fetch would percent-encode the quotes and brackets).
+    const path = '/api/v3.1/automated-recipes/1"onmouseover="alert(1)"<b>x';
+    const r = await new Promise<{ status: number; location: string | undefined; text: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: sb.port, path: `${path}?a=<i>`, method: 'GET' }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(r.status).toBe(301);
+    expect(r.location).toBe(`${path}/?a=<i>`);
+    expect(r.text).toBe(
+      '<a href="/api/v3.1/automated-recipes/1&#34;onmouseover=&#34;alert(1)&#34;&#60;b&#62;x/?a=&#60;i&#62;">Moved Permanently</a>',
+    );
   });
 
   it('returns an iframe URL of the form {base_url}/api/v3/iframe/?code&type&name', async () => {
