@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { INSPECTOR_ROWS } from '../../src/sandbox/pages/inspector.js';
 import { advanceClock, http, sandbox, tokenFor } from '../helpers.js';
 
 /**
@@ -283,13 +284,87 @@ describe('the inspector', () => {
     expect(sb.store.opts.retryAfter).toBe(7);
   });
 
-  it('serves an example operator page that frames a given URL', async () => {
-    const page = await get(
-      `/_sandbox/embed-example?url=${encodeURIComponent('http://127.0.0.1:1/api/v3/iframe/?code=a&b=c')}`,
+  it('shows only its own messages: ?done= names one, never the text', async () => {
+    const forged = await get(`/_sandbox/?done=${encodeURIComponent('Your data was deleted. Call +1 555 0100.')}`);
+    expect(forged.status).toBe(200);
+    expect(forged.text).not.toContain('Call +1 555');
+    expect(forged.text).not.toContain('role="status"');
+    for (const key of ['constructor', '__proto__', 'toString']) {
+      expect((await get(`/_sandbox/?done=${key}`)).text).not.toContain('role="status"');
+    }
+    expect((await get('/_sandbox/?done=clock&seconds=%3Cb%3E')).text).not.toContain('role="status"');
+    expect((await get('/_sandbox/?done=faults')).text).toContain(
+      '<p class="done" role="status">Fault knobs applied.</p>',
     );
+    const refused = await post('/_sandbox/inspector/clock', [['advance_seconds', '-5']]);
+    expect(refused.text).toContain('The clock was not moved: give the seconds to advance by as a number, 0 or more.');
+  });
+
+  it('shows the newest rows of each table, with a count of the others, however much the sandbox holds', async () => {
+    // A sandbox that handed out codes for days: one real code, copied under 30,000 others.
+    const issuedOne = new URL(`${sb.url}${await iframeUrl({ workspace_id: 101 })}`).searchParams.get('code')!;
+    const session = sb.store.state.iframe_sessions[issuedOne]!;
+    for (let i = 0; i < 30_000; i++) sb.store.state.iframe_sessions[`code-${i}`] = { ...session };
+    const event = sb.store.state.events.at(-1) ?? {
+      id: 0,
+      type: 'workspace_created',
+      occurred_at: 0,
+      workspace_id: 101,
+    };
+    for (let i = 0; i < 30_000; i++) sb.store.state.events.push({ ...(event as any), id: 1_000_000 + i });
+    for (let i = 0; i <= INSPECTOR_ROWS; i++) await sb.app.inject({ method: 'GET', url: '/api/v3/workspaces' });
+    const page = await get('/_sandbox/');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<iframe src="http://127.0.0.1:1/api/v3/iframe/?code=a&#38;b=c"');
-    const none = await get('/_sandbox/embed-example?url=javascript:alert(1)');
+    const codeRows = page.text.slice(page.text.indexOf('id="iframe-codes"')).match(/<tr><td>/g) ?? [];
+    expect(codeRows).toHaveLength(INSPECTOR_ROWS);
+    const issued = Object.keys(sb.store.state.iframe_sessions).length;
+    expect(page.text).toContain(
+      `${issued - INSPECTOR_ROWS} older not shown (all of them: <code>GET /_sandbox/state (iframe_sessions)</code>)`,
+    );
+    // The newest code is the first row.
+    const newest = Object.keys(sb.store.state.iframe_sessions).at(-1)!;
+    expect(page.text.slice(page.text.indexOf('id="iframe-codes"'))).toMatch(
+      new RegExp(`<tbody>\\n<tr><td>${newest.slice(0, 6)}…`),
+    );
+    // The journal kept its last 1,000 requests; the page shows its newest rows.
+    const requestRows = page.text.slice(page.text.indexOf('id="requests"'), page.text.indexOf('id="deliveries"'));
+    expect(requestRows.match(/<tr><td>/g)).toHaveLength(INSPECTOR_ROWS);
+    expect(requestRows).toContain('older not shown (all of them: <code>GET /_sandbox/requests</code>)');
+    const eventRows = page.text.slice(page.text.indexOf('id="events"'), page.text.indexOf('id="outbox"'));
+    expect(eventRows.match(/<tr><td>/g)).toHaveLength(INSPECTOR_ROWS);
+    expect(eventRows).toContain(`<tr><td>${1_000_000 + 29_999}</td>`);
+    expect(eventRows).toContain(`${sb.store.state.events.length - INSPECTOR_ROWS} older not shown`);
+    expect(page.text.length).toBeLessThan(400_000);
+  });
+
+  it('frames only its own iframe and link pages, at the address it hands them out with', async () => {
+    const own = `${sb.url}${await iframeUrl({ workspace_id: 101, name: 'google_ads' })}`;
+    const page = await get(`/_sandbox/embed-example?url=${encodeURIComponent(own)}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<iframe src="${own.replace(/&/g, '&#38;')}"`);
+    const token = sb.store.state.external_auth_links.find((l) => l.status === 'not_used')!.token;
+    const link = await get(`/_sandbox/embed-example?url=${encodeURIComponent(`${sb.url}/connect/${token}`)}`);
+    expect(link.text).toContain(`<iframe src="${sb.url}/connect/${token}"`);
+    const port = new URL(sb.url).port;
+    for (const url of [
+      'https://attacker.example/',
+      `http://127.0.0.1:1/api/v3/iframe/?code=a`,
+      `http://localhost:${port}/api/v3/iframe/?code=a`,
+      `${sb.url}/_sandbox/state`,
+      `${sb.url}/_sandbox/`,
+      `${sb.url}/api/v3/workspaces`,
+      `${sb.url}/connect/flow/x/signin`,
+      `http://user:pass@127.0.0.1:${port}/api/v3/iframe/?code=a`,
+      'javascript:alert(1)',
+      'not a url',
+    ]) {
+      const r = await get(`/_sandbox/embed-example?url=${encodeURIComponent(url)}`);
+      expect(r.status, url).toBe(400);
+      expect(r.text, url).not.toContain('<iframe');
+      expect(r.text).toContain('The url query parameter must be an iframe URL or a link this sandbox handed out');
+    }
+    const none = await get('/_sandbox/embed-example');
+    expect(none.status).toBe(200);
     expect(none.text).not.toContain('<iframe');
   });
 

@@ -1,24 +1,74 @@
-import type { FastifyInstance } from 'fastify';
-import { linkView } from '../routes/sources/links.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operationPath } from '../../contract/operations.js';
+import { sandboxBaseUrl } from '../http.js';
+import { LINK_PAGE_PATH, linkView } from '../routes/sources/links.js';
 import { deliveriesOf, endpointsOf } from '../routes/webhooks/model.js';
 import type { Store } from '../store.js';
-import { esc, field, formFields, page, sendPage } from './html.js';
+import { esc, field, formFields, page, sendErrorPage, sendPage } from './html.js';
 
 /**
  * The inspector at `/_sandbox/`: what the sandbox saw and sent, on one page, and forms for the
- * clock and the fault knobs. Like every /_sandbox/ path it answers only on this machine. The
- * forms go through the JSON controls themselves (`app.inject`), so that both check the same.
+ * clock and the fault knobs. Like every /_sandbox/ path it answers only on this machine, to
+ * programs and its own pages. The forms go through the JSON controls themselves
+ * (`app.inject`), so that both check the same.
  */
 
 type Row = Record<string, unknown>;
 
-function table(caption: string, columns: string[], rows: Row[], empty: string): string {
+/**
+ * How many rows each table shows, newest first: a sandbox that ran for days holds tens of
+ * thousands of codes or events, and the page stays a page (the controls list them all).
+ */
+export const INSPECTOR_ROWS = 100;
+
+/** The newest `INSPECTOR_ROWS` of a list kept oldest first, newest first, and how many are left out. */
+function newest<T>(items: readonly T[]): { rows: T[]; more: number } {
+  return { rows: items.slice(-INSPECTOR_ROWS).reverse(), more: Math.max(0, items.length - INSPECTOR_ROWS) };
+}
+
+function table(caption: string, columns: string[], rows: Row[], empty: string, more = 0, all = ''): string {
   if (rows.length === 0) return `<p>${esc(empty)}</p>`;
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${cell(r[c])}</td>`).join('')}</tr>`).join('\n');
+  const rest = more > 0 ? `\n<p>${more} older not shown (all of them: <code>${esc(all)}</code>).</p>` : '';
   return `<table><caption class="visually-hidden">${esc(caption)}</caption><thead><tr>${head}</tr></thead><tbody>
 ${body}
-</tbody></table>`;
+</tbody></table>${rest}`;
+}
+
+/**
+ * The banners the forms lead back to: `?done=` names one of these, never the text itself, so
+ * that no address can make the inspector say what the sandbox did not.
+ */
+const NOTICES: Record<string, (query: Record<string, string | undefined>) => string | undefined> = {
+  clock: (q) =>
+    /^\d{1,9}(?:\.\d{1,3})?$/.test(q.seconds ?? '') ? `Clock advanced by ${Number(q.seconds)} s.` : undefined,
+  'clock-refused': () => 'The clock was not moved: give the seconds to advance by as a number, 0 or more.',
+  faults: () => 'Fault knobs applied.',
+  'faults-refused': () => 'The fault knobs were not changed.',
+};
+
+function notice(query: Record<string, string | undefined>): string {
+  const make =
+    query.done === undefined ? undefined : Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : undefined;
+  const text = make?.(query);
+  return text ? `<p class="done" role="status">${esc(text)}</p>` : '';
+}
+
+/**
+ * Whether `url` is a page of this sandbox an operator embeds: the iframe page or a link's page,
+ * at the address the sandbox hands them out with.
+ */
+function ownConnectionPage(request: FastifyRequest, url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.origin !== new URL(sandboxBaseUrl(request)).origin || u.username || u.password) return false;
+  const link = u.pathname.startsWith(LINK_PAGE_PATH) && /^[\w-]+$/.test(u.pathname.slice(LINK_PAGE_PATH.length));
+  return u.pathname === operationPath('iframe.page') || link;
 }
 
 function cell(v: unknown): string {
@@ -39,13 +89,13 @@ function numberInput(name: string, label: string, value: number, step = 'any'): 
 export function inspectorRoutes(app: FastifyInstance, root: FastifyInstance, store: Store): void {
   const control = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => {
     const res = await root.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: res.statusCode, body: res.json() as unknown };
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   };
 
   app.get<{ Querystring: Record<string, string | undefined> }>('/_sandbox/', async (request, reply) => {
-    const journal = (await control('GET', '/_sandbox/requests?limit=200')).body as { results: Row[] };
+    const journal = newest((await control('GET', '/_sandbox/requests')).body.results as Row[]);
     const o = store.opts;
-    const note = request.query.done ? `<p class="done" role="status">${esc(request.query.done)}</p>` : '';
+    const note = notice(request.query);
     const clock = section(
       'clock',
       'Clock',
@@ -73,18 +123,24 @@ ${numberInput('token_ttl', 'Token lifetime after last use (seconds)', o.tokenTtl
       table(
         'Requests',
         ['seq', 'time', 'method', 'path', 'query', 'status', 'auth', 'workspace_id'],
-        [...journal.results].reverse(),
+        journal.rows,
         'No request yet.',
+        journal.more,
+        `GET /_sandbox/requests`,
       ),
     );
+    const endpoints = newest(endpointsOf(store));
+    const sent = newest(deliveriesOf(store));
     const deliveries = section(
       'deliveries',
       'Webhook deliveries (newest first)',
       `${table(
         'Webhook endpoints',
         ['id', 'workspace_id', 'url', 'status', 'event_types'],
-        endpointsOf(store).map((e) => ({ ...e, event_types: e.event_types.join(', ') })),
+        endpoints.rows.map((e) => ({ ...e, event_types: e.event_types.join(', ') })),
         'No webhook endpoint.',
+        endpoints.more,
+        'GET /_sandbox/state (webhook_endpoints)',
       )}
 ${table(
   'Webhook deliveries',
@@ -103,36 +159,42 @@ ${table(
     'signature',
     'idempotency_key',
   ],
-  [...deliveriesOf(store)].reverse().slice(0, 200) as unknown as Row[],
+  sent.rows as unknown as Row[],
   'No delivery yet.',
+  sent.more,
+  'GET /_sandbox/webhook-deliveries',
 )}`,
     );
+    const recent = newest(store.state.events);
     const events = section(
       'events',
       'Events (newest first)',
       table(
         'Events',
         ['id', 'time', 'type', 'workspace_id', 'shape'],
-        [...store.state.events]
-          .reverse()
-          .slice(0, 100)
-          .map((e) => ({ ...e, time: new Date(e.occurred_at).toISOString() })),
+        recent.rows.map((e) => ({ ...e, time: new Date(e.occurred_at).toISOString() })),
         'No event yet.',
+        recent.more,
+        'GET /_sandbox/events',
       ),
     );
+    const mails = newest(store.state.outbox);
     const outbox = section(
       'outbox',
-      'Outbox (e-mails the service would send)',
+      'Outbox (e-mails the service would send, newest first)',
       table(
         'Outbox',
         ['sent_at', 'to', 'kind', 'subject', 'link_ids'],
-        [...store.state.outbox].reverse() as unknown as Row[],
+        mails.rows as unknown as Row[],
         'Empty.',
+        mails.more,
+        'GET /_sandbox/state (outbox)',
       ),
     );
+    const sentLinks = newest(store.state.external_auth_links);
     const links = section(
       'links',
-      'External authentication links',
+      'External authentication links (newest first)',
       table(
         'External authentication links',
         [
@@ -146,22 +208,31 @@ ${table(
           'connection_id',
           'url',
         ],
-        [...store.state.external_auth_links].reverse().map((l) => linkView(store, l, request)),
+        sentLinks.rows.map((l) => linkView(store, l, request)),
         'No link.',
+        sentLinks.more,
+        'GET /_sandbox/state (external_auth_links)',
       ),
     );
+    // Codes are kept in the order they were issued.
+    const issued = newest(Object.keys(store.state.iframe_sessions));
     const codes = section(
       'iframe-codes',
-      'Iframe codes',
+      'Iframe codes (newest first)',
       table(
         'Iframe codes',
         ['code', 'workspace_id', 'type', 'name', 'issued_at', 'used_at', 'connection_id'],
-        Object.entries(store.state.iframe_sessions).map(([code, s]) => ({
-          ...s,
-          code: `${code.slice(0, 6)}…`,
-          issued_at: s.issued_ms === undefined ? null : new Date(s.issued_ms).toISOString(),
-        })),
+        issued.rows.map((code) => {
+          const s = store.state.iframe_sessions[code]!;
+          return {
+            ...s,
+            code: `${code.slice(0, 6)}…`,
+            issued_at: s.issued_ms === undefined ? null : new Date(s.issued_ms).toISOString(),
+          };
+        }),
         'No iframe code.',
+        issued.more,
+        'GET /_sandbox/state (iframe_sessions)',
       ),
     );
     const nav = `<nav aria-label="Sections"><p>${[
@@ -188,13 +259,13 @@ ${table(
     );
   });
 
-  const back = (text: string) => `/_sandbox/?done=${encodeURIComponent(text)}`;
+  const back = (done: string, extra = '') => `/_sandbox/?done=${done}${extra}`;
 
   app.post('/_sandbox/inspector/clock', async (request, reply) => {
     const secs = Number(field(formFields(request.body), 'advance_seconds') ?? '0');
     const res = await control('POST', '/_sandbox/clock', { advance_seconds: secs });
-    const text = res.status === 200 ? `Clock advanced by ${secs} s.` : `Refused: ${JSON.stringify(res.body)}`;
-    return reply.code(303).header('location', back(text)).send();
+    const to = res.status === 200 ? back('clock', `&seconds=${encodeURIComponent(secs)}`) : back('clock-refused');
+    return reply.code(303).header('location', to).send();
   });
 
   app.post('/_sandbox/inspector/faults', async (request, reply) => {
@@ -205,17 +276,29 @@ ${table(
       if (v !== undefined && v.trim() !== '' && Number.isFinite(Number(v))) body[key] = Number(v);
     }
     const res = await control('PATCH', '/_sandbox/faults', body);
-    const text = res.status === 200 ? 'Fault knobs applied.' : `Refused: ${JSON.stringify(res.body)}`;
-    return reply.code(303).header('location', back(text)).send();
+    return reply
+      .code(303)
+      .header('location', back(res.status === 200 ? 'faults' : 'faults-refused'))
+      .send();
   });
 
   // An operator's page that embeds a connection page and shows what it posts to its parent.
   app.get<{ Querystring: Record<string, string | undefined> }>('/_sandbox/embed-example', async (request, reply) => {
-    const url = request.query.url ?? '';
-    const ok = /^https?:\/\//i.test(url);
-    const frame = ok
+    const url = request.query.url;
+    const example = `${sandboxBaseUrl(request)}${operationPath('iframe.page')}?code=…`;
+    // Only the sandbox's own pages: an example that framed any address would be a page of the
+    // sandbox's origin showing whatever a link to it names.
+    if (url !== undefined && !ownConnectionPage(request, url))
+      return sendErrorPage(
+        reply,
+        400,
+        'Example operator',
+        'This page frames only the sandbox’s own pages',
+        `The url query parameter must be an iframe URL or a link this sandbox handed out (${example}, or a link’s address), as edp iframe-url and edp links create print them.`,
+      );
+    const frame = url
       ? `<iframe src="${esc(url)}" title="Connection page" style="width:100%;height:36rem;border:1px solid #6b6b6b"></iframe>`
-      : '<p class="error" role="alert">Give the page to embed as <code>?url=</code> (an iframe URL or a link).</p>';
+      : `<p class="error" role="alert">Give the page to embed as <code>?url=</code>: an iframe URL or a link this sandbox handed out (${esc(example)}).</p>`;
     return sendPage(
       reply,
       200,

@@ -65,9 +65,12 @@ export function inviterOf(store: Store, link: ExternalAuthLink): string {
   return user ? `${user.first_name} ${user.last_name}` : store.state.agency.whitelabel_title;
 }
 
+/** Where a link's page is served: this, then the link's token. */
+export const LINK_PAGE_PATH = '/connect/';
+
 function linkUrl(request: FastifyRequest | undefined, store: Store, link: ExternalAuthLink): string {
   const base = request ? sandboxBaseUrl(request) : `http://${store.opts.host}:${store.opts.port}`;
-  return `${base}/connect/${link.token}`;
+  return `${base}${LINK_PAGE_PATH}${link.token}`;
 }
 
 export function linkView(store: Store, link: ExternalAuthLink, request?: FastifyRequest): Record<string, unknown> {
