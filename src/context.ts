@@ -164,6 +164,7 @@ export class Context {
     const { retryNoticeText } = await import('./api/retry.js');
     // The request log is loaded only for --verbose (or EDP_DEBUG=1).
     const logRequest = this.output.flags.verbose ? (await import('./output/request-log.js')).logRequest : undefined;
+    (await import('./output/clear-text.js')).warnIfSentInClear(this.output, this.baseUrl(), this.credentials());
     this.service = new Service({
       baseUrl: this.baseUrl(),
       timeoutMs: this.timeoutMs,

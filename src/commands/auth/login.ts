@@ -5,7 +5,7 @@ import { readAll } from '../../util/stdin.js';
 import { parseEmail } from '../../util/validate.js';
 import { displayUrl } from '../../util/display-url.js';
 import type { LoginOptions } from './command.js';
-import { sentInClear } from './shared/clear-text.js';
+import { warnIfSentInClear } from '../../output/clear-text.js';
 
 export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> {
   // A configuration file that cannot be used stops the login before any question or request.
@@ -14,11 +14,8 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
   // Printed without a password the address may carry; stored as given.
   const shownUrl = displayUrl(baseUrl);
   const baseUrlSource = ctx.baseUrlSetting().source;
-  // A security warning: shown with --quiet too, on stderr (stdout keeps its JSON under --json).
-  if (sentInClear(baseUrl))
-    ctx.output.warn(
-      `${shownUrl} is plain http to another machine: the user name and password will cross the network unencrypted; use https:// if the service offers it`,
-    );
+  // Before the password is asked for; the run's client then warns no more.
+  warnIfSentInClear(ctx.output, baseUrl, 'password');
   let username = opts.username;
   let password: string | undefined;
   if (opts.passwordStdin) {

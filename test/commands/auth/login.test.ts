@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync,
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sentInClear } from '../../../src/commands/auth/shared/clear-text.js';
+import { sentInClear } from '../../../src/output/clear-text.js';
 import { answerPrompts, cli, PASSWORD, USERNAME, freshConfig, useSandbox } from '../../helpers.js';
 
 const t = useSandbox({ tokenTtl: 5 });
