@@ -3,23 +3,30 @@
  * `Evil\u001b]0;pwned\u0007\u001b[2J` would set the window title and clear the screen. Control
  * characters (C0 but tab and newline, DEL, C1) are shown escaped as `\xHH`, so an ESC sequence
  * becomes inert visible text and the operator sees that the value carries one. Carriage return
- * is escaped too: it would let a value overwrite what is already on the line.
+ * is escaped too: it would let a value overwrite what is already on the line. So are the
+ * bidirectional controls (embeddings, overrides and isolates U+202A–U+202E, U+2066–U+2069, the
+ * marks U+200E, U+200F, U+061C), as `\uHHHH`: a title holding U+202E would show what follows it
+ * right to left, so that `txt.exe` could read as `exe.txt` and a row as another.
  *
- * Machine output (--json, --ndjson, raw `edp api` bodies) never passes through here.
+ * Machine output (--json, --ndjson, raw `edp api` bodies) never passes through here; the
+ * tab-separated rows of piped output do (`| cat` still ends at a terminal).
  */
 
-// eslint-disable-next-line no-control-regex -- control characters are what is escaped
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** What is escaped: C0 but tab and newline, DEL, C1, then the bidirectional controls. */
+const ESCAPED = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL = new RegExp(`[${ESCAPED}]`, 'g');
 /**
  * Select Graphic Rendition (colour, bold) and nothing else: the only sequences this tool writes
  * itself, kept in composed messages when colour is on.
  */
-// eslint-disable-next-line no-control-regex -- escape codes and control characters are what is kept or escaped
-const STYLE_OR_CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const STYLE_OR_CONTROL = new RegExp(`\\u001b\\[[0-9;]*m|[${ESCAPED}]`, 'g');
 
-const escaped = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+const escaped = (c: string) => {
+  const code = c.charCodeAt(0);
+  return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+};
 
-/** Every control character but tab and newline, escaped. For values before they are styled. */
+/** Every control character but tab and newline, and every bidirectional control, escaped. For values before they are styled. */
 export function terminalSafe(text: string): string {
   return text.replace(CONTROL, escaped);
 }
