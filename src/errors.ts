@@ -143,11 +143,12 @@ export class ApiError extends Error {
  */
 export class UnknownWorkspaceError extends ApiError {
   readonly workspaceId: string;
-  constructor(workspaceId: string, answer: ApiError) {
+  /** `where`: where the run named the workspace, and the command that lists them (util/suggest.ts). */
+  constructor(workspaceId: string, answer: ApiError, where = { origin: '', list: 'edp workspaces list' }) {
     super({
       status: answer.status,
       code: answer.code,
-      message: `workspace ${workspaceId} was not found (or is not in this agency); list workspaces with \`edp workspaces list\``,
+      message: `workspace ${workspaceId}${where.origin} was not found (or is not in this agency); list workspaces with \`${where.list}\``,
       details: answer.details,
       traceId: answer.traceId,
       method: answer.method,

@@ -3,6 +3,7 @@ import { nodeCrypto } from '../util/crypto.js';
 import type { Received } from '../contract/answers.js';
 import type { Sent, tokenRequest } from '../contract/requests.js';
 import { join } from 'node:path';
+import { unknownWorkspaceWhere } from '../util/suggest.js';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
 import {
   ConfigFileError,
@@ -313,7 +314,7 @@ export class CredentialAuth implements AuthProvider {
       .catch((err: unknown) => {
         // The contract's 400 for a workspace id the agency does not have (token.issue).
         if (err instanceof ApiError && err.status === 400 && 'workspace_id' in err.details)
-          throw new UnknownWorkspaceError(workspaceId, err);
+          throw new UnknownWorkspaceError(workspaceId, err, unknownWorkspaceWhere(workspaceId));
         throw err;
       });
     const token = res.data?.token;

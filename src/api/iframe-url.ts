@@ -1,3 +1,4 @@
+import { unknownWorkspaceWhere } from '../util/suggest.js';
 import { ApiError, UnknownWorkspaceError } from '../errors.js';
 import { jsonInteger } from '../util/json.js';
 import type { iframeUrlRequest, Sent } from '../contract/requests.js';
@@ -36,7 +37,7 @@ export async function getIframeUrl(api: Service, req: IframeRequest): Promise<Re
         err.status === 400 &&
         ('workspace_id' in err.details || /^workspace_id\b/.test(err.message))
       )
-        throw new UnknownWorkspaceError(req.workspaceId, err);
+        throw new UnknownWorkspaceError(req.workspaceId, err, unknownWorkspaceWhere(req.workspaceId));
       throw err;
     });
   return res.data;

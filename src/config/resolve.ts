@@ -302,7 +302,13 @@ export class RunSettings {
         implicitWorkspace = undefined;
       }
     }
-    return { globals, implicitWorkspace };
+    let workspace: Resolved<string> | undefined;
+    try {
+      workspace = this.workspace();
+    } catch {
+      workspace = undefined;
+    }
+    return { globals, implicitWorkspace, workspace: workspace && { value: workspace.value, what: workspace.what } };
   }
 
   /** `-w` or EDP_WORKSPACE, as a list of ids; undefined when neither is given. */

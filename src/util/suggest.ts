@@ -27,6 +27,8 @@ export interface RunOptions {
    * is not set. A suggestion for any other workspace carries `-w`.
    */
   implicitWorkspace: string | undefined;
+  /** The run's one workspace and where it was named (`EDP_WORKSPACE`, `profile "ci" setting workspace`), when known. */
+  workspace?: { value: string; what: string } | undefined;
 }
 
 const current = new AsyncLocalStorage<() => RunOptions>();
@@ -44,6 +46,25 @@ export function suggest(words: readonly string[], opts: SuggestOptions = {}): st
   if (opts.workspace !== undefined && opts.workspace !== run.implicitWorkspace) parts.push('-w', opts.workspace);
   const env = Object.entries(opts.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)}`);
   return [...env, ...parts.map(shellWord)].join(' ');
+}
+
+/**
+ * Where the run's workspace `id` was named, for a message about it: ` (EDP_WORKSPACE)`, ` (the
+ * default workspace of profile "ci": \`edp config set workspace ID\` changes it)`; '' when a flag
+ * named it or it is not the run's.
+ */
+export function workspaceOrigin(id: string): string {
+  const ws = current.getStore()?.().workspace;
+  if (!ws || ws.value !== id || ws.what === '--workspace') return '';
+  const profile = /^profile "(.*)" setting workspace$/.exec(ws.what);
+  if (profile)
+    return ` (the default workspace of profile "${profile[1]}": \`${suggest(['config', 'set', 'workspace', 'ID'])}\` changes it)`;
+  return ` (${ws.what})`;
+}
+
+/** How a message about an unknown workspace names where it came from, and the command that lists them. */
+export function unknownWorkspaceWhere(id: string): { origin: string; list: string } {
+  return { origin: workspaceOrigin(id), list: suggest(['workspaces', 'list']) };
 }
 
 /** A run whose settings cannot be read (a broken config file) still suggests complete commands. */

@@ -116,3 +116,21 @@ describe('hints name the profile a run used', () => {
     expect(human.stderr).toMatch(/^ {2}edp webhooks verify \d+ --profile stage -w 102$/m);
   });
 });
+
+describe('a workspace the agency does not have says where it was named', () => {
+  it('the profile default, EDP_WORKSPACE, or -w', async () => {
+    const edp = await withDefault101();
+    const config = freshConfig();
+    const env = { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_WORKSPACE: undefined };
+    expect((await cli(t.sb, ['config', 'set', 'workspace', '104'], { env })).code).toBe(0);
+    const byProfile = await cli(t.sb, ['recipes', 'list'], { env });
+    expect(byProfile.code).toBe(5);
+    expect(byProfile.stderr).toContain(
+      'workspace 104 (the default workspace of profile "default": `edp config set workspace ID` changes it) was not found',
+    );
+    const byEnv = await cli(t.sb, ['recipes', 'list'], { env: { ...env, EDP_WORKSPACE: '104' } });
+    expect(byEnv.stderr).toContain('workspace 104 (EDP_WORKSPACE) was not found');
+    const byFlag = await edp('recipes', 'list', '-w', '104');
+    expect(byFlag.stderr).toContain('workspace 104 was not found');
+  });
+});
