@@ -65,6 +65,22 @@ function startOperator(): Promise<Server> {
       res.end(req.method === 'GET' ? String(req.headers['x-service-challenge'] ?? '') : 'ok');
       return;
     }
+    if (url.pathname === '/forms') {
+      // A page of another origin on this machine posting the inspector's forms to the sandbox,
+      // each into a frame of its own (the page stays): the Origin names this page.
+      const target = (url.searchParams.get('target') ?? '').replace(/"/g, '&quot;');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another page</title></head>
+<body><main><h1>Another page</h1>
+<iframe name="faults-answer" title="faults"></iframe><iframe name="clock-answer" title="clock"></iframe>
+<form id="faults" method="post" action="${target}/_sandbox/inspector/faults" target="faults-answer">
+<input name="fail_rate" value="1" aria-label="fail rate"></form>
+<form id="clock" method="post" action="${target}/_sandbox/inspector/clock" target="clock-answer">
+<input name="advance_seconds" value="950400" aria-label="seconds"></form></main>
+<script>document.getElementById('faults').submit(); document.getElementById('clock').submit();</script>
+</body></html>`);
+      return;
+    }
     const frame = url.searchParams.get('url') ?? '';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Operator's product</title></head>
@@ -308,6 +324,29 @@ describe.skipIf(!HAVE_CHROMIUM)(
         connection_id: c.id,
         account_ids: accounts.map((a: { id: number }) => a.id),
       });
+    });
+
+    it('a page of another origin on this machine can neither post the inspector forms nor frame the inspector', async () => {
+      const page = await openPage();
+      const [clock, failRate] = [sb.store.clock.now(), sb.store.opts.failRate];
+      const answers = ['faults', 'clock'].map((form) =>
+        page.waitForResponse((r) => r.url() === `${sb.url}/_sandbox/inspector/${form}`),
+      );
+      await page.goto(`${operatorUrl}/forms?target=${encodeURIComponent(sb.url)}`);
+      for (const answer of await Promise.all(answers)) expect(answer.status()).toBe(403);
+      expect(sb.store.opts.failRate).toBe(failRate);
+      expect(sb.store.clock.now()).toBe(clock);
+      // Framed, the inspector is not shown: the browser puts its error page in the frame.
+      const framed = page.waitForResponse((r) => r.url() === `${sb.url}/_sandbox/`);
+      await page.goto(`${operatorUrl}/?url=${encodeURIComponent(`${sb.url}/_sandbox/`)}`);
+      expect((await framed).headers()['content-security-policy']).toBe("frame-ancestors 'self'");
+      const frame = await waitUntil(() => page.frames().find((f) => f !== page.mainFrame()), {
+        what: 'the frame',
+        timeoutMs: 20_000,
+      });
+      await frame.waitForLoadState();
+      expect(frame.url()).not.toContain('/_sandbox/');
+      await page.close();
     });
 
     it("the inspector shows the session's requests, webhook deliveries with their retries, and the outbox", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { FLOW_LIMIT } from '../../src/sandbox/pages/flow.js';
 import { INSPECTOR_ROWS } from '../../src/sandbox/pages/inspector.js';
 import { advanceClock, http, sandbox, tokenFor } from '../helpers.js';
 
@@ -32,6 +33,26 @@ async function post(action: string, fields: Array<[string, string]>) {
   });
   if (res.status !== 303) return { status: res.status, headers: res.headers, text: await res.text() };
   return get(res.headers.get('location')!);
+}
+
+/**
+ * Opens the page at `path` in-process (`app.inject`: no socket), for the tests that open
+ * hundreds; its status.
+ */
+async function open(path: string): Promise<number> {
+  return (await sb.app.inject({ method: 'GET', url: path, headers: HTML })).statusCode;
+}
+
+/** An iframe code's page address, made in-process. */
+async function injectIframeUrl(body: Record<string, unknown>): Promise<string> {
+  const res = await sb.app.inject({
+    method: 'POST',
+    url: '/api/v3/get_iframe_url',
+    headers: { authorization: `Basic ${Buffer.from('agency@sandbox.local:sandbox').toString('base64')}` },
+    payload: body,
+  });
+  const u = new URL(res.json<{ url: string }>().url);
+  return `${u.pathname}${u.search}`;
 }
 
 function actionOf(html: string): string {
@@ -151,6 +172,48 @@ describe('the iframe page', () => {
     const noAccounts = await get(await iframeUrl({ workspace_id: 101 }, '?show_accounts=false'));
     expect(noAccounts.text).toContain('Already connected');
     expect(noAccounts.text).toMatch(/<li>Google Ads \(Acme Retail\)<\/li>/);
+  });
+
+  it("reopening one code many times never ends another code's sign-in in progress", async () => {
+    const mine = await get(await iframeUrl({ workspace_id: 101, name: 'google_ads' }));
+    const other = await iframeUrl({ workspace_id: 101, name: 'facebook_ads' });
+    const oldest = await get(other);
+    for (let i = 0; i < FLOW_LIMIT - 1; i++) expect(await open(other)).toBe(200);
+    const newest = await get(other);
+    const done = await post(actionOf(mine.text), [
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Connected: Google Ads');
+    // The code opened over and over keeps its newest pages only.
+    const ended = await post(actionOf(oldest.text), [['email', 'x@example.com']]);
+    expect(ended.status).toBe(404);
+    expect(ended.text).toContain('This sign-in has ended');
+    const last = await post(actionOf(newest.text), [
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(last.text).toContain('Connected: Facebook Ads');
+  });
+
+  it(`beyond ${FLOW_LIMIT} sign-ins in progress a new one is refused (503), not made by ending another`, async () => {
+    const first = await get(await iframeUrl({ workspace_id: 101, name: 'google_ads' }));
+    for (let i = 1; i < FLOW_LIMIT; i++) expect(await open(await injectIframeUrl({ workspace_id: 101 }))).toBe(200);
+    const refused = await get(await iframeUrl({ workspace_id: 101, name: 'google_ads' }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('3600');
+    expect(refused.text).toContain(`This sandbox has ${FLOW_LIMIT} sign-ins in progress, the most it keeps.`);
+    const asProgram = await http(sb, 'GET', await iframeUrl({ workspace_id: 101, name: 'google_ads' }));
+    expect(asProgram.status).toBe(503);
+    expect(asProgram.body.detail).toContain('sign-ins in progress');
+    // The first is still there; once it ends, its place is taken by the next one opened.
+    const done = await post(actionOf(first.text), [
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    expect(done.text).toContain('Connected');
+    expect((await get(await iframeUrl({ workspace_id: 101, name: 'google_ads' }))).status).toBe(200);
   });
 
   it('an unknown code, and a code an hour old, show an error page', async () => {

@@ -65,7 +65,17 @@ interface Flow {
 }
 
 const flowsByStore = new WeakMap<Store, Map<string, Flow>>();
-const FLOW_LIMIT = 500;
+
+/**
+ * The flows kept. Each opening of a page starts one, and a page may be opened any number of
+ * times, so what one person does must not push out the others' sign-ins in progress: each code
+ * or link keeps its newest FLOWS_PER_PAGE flows (a reload, the same page in another tab), and
+ * beyond FLOW_LIMIT in all, a new one first takes the place of a flow that can no longer make a
+ * connection (its code or link spent, expired or revoked), and is otherwise refused (503) until
+ * flows end that way.
+ */
+export const FLOW_LIMIT = 500;
+export const FLOWS_PER_PAGE = 10;
 
 function flows(store: Store): Map<string, Flow> {
   let map = flowsByStore.get(store);
@@ -73,12 +83,31 @@ function flows(store: Store): Map<string, Flow> {
   return map;
 }
 
-function keep(store: Store, flow: Flow): Flow {
+const sameOrigin = (a: Origin, b: Origin) =>
+  a.kind === 'iframe' ? b.kind === 'iframe' && a.code === b.code : b.kind === 'link' && a.linkId === b.linkId;
+
+/** Keeps a new flow (see FLOW_LIMIT), or undefined when it may not. */
+function keep(store: Store, flow: Flow): Flow | undefined {
   const map = flows(store);
+  const mine = [...map.values()].filter((f) => sameOrigin(f.origin, flow.origin));
+  if (mine.length >= FLOWS_PER_PAGE) map.delete(mine[0]!.id);
+  else if (map.size >= FLOW_LIMIT) {
+    const ended = [...map.values()].find((f) => f.step === 'done' || originProblem(store, f) !== undefined);
+    if (!ended) return undefined;
+    map.delete(ended.id);
+  }
   map.set(flow.id, flow);
-  // Oldest first: a sandbox left open for days does not keep every page ever opened.
-  if (map.size > FLOW_LIMIT) map.delete(map.keys().next().value!);
   return flow;
+}
+
+/** Why a page cannot start a flow now (FLOW_LIMIT), for a person and for a program. */
+const BUSY = `This sandbox has ${FLOW_LIMIT} sign-ins in progress, the most it keeps. Finish or abandon some (an iframe code is good for an hour), or restart the sandbox, then open this page again.`;
+
+function sendBusy(store: Store, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const retry = { 'retry-after': String(IFRAME_CODE_LIFETIME_MS / 1000) };
+  if (!wantsHtml(request))
+    return sendError(request, reply, new SandboxError(503, 'service_unavailable', BUSY, {}, {}, retry));
+  return sendErrorPage(reply.headers(retry), 503, brand(store), 'Too many sign-ins in progress', BUSY);
 }
 
 const brand = (store: Store) => store.state.agency.whitelabel_title;
@@ -121,7 +150,12 @@ function titleOf(store: Store, flow: Flow, name: string | null = flow.name): str
   return dataSource(store, name)?.title ?? name;
 }
 
-export function iframeFlow(store: Store, code: string, session: IframeSession, query: Record<string, unknown>): Flow {
+export function iframeFlow(
+  store: Store,
+  code: string,
+  session: IframeSession,
+  query: Record<string, unknown>,
+): Flow | undefined {
   const type = session.type === 'destination' ? 'destination' : 'datasource';
   return keep(store, {
     id: flowId(),
@@ -139,7 +173,7 @@ export function iframeFlow(store: Store, code: string, session: IframeSession, q
   });
 }
 
-export function linkFlow(store: Store, link: ExternalAuthLink, query: Record<string, unknown>): Flow {
+export function linkFlow(store: Store, link: ExternalAuthLink, query: Record<string, unknown>): Flow | undefined {
   return keep(store, {
     id: flowId(),
     origin: { kind: 'link', linkId: link.id },
@@ -454,7 +488,8 @@ export function iframePage(store: Store, request: FastifyRequest, reply: Fastify
     if (!wantsHtml(request)) return sendError(request, reply, new SandboxError(404, 'not_found', problem));
     return sendErrorPage(reply, 404, brand(store), 'This page can no longer be used', problem);
   }
-  return renderFlow(store, reply, iframeFlow(store, code, session!, query));
+  const flow = iframeFlow(store, code, session!, query);
+  return flow ? renderFlow(store, reply, flow) : sendBusy(store, request, reply);
 }
 
 /** The external authentication link page (`/connect/{token}`). */
@@ -470,5 +505,6 @@ export function linkPage(store: Store, request: FastifyRequest<{ Params: { token
     );
   const problem = linkProblem(store, link);
   if (problem) return sendErrorPage(reply, 410, brand(store), 'This link can no longer be used', problem);
-  return renderFlow(store, reply, linkFlow(store, link, (request.query ?? {}) as Record<string, unknown>));
+  const flow = linkFlow(store, link, (request.query ?? {}) as Record<string, unknown>);
+  return flow ? renderFlow(store, reply, flow) : sendBusy(store, request, reply);
 }
