@@ -260,6 +260,30 @@ describe.skipIf(!HAVE_CHROMIUM)(
       expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 3']);
     });
 
+    it('iframe, two steps: ticking accounts chooses them, without touching "Sync all accounts"', async () => {
+      const known = knownConnections();
+      const [{ url }, page] = await Promise.all([
+        edpJson(['iframe-url', '--type', 'datasource', '--name', 'google_ads', '--show-account-selection']),
+        openPage(),
+      ]);
+      await page.goto(url);
+      await signIn(page, 'Google Ads');
+      await page.getByRole('heading', { name: 'Choose accounts' }).waitFor();
+      expect(await page.getByLabel('Sync all accounts').isChecked()).toBe(true);
+      await page.getByRole('checkbox', { name: /Client account 2\b/ }).check();
+      expect(await page.getByLabel('Only the accounts picked below').isChecked()).toBe(true);
+      // Choosing all again unticks the account; ticking one chooses "only" again.
+      await page.getByLabel('Sync all accounts').check();
+      expect(await page.getByRole('checkbox', { name: /Client account 2\b/ }).isChecked()).toBe(false);
+      await page.getByRole('checkbox', { name: /Client account 3\b/ }).check();
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await expectText(page.getByRole('status'), 'Connected');
+      const [c] = await Promise.all([newConnection(known), page.close()]);
+      expect(c.accounts_number).toBe(1);
+      expect(await accountTitles(c.id)).toEqual(['Client account 3']);
+    });
+
     it('link: names who asked, connects by keyboard alone, then the link is used and says so', async () => {
       const known = knownConnections();
       const [[link], page] = await Promise.all([sendLink(), openPage()]);

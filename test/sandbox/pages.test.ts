@@ -142,6 +142,32 @@ describe('the iframe page', () => {
     expect(accountsOf(c.id).map((a) => a.account_id)).toEqual([remotes[0], remotes[2]]);
   });
 
+  it('two steps: accounts ticked with "Sync all accounts" still chosen are refused, saying which to choose', async () => {
+    const path = await iframeUrl({ workspace_id: 101, type: 'datasource', name: 'google_ads' });
+    const first = await get(`${path}&show_account_selection=True`);
+    const pick = await post(actionOf(first.text), [
+      ['email', 'client@example.com'],
+      ['consent', 'yes'],
+    ]);
+    // The page's own script keeps the two in step in a browser (test/e2e/browser.test.ts).
+    expect(pick.text).toContain('id="accounts-form"');
+    const remote = /name="account" value="(\d+)"/.exec(pick.text)![1]!;
+    const before = connectionsOf(101, 'google_ads').length;
+    const mixed = await post(actionOf(pick.text), [
+      ['scope', 'all'],
+      ['account', remote],
+    ]);
+    expect(mixed.status).toBe(400);
+    expect(mixed.text).toContain(
+      'You ticked accounts but chose “Sync all accounts”. Choose “Only the accounts picked below” to sync just those, or untick them to sync all.',
+    );
+    expect(connectionsOf(101, 'google_ads').length).toBe(before);
+    // Ticked accounts and no choice of scope at all: the ticked ones.
+    const done = await post(actionOf(mixed.text), [['account', remote]]);
+    expect(done.text).toContain('Connected');
+    expect(accountsOf(connectionsOf(101, 'google_ads').at(-1)!.id).map((a) => a.account_id)).toEqual([remote]);
+  });
+
   it('a data source that cannot list accounts before the connection keeps the one-step flow', async () => {
     const path = await iframeUrl({ workspace_id: 101, type: 'datasource', name: 'linkedin_ads' });
     const first = await get(`${path}&show_account_selection=True`);

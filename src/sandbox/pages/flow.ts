@@ -280,7 +280,7 @@ function accountsStep(store: Store, flow: Flow): string {
     )
     .join('\n');
   return `${sandboxNote(`Signed in. These are the accounts the sandbox's ${esc(titleOf(store, flow))} lists for you.`)}
-${errorLine(flow)}<form method="post" action="/connect/flow/${esc(flow.id)}/accounts">
+${errorLine(flow)}<form method="post" action="/connect/flow/${esc(flow.id)}/accounts" id="accounts-form">
 <fieldset><legend>Which accounts should be synced?</legend>
 <label><input type="radio" name="scope" value="all" checked> Sync all accounts</label>
 <label><input type="radio" name="scope" value="some"> Only the accounts picked below</label>
@@ -291,6 +291,25 @@ ${boxes}
 <button type="submit">Connect</button>
 </form>`;
 }
+
+const ACCOUNTS_UNCLEAR =
+  'You ticked accounts but chose “Sync all accounts”. Choose “Only the accounts picked below” to sync just those, or untick them to sync all.';
+
+/**
+ * The account step kept coherent as a person uses it: ticking an account chooses "only the
+ * accounts picked", choosing "all" unticks them. Without scripts the server refuses the mix
+ * (ACCOUNTS_UNCLEAR).
+ */
+const ACCOUNTS_SCRIPT = `(function () {
+  var form = document.getElementById('accounts-form');
+  if (!form) return;
+  form.addEventListener('change', function (e) {
+    var t = e.target;
+    if (t.name === 'account' && t.checked) form.querySelector('input[name=scope][value=some]').checked = true;
+    if (t.name === 'scope' && t.value === 'all')
+      form.querySelectorAll('input[name=account]').forEach(function (box) { box.checked = false; });
+  });
+})();`;
 
 /** The message the page posts to the window that embeds it, once the connection exists. */
 function connectionCreatedScript(flow: Flow): string {
@@ -353,6 +372,7 @@ export function renderFlow(store: Store, reply: FastifyReply, flow: Flow): Fasti
       brand: brand(store),
       body,
       ...(flow.step === 'done' ? { script: connectionCreatedScript(flow) } : {}),
+      ...(flow.step === 'accounts' ? { script: ACCOUNTS_SCRIPT } : {}),
     }),
   );
 }
@@ -438,9 +458,11 @@ function act(store: Store, flow: Flow, action: string, form: FormFields): void {
   }
   if (action === 'accounts' && flow.step === 'accounts') {
     const picked = new Set(form.account ?? []);
-    const accounts =
-      field(form, 'scope') === 'some' ? flow.candidates.filter((c) => picked.has(c.remote)) : flow.candidates;
-    if (accounts.length === 0) flow.error = 'Pick at least one account, or sync all of them.';
+    const scope = field(form, 'scope') ?? (picked.size > 0 ? 'some' : 'all');
+    const accounts = scope === 'some' ? flow.candidates.filter((c) => picked.has(c.remote)) : flow.candidates;
+    // Ticked accounts with "Sync all accounts" chosen: which one was meant is the person's to say.
+    if (scope !== 'some' && picked.size > 0) flow.error = ACCOUNTS_UNCLEAR;
+    else if (accounts.length === 0) flow.error = 'Pick at least one account, or sync all of them.';
     else {
       complete(store, flow, accounts);
       flow.step = 'done';
