@@ -14,7 +14,7 @@ import {
 import { plannedRequest } from '../api/operation.js';
 import type { Service } from '../api/service.js';
 import { BUILDING_STATES } from '../contract/recipes.js';
-import { ApiError, ExitError, OutcomeUnknownError, UsageError } from '../errors.js';
+import { ApiError, ExitError, OutcomeUnknownError, UsageError, withHint } from '../errors.js';
 import { idText } from '../util/json.js';
 import {
   appendConfiguration,
@@ -23,7 +23,7 @@ import {
   type Addition,
   type Configured,
 } from './configuration.js';
-import { resolveSource } from './resolve.js';
+import { AmbiguousConnectionError, resolveSource } from './resolve.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { agoText, durationText, pollUntil, WaitUnreachableError, type PollFault } from '../util/poll.js';
 import {
@@ -34,14 +34,30 @@ import {
   WaitTimeoutError,
   type WaitOptions,
 } from './wait.js';
-import type { DeploySpec } from './spec.js';
+import type { DeploySpec, SourceSpec } from './spec.js';
+import { suggest } from '../util/suggest.js';
 import { collect } from '../util/collect.js';
 
-/** The configuration additions a spec asks for in one workspace: each source's connection and accounts, resolved there, in order. */
-async function resolveAdditions(api: Service, ws: string, spec: DeploySpec): Promise<Addition[]> {
+/**
+ * The configuration additions a spec asks for in one workspace: each source's connection and
+ * accounts, resolved there, in order. `recipe` is the workspace's recipe (its id is undefined
+ * before it is created): the connection it has for a data source is the one added to.
+ */
+async function resolveAdditions(
+  api: Service,
+  ws: string,
+  spec: DeploySpec,
+  recipe: { id: string | undefined; connections: Recipe['connections'] | undefined },
+): Promise<Addition[]> {
   const additions: Addition[] = [];
   for (const s of spec.sources) {
-    const source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection);
+    let source;
+    try {
+      source = await resolveSource(api, ws, s.dataSource, s.accounts, s.connection, recipe.connections);
+    } catch (err) {
+      if (err instanceof AmbiguousConnectionError) throw withHint(err, chooseConnectionHint(err, s, recipe.id));
+      throw err;
+    }
     additions.push({
       dataSource: source.dataSource,
       connectionId: source.connectionId,
@@ -49,6 +65,33 @@ async function resolveAdditions(api: Service, ws: string, spec: DeploySpec): Pro
     });
   }
   return additions;
+}
+
+/**
+ * The way out of a workspace with several connections of a data source, for deploy (whose
+ * `--connection` takes one workspace's id): configure the recipe with one, then deploy again,
+ * which keeps the connection the recipe has. Before the recipe exists (a dry run), a deployment
+ * to that workspace alone names it.
+ */
+function chooseConnectionHint(err: AmbiguousConnectionError, s: SourceSpec, recipeId: string | undefined): string {
+  const ws = err.workspaceId;
+  if (recipeId === undefined)
+    return `name one (${err.choices}) with --connection in a deployment to workspace ${ws} alone (-w ${ws})`;
+  const configure = suggest(
+    [
+      'recipes',
+      'configure',
+      recipeId,
+      '--data-source',
+      s.dataSource,
+      '--connection',
+      err.suggested,
+      '--accounts',
+      s.accounts.join(','),
+    ],
+    { workspace: ws },
+  );
+  return `choose one (${err.choices}) for recipe ${recipeId}: \`${configure}\`, then deploy again (a recipe keeps its connection of a data source)`;
 }
 
 /** The steps of the contract's deployment sequence, in order: step 1 is `token`, step 7 `tables`. */
@@ -270,7 +313,7 @@ export async function deployToWorkspace(
     tell!({ step: 'create', phase: 'done', recipe, adopted: made.adopted });
 
     await begin('connections');
-    const additions = await resolveAdditions(api, ws, spec);
+    const additions = await resolveAdditions(api, ws, spec, { id, connections: recipe.connections });
     tell!({ step: 'connections', phase: 'done', additions });
 
     await begin('configure');
@@ -391,7 +434,10 @@ export async function planWorkspace(
       ...plannedRequest('recipes.create', {}),
       body: { template_id: t.id, title: spec.title ?? t.title },
     });
-  const additions = await resolveAdditions(api, ws, spec);
+  const additions = await resolveAdditions(api, ws, spec, {
+    id: existing ? idText(existing.recipe_id) : undefined,
+    connections: existing?.connections,
+  });
   const base: Configured = existing ?? NOT_CREATED;
   const merged = mergeConfiguration(base, additions, spec.syncFrom);
   if (merged.changed)

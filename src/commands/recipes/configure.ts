@@ -1,6 +1,6 @@
 import { getRecipe } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, withHint } from '../../errors.js';
 import { readValidDocument } from '../../util/document.js';
 import { parseDate, parseId } from '../../util/validate.js';
 import type { ConfigureOptions } from './command.js';
@@ -13,7 +13,7 @@ import {
   splitList,
   type Addition,
 } from '../../recipes/configuration.js';
-import { resolveSource } from '../../recipes/resolve.js';
+import { AmbiguousConnectionError, resolveSource } from '../../recipes/resolve.js';
 import { showRecipe } from './shared/view.js';
 
 /**
@@ -71,7 +71,13 @@ export async function runConfigure(opts: ConfigureOptions, ctx: Context): Promis
     refuseRemovals(current, desired);
     additions = additionsOf(desired);
   } else {
-    const source = await resolveSource(api, ws, dataSource, selectors, connectionId);
+    // Without --connection, the recipe's connection of the data source, else the workspace's one (recipes/resolve.ts).
+    const source = await resolveSource(api, ws, dataSource, selectors, connectionId, current.connections).catch(
+      (err: unknown) => {
+        if (err instanceof AmbiguousConnectionError) throw withHint(err, `pass --connection ${err.choices}`);
+        throw err;
+      },
+    );
     additions = [
       {
         dataSource: source.dataSource,

@@ -2,8 +2,8 @@ import { listRecipes, type Recipe, type RecipeTemplate } from '../../api/recipes
 import { BUILDING_STATES } from '../../contract/recipes.js';
 import type { Service } from '../../api/service.js';
 import { listAccounts, listAccountsV3, remoteIdLookup, type AccountV31 } from '../../api/accounts.js';
-import { listConnections } from '../../api/connections.js';
 import { resolveAccounts, UnresolvedAccountsError } from '../../accounts/select.js';
+import { AmbiguousConnectionError, chooseConnection, NoConnectionError } from '../../recipes/resolve.js';
 import { ApiError } from '../../errors.js';
 import { collect } from '../../util/collect.js';
 import { idText, jsonInteger } from '../../util/json.js';
@@ -100,37 +100,25 @@ async function planSource(
   const name = entry.template;
   const block = (code: string, message: string) => blocked.push({ resource: 'recipe', name, code, message });
   const configuredConnections = (existing?.connections ?? []).filter((c) => c.connection_data_source === s.dataSource);
-  let connectionId =
-    s.connection ?? (configuredConnections[0] ? idText(configuredConnections[0].connection_id) : undefined);
-  if (connectionId === undefined) {
-    const connections = (await collect(listConnections(api, ws, s.dataSource))).map((c) => idText(c.id));
-    if (connections.length === 0) {
+  // Deploy's rule (recipes/resolve.ts): named, the recipe's own, the only one, the one where the accounts resolve.
+  let connectionId: string;
+  try {
+    connectionId = (await chooseConnection(api, ws, s.dataSource, s.accounts, s.connection, existing?.connections))
+      .connectionId;
+  } catch (err) {
+    if (err instanceof NoConnectionError) {
       block(
         'connection_not_found',
         `workspace ${ws} has no ${s.dataSource} connection; connect it first (\`edp iframe-url -w ${ws} --type datasource --name ${s.dataSource}\`)`,
       );
       return undefined;
     }
-    if (connections.length > 1) {
-      // Among several, the one where the accounts resolve (deploy's rule, step 4).
-      const fits: string[] = [];
-      for (const c of connections) {
-        try {
-          await resolveAccounts(api, ws, c, s.accounts);
-          fits.push(c);
-        } catch (err) {
-          if (!(err instanceof UnresolvedAccountsError)) throw err;
-        }
-      }
-      if (fits.length !== 1) {
-        block(
-          'connection_ambiguous',
-          `workspace ${ws} has ${connections.length} ${s.dataSource} connections (${connections.join(', ')}) and the accounts resolve in ${fits.length === 0 ? 'none' : 'several'} of them`,
-        );
-        return undefined;
-      }
-      connectionId = fits[0]!;
-    } else connectionId = connections[0]!;
+    if (!(err instanceof AmbiguousConnectionError)) throw err;
+    block(
+      'connection_ambiguous',
+      `${err.message}; name one (${err.choices}) in the file: an entry of this template for workspace ${ws} alone (\`workspaces: [${ws}]\`) whose ${s.dataSource} source has \`connection: ${err.suggested}\`, and ${ws} left out of the other entry's workspaces`,
+    );
+    return undefined;
   }
   const configured = (configuredConnections.find((c) => idText(c.connection_id) === connectionId)?.accounts ?? []).map(
     (a) => idText(a.id),
