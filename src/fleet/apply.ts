@@ -170,7 +170,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     r.id = recipe?.recipe_id ?? r.id;
     r.state = recipe?.state ?? null;
     r.degraded = recipe ? (recipe.degraded ?? false) : null;
-    if (outcome.error && opts.signal?.aborted) interrupted(r, interruptedNote(outcome, ws));
+    if (outcome.error && outcome.interrupted) interrupted(r, interruptedNote(outcome, ws));
     else if (outcome.error) failed(r, outcome.error);
     else if (recipe?.state === 'failed') {
       r.result = 'build failed';

@@ -35,6 +35,7 @@ import {
   type WaitOptions,
 } from './wait.js';
 import type { DeploySpec, SourceSpec } from './spec.js';
+import { stateText } from './text.js';
 import { suggest } from '../util/suggest.js';
 import { collect } from '../util/collect.js';
 
@@ -165,18 +166,32 @@ export interface DeployOutcome {
   error: unknown;
   /** the step it had reached (1 to STEPS) */
   step: number;
+  /** the run's stop (Ctrl-C, a stop signal, a closed output) ended it; otherwise it ended on its own */
+  interrupted: boolean;
+  /** step 3 adopted the workspace's recipe rather than creating one */
+  adopted: boolean;
 }
 
 /**
- * What an interrupted deployment may have left at the service, by the step it had reached,
- * with the command that finds out. Deploying again is always safe: it adopts, appends, joins.
+ * What a deployment the run's stop found may have left at the service, by the step it had
+ * reached, with the command that finds out; one that had ended already says how. Deploying
+ * again is always safe: it adopts, appends, joins.
  */
 export function interruptedNote(o: DeployOutcome, ws: string): string {
   const id = o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null ? undefined : idText(o.recipe.recipe_id);
+  const recipe = id === undefined ? '' : `recipe ${id} is ${stateText(o.recipe!)}`;
+  if (!o.interrupted) {
+    if (!o.error) return `had ended before the stop: ${recipe}`;
+    const why = (o.error instanceof Error ? o.error.message.split('\n')[0]! : String(o.error)).replace(/:$/, '');
+    return `had ended before the stop, failing at step ${o.step}/${STEPS} (${why})${recipe ? `; ${recipe}` : ''}`;
+  }
   if (o.step <= 2) return 'interrupted before any write: nothing was changed';
   if (o.step === 3 || id === undefined)
     return `interrupted while creating the recipe: it may have been created; \`edp recipes list -w ${ws}\` shows it, and deploying again adopts it`;
-  if (o.step === 4) return `recipe ${id} was created, not configured; deploying again goes on from there`;
+  if (o.step === 4)
+    return o.adopted
+      ? `interrupted before configuring recipe ${id} (adopted, ${stateText(o.recipe!)}): nothing was added to it; deploying again goes on from there`
+      : `recipe ${id} was created, not configured; deploying again goes on from there`;
   if (o.step === 5)
     return `interrupted while configuring recipe ${id}: the configuration may have landed; \`edp recipes get ${id} -w ${ws}\` shows it, and deploying again completes it`;
   return `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``;
@@ -290,6 +305,7 @@ export async function deployToWorkspace(
     timeoutMs: Math.max(0, deadline - now()),
   });
   let recipe: Recipe | undefined;
+  let adopted = false;
   let reached: DeployStep | undefined;
   let tell: ((event: StepEvent) => void) | undefined;
   const begin = async (step: DeployStep) => {
@@ -309,6 +325,7 @@ export async function deployToWorkspace(
     await begin('create');
     const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
     recipe = made.recipe;
+    adopted = made.adopted;
     const id = idText(recipe.recipe_id);
     tell!({ step: 'create', phase: 'done', recipe, adopted: made.adopted });
 
@@ -395,13 +412,15 @@ export async function deployToWorkspace(
       recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress('tables') });
       tell!({ step: 'tables', phase: 'done', recipe });
     }
-    return { recipe, error: undefined, step: stepNumber(reached!) };
+    return { recipe, error: undefined, step: stepNumber(reached!), interrupted: false, adopted };
   } catch (err) {
     if ((err instanceof WaitTimeoutError || err instanceof BuildWaitUnreachableError) && err.recipe)
       recipe = err.recipe;
     // The one place a person sees this workspace's error in full.
     if (reached) tell?.({ step: reached, phase: 'failed', error: err });
-    return { recipe, error: err, step: reached ? stepNumber(reached) : 0 };
+    // A failure once the run is stopping is the stop's doing; one before it is the deployment's own.
+    const interrupted = opts.wait.signal?.aborted === true;
+    return { recipe, error: err, step: reached ? stepNumber(reached) : 0, interrupted, adopted };
   }
 }
 

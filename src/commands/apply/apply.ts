@@ -75,7 +75,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
       ...blockedRows(null, plan.agency.blocked),
     ];
     if (ctx.output.machine) ctx.output.json(rows);
-    else if (rows.length > 0) await ctx.output.list(rows, columns);
+    else if (rows.length > 0) await showRows(ctx, rows);
     const failures = planFailures(plan);
     if (failures.length > 0) throw new ManyFailures(failures);
     return;
@@ -119,7 +119,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const shown = rows.map(shownRow);
   if (ctx.output.machine) ctx.output.json(shown);
   else {
-    await ctx.output.list(shown, columns);
+    await showRows(ctx, shown);
     // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
     for (const r of shown.filter((x) => x.secret))
       ctx.output.line(
@@ -154,8 +154,27 @@ const columns: Array<Column<ApplyRow>> = [
   { header: 'NAME', value: (r) => r.name },
   { header: 'ACTION', value: (r) => r.action },
   { header: 'RESULT', keep: true, value: resultOf },
-  { header: 'NOTE', value: noteOf },
+  // At a terminal each note is printed whole below the table: a table fits its cells to the
+  // window, and a note ends in the command to run next.
+  { header: 'NOTE', value: noteOf, pipedOnly: true },
 ];
+
+/**
+ * The rows: piped, one tab-separated line each, the note last; at a terminal, a table, then
+ * each row's note in full under it, named by workspace, resource and name (the terminal wraps
+ * a long line, never cutting the command it ends with).
+ */
+async function showRows(ctx: Context, rows: ApplyRow[]): Promise<void> {
+  await ctx.output.list(rows, columns);
+  if (!ctx.output.stdoutIsTTY) return;
+  const noted = rows.map((r) => ({ r, note: noteOf(r) })).filter((x) => x.note !== '');
+  if (noted.length === 0) return;
+  ctx.output.line();
+  for (const { r, note } of noted)
+    ctx.output.line(
+      `${r.workspace_id === null ? 'agency' : `workspace ${idText(r.workspace_id)}`}, ${r.resource} ${r.name}: ${note}`,
+    );
+}
 
 /** ok rows show the state reached; others what went wrong. */
 function resultOf(r: ApplyRow): string {

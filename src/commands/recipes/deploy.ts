@@ -18,6 +18,7 @@ import {
   deployToWorkspace,
   interruptedNote,
   planWorkspace,
+  STEPS,
   resolveTemplate,
   type DeployOutcome,
   type StepReporter,
@@ -283,10 +284,13 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
     .map((o, i) => outcomeFailure(workspaces[i]!, o, failOnDegraded))
     .filter((f) => f !== undefined);
   if (failures.length === 0) return;
-  const failed = failures.length;
-  ctx.output.warn(
-    `${failed} of ${workspaces.length} workspace(s) did not end ready${failOnDegraded ? ' and complete' : ''}`,
-  );
+  // Each failed workspace with what failed: a step's error (whatever state an adopted recipe is
+  // in), the build, or a degraded build under --fail-on-degraded.
+  const which = outcomes
+    .map((o, i) => ({ o, ws: workspaces[i]!, row: rows[i]! }))
+    .filter(({ o, ws }) => outcomeFailure(ws, o, failOnDegraded) !== undefined)
+    .map(({ o, ws, row }) => `${ws} (${o.error ? `step ${o.step}/${STEPS}: ` : ''}${resultWord(row, o)})`);
+  ctx.output.warn(`${failures.length} of ${workspaces.length} workspace(s) failed: ${which.join(', ')}`);
   // Each error was printed once, at the step that failed; with --quiet steps are silent, so here.
   for (const [i, o] of outcomes.entries()) {
     if (o.error && !ctx.output.machine && ctx.output.flags.quiet)
