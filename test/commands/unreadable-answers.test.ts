@@ -133,7 +133,8 @@ describe('answers the commands cannot read', () => {
     expect(sb.store.state.webhook_endpoints!.length).toBe(before);
     expect(seen.filter((x) => x.startsWith('POST /api/v3/webhook_endpoints'))).toEqual([]);
     const out = writeFile('exported.yaml', 'untouched\n');
-    const exported = await cli(s, ['export', '-w', '101', '--output', out]);
+    // --force: a file the export did not write is otherwise refused before anything is read.
+    const exported = await cli(s, ['export', '-w', '101', '--output', out, '--force']);
     expect(exported.code).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe('untouched\n');
   });

@@ -7,13 +7,13 @@ const exportCommand = (cmd: Command) =>
   cmd
     .addOption(allWorkspacesFlag())
     .option('--output <file>', 'write to this file instead of standard output')
-    .option('--force', 'replace --output FILE even when it holds comments, which the export cannot keep')
+    .option('--force', 'replace --output FILE even when an export did not write it or it was edited since')
     .addOption(concurrencyFlag('workspaces read at once'))
     .addHelpText(
       'after',
       examples(
         ['edp export --all-workspaces --output fleet.yaml', 'edp export -w 101,102 --json'],
-        '`edp plan -f` on the file reports no change. Secrets are never exported.',
+        '`edp plan -f` on the file reports no change. Secrets are never exported. --output FILE starts with a header holding its digest: a later export replaces the file while it is unchanged, and one edited since (or not written by export, or JSON) only with --force.',
       ),
     );
 

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { exportFleet } from '../../fleet/export.js';
@@ -8,18 +8,17 @@ import { workspaceChoice } from '../shared/workspace-choice.js';
 import { stringifyJson } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { ExportOptions } from './command.js';
+import { replaceRefusal, withHeader } from './shared/own-file.js';
 
 /** `edp export`: the live state as a fleet file (docs/guide.md, Fleet as code). */
 export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
-  // A file edited by hand (its comments) is not lost to an export without being asked: checked
-  // before anything is read from the service.
-  if (opts.output !== undefined && !opts.force && hasComments(readIfThere(opts.output)))
-    throw new UsageError(
-      `${opts.output} holds comments, which the export cannot keep: pass --force to replace it, or --output another file`,
-    );
+  // A file edited by hand is not lost to an export without being asked: only a file the export
+  // wrote, unchanged since (its header's digest), is replaced. Checked before anything is read.
+  const refusal = opts.output !== undefined && !opts.force ? replaceRefusal(opts.output, ctx.flags.json) : undefined;
+  if (refusal) throw new UsageError(refusal);
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
   if (workspaces.length === 0) throw new UsageError('no workspace to export');
@@ -35,6 +34,7 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
   else {
     const { stringify } = await import('yaml');
     text = stringify(doc, { lineWidth: 0 });
+    if (opts.output !== undefined) text = withHeader(text);
   }
   if (opts.output !== undefined) {
     // Whole or not at all: an export stopped half-way leaves the previous file as it was.
@@ -45,17 +45,4 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
       `wrote ${opts.output}: ${fleet.recipes.length} recipe entr${fleet.recipes.length === 1 ? 'y' : 'ies'}, ${fleet.webhooks.length} webhook entr${fleet.webhooks.length === 1 ? 'y' : 'ies'}, ${fleet.roles.length} role(s)`,
     );
   } else ctx.output.write(text);
-}
-
-function readIfThere(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A YAML comment: `#` at the start of a line or after a space (the export writes none). */
-function hasComments(text: string | undefined): boolean {
-  return text !== undefined && /(^|\s)#/m.test(text);
 }

@@ -109,10 +109,51 @@ describe('edp export --output', () => {
       expect(readFileSync(file, 'utf8')).toBe('# reviewed by ops\nworkspaces: [101]\n');
       const forced = await cli(t.sb, ['export', '-w', '101', '--output', file, '--force']);
       expect(forced.code).toBe(0);
-      expect(readFileSync(file, 'utf8')).toMatch(/^workspaces:/);
+      expect(readFileSync(file, 'utf8')).toMatch(/^# edp export, sha256:[0-9a-f]{16}: .*\nworkspaces:/);
       expect(readdirSync(dir.dir)).toEqual(['fleet.yaml']);
-      // A file the export wrote (no comments) is simply written again.
+      // A file the export wrote, unchanged since, is simply written again.
       expect((await cli(t.sb, ['export', '-w', '101', '--output', file])).code).toBe(0);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('does not replace a file edited since it wrote it, comments or none, nor one it did not write, without --force', async () => {
+    const dir = tempDir('edp-export-edited-');
+    try {
+      const file = join(dir.dir, 'fleet.yaml');
+      expect((await cli(t.sb, ['export', '-w', '101', '--output', file])).code).toBe(0);
+      const edited = readFileSync(file, 'utf8').replace('Media Buyer', 'Media Buyers');
+      expect(edited).not.toBe(readFileSync(file, 'utf8'));
+      writeFileSync(file, edited);
+      // Refused before anything is sent: the service address leads nowhere.
+      const nowhere = { url: 'http://127.0.0.1:9' };
+      const refused = await cli(nowhere, ['export', '-w', '101', '--output', file]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `${file} was edited since \`edp export\` wrote it, and the export would lose the edits: pass --force to replace it, or --output another file`,
+      );
+      expect(readFileSync(file, 'utf8')).toBe(edited);
+
+      const handMade = join(dir.dir, 'hand.yaml');
+      writeFileSync(handMade, 'workspaces: [101]\n');
+      const notOurs = await cli(nowhere, ['export', '-w', '101', '--output', handMade]);
+      expect(notOurs.code).toBe(2);
+      expect(notOurs.stderr).toContain(`${handMade} was not written by \`edp export\``);
+      expect(readFileSync(handMade, 'utf8')).toBe('workspaces: [101]\n');
+
+      const json = join(dir.dir, 'fleet.json');
+      writeFileSync(json, '{"workspaces": [101]}\n');
+      const jsonRefused = await cli(nowhere, ['export', '-w', '101', '--json', '--output', json]);
+      expect(jsonRefused.code).toBe(2);
+      expect(jsonRefused.stderr).toContain('--force');
+
+      const forced = await cli(t.sb, ['export', '-w', '101', '--output', file, '--force']);
+      expect(forced.code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toContain('- title: Media Buyer\n');
+      // What the export wrote plans no change, header and all.
+      const plan = await cli(t.sb, ['plan', '-f', file, '--detailed-exitcode']);
+      expect(plan.code, plan.stdout).toBe(0);
     } finally {
       dir.remove();
     }
