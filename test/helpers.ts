@@ -221,6 +221,8 @@ export function pretendTime(): PretendTime {
  */
 export class ClosingStream extends Writable {
   text = '';
+  /** a pipe, not a terminal or a file (io.ts, keepsWrites) */
+  readonly isPipe = true;
   constructor(
     private readonly lines: number,
     private readonly onText?: (all: string) => void,

@@ -74,6 +74,11 @@ export interface FleetApplyOptions {
   secrets?: SecretsFileWriter | undefined;
 }
 
+/** Whether carrying the plan out receives secrets the service shows only once: it creates webhook endpoints. */
+export function receivesSecrets(plan: FleetPlan): boolean {
+  return plan.workspaces.some((w) => w.changes.some((c) => c.resource === 'webhook' && c.action === 'create'));
+}
+
 /** A lost answer is resolved by re-reading, a bounded number of times. */
 const OUTCOME_ATTEMPTS = 5;
 

@@ -1,7 +1,15 @@
+import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
 export type InStream = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
-export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+export type OutStream = Writable & {
+  isTTY?: boolean;
+  columns?: number;
+  /** the file descriptor of a process's own stream */
+  fd?: number;
+  /** a stream without a file descriptor that stands for a pipe (the tests' `| head`) */
+  isPipe?: boolean;
+};
 
 /** The process's streams and environment; tests pass their own. */
 export interface IO {
@@ -41,6 +49,25 @@ export function processIO(): IO {
  */
 export function isClosed(stream: OutStream): boolean {
   return stream.destroyed || !!stream.errored;
+}
+
+/**
+ * Whether what the stream takes is known to reach a reader: a terminal shows it and a file keeps
+ * it, but a pipe or a socket takes a write into a buffer its reader may never read (`| head -1`
+ * reads the whole buffer and prints one line), and Node cannot ask how much of it is unread.
+ * A stream without a file descriptor (one given to `main`) hands each write to its reader itself,
+ * unless it says it stands for a pipe.
+ */
+export function keepsWrites(stream: OutStream): boolean {
+  if (stream.isTTY) return true;
+  if (typeof stream.fd !== 'number') return !stream.isPipe;
+  try {
+    const stat = fstatSync(stream.fd);
+    return !stat.isFIFO() && !stat.isSocket();
+  } catch {
+    // A descriptor that cannot be examined (closed): nothing is known to reach anyone.
+    return false;
+  }
 }
 
 export interface ColorFlags {

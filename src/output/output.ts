@@ -152,6 +152,11 @@ export function wrapText(text: string, width: number): string[] {
   return lines;
 }
 
+/** Resolves once every write made so far to `stream` has reached it or failed. */
+function written(stream: OutStream): Promise<void> | undefined {
+  return isClosed(stream) ? undefined : new Promise<void>((resolve) => stream.write('', () => resolve()));
+}
+
 function plainRow<T>(columns: Array<Column<T>>, item: T): string {
   return columns.map((c) => plainText((c.raw ?? c.value)(item))).join('\t');
 }
@@ -206,17 +211,19 @@ export class Output {
 
   /** Resolves once every write made so far has reached its stream or failed (and been counted). */
   async settled(): Promise<void> {
-    const flush = (stream: OutStream) =>
-      isClosed(stream) ? undefined : new Promise<void>((resolve) => stream.write('', () => resolve()));
-    await Promise.all([flush(this.io.stdout), flush(this.io.stderr)]);
+    await Promise.all([written(this.io.stdout), written(this.io.stderr)]);
   }
 
-  /** Whether what `write` writes reaches its reader (as far as a pipe can tell): false when a write was lost. */
-  async shown(write: () => void | Promise<void>): Promise<boolean> {
-    const before = this.lostWrites;
-    await write();
-    await this.settled();
-    return this.lostWrites === before;
+  /**
+   * Whether no output of the run so far was lost, once every write has settled: none failed and
+   * no stream was closed (`also`: streams written outside Output, such as the --jq result on the
+   * real stdout). A write a pipe's buffer took counts as written: whether its reader reads it, a
+   * pipe never tells (io.ts, keepsWrites).
+   */
+  async intact(...also: OutStream[]): Promise<boolean> {
+    const streams = [this.io.stdout, this.io.stderr, ...also];
+    await Promise.all(streams.map(written));
+    return this.lostWrites === 0 && !streams.some(isClosed);
   }
 
   private toStdout(text: string): void {

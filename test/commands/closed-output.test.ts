@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, control, http, sandbox, tokenFor, useSandbox } from '../helpers.js';
+import { cli, control, http, sandbox, tempDir, tokenFor, useSandbox } from '../helpers.js';
 import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
 import { FAST, useFiles } from '../fixtures/files.js';
 import { endpointsOf, recipesOf, remoteOf } from '../fixtures/fleet.js';
@@ -10,6 +12,9 @@ import { endpointsOf, recipesOf, remoteOf } from '../fixtures/fleet.js';
 // had to show was lost; a pure read ends quietly; an error's exit code survives.
 
 const writeFile = useFiles('edp-closed-');
+const secretsDir = tempDir('edp-closed-secrets-');
+afterAll(() => secretsDir.remove());
+const dir = secretsDir.dir;
 
 const fleet = (sb: Sandbox) => `
 workspaces: [101, 102]
@@ -30,11 +35,12 @@ describe('a closed output during a run that changes things', () => {
   // An output closed before anything is sent stops the run with nothing done (head -0); one
   // closed while the changes are under way lets every change be carried to its end.
   for (const lines of [0, 3, 12, 20]) {
-    it(`apply with \`2>&1 | head -${lines}\`: all or nothing, and never exit 0`, async () => {
+    it(`apply --secrets-file with \`2>&1 | head -${lines}\`: all or nothing, and never exit 0`, async () => {
       const sb = await sandbox({ buildSeconds: 0 });
       try {
         const f = writeFile(`fleet-${lines}.yaml`, fleet(sb));
-        const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { bothLines: lines });
+        const secrets = join(dir, `secrets-${lines}.json`);
+        const r = await cli(sb, ['apply', '-f', f, '--yes', '--secrets-file', secrets, ...FAST], { bothLines: lines });
         const changes = lines > 0;
         for (const ws of [101, 102]) {
           expect(built(sb, ws)).toHaveLength(changes ? 1 : 0);
@@ -48,17 +54,30 @@ describe('a closed output during a run that changes things', () => {
     });
   }
 
-  it('apply with `| head -1`: the rest of the report and the secrets go to stderr, and the run fails', async () => {
+  it('apply at a terminal whose reader goes away: the rest goes to stderr, and every secret of the run is named', async () => {
+    // The same apply on a terminal that reads on: the lines before the first secret's.
+    const whole = await sandbox({ buildSeconds: 0 });
+    let before: number;
+    try {
+      const f = writeFile('fleet-whole.yaml', fleet(whole));
+      const r = await cli(whole, ['apply', '-f', f, '--yes', ...FAST], { tty: true });
+      before = r.stdout.split('\n').findIndex((l) => l.startsWith('secret of webhook endpoint '));
+      expect(before).toBeGreaterThan(0);
+    } finally {
+      await whole.close();
+    }
     const sb = await sandbox({ buildSeconds: 0 });
     try {
       const f = writeFile('fleet-stdout.yaml', fleet(sb));
-      const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { stdoutLines: 1 });
+      // What comes before and the first secret's line reach the terminal; the second's does not.
+      const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { tty: true, stdoutLines: before + 1 });
       expect(r.code).toBe(141);
       expect(r.stderr).toContain('the reader of standard output went away');
-      // Each secret, shown once by the service, reached the stream still open.
+      expect(r.stdout.match(/^secret of webhook endpoint /gm)).toHaveLength(1);
+      // A secret that reached the reader is named too: what else was lost is not known line by line.
       for (const ws of [101, 102]) {
         const [endpoint] = endpointsOf(sb, ws) as any[];
-        expect(r.stdout + r.stderr).toContain(`secret of webhook endpoint ${endpoint.id} `);
+        expect(r.stderr).toContain(`edp webhooks rotate-secret ${endpoint.id} -w ${ws}`);
       }
     } finally {
       await sb.close();
@@ -149,28 +168,130 @@ describe('a closed output during a run that changes nothing', () => {
   });
 });
 
-describe('webhooks create with its output closed', () => {
+describe('a one-time secret and a pipe', () => {
   const t = useSandbox();
+  const create = (url: string, ...more: string[]) => [
+    'webhooks',
+    'create',
+    '-w',
+    '101',
+    '--url',
+    url,
+    '--events',
+    'load_completed',
+    ...more,
+  ];
+  const endpointAt = (url: string) => (endpointsOf(t.sb, 101) as any[]).filter((e) => e.url === url);
 
-  it('fails with the command that makes a new secret when the secret could not be shown', async () => {
-    const r = await cli(
-      t.sb,
-      ['webhooks', 'create', '-w', '101', '--url', 'https://hooks.example.com/c', '--events', 'load_completed'],
-      { bothLines: 0 },
-    );
-    expect(r.code).toBe(141);
-    const [endpoint] = (endpointsOf(t.sb, 101) as any[]).filter((e) => e.url === 'https://hooks.example.com/c');
-    expect(endpoint).toBeDefined();
+  it('webhooks create | head -1: refused before anything is sent, naming --secrets-file and --json', async () => {
+    const r = await cli(t.sb, create('https://hooks.example.com/c'), { stdoutLines: 1 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('standard output is a pipe');
+    expect(r.stderr).toContain('--secrets-file FILE');
+    expect(r.stderr).toContain('--json');
+    expect(endpointAt('https://hooks.example.com/c')).toHaveLength(0);
   });
 
-  it('fails the same way when stdout took nothing, the rest reported on stderr', async () => {
-    const r = await cli(
-      t.sb,
-      ['webhooks', 'create', '-w', '101', '--url', 'https://hooks.example.com/d', '--events', 'load_completed'],
-      { stdoutLines: 0 },
-    );
-    const [endpoint] = (endpointsOf(t.sb, 101) as any[]).filter((e) => e.url === 'https://hooks.example.com/d');
+  it('webhooks rotate-secret | head -1: refused before the question, and the old secret still holds', async () => {
+    const made = await cli(t.sb, create('https://hooks.example.com/r', '--json'));
+    const { id, secret } = made.json();
+    const r = await cli(t.sb, ['webhooks', 'rotate-secret', String(id), '-w', '101', '--yes'], { stdoutLines: 1 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--secrets-file FILE');
+    expect(endpointAt('https://hooks.example.com/r')[0].secret).toBe(secret);
+  });
+
+  it('webhooks create --json with the pipe closed: fails with the command that makes a new secret', async () => {
+    const r = await cli(t.sb, create('https://hooks.example.com/j', '--json'), { stdoutLines: 0 });
+    const [endpoint] = endpointAt('https://hooks.example.com/j');
     expect(r.code).toBe(141);
-    expect(r.stderr).toContain(`webhooks rotate-secret ${endpoint.id} -w 101`);
+    expect(r.errorJson().error.message).toContain(`edp webhooks rotate-secret ${endpoint.id} -w 101`);
+  });
+
+  it('webhooks create --jq .secret with the pipe closed: the filtered secret was lost, and the run says which', async () => {
+    const r = await cli(t.sb, ['--jq', '.secret', ...create('https://hooks.example.com/q')], { stdoutLines: 0 });
+    const [endpoint] = endpointAt('https://hooks.example.com/q');
+    expect(r.code).toBe(141);
+    expect(r.stderr).toContain(`edp webhooks rotate-secret ${endpoint.id} -w 101`);
+  });
+
+  it('webhooks create --secrets-file | head -0: the secret is in the file, never in the output', async () => {
+    const file = join(dir, 'create.json');
+    const r = await cli(t.sb, create('http://127.0.0.1:4011/f', '--secrets-file', file), { stdoutLines: 0 });
+    const [endpoint] = endpointAt('http://127.0.0.1:4011/f');
+    // The output was lost, but the secret was not: no rotation is asked for.
+    expect(r.code).toBe(141);
+    expect(r.stderr).not.toContain('rotate-secret');
+    expect(r.stderr).not.toContain(endpoint.secret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).endpoints).toEqual([
+      {
+        workspace_id: '101',
+        endpoint_id: String(endpoint.id),
+        url: 'http://127.0.0.1:4011/f',
+        secret: endpoint.secret,
+      },
+    ]);
+  });
+
+  it('at a terminal with stderr piped: the secret is on the terminal, not repeated into the pipe', async () => {
+    const r = await cli(t.sb, create('http://127.0.0.1:4012/t'), { tty: true, stderrLines: 100 });
+    const [endpoint] = endpointAt('http://127.0.0.1:4012/t');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(endpoint.secret);
+    expect(r.stderr).not.toContain(endpoint.secret);
+    expect(r.stderr).toContain('EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4012');
+  });
+});
+
+describe('apply, whose plan creates webhook endpoints, and a pipe', () => {
+  // Three endpoints in each of three workspaces: nine secrets.
+  const nine = (sb: Sandbox) => `
+workspaces: [101, 102, 103]
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}]
+webhooks:
+  - url: https://hooks.example.com/n1
+    events: [recipe_activated]
+  - url: https://hooks.example.com/n2
+    events: [recipe_activated]
+  - url: https://hooks.example.com/n3
+    events: [recipe_activated]
+`;
+  const all = (sb: Sandbox) => [101, 102, 103].flatMap((ws) => endpointsOf(sb, ws) as any[]);
+
+  it('apply | head -1: refused after the plan and before any change (exit 2)', async () => {
+    const sb = await sandbox({ buildSeconds: 0 });
+    try {
+      const f = writeFile('nine-refused.yaml', nine(sb));
+      const r = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { stdoutLines: 1 });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('this plan creates webhook endpoints');
+      expect(r.stderr).toContain('--secrets-file FILE');
+      expect(all(sb)).toHaveLength(0);
+      expect(recipesOf(sb, 101).filter((x: any) => x.template_id === 4001)).toHaveLength(0);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('apply --json with the pipe closed names all nine secrets; a plan creating none is not refused', async () => {
+    const sb = await sandbox({ buildSeconds: 0 });
+    try {
+      const f = writeFile('nine-json.yaml', nine(sb));
+      const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST], { stdoutLines: 0 });
+      expect(r.code).toBe(141);
+      const message = r.errorJson().error.message;
+      expect(all(sb)).toHaveLength(9);
+      for (const e of all(sb)) expect(message).toContain(`edp webhooks rotate-secret ${e.id} -w ${e.workspace_id}`);
+      // Applied again, the plan creates no endpoint: nothing to refuse.
+      const again = await cli(sb, ['apply', '-f', f, '--yes', ...FAST], { stdoutLines: 100 });
+      expect(again.code).toBe(0);
+    } finally {
+      await sb.close();
+    }
   });
 });

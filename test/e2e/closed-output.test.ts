@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { sandbox, tempDir } from '../helpers.js';
+import { http, sandbox, tempDir, tokenFor } from '../helpers.js';
 import { useFiles } from '../fixtures/files.js';
 import { endpointsOf, recipesOf, remoteOf } from '../fixtures/fleet.js';
 import { BIN, operatorEnv, requireBuild, startEdp } from './helpers.js';
@@ -59,14 +60,34 @@ webhooks:
     events: [recipe_activated]
 `;
 
+/** Three endpoints in each of three workspaces: nine secrets. */
+const nine = (sb: Sandbox) => `
+workspaces: [101, 102, 103]
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [remote:${remoteOf(sb, 101, 'google_ads', 0)}]
+webhooks:
+  - url: https://hooks.example.com/n1
+    events: [recipe_activated]
+  - url: https://hooks.example.com/n2
+    events: [recipe_activated]
+  - url: https://hooks.example.com/n3
+    events: [recipe_activated]
+`;
+
 describe.concurrent('edp, built, piped to a reader that stops early', () => {
   for (const lines of [0, 5, 15]) {
-    it(`apply -f FILE --yes 2>&1 | head -${lines}: never exit 0 with work half done`, async ({ expect }) => {
+    it(`apply -f FILE --yes --secrets-file F 2>&1 | head -${lines}: never exit 0 with work half done`, async ({
+      expect,
+    }) => {
       const sb = await sandbox({ buildSeconds: 0 });
       try {
         const f = writeFile(`fleet-${lines}.yaml`, fleet(sb));
+        const secrets = join(config.dir, `secrets-${lines}.json`);
         const r = await piped(
-          ['apply', '-f', f, '--yes', '--poll-interval', '10ms'],
+          ['apply', '-f', f, '--yes', '--secrets-file', secrets, '--poll-interval', '10ms'],
           operatorEnv(sb.url, configOf(`apply-${lines}`)),
           `2>&1 | head -${lines}`,
         );
@@ -119,18 +140,86 @@ describe.concurrent('edp, built, piped to a reader that stops early', () => {
     }
   });
 
-  it('webhooks create | head -0: the secret could not be shown, so the run fails with the way to a new one', async ({
-    expect,
-  }) => {
+  // A pipe's buffer takes what is written whether or not its reader reads it: `head -1` reads the
+  // whole buffer and prints one line. A one-time secret printed there could be lost unseen, so the
+  // command refuses before sending anything, unless the secret was asked for in a program's form.
+  it('webhooks create | head -1: refused before anything is sent, exit 2', async ({ expect }) => {
     const sb = await sandbox();
     try {
-      const closed = await piped(
-        ['webhooks', 'create', '-w', '101', '--url', 'https://hooks.example.com/h1', '--events', 'load_completed'],
-        operatorEnv(sb.url, configOf('webhook')),
-        '2>&1 | head -0',
+      const url = 'https://h.example.com/x';
+      const r = await piped(
+        ['-w', '101', 'webhooks', 'create', '--url', url, '--events', 'load_completed'],
+        operatorEnv(sb.url, configOf('create-head')),
+        '| head -1',
       );
-      expect(closed.code).toBe(141);
-      expect(endpointsOf(sb, 101).filter((e: any) => e.url === 'https://hooks.example.com/h1')).toHaveLength(1);
+      expect(r.code).toBe(2);
+      expect(r.shown).toBe('');
+      expect(endpointsOf(sb, 101).filter((e: any) => e.url === url)).toHaveLength(0);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("webhooks rotate-secret --yes | grep -m1 '^id': refused, and the old secret still holds", async ({ expect }) => {
+    const sb = await sandbox();
+    try {
+      const token = await tokenFor(sb, 101);
+      const made = await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
+        token,
+        body: { url: 'https://h.example.com/r', event_types: ['load_completed'] },
+      });
+      const { id, secret } = made.body;
+      const r = await piped(
+        ['-w', '101', 'webhooks', 'rotate-secret', String(id), '--yes'],
+        operatorEnv(sb.url, configOf('rotate-grep')),
+        "| grep -m1 '^id'",
+      );
+      expect(r.code).toBe(2);
+      const [endpoint] = endpointsOf(sb, 101).filter((e: any) => String(e.id) === String(id));
+      expect(endpoint.secret).toBe(secret);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('apply -f FILE --yes | head -1, nine endpoints to create: refused after the plan, nothing changed', async ({
+    expect,
+  }) => {
+    const sb = await sandbox({ buildSeconds: 0 });
+    try {
+      const f = writeFile('nine.yaml', nine(sb));
+      const r = await piped(
+        ['apply', '-f', f, '--yes', '--poll-interval', '10ms'],
+        operatorEnv(sb.url, configOf('apply-nine')),
+        '| head -1',
+      );
+      expect(r.code).toBe(2);
+      for (const ws of [101, 102, 103]) {
+        expect(endpointsOf(sb, ws)).toHaveLength(0);
+        expect(recipesOf(sb, ws).filter((x: any) => x.template_id === 4001)).toHaveLength(0);
+      }
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('webhooks create --secrets-file F | head -1: the secret is in F, the endpoint on the pipe', async ({ expect }) => {
+    const sb = await sandbox();
+    try {
+      const url = 'https://h.example.com/f';
+      const file = join(config.dir, 'create-secrets.json');
+      const r = await piped(
+        ['-w', '101', 'webhooks', 'create', '--url', url, '--events', 'load_completed', '--secrets-file', file],
+        operatorEnv(sb.url, configOf('create-file')),
+        '| head -1',
+      );
+      const [endpoint] = endpointsOf(sb, 101).filter((e: any) => e.url === url);
+      expect(r.code).toBe(0);
+      expect(r.shown).toBe(`id\t${endpoint.id}\n`);
+      const entries = JSON.parse(readFileSync(file, 'utf8')).endpoints;
+      expect(entries).toEqual([
+        { workspace_id: '101', endpoint_id: String(endpoint.id), url, secret: endpoint.secret },
+      ]);
     } finally {
       await sb.close();
     }
@@ -164,7 +253,8 @@ describe.concurrent('edp, built, stopped by SIGTERM', () => {
     const sb = await sandbox({ buildSeconds: 600 });
     try {
       const f = writeFile('fleet-term.yaml', fleet(sb));
-      const child = startEdp(['apply', '-f', f, '--yes', '--poll-interval', '10ms'], {
+      const secrets = join(config.dir, 'secrets-term.json');
+      const child = startEdp(['apply', '-f', f, '--yes', '--secrets-file', secrets, '--poll-interval', '10ms'], {
         env: operatorEnv(sb.url, configOf('sigterm')),
       });
       let stdout = '';

@@ -1,6 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { concurrencyFlag, pollIntervalFlag, waitTimeoutFlag, yesFlag } from '../shared/flags.js';
+import { concurrencyFlag, pollIntervalFlag, secretsFileFlag, waitTimeoutFlag, yesFlag } from '../shared/flags.js';
 import { examples } from '../shared/help.js';
 
 const apply = (cmd: Command) =>
@@ -11,10 +11,7 @@ const apply = (cmd: Command) =>
     .addOption(concurrencyFlag('workspaces changed at once'))
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')
-    .option(
-      '--secrets-file <file>',
-      "write each new webhook endpoint's secret to this file (0600) instead of printing it; `edp webhooks listen --secrets-file` reads it",
-    )
+    .addOption(secretsFileFlag("each new webhook endpoint's secret"))
     .addOption(waitTimeoutFlag('stop waiting for a build after this long'))
     .addOption(pollIntervalFlag('first pause between reads of a build; it grows by half each time, up to 15 s'))
     .addHelpText(

@@ -25,6 +25,7 @@ export const SHARED_FLAGS = [
   '--concurrency',
   '--all-workspaces',
   '--yes',
+  '--secrets-file',
 ] as const;
 
 /**
@@ -71,6 +72,22 @@ export function allWorkspacesFlag() {
 /** `-y, --yes`: a verb that asks before it removes or changes something does not ask; `help` where it says more. */
 export function yesFlag(help = YES_HELP) {
   return sharedFlag('-y, --yes', help);
+}
+
+/**
+ * `--secrets-file`: the file of webhook signing secrets (fleet/secrets-file.ts), written by a verb
+ * that receives secrets the service shows once (`secrets` says which), read by `webhooks listen`.
+ */
+export function secretsFileFlag(secrets: string) {
+  return sharedFlag(
+    '--secrets-file <file>',
+    `write ${secrets} to this file (0600) instead of printing it; \`edp webhooks listen --secrets-file\` reads it`,
+  );
+}
+
+/** `--secrets-file` of `webhooks listen`, which reads the file the verbs above write. */
+export function secretsFileReadFlag(help: string) {
+  return sharedFlag('--secrets-file <file>', help);
 }
 
 /** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */

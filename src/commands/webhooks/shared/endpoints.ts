@@ -1,4 +1,6 @@
-import { secretsNotShown } from './secret-not-shown.js';
+import { unreadSecrets } from './secret-not-shown.js';
+import type { SecretsFileWriter } from '../../../fleet/secrets-file.js';
+import { keepsWrites } from '../../../output/io.js';
 import type { Context } from '../../../context.js';
 import { shellWord } from '../../../util/shell.js';
 import { UsageError } from '../../../errors.js';
@@ -66,16 +68,41 @@ export async function checkEventNames(ctx: Context, api: Service, ws: string, na
 
 /**
  * A new endpoint (or a rotated secret) with its secret, which the service shows only in this
- * answer: when it cannot be shown (the output was closed), the command fails with the way to a
- * new one.
+ * answer: written to the secrets file when one is given (the endpoint is then printed without
+ * it), else printed. A printed secret that may not have been read (part of the output was lost)
+ * fails the command with the way to a new one.
  */
-export async function showWithSecret(ctx: Context, endpoint: EndpointWithSecret, headline: string): Promise<void> {
-  const shown = await ctx.output.shown(() => printWithSecret(ctx, endpoint, headline));
-  if (!shown && typeof endpoint.secret === 'string')
-    throw secretsNotShown(ctx, [{ id: idText(endpoint.id), workspace: ctx.requireWorkspace() }]);
+export async function showWithSecret(
+  ctx: Context,
+  endpoint: EndpointWithSecret,
+  headline: string,
+  secretsFile: SecretsFileWriter | undefined,
+): Promise<void> {
+  const workspace = ctx.requireWorkspace();
+  const id = idText(endpoint.id);
+  const { secret, ...rest } = endpoint;
+  let filed = false;
+  if (secretsFile && typeof secret === 'string') {
+    try {
+      await secretsFile.record({ workspace_id: workspace, endpoint_id: id, url: endpoint.url ?? '', secret });
+      filed = true;
+    } catch (err) {
+      // The service will not show it again: printed rather than lost.
+      ctx.output.warn(`could not write the secret to ${secretsFile.path} (${(err as Error).message}); it is printed`);
+    }
+  }
+  await printEndpoint(ctx, filed ? rest : endpoint, headline, filed ? secretsFile!.path : undefined);
+  const unread = await unreadSecrets(ctx, !filed && typeof secret === 'string' ? [{ id, workspace }] : []);
+  if (unread) throw unread;
 }
 
-async function printWithSecret(ctx: Context, endpoint: EndpointWithSecret, headline: string): Promise<void> {
+/** The endpoint, with its secret unless `secretsFile` holds it, and the next steps for a person. */
+async function printEndpoint(
+  ctx: Context,
+  endpoint: EndpointWithSecret | Omit<EndpointWithSecret, 'secret'>,
+  headline: string,
+  secretsFile: string | undefined,
+): Promise<void> {
   if (ctx.output.machine) return ctx.output.json(endpoint);
   ctx.output.success(headline);
   await ctx.output.object(endpoint);
@@ -83,13 +110,26 @@ async function printWithSecret(ctx: Context, endpoint: EndpointWithSecret, headl
   const local = localPort(endpoint.url);
   // The receiver needs no workspace: only the port and the secret.
   const listen = local ? `edp webhooks listen --port ${local}` : undefined;
-  const secret = typeof endpoint.secret === 'string' ? shellWord(endpoint.secret) : '<the secret above>';
+  const receiver = `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (edp webhooks listen on that host)\n`;
+  const verify = `  ${ctx.hint('webhooks', 'verify', idText(endpoint.id))}`;
+  if (secretsFile !== undefined) {
+    ctx.output.info(
+      `\nThe secret is in ${secretsFile}. Next:\n` +
+        (listen ? `  ${listen} --secrets-file ${shellWord(secretsFile)}\n` : receiver) +
+        verify,
+    );
+    return;
+  }
+  // The secret is repeated in the command only where stderr is read as it is written (a terminal,
+  // a file): never into a pipe.
+  const secret =
+    'secret' in endpoint && typeof endpoint.secret === 'string' && keepsWrites(ctx.io.stderr)
+      ? shellWord(endpoint.secret)
+      : '…';
   ctx.output.info(
     `\nKeep the secret now: the service shows it only in this answer. Next:\n` +
-      (listen
-        ? `  EDP_WEBHOOK_SECRET=${secret} ${listen}\n`
-        : `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (edp webhooks listen on that host)\n`) +
-      `  ${ctx.hint('webhooks', 'verify', idText(endpoint.id))}`,
+      (listen ? `  EDP_WEBHOOK_SECRET=${secret} ${listen}\n` : receiver) +
+      verify,
   );
 }
 
