@@ -9,12 +9,14 @@ import { stringifyJson } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { ExportOptions } from './command.js';
 import { replaceRefusal, withHeader } from './shared/own-file.js';
+import { checkOutputFile } from '../../util/output-file.js';
 
 /** `edp export`: the live state as a fleet file (docs/guide.md, Fleet as code). */
 export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
+  if (opts.output !== undefined) checkOutputFile(opts.output, '--output');
   // A file edited by hand is not lost to an export without being asked: only a file the export
   // wrote, unchanged since (its header's digest), is replaced. Checked before anything is read.
   const refusal = opts.output !== undefined && !opts.force ? replaceRefusal(opts.output, ctx.flags.json) : undefined;

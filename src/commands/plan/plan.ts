@@ -13,6 +13,7 @@ import { parseDocument, readSource } from '../../util/document.js';
 import { stringifyJson } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { PlanOptions } from './command.js';
+import { checkOutputFile } from '../../util/output-file.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 
@@ -20,6 +21,8 @@ const FORMATS = ['text', 'markdown', 'json'] as const;
 export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   const format = planFormat(opts.format, ctx);
   if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
+  // Before the file is read and every workspace with it: where the plan goes must take it.
+  if (opts.out !== undefined) checkOutputFile(opts.out, '--out');
   const source = await readSource(opts.file, ctx.io.stdin, '--file');
   const doc = await parseDocument(source.text, '--file', source.name);
   const file = await parseFleetFile(doc, '--file', source);
