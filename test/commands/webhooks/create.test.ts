@@ -1,5 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, tokenFor, useSandbox } from '../../helpers.js';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, tempDir, tokenFor, useSandbox } from '../../helpers.js';
 import { count, create, W } from './fixtures.js';
 
 const t = useSandbox({}, W);
@@ -95,5 +97,79 @@ describe('edp webhooks create --verbose', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain(r.json().secret);
+  });
+});
+
+describe('edp webhooks create --secrets-file', () => {
+  const files = tempDir('edp-webhook-secrets-');
+  afterAll(() => files.remove());
+
+  it('writes the secret to the file (0600) and prints the endpoint without it, at a terminal too', async () => {
+    const file = join(files.dir, 'secrets.json');
+    const r = await cli(
+      t.sb,
+      [
+        'webhooks',
+        'create',
+        ...W,
+        '--url',
+        'http://127.0.0.1:4021/h',
+        '--events',
+        'load_completed',
+        '--secrets-file',
+        file,
+      ],
+      { tty: true, env: { NO_COLOR: '1' } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [entry] = JSON.parse(readFileSync(file, 'utf8')).endpoints;
+    expect(entry).toMatchObject({ workspace_id: '102', url: 'http://127.0.0.1:4021/h' });
+    expect(entry.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(r.stdout + r.stderr).not.toContain(entry.secret);
+    expect(r.stdout).toMatch(new RegExp(`id\\s+${entry.endpoint_id}`));
+    expect(r.stderr).toContain(`edp webhooks listen --port 4021 --secrets-file ${file}`);
+  });
+
+  it('--json prints the endpoint without its secret; another entry of the file is kept', async () => {
+    const file = join(files.dir, 'kept.json');
+    const other = { workspace_id: '101', endpoint_id: '7', url: 'https://x.example.com', secret: 'abc' };
+    writeFileSync(file, JSON.stringify({ format_version: 1, endpoints: [other] }));
+    const r = await t.edp(
+      'webhooks',
+      'create',
+      '--url',
+      'https://hooks.example.com/json-file',
+      '--events',
+      'load_completed',
+      '--secrets-file',
+      file,
+      '--json',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).not.toHaveProperty('secret');
+    const endpoints = JSON.parse(readFileSync(file, 'utf8')).endpoints;
+    expect(endpoints).toHaveLength(2);
+    expect(endpoints[0]).toEqual(other);
+    expect(endpoints[1].endpoint_id).toBe(String(r.json().id));
+  });
+
+  it('refuses a file that is not a secrets file before anything is sent (exit 2)', async () => {
+    const before = await count(t, token);
+    const file = join(files.dir, 'not-secrets.json');
+    writeFileSync(file, '{"something": "else"}');
+    const r = await t.edp(
+      'webhooks',
+      'create',
+      '--url',
+      'https://hooks.example.com/bad-file',
+      '--events',
+      'load_completed',
+      '--secrets-file',
+      file,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--secrets-file');
+    expect(await count(t, token)).toBe(before);
   });
 });
