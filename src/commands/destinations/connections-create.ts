@@ -5,6 +5,7 @@ import { checkTitle, parseName } from '../shared/options.js';
 import type { ConnectionsCreateOptions } from './command.js';
 import { checkNames, checkS3, paramsFrom } from './shared/params.js';
 import { showConnection } from './shared/show.js';
+import { checkFailure } from './shared/check.js';
 
 export async function runConnectionsCreate(opts: ConnectionsCreateOptions, ctx: Context): Promise<void> {
   const destination = parseName(opts.destination, '--destination');
@@ -15,7 +16,9 @@ export async function runConnectionsCreate(opts: ConnectionsCreateOptions, ctx: 
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const c = await createDestinationConnection(api, ws, destination, title, params);
-  if (!ctx.output.machine)
+  const failed = checkFailure(ctx, destination, c, `created ${destination} connection ${idText(c.id)}`);
+  if (!ctx.output.machine && !failed)
     ctx.output.success(`Created ${destination} connection ${idText(c.id)} (status ${String(c.status)})`);
   await showConnection(ctx, destination, c);
+  if (failed) throw failed;
 }

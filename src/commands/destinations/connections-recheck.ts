@@ -4,6 +4,7 @@ import { parseId } from '../../util/validate.js';
 import { parseName } from '../shared/options.js';
 import type { ConnectionsRecheckOptions } from './command.js';
 import { showConnection } from './shared/show.js';
+import { checkFailure } from './shared/check.js';
 
 export async function runConnectionsRecheck(opts: ConnectionsRecheckOptions, ctx: Context): Promise<void> {
   const destination = parseName(opts.destination, '--destination');
@@ -11,7 +12,8 @@ export async function runConnectionsRecheck(opts: ConnectionsRecheckOptions, ctx
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const c = await recheckDestinationConnection(api, ws, destination, connectionId);
-  if (!ctx.output.machine) {
+  const failed = checkFailure(ctx, destination, c, `checked ${destination} connection ${connectionId} again`);
+  if (!ctx.output.machine && !failed) {
     if (c.status === 'active') ctx.output.success(`${destination} connection ${connectionId} is active`);
     else
       ctx.output.warn(
@@ -19,4 +21,5 @@ export async function runConnectionsRecheck(opts: ConnectionsRecheckOptions, ctx
       );
   }
   await showConnection(ctx, destination, c);
+  if (failed) throw failed;
 }

@@ -11,6 +11,7 @@ import { checkTitle, parseName } from '../shared/options.js';
 import type { ConnectionsUpdateOptions } from './command.js';
 import { checkNames, checkS3, paramsFrom } from './shared/params.js';
 import { showConnection } from './shared/show.js';
+import { checkFailure } from './shared/check.js';
 
 /**
  * Parameters go by PUT, which merges them into the current ones and re-checks the connection;
@@ -39,9 +40,13 @@ export async function runConnectionsUpdate(opts: ConnectionsUpdateOptions, ctx: 
   } else {
     c = await renameDestinationConnection(api, ws, destination, connectionId, title!);
   }
-  if (!ctx.output.machine)
+  const failed = hasParams
+    ? checkFailure(ctx, destination, c, `updated ${destination} connection ${connectionId}`)
+    : undefined;
+  if (!ctx.output.machine && !failed)
     ctx.output.success(
       `Updated ${destination} connection ${connectionId}${hasParams ? ` and re-checked it: status ${String(c.status)}` : ''}`,
     );
   await showConnection(ctx, destination, c);
+  if (failed) throw failed;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tempDir, useSandbox } from '../../helpers.js';
+import { cli, tempDir, useSandbox } from '../../helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { destinationConnections, SECRET } from './fixtures.js';
@@ -182,5 +182,56 @@ describe('edp destinations connections create', () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('connection_params.host');
+  });
+});
+
+describe('edp destinations connections create: a check that fails', () => {
+  it("says so with the service's reason and exits 1; the commands it names fix and check the connection", async () => {
+    const argv = [
+      'destinations',
+      'connections',
+      'create',
+      '--destination',
+      's3',
+      '--title',
+      'Denied',
+      '--bucket',
+      'invalid-lake',
+      '--aws-access-key-id',
+      'AKIADENIED',
+      '--secret-stdin',
+    ];
+    const r = await edp(argv, { stdin: SECRET });
+    expect(r.code).toBe(1);
+    const made = t.sb.store.state.destination_connections.at(-1)!;
+    expect(made.status).toBe('error');
+    expect(r.stderr).not.toContain('✓');
+    expect(r.stderr).toContain(
+      `error: created s3 connection ${made.id}, but its check failed: Access denied to bucket "invalid-lake".`,
+    );
+    expect(r.stderr).toContain(`\`edp destinations connections update ${made.id} --destination s3 -w 101 …\``);
+    const recheck = /`edp (destinations connections recheck [^`]*)`/.exec(r.stderr)![1]!.split(' ');
+    // The connection is shown all the same, and --json prints it with the error on stderr.
+    expect(r.stdout).toContain('invalid-lake');
+    const json = await edp([...argv, '--json'], { stdin: SECRET });
+    expect(json.code).toBe(1);
+    expect(json.json().status).toBe('error');
+    expect(json.errorJson().error.message).toContain('but its check failed');
+
+    // Fixed through update, then checked again: both succeed.
+    const fixed = await edp([
+      'destinations',
+      'connections',
+      'update',
+      String(made.id),
+      '--destination',
+      's3',
+      '--bucket',
+      'lake',
+    ]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    const again = await cli(t.sb, recheck);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`s3 connection ${made.id} is active`);
   });
 });

@@ -21,9 +21,12 @@ describe('edp destinations connections recheck', () => {
       '--json',
     ]);
     expect(bad.json()).toMatchObject({ status: 'error', error_text: expect.stringContaining('invalid-lake') });
+    expect(bad.code).toBe(1);
     const recheck = await edp(['destinations', 'connections', 'recheck', String(id), '--destination', 's3']);
-    expect(recheck.code).toBe(0);
-    expect(recheck.stderr).toContain('is error');
+    expect(recheck.code).toBe(1);
+    expect(recheck.stderr).toContain(
+      `checked s3 connection ${id} again, but its check failed: Access denied to bucket "invalid-lake".`,
+    );
     const ok = await edp(['destinations', 'connections', 'recheck', String(demo(t.sb).s3.id), '--destination', 's3']);
     expect(ok.stderr).toContain('is active');
   });
