@@ -4,7 +4,7 @@ import { parsePositiveInt, parseUrl } from '../../util/validate.js';
 import type { ListenOptions } from './command.js';
 import { parseEventList } from './shared/endpoints.js';
 import { startReceiver, type AcceptedDelivery, type DeliveryOutcome } from './shared/receiver.js';
-import { REPLAY_WINDOW_MS } from './shared/replay-window.js';
+import { REPLAY_WINDOW_MS, ReplayWindow, SeenFile } from './shared/replay-window.js';
 import { durationText } from '../../util/poll.js';
 import type { DeliveryForwarder } from '../../api/forwarder.js';
 
@@ -110,6 +110,13 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
   const events = opts.events === undefined ? undefined : new Set(parseEventList(opts.events, '--events'));
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to');
 
+  // With a secrets file, the events handed on are kept beside it, so a restart forgets none.
+  const window = new ReplayWindow();
+  const seen =
+    opts.secretsFile === undefined
+      ? undefined
+      : SeenFile.open(`${opts.secretsFile}.seen`, window, (text) => ctx.output.warn(text));
+
   const { DeliveryForwarder } = await import('../../api/forwarder.js');
   const forwarder = forwardTo ? new DeliveryForwarder(forwardTo) : undefined;
   const pending = new Set<Promise<unknown>>();
@@ -120,6 +127,7 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
   try {
     receiver = await startReceiver({
       secrets,
+      window,
       host: opts.host,
       port,
       events,
@@ -144,6 +152,7 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
       },
     });
   } catch (err) {
+    seen?.close();
     await forwarder?.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
@@ -156,10 +165,16 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
   out.info(
     `Each event is handed on once: its signed id is remembered until its timestamp is ${durationText(REPLAY_WINDOW_MS)} old, and older deliveries are answered 400`,
   );
+  out.info(
+    seen
+      ? `The events handed on are kept in ${seen.path} across restarts (${seen.restored} from before)`
+      : 'The events handed on are remembered until the listener stops (--secrets-file keeps them across restarts)',
+  );
   if (forwardTo)
     out.info(`Forwarding each event to ${forwardTo} before answering; the target's answer is the service's`);
   await waitForStop(ctx.signal);
   await receiver.close();
   await Promise.allSettled([...pending]);
   await forwarder?.close();
+  seen?.close();
 }

@@ -74,9 +74,10 @@ const endpointTags = new Map<string, string>();
 /**
  * What identifies one event delivered to one endpoint, all of it signed: the endpoint (a digest
  * of the secret that signed the body: an event delivered to two endpoints is two deliveries),
- * the event's type and its id.
+ * the event's type and its id as JSON writes it: the number 1 and the string "1" are two ids,
+ * as the signed bodies differ.
  */
-export function eventKey(secret: string, type: string | undefined, id: string): string {
+export function eventKey(secret: string, type: string | undefined, id: string | number | LosslessNumber): string {
   let endpoint = endpointTags.get(secret);
   if (endpoint === undefined) {
     // A listener serves a handful of endpoints; secrets read from a changing file may add a few.
@@ -84,7 +85,7 @@ export function eventKey(secret: string, type: string | undefined, id: string): 
     endpoint = createHash('sha256').update(secret).digest('base64').slice(0, 8);
     endpointTags.set(secret, endpoint);
   }
-  return `${endpoint}\u0000${type ?? ''}\u0000${id}`;
+  return `${endpoint}\u0000${type ?? ''}\u0000${typeof id === 'string' ? JSON.stringify(id) : String(id)}`;
 }
 
 export interface AcceptedDelivery {
@@ -185,16 +186,17 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     // A repeat is recognised by what the signature covers: the idempotency key header is not
     // signed, so anyone who captured a delivery could send it again under a new key. The key
     // only names the delivery in notes.
-    const id =
+    const signedId =
       (typeof event.id === 'string' && event.id !== '') ||
       typeof event.id === 'number' ||
       event.id instanceof LosslessNumber
-        ? String(event.id)
+        ? event.id
         : undefined;
-    if (id === undefined) {
+    if (signedId === undefined) {
       opts.onNote('refused', 'refused a signed delivery without an event id: its repeats could not be told (400)');
       return answer(res, 400, 'missing event id\n');
     }
+    const id = String(signedId);
     const what = `${type ?? 'an event'} ${id}`;
     const at = parseEventTimestamp(event.timestamp);
     if (at === undefined) {
@@ -206,7 +208,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     }
     const idempotency = headerBySuffix(req.headers, '-idempotency-key');
     const named = `${what}${idempotency ? `, idempotency key ${idempotency.value}` : ''}`;
-    const key = eventKey(secret, type, id);
+    const key = eventKey(secret, type, signedId);
     if (window.has(key)) {
       opts.onNote('duplicate', `acknowledged a repeated delivery (${named}) without emitting it again`);
       return answer(res, 200, 'ok (duplicate)\n');
