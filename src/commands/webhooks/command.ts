@@ -1,7 +1,11 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
-import { yesFlag } from '../shared/flags.js';
+import { secretsFileFlag, secretsFileReadFlag, yesFlag } from '../shared/flags.js';
 import { examples, paragraphs } from '../shared/help.js';
+
+/** Where a secret the service shows only once may be printed (shared/secret-not-shown.ts). */
+const SECRET_ONCE =
+  'The service shows the secret only in this answer. It is printed to a terminal or a file; to a pipe only with --json (or --jq), as a pipe may drop what its reader never read (`| head -1`): otherwise the command refuses before sending anything (exit 2). --secrets-file FILE writes it to FILE instead, and the endpoint is printed without it. If any output of the run is lost (a closed pipe), the run fails with exit 141 and the command that makes a new secret.';
 
 const list = () =>
   new Command('list')
@@ -18,10 +22,13 @@ const create = () =>
     .description('create an endpoint (unverified); prints its secret, shown only this once')
     .requiredOption('--url <url>', 'receiver address (http or https)')
     .requiredOption('--events <a,b>', "event types to subscribe to, checked against the service's list")
+    .addOption(secretsFileFlag("the new endpoint's secret"))
+    .addHelpText('after', paragraphs(SECRET_ONCE))
     .addHelpText(
       'after',
       examples([
         'edp webhooks create -w 101 --url https://hooks.example.com/edp --events workspace_created,load_completed',
+        'edp webhooks create -w 101 --url http://127.0.0.1:4011/hooks --events load_completed --secrets-file secrets.json',
       ]),
     );
 const update = () =>
@@ -46,7 +53,15 @@ const rotateSecret = () =>
     .argument('<id>', 'endpoint id')
     .description('issue a new secret; the old one stops working at once and the endpoint is unverified again')
     .addOption(yesFlag())
-    .addHelpText('after', examples(['edp webhooks rotate-secret 3 -w 101 --yes --json']));
+    .addOption(secretsFileFlag('the new secret'))
+    .addHelpText('after', paragraphs(SECRET_ONCE))
+    .addHelpText(
+      'after',
+      examples([
+        'edp webhooks rotate-secret 3 -w 101 --yes --json',
+        'edp webhooks rotate-secret 3 -w 101 --yes --secrets-file secrets.json',
+      ]),
+    );
 const eventTypes = () =>
   new Command('event-types')
     .description('list the event types an endpoint can subscribe to')
@@ -64,9 +79,10 @@ const listen = () =>
       "an endpoint's signing secret, repeatable, one per endpoint (better: env EDP_WEBHOOK_SECRET or --secrets-file, not visible in the process list)",
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
-    .option(
-      '--secrets-file <file>',
-      'the secrets `edp apply --secrets-file` wrote, one per endpoint of the fleet; read again when it changes',
+    .addOption(
+      secretsFileReadFlag(
+        'the secrets `edp apply`, `webhooks create` and `webhooks rotate-secret` wrote with --secrets-file, one per endpoint; read again when it changes',
+      ),
     )
     .option('--events <a,b>', 'print only these event types (others are acknowledged and dropped)')
     .option(
