@@ -203,6 +203,24 @@ describe.concurrent('edp, built, piped to a reader that stops early', () => {
     }
   });
 
+  it('webhooks create > FILE: a file keeps what is written, so the secret goes there', async ({ expect }) => {
+    const sb = await sandbox();
+    try {
+      const url = 'https://h.example.com/file';
+      const out = join(config.dir, 'create-out.txt');
+      const r = await piped(
+        ['-w', '101', 'webhooks', 'create', '--url', url, '--events', 'load_completed'],
+        operatorEnv(sb.url, configOf('create-file-out')),
+        `> '${out}'`,
+      );
+      const [endpoint] = endpointsOf(sb, 101).filter((e: any) => e.url === url);
+      expect(r.code).toBe(0);
+      expect(readFileSync(out, 'utf8')).toContain(`secret\t${endpoint.secret}\n`);
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('webhooks create --secrets-file F | head -1: the secret is in F, the endpoint on the pipe', async ({ expect }) => {
     const sb = await sandbox();
     try {
