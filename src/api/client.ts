@@ -440,7 +440,13 @@ export class ApiClient {
     // shares would gather a listener per request under way.
     const controller = new AbortController();
     const timer = setTimeout(
-      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      // The --timeout it ran out of goes with it, for the advice on the error.
+      () =>
+        controller.abort(
+          Object.assign(new DOMException('The operation was aborted due to timeout', 'TimeoutError'), {
+            timeoutMs: this.opts.timeoutMs,
+          }),
+        ),
       this.opts.timeoutMs,
     );
     this.inflight.add(controller);

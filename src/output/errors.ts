@@ -65,6 +65,24 @@ export function errorJson(err: unknown): ErrorDocument {
 const AUTH_HINT = 'log in with `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD (EDP_TOKEN for one workspace)';
 const ADDRESS_HINT = 'check the service address: pass --base-url URL or set EDP_BASE_URL';
 
+/**
+ * A request that ran out of --timeout (the client's own timer; the value it had goes with the
+ * cause): the service may well be there, only slower than the timeout allows.
+ */
+function timeoutHint(err: NetworkError): string | undefined {
+  const cause = err.cause as { name?: unknown; timeoutMs?: unknown } | undefined;
+  if (cause?.name !== 'TimeoutError') return undefined;
+  const ms = typeof cause.timeoutMs === 'number' ? cause.timeoutMs : undefined;
+  return `no answer came within ${ms === undefined ? '--timeout' : `--timeout ${flagDuration(ms)}`}; if the service is slow rather than unreachable, pass a longer --timeout (default 60s)`;
+}
+
+/** 1ms, 30s, 2m: a duration as the flag is written. */
+function flagDuration(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
 /** The lines a person sees: status, code or detail, message, relevant details, trace id, and a hint. */
 export function errorLines(err: unknown): string[] {
   const lines = baseLines(err);
@@ -73,7 +91,7 @@ export function errorLines(err: unknown): string[] {
     (err instanceof ApiError && err.status === 401
       ? AUTH_HINT
       : err instanceof NetworkError
-        ? ADDRESS_HINT
+        ? (timeoutHint(err) ?? ADDRESS_HINT)
         : undefined);
   if (hint) lines.push(`  hint: ${hint}`);
   return lines;
