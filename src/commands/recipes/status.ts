@@ -115,13 +115,23 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   let snap = await readAll(api, workspaces, concurrency);
   const snap0 = snap;
   const redraw = !!opts.watch && ctx.output.stdoutIsTTY && !ctx.output.machine;
-  // --json one array, --ndjson one row per line, piped tab-separated raw values.
-  const printRows = () => ctx.output.list(snap.rows, columns, { empty: 'No recipe in these workspaces.' });
+  // --json one array, --ndjson one row per line, piped tab-separated raw values. An empty
+  // table is said only of the workspaces that were read: one that failed says why, after it.
+  const listRows = async (s: Snapshot) => {
+    const read = workspaces.filter((ws) => !s.errors.some((e) => e.ws === ws));
+    if (read.length === 0 && !ctx.output.machine) return;
+    const empty =
+      s.errors.length === 0
+        ? 'No recipe in these workspaces.'
+        : `No recipe in workspace${read.length === 1 ? '' : 's'} ${read.join(', ')}.`;
+    await ctx.output.list(s.rows, columns, { empty });
+  };
+  const printRows = () => listRows(snap);
   const watchingLine = (s: Snapshot) =>
     `watching ${building(s.rows).length} build(s) until they end; Ctrl-C stops watching (the builds go on)`;
   const show = async (s: Snapshot) => {
     if (redraw) ctx.output.write('\u001b[H\u001b[2J');
-    await ctx.output.list(s.rows, columns, { empty: 'No recipe in these workspaces.' });
+    await listRows(s);
     // The screen was cleared: the line that says what is going on is drawn again under the table.
     if (redraw && wait && building(s.rows).length > 0 && s !== snap0) ctx.output.info(watchingLine(s));
   };
