@@ -39,7 +39,7 @@ export async function buildProgram(app: App, argv: string[] = [], all = false): 
     // Verbs are declared apart from their parent (commands/*/command.ts): they take its
     // settings here (help, output, exit), parents first.
     if (cmd.parent) cmd.copyInheritedSettings(cmd.parent);
-    cmd.exitOverride().configureOutput(outputFor(io, argv));
+    cmd.exitOverride().configureOutput(outputFor(io, argv, cmd));
     // Under --json stderr carries the JSON error document alone, without the help hint.
     if (machine) cmd.showHelpAfterError(false);
   });
@@ -63,7 +63,7 @@ export function wantsMachineOutput(argv: string[], stderrIsTTY = false): boolean
  * `error: …`, the one error format; under --json they become the JSON error document with code
  * `usage_error`, like every usage error the tool finds itself (exit 2 either way).
  */
-function outputFor(io: IO, argv: string[]) {
+function outputFor(io: IO, argv: string[], cmd?: CommandUnknownOpts) {
   const machine = wantsMachineOutput(argv, !!io.stderr.isTTY);
   return {
     writeOut: (s: string) => io.stdout.write(s),
@@ -71,7 +71,7 @@ function outputFor(io: IO, argv: string[]) {
     getOutHelpWidth: () => terminalWidth(io.stdout),
     getErrHelpWidth: () => terminalWidth(io.stderr),
     outputError: (text: string, write: (s: string) => void) => {
-      const s = withFileHint(text, argv);
+      const s = withStdinHint(withFileHint(text, argv), argv, cmd);
       if (!machine) return write(s);
       const message = s.trim().replace(/^error:\s*/i, '');
       write(`${JSON.stringify(errorDocument({ code: 'usage_error', message }))}\n`);
@@ -89,6 +89,31 @@ function withFileHint(text: string, argv: string[]): string {
   if (!file) return text;
   const meant = argv.map((a) => (a === file ? `-f ${shellWord(a)}` : shellWord(a))).join(' ');
   return text.replace(/not specified/, `not specified; did you mean \`edp ${meant}\`?`);
+}
+
+/**
+ * `edp auth login --password x`: a secret given as an argument, to a verb that reads it from
+ * standard input (`--password-stdin`, `--secret-stdin`). Commander suggests only close
+ * spellings; this names the flag meant, says why the value is not taken (the shell's history
+ * and the process list keep arguments), and never repeats the value, even one given as
+ * `--password=VALUE`.
+ */
+function withStdinHint(text: string, argv: string[], cmd: CommandUnknownOpts | undefined): string {
+  const m = /unknown option '(--[a-z][\w-]*)(=[^']*)?'/.exec(text);
+  const flag = m?.[1];
+  if (!m || !flag || !cmd?.options.some((o) => o.long === `${flag}-stdin`)) return text;
+  const what = flag.slice(2).replace(/-/g, ' ');
+  const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  // The value given (its own word, or after `=`) is left out of the command suggested.
+  const skip = at >= 0 && argv[at] === flag && argv[at + 1] !== undefined && !argv[at + 1]!.startsWith('-') ? 2 : 1;
+  const rest = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + skip)] : argv;
+  const variable = `$${flag.slice(2).replace(/-/g, '_').toUpperCase()}`;
+  const meant = `printf %s "${variable}" | edp ${[...rest, `${flag}-stdin`].map(shellWord).join(' ')}`;
+  const named = text.replace(m[0], `unknown option '${flag}${m[2] ? '=…' : ''}'`);
+  return named.replace(
+    /\n?$/,
+    `\n(Did you mean ${flag}-stdin? A ${what} is never taken as an argument, which the shell's history and the process list would keep: pipe it in, \`${meant}\`)\n`,
+  );
 }
 
 function applyToAll(cmd: CommandUnknownOpts, fn: (c: CommandUnknownOpts) => void): void {
