@@ -4,6 +4,7 @@ import { ApiError, NetworkError, OutcomeUnknownError, UsageError, withHint } fro
 import { JsonDuplicateKeyError, JsonTooDeepError, parseJson, stringifyJson } from '../util/json.js';
 import { defaultExpect, shapeProblem, type Answer, type Expect } from './shape.js';
 import { sleep } from '../util/sleep.js';
+import { ReadLimitError, readLimitPassed, readLimits, type ReadLimit } from '../util/poll.js';
 import { basePathOf, namesAnotherHost, sentPathProblem, withQuery, type Query } from './path.js';
 import {
   decideRetry,
@@ -272,7 +273,14 @@ export class ApiClient {
     return this.request<T>({ method: 'GET', path, auth, workspaceId, query, expect }).then((r) => r.data);
   }
 
+  /**
+   * One request, repeated by the contract's rules. Made for the read of a wait (util/poll.ts,
+   * readLimits), it ends at that read's bound: no attempt starts after it, a pause before a
+   * repeat ends there, and an answer still awaited is given up (ReadLimitError), whatever
+   * --timeout and the attempts left would allow.
+   */
   async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const limit = readLimits.getStore();
     const repeatable = spec.repeatable ?? spec.method === 'GET';
     const target = withQuery(spec.path, spec.query);
     // Before any credential is looked up: a path that resolves elsewhere is never sent.
@@ -281,14 +289,16 @@ export class ApiClient {
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       if (this.stop.signal.aborted) throw this.stop.signal.reason;
+      const passed = limit && readLimitPassed(limit);
+      if (passed) throw passed;
       const paused = this.pausedUntil - Date.now();
-      if (paused > 0) await this.sleep(paused, this.stop.signal);
+      if (paused > 0) await this.pause(paused, limit);
       // Credentials problems (none configured, token issuance refused) are not network faults.
       const authHeaders = await this.opts.auth.headers(spec.auth, spec.workspaceId, this);
       const started = process.hrtime.bigint();
       let outcome: Outcome;
       try {
-        const res = await this.send(spec, target, authHeaders);
+        const res = await this.send(spec, target, authHeaders, limit?.signal);
         const ms = elapsedMs(started);
         this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
         if (res.status >= 200 && res.status < 300) {
@@ -326,6 +336,7 @@ export class ApiClient {
             attempt,
             note: `retrying in ${decision.delayMs} ms`,
           });
+          if (limit) limit.failure = error;
           const slowDown = res.status === 503 || res.status === 429;
           // One pause for the whole run, said once: answers that arrive during it extend it quietly.
           const alreadyPaused = slowDown && this.pausedUntil > Date.now();
@@ -340,7 +351,7 @@ export class ApiClient {
               maxAttempts: this.policy.maxAttempts,
               everyone: slowDown,
             });
-          if (!slowDown) await this.sleep(decision.delayMs, this.stop.signal);
+          if (!slowDown) await this.pause(decision.delayMs, limit);
           continue;
         }
         if (res.status === 503 && !repeatable)
@@ -350,9 +361,22 @@ export class ApiClient {
         if (err instanceof ApiError || err instanceof OutcomeUnknownError) throw err;
         // Stopped (Ctrl-C, the run over, its answers past their budget): no retry, no notice.
         if (this.stop.signal.aborted) throw err;
+        const ms = elapsedMs(started);
+        // The read of a wait given up at its bound: no retry, no notice.
+        if (limit?.signal.aborted) {
+          this.opts.log?.({
+            method: spec.method,
+            path: target,
+            status: 'error',
+            ms,
+            traceId: undefined,
+            attempt,
+            note: 'given up: the wait it was made for reached its bound',
+          });
+          throw limit.signal.reason;
+        }
         const code = (err as { code?: string }).code;
         const sent = !(code && NOT_SENT_CODES.has(code));
-        const ms = elapsedMs(started);
         this.opts.log?.({
           method: spec.method,
           path: target,
@@ -372,6 +396,7 @@ export class ApiClient {
         outcome = { kind: 'network', sent };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
+          if (limit) limit.failure = new NetworkError(spec.method, target, err, this.base.origin);
           // A timeout's DOMException carries a numeric legacy code (23): its name says more.
           const faultCode = typeof code === 'string' ? code : String((err as Error).name || 'error');
           this.opts.onRetry?.({
@@ -382,13 +407,26 @@ export class ApiClient {
             nextAttempt: attempt + 1,
             maxAttempts: this.policy.maxAttempts,
           });
-          await this.sleep(decision.delayMs, this.stop.signal);
+          await this.pause(decision.delayMs, limit);
           continue;
         }
         if (!repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err, this.base.origin);
         throw new NetworkError(spec.method, target, err, this.base.origin);
       }
     }
+  }
+
+  /**
+   * A pause before a repeat, ended by the run's stop, and by the bound of the read it is made
+   * for: one that would last past that bound lasts until it, then the read is given up.
+   */
+  private async pause(ms: number, limit: ReadLimit | undefined): Promise<void> {
+    if (!limit) return this.sleep(ms, this.stop.signal);
+    const signal = AbortSignal.any([this.stop.signal, limit.signal]);
+    const left = limit.at - limit.now();
+    if (ms < left) return this.sleep(ms, signal);
+    await this.sleep(Math.max(0, left), signal);
+    throw readLimitPassed(limit) ?? new ReadLimitError();
   }
 
   /**
@@ -424,7 +462,12 @@ export class ApiClient {
     return url;
   }
 
-  private async send(spec: RequestSpec, target: string, authHeaders: Record<string, string>): Promise<Received> {
+  private async send(
+    spec: RequestSpec,
+    target: string,
+    authHeaders: Record<string, string>,
+    bound: AbortSignal | undefined,
+  ): Promise<Received> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'edp',
@@ -450,10 +493,14 @@ export class ApiClient {
       this.opts.timeoutMs,
     );
     this.inflight.add(controller);
+    // The bound of the wait's read it is made for ends it too.
+    const onBound = () => controller.abort(bound!.reason);
+    bound?.addEventListener('abort', onBound, { once: true });
     // The bytes of this answer counted among those the run is reading, given back once parsed.
     const lease = { bytes: 0 };
     try {
       if (this.stop.signal.aborted) throw this.stop.signal.reason;
+      if (bound?.aborted) throw bound.reason;
       const res = await this.undici.request.call(this.agent, {
         origin: url.origin,
         path: url.pathname + url.search,
@@ -506,6 +553,7 @@ export class ApiClient {
       };
     } finally {
       clearTimeout(timer);
+      bound?.removeEventListener('abort', onBound);
       this.inflight.delete(controller);
       this.reading -= lease.bytes;
     }

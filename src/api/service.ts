@@ -6,6 +6,7 @@ import type { OperationId } from '../contract/operations.js';
 import { requestFor, type CallSpec } from './operation.js';
 import { paginate, pageQuery, type Page } from './paginate.js';
 import type { Query } from './path.js';
+import { foundUnreachable } from '../util/poll.js';
 
 /** A list: its operation, and the page size to ask for (the contract's default and v3.1 maximum is 100). */
 export type ListSpec<I extends OperationId> = Omit<CallSpec<I>, 'expect'> & { pageSize?: number | undefined };
@@ -48,6 +49,8 @@ export class Service {
   readonly client: ApiClient;
   readonly auth: CredentialAuth;
   readonly pageConcurrency: number | undefined;
+  /** The error that showed this run its service unreachable, once work ended on one (see noteFailure). */
+  private unreachableFound: Error | undefined;
 
   constructor(opts: ServiceOptions) {
     this.auth = new CredentialAuth({
@@ -132,6 +135,21 @@ export class Service {
       },
       { pageSize: pageSize ?? 100, limit: opts.limit, concurrency: opts.concurrency ?? this.pageConcurrency },
     );
+  }
+
+  /**
+   * Told of the error some work of the run ended on: one that shows the service unreachable
+   * (foundUnreachable in util/poll.ts) is kept, and from then on a fleet run (`apply`, `recipes
+   * deploy` across workspaces) starts no write, in any workspace.
+   */
+  noteFailure(err: unknown): void {
+    if (this.unreachableFound === undefined && err instanceof Error && foundUnreachable(err))
+      this.unreachableFound = err;
+  }
+
+  /** The first error that showed this run its service unreachable, if one has (noteFailure). */
+  get unreachable(): Error | undefined {
+    return this.unreachableFound;
   }
 
   async close(): Promise<void> {

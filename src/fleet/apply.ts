@@ -13,10 +13,11 @@ import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError 
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { deployToWorkspace, interruptedNote, type StepReporter } from '../recipes/deploy.js';
-import type { WaitOptions } from '../recipes/wait.js';
+import { originOf, type WaitOptions } from '../recipes/wait.js';
 import type { FleetFile, RoleEntry } from './file.js';
 import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './plan.js';
 import { pool } from './pool.js';
+import { UnreachableStopError } from '../util/poll.js';
 import type { SecretsFileWriter } from './secrets-file.js';
 
 /**
@@ -24,7 +25,9 @@ import type { SecretsFileWriter } from './secrets-file.js';
  * only, no second build while one runs, rebuild once the extraction tables exist), so apply
  * keeps its guarantees. For endpoints and roles a write whose answer was lost is never simply
  * repeated: the list is read again first (docs/contract-rules.md, Retries 3), and a repeated delete that
- * answers 404 means the first one landed.
+ * answers 404 means the first one landed. Once the run has found the service unreachable (a
+ * request failed for a network reason after its retries, or a wait ended so), no write starts
+ * in any workspace: what is under way goes on to its end, the rest is `not started`.
  */
 
 /** One row per workspace and resource (`apply --json` prints these). */
@@ -35,7 +38,7 @@ export interface ApplyRow {
   /** what was planned, e.g. "create, configure, build" */
   action: string;
   id: unknown;
-  /** ok, blocked, failed, degraded, unverified */
+  /** ok, blocked, failed, degraded, unverified, interrupted, not started */
   result: string;
   state: string | null;
   degraded: boolean | null;
@@ -111,6 +114,29 @@ function notStarted(r: ApplyRow): ApplyRow {
   return interrupted(r, 'interrupted before it began: nothing was sent');
 }
 
+/**
+ * A row whose work was not started because the run had found the service unreachable (in
+ * this workspace or another): nothing was sent for it. Its exit code is the fault's (1).
+ */
+function notStartedUnreachable(api: Service, r: ApplyRow, found: Error): ApplyRow {
+  const err = new UnreachableStopError('not started', found, originOf(api), 'nothing was sent for it');
+  r.result = 'not started';
+  r.error = { code: 'service_unreachable', message: err.message };
+  r.note = 'once the service answers, `edp plan` with the same file shows what is left';
+  causes.set(r, err);
+  return r;
+}
+
+/**
+ * The row of work about to begin, when it must not: Ctrl-C, or a service found unreachable.
+ * Undefined when the work may begin.
+ */
+function mayNotBegin(api: Service, r: ApplyRow, signal: AbortSignal | undefined): ApplyRow | undefined {
+  if (signal?.aborted) return notStarted(r);
+  const found = api.unreachable;
+  return found ? notStartedUnreachable(api, r, found) : undefined;
+}
+
 /** A webhook or role row that failed because of Ctrl-C: its write may have landed. */
 function afterInterrupt(r: ApplyRow, signal: AbortSignal | undefined): ApplyRow {
   if (r.result !== 'failed' || !signal?.aborted) return r;
@@ -120,7 +146,9 @@ function afterInterrupt(r: ApplyRow, signal: AbortSignal | undefined): ApplyRow 
   );
 }
 
-function failed(r: ApplyRow, err: unknown): ApplyRow {
+function failed(r: ApplyRow, err: unknown, api?: Service): ApplyRow {
+  // A service found unreachable here stops every write of the run that follows.
+  api?.noteFailure(err);
   r.result = 'failed';
   r.error = err;
   causes.set(r, err);
@@ -141,6 +169,8 @@ export async function applyFleet(
   plan: FleetPlan,
   opts: FleetApplyOptions,
 ): Promise<ApplyRow[]> {
+  // A service the plan's reads found unreachable is sent no write at all.
+  for (const part of [...plan.workspaces, plan.agency]) if (part.error) api.noteFailure(part.error);
   const agency = applyRoles(api, file, plan.agency, opts.signal);
   const perWorkspace = await pool(plan.workspaces, opts.concurrency(plan.workspaces.length), (w) =>
     applyWorkspace(api, w, opts),
@@ -157,8 +187,9 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     const actions = w.changes.filter((c) => c.resource === 'recipe' && c.name === name);
     const planned = actions[0];
     const r = row(ws, 'recipe', name, actions.map((c) => c.action).join(', '), planned?.id);
-    if (opts.signal?.aborted) {
-      rows.push(notStarted(r));
+    const stopped = mayNotBegin(api, r, opts.signal);
+    if (stopped) {
+      rows.push(stopped);
       continue;
     }
     opts.progress({ workspace: ws, resource: 'recipe', name, action: r.action });
@@ -176,7 +207,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     r.state = recipe?.state ?? null;
     r.degraded = recipe ? (recipe.degraded ?? false) : null;
     if (outcome.error && outcome.interrupted) interrupted(r, interruptedNote(outcome, ws));
-    else if (outcome.error) failed(r, outcome.error);
+    else if (outcome.error) failed(r, outcome.error, api);
     else if (recipe?.state === 'failed') {
       r.result = 'build failed';
       r.error = recipe.error ?? null;
@@ -186,9 +217,8 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
   const known = new Set(w.endpoints.map((e) => idText(e.id)));
   for (const c of w.changes.filter((x) => x.resource === 'webhook'))
     rows.push(
-      opts.signal?.aborted
-        ? notStarted(row(ws, 'webhook', c.name, c.action, c.id))
-        : afterInterrupt(await applyWebhook(api, ws, c, known, opts), opts.signal),
+      mayNotBegin(api, row(ws, 'webhook', c.name, c.action, c.id), opts.signal) ??
+        afterInterrupt(await applyWebhook(api, ws, c, known, opts), opts.signal),
     );
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
@@ -268,7 +298,7 @@ async function applyWebhook(
           const verified = await verifyWebhookEndpoint(api, ws, id);
           r.state = verified.status ?? null;
         } catch (err) {
-          return failed(r, err);
+          return failed(r, err, api);
         }
       } else r.state = endpoint.status ?? 'unverified';
       if (r.state !== 'active') {
@@ -288,7 +318,7 @@ async function applyWebhook(
       r.state = 'deleted';
     }
   } catch (err) {
-    return failed(r, err);
+    return failed(r, err, api);
   }
   return r;
 }
@@ -325,8 +355,9 @@ async function applyRoles(
   const rows: ApplyRow[] = [];
   for (const c of plan.changes) {
     const r = row(null, 'role', c.name, c.action, c.id);
-    if (signal?.aborted) {
-      rows.push(notStarted(r));
+    const stopped = mayNotBegin(api, r, signal);
+    if (stopped) {
+      rows.push(stopped);
       continue;
     }
     try {
@@ -335,7 +366,7 @@ async function applyRoles(
       else if (c.action === 'update') await updateRole(api, idText(c.id), roleBody(entry!));
       else if (c.action === 'delete') await deleteRepeatable(() => deleteRole(api, idText(c.id)));
     } catch (err) {
-      failed(r, err);
+      failed(r, err, api);
     }
     rows.push(afterInterrupt(r, signal));
   }

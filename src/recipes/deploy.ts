@@ -25,7 +25,14 @@ import {
 } from './configuration.js';
 import { AmbiguousConnectionError, resolveSource } from './resolve.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { agoText, durationText, pollUntil, WaitUnreachableError, type PollFault } from '../util/poll.js';
+import {
+  agoText,
+  durationText,
+  pollUntil,
+  UnreachableStopError,
+  WaitUnreachableError,
+  type PollFault,
+} from '../util/poll.js';
 import {
   BuildWaitUnreachableError,
   originOf,
@@ -312,8 +319,26 @@ export async function deployToWorkspace(
     reached = step;
     tell = await report({ step, phase: 'start', workspace: ws });
   };
+  // Once the run has found the service unreachable (here or in another workspace), no write
+  // starts: a deployment not begun is not, one under way stops before its next write.
+  const unlessUnreachable = (step: DeployStep) => {
+    const found = api.unreachable;
+    if (!found) return;
+    throw withHint(
+      step === 'token'
+        ? new UnreachableStopError('not started', found, originOf(api), 'nothing was sent for this workspace')
+        : new UnreachableStopError(
+            `stopped before step ${stepNumber(step)} (${step})`,
+            found,
+            originOf(api),
+            'nothing more was sent',
+          ),
+      'once the service answers, run the same command again: it goes on from where this one stopped',
+    );
+  };
   try {
     await begin('token');
+    unlessUnreachable('token');
     await api.auth.token(ws, api.client);
     tell!({ step: 'token', phase: 'done', workspace: ws });
 
@@ -323,6 +348,7 @@ export async function deployToWorkspace(
     tell!({ step: 'template', phase: 'done', template: t });
 
     await begin('create');
+    unlessUnreachable('create');
     const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
     recipe = made.recipe;
     adopted = made.adopted;
@@ -334,6 +360,7 @@ export async function deployToWorkspace(
     tell!({ step: 'connections', phase: 'done', additions });
 
     await begin('configure');
+    unlessUnreachable('configure');
     // Adopted or repeated: the recipe as it is now is the base (docs/contract-rules.md, Versioning 4).
     const current = made.adopted ? recipe : await getRecipe(api, ws, id);
     // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
@@ -352,7 +379,10 @@ export async function deployToWorkspace(
     await begin('build');
     const running = BUILDING_STATES.has(recipe.state ?? '');
     const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || opts.rebuild);
-    if (needsBuild) await startBuild(api, ws, id, recipe);
+    if (needsBuild) {
+      unlessUnreachable('build');
+      await startBuild(api, ws, id, recipe);
+    }
     // The build's state as last read, and while reads fail, that they do; step 7's rebuild goes on from it.
     let seen = recipe;
     const building = (step: 'build' | 'tables', fault: PollFault | undefined) =>
@@ -387,10 +417,14 @@ export async function deployToWorkspace(
         (c) => c.all_tables_exist === true,
         waitLeft(),
         {
-          timeout: ({ last, lastAgeMs }) =>
+          timeout: ({ last, lastAgeMs, unanswered }) =>
             new ExitError(
               'waitTimeout',
-              `the build of recipe ${id} found no data, and its extraction tables do not all exist after ${durationText(opts.wait.timeoutMs)} (${tables(last)}, read ${agoText(lastAgeMs)}); check them with \`${extractionsCommand(id, ws)}\``,
+              `the build of recipe ${id} found no data, and its extraction tables ${
+                last === undefined || lastAgeMs === undefined
+                  ? `were not read within ${durationText(opts.wait.timeoutMs)}: the service at ${originOf(api)} did not answer`
+                  : `do not all exist after ${durationText(opts.wait.timeoutMs)} (${tables(last)}, read ${agoText(lastAgeMs)}${unanswered ? '; the service did not answer the read after it' : ''})`
+              }; check them with \`${extractionsCommand(id, ws)}\``,
             ),
           unreachable: ({ last, lastAgeMs, fault }) =>
             new WaitUnreachableError({
@@ -408,12 +442,15 @@ export async function deployToWorkspace(
       );
       tell!({ step: 'tables', phase: 'exist' });
       const before = await getRecipe(api, ws, id);
+      unlessUnreachable('tables');
       await startBuild(api, ws, id, before);
       recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress('tables') });
       tell!({ step: 'tables', phase: 'done', recipe });
     }
     return { recipe, error: undefined, step: stepNumber(reached!), interrupted: false, adopted };
   } catch (err) {
+    // An unreachable service, once found, stops every write of the run that follows.
+    api.noteFailure(err);
     if ((err instanceof WaitTimeoutError || err instanceof BuildWaitUnreachableError) && err.recipe)
       recipe = err.recipe;
     // The one place a person sees this workspace's error in full.

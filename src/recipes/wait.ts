@@ -37,15 +37,19 @@ export function originOf(api: Service): string {
 
 export class WaitTimeoutError extends ExitError {
   constructor(
-    readonly recipe: Recipe,
+    /** the recipe as last read; undefined when no read was answered */
+    readonly recipe: Recipe | undefined,
     id: string,
     timeoutMs: number,
     ws: string,
-    lastAgeMs: number,
+    end: { lastAgeMs: number | undefined; unanswered?: boolean | undefined; origin: string },
   ) {
+    const keepWaiting = `keep waiting with \`${pollCommand(id, ws)}\``;
     super(
       'waitTimeout',
-      `recipe ${id} is still ${stateText(recipe)} after ${durationText(timeoutMs)} (read ${agoText(lastAgeMs)}); the build goes on at the service; keep waiting with \`${pollCommand(id, ws)}\``,
+      recipe === undefined || end.lastAgeMs === undefined
+        ? `recipe ${id} was not read within ${durationText(timeoutMs)}: the service at ${end.origin} did not answer; a build under way goes on at the service; ${keepWaiting}`
+        : `recipe ${id} is still ${stateText(recipe)} after ${durationText(timeoutMs)} (read ${agoText(end.lastAgeMs)}${end.unanswered ? '; the service did not answer the read after it' : ''}); the build goes on at the service; ${keepWaiting}`,
     );
     this.name = 'WaitTimeoutError';
   }
@@ -83,7 +87,8 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
     },
     opts,
     {
-      timeout: ({ last, lastAgeMs }) => new WaitTimeoutError(last, id, opts.timeoutMs, ws, lastAgeMs),
+      timeout: ({ last, lastAgeMs, unanswered }) =>
+        new WaitTimeoutError(last, id, opts.timeoutMs, ws, { lastAgeMs, unanswered, origin: originOf(api) }),
       unreachable: ({ last, lastAgeMs, fault }) =>
         new BuildWaitUnreachableError(last, { origin: originOf(api), id, ws, lastAgeMs, fault }),
       onFault: opts.onFault,

@@ -15,7 +15,15 @@ import type { StatusOptions } from './command.js';
 import { styleState } from './shared/view.js';
 import { stateText } from '../../recipes/text.js';
 import { waitOf } from '../shared/poll.js';
-import { agoText, durationText, faultLine, isTransient, pollUntil, WaitUnreachableError } from '../../util/poll.js';
+import {
+  agoText,
+  durationText,
+  faultLine,
+  isTransient,
+  pollUntil,
+  ReadLimitError,
+  WaitUnreachableError,
+} from '../../util/poll.js';
 
 /** One row per workspace and recipe (`recipes status --json` prints these). */
 export interface StatusRow {
@@ -147,8 +155,10 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       }
       const read = await readAll(api, workspaces, concurrency);
       // A workspace the service did not answer for is a failed read of the wait, which the
-      // rows of before stand for, rather than a workspace whose builds have ended.
-      const fault = read.errors.find((e) => isTransient(e.err));
+      // rows of before stand for, rather than a workspace whose builds have ended; one whose
+      // read reached the wait's bound ends the read as given up.
+      const fault =
+        read.errors.find((e) => e.err instanceof ReadLimitError) ?? read.errors.find((e) => isTransient(e.err));
       if (fault) throw fault.err;
       const before = new Map(snap.rows.map((r) => [keyOf(r), r]));
       const changed = read.rows.filter((r) => {
@@ -168,10 +178,11 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
     try {
       const running = (s: Snapshot) => `${building(s.rows).length} build(s) running`;
       await pollUntil(next, (s) => building(s.rows).length === 0, wait, {
-        timeout: ({ last, lastAgeMs }) =>
+        // The first read is the snapshot, already made: `last` is always one.
+        timeout: ({ last, lastAgeMs, unanswered }) =>
           new ExitError(
             'waitTimeout',
-            `${building(last.rows).length} build(s) still running after ${durationText(wait.timeoutMs)} (read ${agoText(lastAgeMs)}); the builds go on at the service; keep watching with \`${watchCommand()}\``,
+            `${building(last!.rows).length} build(s) still running after ${durationText(wait.timeoutMs)} (read ${agoText(lastAgeMs ?? 0)}${unanswered ? '; the service did not answer the read after it' : ''}); the builds go on at the service; keep watching with \`${watchCommand()}\``,
           ),
         unreachable: ({ last, lastAgeMs, fault }) =>
           new WaitUnreachableError({

@@ -4,6 +4,7 @@ import { ExitError } from '../../errors.js';
 import type { Spinner } from '../../output/output.js';
 import {
   agoText,
+  endedUnanswered,
   faultLine,
   pollUntil,
   WaitUnreachableError,
@@ -93,7 +94,7 @@ function originOf(ctx: Context): string {
  * Polls `read` until `ended` says the run is over, with a spinner on stderr; a transient fault
  * of one read does not end the wait, a run of them does (exit 1, naming the address and
  * `follow`, the command that shows the run). Past `--wait-timeout` the command ends with exit 8,
- * saying what was read last (`describe`) and when.
+ * saying what was read last (`describe`) and when; a read still unanswered then is given up.
  */
 export async function waitForRun<T>(
   ctx: Context,
@@ -108,10 +109,12 @@ export async function waitForRun<T>(
   const spinner = await ctx.output.spinner(label);
   try {
     const value = await pollUntil(read, ended, wait.polling, {
-      timeout: ({ last, lastAgeMs }) =>
+      timeout: ({ last, lastAgeMs, unanswered }) =>
         new ExitError(
           'waitTimeout',
-          `${what} did not finish within --wait-timeout ${wait.timeoutText}: it was ${describe(last)} when read ${agoText(lastAgeMs)}; it goes on at the service; follow it with \`${follow}\``,
+          last === undefined || lastAgeMs === undefined
+            ? `${what} was not read within --wait-timeout ${wait.timeoutText}: the service at ${originOf(ctx)} did not answer; it goes on at the service; follow it with \`${follow}\``
+            : `${what} did not finish within --wait-timeout ${wait.timeoutText}: it was ${describe(last)} when read ${agoText(lastAgeMs)}${unanswered ? ', and the service did not answer the read after it' : ''}; it goes on at the service; follow it with \`${follow}\``,
         ),
       unreachable: ({ last, lastAgeMs, fault }) =>
         new WaitUnreachableError({
@@ -135,7 +138,9 @@ export async function waitForRun<T>(
     }
     spinner.fail(
       err instanceof ExitError && err.outcome === 'waitTimeout'
-        ? `${what}: still running after ${wait.timeoutText}`
+        ? endedUnanswered(err)
+          ? `${what}: stopped waiting after ${wait.timeoutText}, the service is not answering`
+          : `${what}: still running after ${wait.timeoutText}`
         : err instanceof WaitUnreachableError
           ? `${what}: stopped waiting, the service is not answering`
           : `${what}: stopped waiting`,
