@@ -144,7 +144,7 @@ export class ApiError extends Error {
 export class UnknownWorkspaceError extends ApiError {
   readonly workspaceId: string;
   /** `where`: where the run named the workspace, and the command that lists them (util/suggest.ts). */
-  constructor(workspaceId: string, answer: ApiError, where = { origin: '', list: 'edp workspaces list' }) {
+  constructor(workspaceId: string, answer: ApiError, where: { origin: string; list: string }) {
     super({
       status: answer.status,
       code: answer.code,

@@ -1,9 +1,8 @@
-import { shellWord } from '../util/shell.js';
 import { nodeCrypto } from '../util/crypto.js';
 import type { Received } from '../contract/answers.js';
 import type { Sent, tokenRequest } from '../contract/requests.js';
 import { join } from 'node:path';
-import { unknownWorkspaceWhere } from '../util/suggest.js';
+import { suggest, unknownWorkspaceWhere } from '../util/suggest.js';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
 import {
   ConfigFileError,
@@ -343,7 +342,7 @@ export class CredentialAuth implements AuthProvider {
       return new AuthRequiredError(`${set} is set but ${unset} is not: agency operations need both`);
     }
     // The profile is named when it is not the default one, so that the command pasted logs in the right one.
-    const login = this.profile === 'default' ? 'edp auth login' : `edp auth login --profile ${shellWord(this.profile)}`;
+    const login = suggest(['auth', 'login']);
     const which = this.profile === 'default' ? '' : ` in profile "${this.profile}"`;
     return new AuthRequiredError(
       `no agency credentials${which}: run \`${login}\`, or set EDP_USERNAME and EDP_PASSWORD`,
@@ -353,7 +352,7 @@ export class CredentialAuth implements AuthProvider {
   private requireWorkspace(workspaceId: string | undefined): string {
     if (!workspaceId) {
       throw new UsageError(
-        'this operation needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with `edp config set workspace ID`',
+        `this operation needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with \`${suggest(['config', 'set', 'workspace', 'ID'])}\``,
       );
     }
     return workspaceId;

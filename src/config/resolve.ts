@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Credentials } from '../api/auth.js';
 import type { GlobalOptionValues } from '../global-options.js';
-import type { RunOptions } from '../util/suggest.js';
+import { suggest, type CredentialsOrigin, type RunOptions } from '../util/suggest.js';
 import { parseDuration, parseId, parseIdList } from '../util/validate.js';
 import { AUTO_CONCURRENCY, DEFAULT_WAIT_TIMEOUT } from './defaults.js';
 import { SETTINGS, storedSetting, type ResolvedSetting, type SettingKey } from './settings.js';
@@ -149,7 +149,7 @@ export class RunSettings {
     const ws = this.workspace();
     if (!ws)
       throw new UsageError(
-        'this command needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with `edp config set workspace ID`',
+        `this command needs a workspace: pass -w/--workspace ID, set EDP_WORKSPACE, or make one the default with \`${suggest(['config', 'set', 'workspace', 'ID'])}\``,
       );
     return ws;
   }
@@ -308,7 +308,27 @@ export class RunSettings {
     } catch {
       workspace = undefined;
     }
-    return { globals, implicitWorkspace, workspace: workspace && { value: workspace.value, what: workspace.what } };
+    let credentials: CredentialsOrigin | undefined;
+    try {
+      const c = this.credentials();
+      credentials = c.token
+        ? 'EDP_TOKEN'
+        : c.source === 'env'
+          ? c.sessionId
+            ? 'EDP_SESSION_ID'
+            : 'EDP_USERNAME'
+          : c.username || c.sessionId
+            ? 'profile'
+            : 'none';
+    } catch {
+      credentials = undefined;
+    }
+    return {
+      globals,
+      implicitWorkspace,
+      workspace: workspace && { value: workspace.value, what: workspace.what },
+      credentials,
+    };
   }
 
   /** `-w` or EDP_WORKSPACE, as a list of ids; undefined when neither is given. */

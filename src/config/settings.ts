@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { suggest } from '../util/suggest.js';
 import { parseDuration, parseId, parsePositiveInt } from '../util/validate.js';
 import { AUTO_CONCURRENCY, DEFAULT_POLL_INTERVAL, FLEET_CONCURRENCY_CAP, MAX_CONCURRENCY } from './defaults.js';
 import { DEFAULT_BASE_URL, type Profile } from './store.js';
@@ -142,7 +143,7 @@ export function storedSetting(profile: Profile, key: SettingKey, profileName: st
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (typeof raw !== 'string' && typeof raw !== 'number') {
     throw new UsageError(
-      `profile "${profileName}" setting ${key} must be text; fix it with \`edp config set ${key} VALUE\``,
+      `profile "${profileName}" setting ${key} must be text; fix it with \`${suggest(['config', 'set', key, 'VALUE'])}\``,
     );
   }
   return SETTINGS[key].check(String(raw), `profile "${profileName}" setting ${key}`);

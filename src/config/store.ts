@@ -4,6 +4,7 @@ import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync } fr
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { suggest } from '../util/suggest.js';
 import { acquireLock, lockHolder, removeLeftovers, WRITE_LOCK_STALE_MS, WRITE_LOCK_WAIT_MS } from './lock.js';
 import { ISSUANCE_LOCK_LEFT_OVER_MS, isIssuanceLockName } from './token-cache.js';
 
@@ -77,7 +78,7 @@ export class ConfigFileError extends UsageError {
   constructor(file: string, problem: string) {
     super(
       `the configuration file ${file} ${problem}. Nothing was changed. Move it aside (mv "${file}" "${file}.broken"), ` +
-        'then run `edp auth login` to create a new one; each profile it held must be logged in again.',
+        `then run \`${suggest(['auth', 'login'])}\` to create a new one; each profile it held must be logged in again.`,
     );
     this.name = 'ConfigFileError';
     this.file = file;

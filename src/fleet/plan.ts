@@ -1,3 +1,4 @@
+import { suggest } from '../util/suggest.js';
 import { inOrder } from '../util/in-order.js';
 import { listRecipes, type Recipe, type RecipeTemplate } from '../api/recipes.js';
 import type { Service } from '../api/service.js';
@@ -45,7 +46,7 @@ export async function fleetWorkspaces(
   if (missing.length > 0)
     throw new ExitError(
       'notFound',
-      `the fleet file names workspace${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which the agency does not have; \`edp workspaces list\` lists them`,
+      `the fleet file names workspace${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which the agency does not have; \`${suggest(['workspaces', 'list'])}\` lists them`,
     );
   if (only !== undefined) {
     const outside = only.filter((ws) => !named.has(ws));

@@ -1,3 +1,4 @@
+import { suggest } from '../util/suggest.js';
 import type { CatalogLayer, PermissionPair } from '../api/roles.js';
 import { UsageError } from '../errors.js';
 
@@ -10,7 +11,7 @@ export function pairOf(text: string): PermissionPair | undefined {
 }
 
 export function notAPermission(text: string): string {
-  return `"${text}" is not LAYER:PERMISSION (for example EXTRACT:CREATE; \`edp roles permissions\` lists them)`;
+  return `"${text}" is not LAYER:PERMISSION (for example EXTRACT:CREATE; \`${suggest(['roles', 'permissions'])}\` lists them)`;
 }
 
 /** A permission from a flag; a usage error naming `where` when it is not `LAYER:PERMISSION`. */

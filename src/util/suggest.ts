@@ -29,6 +29,20 @@ export interface RunOptions {
   implicitWorkspace: string | undefined;
   /** The run's one workspace and where it was named (`EDP_WORKSPACE`, `profile "ci" setting workspace`), when known. */
   workspace?: { value: string; what: string } | undefined;
+  /** Where the run's credentials come from: the variables that hold them, the profile, or nowhere. */
+  credentials?: CredentialsOrigin | undefined;
+}
+
+export type CredentialsOrigin = 'EDP_TOKEN' | 'EDP_SESSION_ID' | 'EDP_USERNAME' | 'profile' | 'none';
+
+/** Where the credentials of the run in progress come from (undefined outside a run). */
+export function runCredentials(): CredentialsOrigin | undefined {
+  return current.getStore()?.().credentials;
+}
+
+/** The run's one workspace, when it has one. */
+export function runWorkspace(): string | undefined {
+  return current.getStore()?.().workspace?.value;
 }
 
 const current = new AsyncLocalStorage<() => RunOptions>();

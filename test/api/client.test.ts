@@ -34,7 +34,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-const env = { EDP_TOKEN: 'tok-secret-value' };
+const env = { EDP_TOKEN: 'tok-secret-value', EDP_WORKSPACE: '7' };
 const run = (argv: string[], extra: Record<string, string> = {}) =>
   cli({ url }, ['-w', '7', ...argv], { env: { ...env, ...extra } });
 

@@ -87,7 +87,7 @@ describe('did you mean', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: 400/);
     expect(r.stderr).toContain(
-      'hint: "google_adz" is not a data source in this workspace; did you mean google_ads? (`edp datasources list` lists them)',
+      'hint: "google_adz" is not a data source in this workspace; did you mean google_ads? (`edp datasources list -w 101` lists them)',
     );
     const links = await cli(sb, ['links', 'create', ...W, '--data-source', 'facebok_ads', '--to', 'a@b.example']);
     expect(links.code).toBe(2);

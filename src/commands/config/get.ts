@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import { settingKey } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import type { GetOptions } from './command.js';
@@ -11,7 +12,9 @@ export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
     return;
   }
   if (s.value === undefined) {
-    ctx.output.info(`${key} is not set: \`edp config set ${key} VALUE\` sets it for profile "${ctx.profileName}"`);
+    ctx.output.info(
+      `${key} is not set: \`${suggest(['config', 'set', key, 'VALUE'])}\` sets it for profile "${ctx.profileName}"`,
+    );
     return;
   }
   ctx.output.line(s.value);

@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../util/validate.js';
@@ -72,7 +73,7 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
     );
   }
   ctx.output.info(
-    `\nTry:\n  export EDP_BASE_URL=${sandbox.url} EDP_USERNAME=${options.username} EDP_PASSWORD=${options.password}\n  edp workspaces list\n\nCtrl-C stops the sandbox.`,
+    `\nTry:\n  export EDP_BASE_URL=${sandbox.url} EDP_USERNAME=${options.username} EDP_PASSWORD=${options.password}\n  ${suggest(['workspaces', 'list'])}\n\nCtrl-C stops the sandbox.`,
   );
   await new Promise<void>((resolve) => {
     if (ctx.signal?.aborted) return resolve();

@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import { listDataSources } from '../../api/datasources.js';
 import type { Service } from '../../api/service.js';
 import { ApiError, withHint } from '../../errors.js';
@@ -28,7 +29,7 @@ export async function suggestingDataSource<T>(
         const near = didYouMean(name, known);
         withHint(
           err,
-          `"${name}" is not a data source in this workspace${near ? `; ${near}` : ''} (\`edp datasources list\` lists them)`,
+          `"${name}" is not a data source in this workspace${near ? `; ${near}` : ''} (\`${suggest(['datasources', 'list'], { workspace: ws })}\` lists them)`,
         );
       }
     }

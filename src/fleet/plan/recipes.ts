@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import { listRecipes, type Recipe, type RecipeTemplate } from '../../api/recipes.js';
 import { BUILDING_STATES } from '../../contract/recipes.js';
 import type { Service } from '../../api/service.js';
@@ -109,7 +110,7 @@ async function planSource(
     if (err instanceof NoConnectionError) {
       block(
         'connection_not_found',
-        `workspace ${ws} has no ${s.dataSource} connection; connect it first (\`edp iframe-url -w ${ws} --type datasource --name ${s.dataSource}\`)`,
+        `workspace ${ws} has no ${s.dataSource} connection; connect it first (\`${suggest(['iframe-url', '--type', 'datasource', '--name', s.dataSource], { workspace: ws })}\`)`,
       );
       return undefined;
     }
@@ -134,7 +135,7 @@ async function planSource(
       resource: 'recipe',
       name,
       code: 'connection_deleted',
-      message: `the recipe's ${s.dataSource} connection ${connectionId} was deleted: its ${configured.length} account(s) are inactive and deliver nothing; reconnect with \`edp iframe-url -w ${ws} --type datasource --name ${s.dataSource}\``,
+      message: `the recipe's ${s.dataSource} connection ${connectionId} was deleted: its ${configured.length} account(s) are inactive and deliver nothing; reconnect with \`${suggest(['iframe-url', '--type', 'datasource', '--name', s.dataSource], { workspace: ws })}\``,
     });
     return undefined;
   }
@@ -200,7 +201,7 @@ export async function planRecipe(
       resource: 'recipe',
       name,
       code: 'title_change_not_supported',
-      message: `recipe ${idText(existing.recipe_id)} is titled "${existing.title}" and the file says "${entry.title}"; the service cannot rename a recipe (the title is set when it is created), so put "${existing.title}" back in the file, or delete the recipe (\`edp recipes delete ${idText(existing.recipe_id)} -w ${ws}\`) to have apply create it with the new title`,
+      message: `recipe ${idText(existing.recipe_id)} is titled "${existing.title}" and the file says "${entry.title}"; the service cannot rename a recipe (the title is set when it is created), so put "${existing.title}" back in the file, or delete the recipe (\`${suggest(['recipes', 'delete', idText(existing.recipe_id)], { workspace: ws })}\`) to have apply create it with the new title`,
     });
   }
   const dropped = (existing?.data_sources ?? []).filter((ds) => !entry.sources.some((s) => s.dataSource === ds));

@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import { getPermissionCatalog, listRoles, type PermissionPair, type Role } from '../../api/roles.js';
 import { inCatalog, pairText } from '../../roles/permission.js';
 import type { Service } from '../../api/service.js';
@@ -43,7 +44,7 @@ export async function planRoles(api: Service, file: FleetFile, prune: boolean): 
           resource: 'role',
           name: entry.title,
           code: 'permission_unknown',
-          message: `not in the permission catalog: ${unknown.join(', ')} (\`edp roles permissions\` lists them)`,
+          message: `not in the permission catalog: ${unknown.join(', ')} (\`${suggest(['roles', 'permissions'])}\` lists them)`,
         });
         continue;
       }

@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import { type WebhookEndpoint } from '../../api/webhooks.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { idText } from '../../util/json.js';
@@ -42,7 +43,9 @@ export function planWebhooks(
             const near = didYouMean(n, known);
             return near ? `"${n}" (${near})` : `"${n}"`;
           })
-          .join(', ')}; \`edp webhooks event-types -w ${out.workspace_id}\` lists them`,
+          .join(
+            ', ',
+          )}; \`${suggest(['webhooks', 'event-types'], { workspace: String(out.workspace_id) })}\` lists them`,
       });
       continue;
     }

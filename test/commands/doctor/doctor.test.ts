@@ -67,7 +67,7 @@ describe('edp doctor', () => {
     const degraded = r.json().find((f: any) => f.code === 'recipe_degraded');
     expect(degraded).toMatchObject({ check: 'recipes', workspace_id: 103 });
     expect(degraded.message).toContain('account_disabled, timed_out');
-    expect(degraded.fix).toContain(`edp recipes build ${built.id} -w 103 --wait`);
+    expect(degraded.fix).toContain(`edp recipes build ${built.id} --wait -w 103`);
     const human = await cli(sb, ['doctor', '-w', '103']);
     expect(human.code).toBe(1);
     expect(human.stderr).not.toContain('nothing needs action');
@@ -112,7 +112,7 @@ describe('edp doctor', () => {
     expect(codes(r)).toEqual(['101:connection_deleted', '101:inactive_accounts']);
     const [deleted, inactive] = r.json();
     expect(String(deleted.recipe_id)).toBe(id);
-    expect(deleted.fix).toContain('edp iframe-url -w 101 --type datasource --name facebook_ads');
+    expect(deleted.fix).toContain('edp iframe-url --type datasource --name facebook_ads -w 101');
     expect(inactive.message).toContain(`${gone} "`);
     expect(inactive.fix).toContain(`edp recipes build ${id} -w 101`);
   });
@@ -147,7 +147,7 @@ describe('edp doctor', () => {
     const [unverified, silent] = r.json();
     expect(unverified.fix).toContain(`edp webhooks verify ${made.body.id} -w 103`);
     expect(silent.message).toContain('account_created, connection_created');
-    expect(silent.fix).toContain(`edp webhooks update ${made.body.id} -w 103 --events load_completed`);
+    expect(silent.fix).toContain(`edp webhooks update ${made.body.id} --events load_completed -w 103`);
     const human = await cli(sb, ['doctor', '-w', '103']);
     expect(human.code).toBe(1);
     expect(human.stdout).toContain('fix: edp webhooks verify');

@@ -8,6 +8,8 @@ import { ApiError, AuthRequiredError, NetworkError, OutcomeUnknownError } from '
 import { errorJson } from '../../../output/errors.js';
 import { collect } from '../../../util/collect.js';
 import { idText, jsonInteger } from '../../../util/json.js';
+import { suggest } from '../../../util/suggest.js';
+import { credentialsNextStep } from '../../../output/next-steps.js';
 
 /** Something that needs action, with the command that fixes it. */
 export interface Finding {
@@ -28,7 +30,6 @@ export interface Finding {
  * is not a credentials problem; credentials refused or missing; anything else as what it is.
  */
 export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl: string): Finding {
-  const where = workspace === null ? '' : ` -w ${workspace}`;
   const workspace_id = workspace === null ? null : jsonInteger(workspace);
   const trace_id = (errorJson(err).error as { trace_id?: string | null }).trace_id ?? null;
   if (err instanceof NetworkError || (err instanceof OutcomeUnknownError && !(err.cause instanceof ApiError)))
@@ -37,7 +38,7 @@ export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl
       check: 'service',
       code: 'service_unreachable',
       message: `the service at ${new URL(baseUrl).origin} could not be reached: ${err.message}`,
-      fix: 'start the service or correct its address: --base-url URL, EDP_BASE_URL, or `edp config set base_url URL`',
+      fix: `start the service or correct its address: --base-url URL, EDP_BASE_URL, or \`${suggest(['config', 'set', 'base_url', 'URL'])}\``,
       unchecked: true,
     };
   if (err instanceof AuthRequiredError || (err instanceof ApiError && err.status === 401))
@@ -46,7 +47,7 @@ export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl
       check: 'credentials',
       code: err instanceof ApiError ? 'authentication_failed' : 'no_credentials',
       message: `the agency credentials were ${err instanceof ApiError ? 'refused' : 'not found'} (${describe(err)})`,
-      fix: 'edp auth login   (or set EDP_USERNAME and EDP_PASSWORD)',
+      fix: credentialsNextStep(err instanceof ApiError),
       trace_id,
       unchecked: true,
     };
@@ -55,7 +56,7 @@ export function uncheckedFinding(err: unknown, workspace: string | null, baseUrl
     check: workspace === null ? 'service' : 'workspace',
     code: 'check_failed',
     message: `could not be checked: ${describe(err)}`,
-    fix: `edp doctor${where} --verbose   (see which request failed)`,
+    fix: `${suggest(['doctor', '--verbose'], { workspace: workspace ?? undefined })}   (see which request failed)`,
     trace_id,
     unchecked: true,
   };
@@ -87,7 +88,7 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
       check: 'token',
       code: 'token_refused',
       message: `no token for workspace ${ws} (${describe(err)})`,
-      fix: 'edp workspaces list   (check the workspace id and that these credentials may use it)',
+      fix: `${suggest(['workspaces', 'list'])}   (check the workspace id and that these credentials may use it)`,
     });
     return findings;
   }
@@ -105,7 +106,7 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
       code: 'recipe_degraded',
       recipe_id: r.recipe_id,
       message: `recipe ${id} was built from less than it is configured with${reasons.length > 0 ? `: not delivered (${reasons.join(', ')})` : ''}; rows of some accounts are missing`,
-      fix: `edp recipes get ${id} -w ${ws}   (each source's accounts and reasons), fix them, then edp recipes build ${id} -w ${ws} --wait`,
+      fix: `${suggest(['recipes', 'get', id], { workspace: ws })}   (each source's accounts and reasons), fix them, then ${suggest(['recipes', 'build', id, '--wait'], { workspace: ws })}`,
     });
   }
   for (const e of endpoints) {
@@ -116,7 +117,7 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
         code: 'webhook_unverified',
         endpoint_id: e.id,
         message: `webhook endpoint ${id} (${e.url ?? '?'}) is unverified: the service sends it no event until it is verified`,
-        fix: `edp webhooks verify ${id} -w ${ws}   (once the receiver answers the challenge; edp webhooks listen does)`,
+        fix: `${suggest(['webhooks', 'verify', id], { workspace: ws })}   (once the receiver answers the challenge; ${suggest(['webhooks', 'listen'])} does)`,
       });
     }
     const silent = (e.event_types ?? []).filter((t) => SILENT_EVENT_TYPES.has(t));
@@ -129,8 +130,8 @@ export async function checkWorkspace(api: Service, ws: string): Promise<Finding[
         message: `webhook endpoint ${id} waits on event type(s) that produced no events in a 30-day production sample: ${silent.join(', ')}`,
         fix:
           keep.length > 0
-            ? `edp webhooks update ${id} -w ${ws} --events ${keep.join(',')}   (and do not wait on the silent types)`
-            : `subscribe endpoint ${id} to active event types: edp webhooks update ${id} -w ${ws} --events …   (edp webhooks event-types lists them)`,
+            ? `${suggest(['webhooks', 'update', id, '--events', keep.join(',')], { workspace: ws })}   (and do not wait on the silent types)`
+            : `subscribe endpoint ${id} to active event types: ${suggest(['webhooks', 'update', id, '--events', 'TYPES'], { workspace: ws })}   (${suggest(['webhooks', 'event-types'], { workspace: ws })} lists them)`,
       });
     }
   }
@@ -152,7 +153,7 @@ async function checkDestination(
   const connections = (
     await Promise.all(destinations.map((d) => collect(listDestinationConnections(api, ws, d.name))))
   ).flat();
-  const fixNone = `edp destinations connections create --destination s3 --title … --bucket … -w ${ws}   (or re-check an existing one: edp destinations connections recheck ID --destination NAME -w ${ws})`;
+  const fixNone = `${newDestination(ws)}   (or re-check an existing one: ${suggest(['destinations', 'connections', 'recheck', 'ID', '--destination', 'NAME'], { workspace: ws })})`;
   if (!connections.some((c) => c.status === 'active')) {
     add({
       check: 'destination',
@@ -181,7 +182,7 @@ async function checkDestination(
         check: 'destination',
         code: err.code,
         message: `the workspace's active destination cannot host recipes (${describe(err)})`,
-        fix: `edp destinations connections create --destination s3 --title … --bucket … -w ${ws}   (a destination that hosts recipes)`,
+        fix: `${newDestination(ws)}   (a destination that hosts recipes)`,
         trace_id: err.traceId ?? null,
       });
     } else if (err.code !== 'destination_check_unsupported' && err.code !== 'destination_unavailable') throw err;
@@ -238,7 +239,7 @@ async function checkRecipeAccounts(
         recipe_id: r.recipe_id,
         trace_id: read.traceId ?? null,
         message: `recipe ${id} is configured with account key(s) the v3.1 accounts list does not know: ${unknown.join(', ')} (old v3 keys, contract Versioning rule 4); do not delete and redeploy it`,
-        fix: `contact support with recipe id ${id} and trace id ${read.traceId ?? '(see edp recipes get --verbose)'}`,
+        fix: `contact support with recipe id ${id} and trace id ${read.traceId ?? `(see ${suggest(['recipes', 'get', id, '--verbose'], { workspace: ws })})`}`,
       });
     }
     if (gone.length > 0) {
@@ -247,7 +248,7 @@ async function checkRecipeAccounts(
         code: 'connection_deleted',
         recipe_id: r.recipe_id,
         message: `recipe ${id} uses deleted connection(s) ${gone.join(', ')}; their accounts are inactive and deliver nothing`,
-        fix: `reconnect: edp iframe-url -w ${ws} --type datasource --name ${(r.connections ?? []).find((c) => gone.some((g) => g.startsWith(`${idText(c.connection_id)} `)))?.connection_data_source ?? '…'}, then edp recipes deploy -w ${ws} …`,
+        fix: `reconnect: ${suggest(['iframe-url', '--type', 'datasource', '--name', (r.connections ?? []).find((c) => gone.some((g) => g.startsWith(`${idText(c.connection_id)} `)))?.connection_data_source ?? 'NAME'], { workspace: ws })}, then deploy the recipe again (${suggest(['recipes', 'deploy', '--help'])})`,
       });
     }
     if (inactive.length > 0) {
@@ -256,8 +257,18 @@ async function checkRecipeAccounts(
         code: 'inactive_accounts',
         recipe_id: r.recipe_id,
         message: `recipe ${id} has account(s) that went inactive: ${inactive.join(', ')}; builds leave their rows out`,
-        fix: `reconnect the data source (edp iframe-url -w ${ws} --type datasource), then edp recipes build ${id} -w ${ws}`,
+        fix: `reconnect the data source (${suggest(['iframe-url', '--type', 'datasource'], { workspace: ws })}), then ${suggest(['recipes', 'build', id], { workspace: ws })}`,
       });
     }
   }
+}
+
+/** The command that connects a destination able to host recipes, with placeholders for its values. */
+function newDestination(ws: string): string {
+  return suggest(
+    ['destinations', 'connections', 'create', '--destination', 's3', '--title', 'TITLE', '--bucket', 'BUCKET'],
+    {
+      workspace: ws,
+    },
+  );
 }

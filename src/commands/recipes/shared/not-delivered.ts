@@ -3,6 +3,7 @@ import type { Service } from '../../../api/service.js';
 import { listAccounts, listAccountsV3 } from '../../../api/accounts.js';
 import { collect } from '../../../util/collect.js';
 import { idText } from '../../../util/json.js';
+import { suggest } from '../../../util/suggest.js';
 
 /**
  * Why a build left an account out, in words, and what to run next. The contract keeps `reason`
@@ -26,38 +27,38 @@ export const NOT_DELIVERED_REASONS: Record<string, ReasonHelp> = {
   timed_out: {
     meaning: 'its extraction was still running when the build stopped waiting; its rows come with a later build',
     next: (p) =>
-      `edp extracts get ${p.extractionId} -w ${p.ws}   # once its run completed: edp recipes build ${p.recipeId} -w ${p.ws} --wait`,
+      `${suggest(['extracts', 'get', p.extractionId], { workspace: p.ws })}   # once its run completed: ${suggest(['recipes', 'build', p.recipeId, '--wait'], { workspace: p.ws })}`,
   },
   extraction_failed: {
     meaning: 'its extraction failed',
-    next: (p) => `edp extracts run ${p.extractionId} -w ${p.ws} --wait`,
+    next: (p) => suggest(['extracts', 'run', p.extractionId, '--wait'], { workspace: p.ws }),
   },
   account_disabled: {
     meaning: 'the account is inactive or not enabled for extraction',
     next: (p) =>
       p.connectionId
-        ? `edp accounts enable --connection ${p.connectionId} ${p.accountId} -w ${p.ws}`
-        : `edp accounts list --connection CONNECTION --search ${p.accountId} -w ${p.ws}`,
+        ? suggest(['accounts', 'enable', '--connection', p.connectionId, p.accountId], { workspace: p.ws })
+        : suggest(['accounts', 'list', '--connection', 'CONNECTION', '--search', p.accountId], { workspace: p.ws }),
   },
   connection_deleted: {
     meaning: 'its connection was deleted; connect the data source again and configure the new connection',
-    next: (p) => `edp iframe-url --type datasource --name ${p.dataSource} -w ${p.ws}`,
+    next: (p) => suggest(['iframe-url', '--type', 'datasource', '--name', p.dataSource], { workspace: p.ws }),
   },
   manual: {
     meaning: 'its extraction was paused by hand',
-    next: (p) => `edp extracts unpause ${p.extractionId} -w ${p.ws}`,
+    next: (p) => suggest(['extracts', 'unpause', p.extractionId], { workspace: p.ws }),
   },
   paused: {
     meaning: 'its extraction is paused',
-    next: (p) => `edp extracts get ${p.extractionId} -w ${p.ws}`,
+    next: (p) => suggest(['extracts', 'get', p.extractionId], { workspace: p.ws }),
   },
   migrated: {
     meaning: 'its extraction was replaced by one on a wide template and paused',
-    next: (p) => `edp recipes resetup ${p.recipeId} -w ${p.ws} --wait`,
+    next: (p) => suggest(['recipes', 'resetup', p.recipeId, '--wait'], { workspace: p.ws }),
   },
   not_running: {
     meaning: 'its extraction has no run going',
-    next: (p) => `edp extracts run ${p.extractionId} -w ${p.ws} --wait`,
+    next: (p) => suggest(['extracts', 'run', p.extractionId, '--wait'], { workspace: p.ws }),
   },
 };
 
@@ -158,7 +159,11 @@ export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames,
       connectionId: connectionOf(r, s.data_source),
       dataSource: s.data_source,
     };
-    const next = ws ? (help ? help.next(place) : `edp extracts get ${place.extractionId} -w ${ws}`) : undefined;
+    const next = ws
+      ? help
+        ? help.next(place)
+        : suggest(['extracts', 'get', place.extractionId], { workspace: ws })
+      : undefined;
     out.push(
       `    ${help ? help.meaning : 'a reason this version of edp does not know'}${next ? `; next: ${next}` : ''}`,
     );
@@ -169,5 +174,5 @@ export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames,
 
 /** The last line after not-delivered entries: how to build again once they are fixed. */
 export function rebuildLine(r: Recipe, ws: string): string {
-  return `Once fixed, build again: edp recipes build ${idText(r.recipe_id)} -w ${ws} --wait`;
+  return `Once fixed, build again: ${suggest(['recipes', 'build', idText(r.recipe_id), '--wait'], { workspace: ws })}`;
 }
