@@ -240,7 +240,7 @@ describe('a one-time secret and a pipe', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(endpoint.secret);
     expect(r.stderr).not.toContain(endpoint.secret);
-    expect(r.stderr).toContain('EDP_WEBHOOK_SECRET=… edp webhooks listen --port 4012');
+    expect(r.stderr).toContain('EDP_WEBHOOK_SECRET=SECRET edp webhooks listen --port 4012');
   });
 });
 

@@ -102,7 +102,7 @@ export async function runListen(opts: ListenOptions, ctx: Context): Promise<void
   const given = [...(opts.secret ?? []), ...(ctx.env[SECRET_ENV] ? [ctx.env[SECRET_ENV]] : [])];
   if (given.length === 0 && opts.secretsFile === undefined) {
     throw new UsageError(
-      `a signing secret is needed: pass --secret S (once per endpoint), set ${SECRET_ENV}, or --secrets-file FILE written by \`edp apply --secrets-file\` (a secret is shown by \`edp webhooks create\` and \`edp webhooks rotate-secret\`)`,
+      `a signing secret is needed: pass --secret S (once per endpoint), set ${SECRET_ENV}, or --secrets-file FILE written by \`edp apply --secrets-file\` (webhooks create and rotate-secret show an endpoint's secret)`,
     );
   }
   const secrets = opts.secretsFile === undefined ? () => given : await secretsFrom(opts.secretsFile, given, ctx);

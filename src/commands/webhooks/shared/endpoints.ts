@@ -2,7 +2,7 @@ import { unreadSecrets } from './secret-not-shown.js';
 import type { SecretsFileWriter } from '../../../fleet/secrets-file.js';
 import { keepsWrites } from '../../../output/io.js';
 import type { Context } from '../../../context.js';
-import { shellWord } from '../../../util/shell.js';
+import { suggest } from '../../../util/suggest.js';
 import { UsageError } from '../../../errors.js';
 import { didYouMean } from '../../../util/did-you-mean.js';
 import { idText } from '../../../util/json.js';
@@ -56,7 +56,7 @@ export async function checkEventNames(ctx: Context, api: Service, ws: string, na
       return near ? `"${n}" (${near})` : `"${n}"`;
     });
     throw new UsageError(
-      `--events: unknown event type${unknown.length > 1 ? 's' : ''} ${described.join(', ')}; \`edp webhooks event-types\` lists them`,
+      `--events: unknown event type${unknown.length > 1 ? 's' : ''} ${described.join(', ')}; \`${suggest(['webhooks', 'event-types'], { workspace: ws })}\` lists them`,
     );
   }
   for (const n of names.filter((x) => SILENT_EVENT_TYPES.has(x))) {
@@ -109,13 +109,13 @@ async function printEndpoint(
   // A receiver on this machine listens on the port of the endpoint's url; elsewhere, the url says where.
   const local = localPort(endpoint.url);
   // The receiver needs no workspace: only the port and the secret.
-  const listen = local ? `edp webhooks listen --port ${local}` : undefined;
-  const receiver = `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (edp webhooks listen on that host)\n`;
+  const listen = local ? ['webhooks', 'listen', '--port', local] : undefined;
+  const receiver = `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (${suggest(['webhooks', 'listen'])} on that host)\n`;
   const verify = `  ${ctx.hint('webhooks', 'verify', idText(endpoint.id))}`;
   if (secretsFile !== undefined) {
     ctx.output.info(
       `\nThe secret is in ${secretsFile}. Next:\n` +
-        (listen ? `  ${listen} --secrets-file ${shellWord(secretsFile)}\n` : receiver) +
+        (listen ? `  ${suggest([...listen, '--secrets-file', secretsFile])}\n` : receiver) +
         verify,
     );
     return;
@@ -124,11 +124,11 @@ async function printEndpoint(
   // a file): never into a pipe.
   const secret =
     'secret' in endpoint && typeof endpoint.secret === 'string' && keepsWrites(ctx.io.stderr)
-      ? shellWord(endpoint.secret)
-      : '…';
+      ? endpoint.secret
+      : 'SECRET';
   ctx.output.info(
     `\nKeep the secret now: the service shows it only in this answer. Next:\n` +
-      (listen ? `  EDP_WEBHOOK_SECRET=${secret} ${listen}\n` : receiver) +
+      (listen ? `  ${suggest(listen, { env: { EDP_WEBHOOK_SECRET: secret } })}\n` : receiver) +
       verify,
   );
 }
