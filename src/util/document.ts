@@ -3,8 +3,16 @@ import type { ScalarTag, Tags } from 'yaml';
 import { UsageError } from '../errors.js';
 import { fieldPath } from './field-path.js';
 import { closest } from './did-you-mean.js';
-import { duplicateKey, parseJson, scanJson } from './json.js';
-import { readInputFile } from './stdin.js';
+import {
+  JsonDuplicateKeyError,
+  JsonNumberRangeError,
+  JsonTooDeepError,
+  MAX_JSON_DEPTH,
+  NUMBER_RANGE,
+  parseJson,
+  scanJson,
+} from './json.js';
+import { readInputFile, readInputFileSync } from './stdin.js';
 
 /** A document's text and the name to show for it (the file, or standard input). */
 export interface Source {
@@ -90,38 +98,18 @@ function compare(a: FoundProblem, b: FoundProblem): number {
 /**
  * A JSON or YAML document given to a `--file`-style flag. Integers keep their digits: safe ones
  * are numbers, larger ones (recipe ids) stay exact, as LosslessNumber from JSON and bigint
- * from YAML.
+ * from YAML. JSON is read by `parseJsonDocument`, with its checks; YAML with the same ones (a
+ * key given twice, nesting past MAX_JSON_DEPTH, a number out of a double's range).
  */
 export async function parseDocument(text: string, flag: string, name: string | null = null): Promise<unknown> {
+  const label = `${flag}${name ? ` ${name}` : ''}`;
+  if (/^\s*[[{]/.test(text)) return parseJsonDocument(text, flag, name, 'JSON or YAML');
   const syntax = (message: string, at: { line: number; column: number } | undefined) =>
-    new DocumentError(`${flag}${name ? ` ${name}` : ''} is not valid JSON or YAML`, name, [
+    new DocumentError(`${label} is not valid JSON or YAML`, name, [
       { path: '', message, line: at?.line ?? null, column: at?.column ?? null, suggestion: null },
     ]);
-  if (/^\s*[[{]/.test(text)) {
-    // JSON keeps the last of a key given twice; YAML refuses it, and so does JSON here.
-    const twice = duplicateKey(text);
-    if (twice)
-      throw new DocumentError(`${flag}${name ? ` ${name}` : ''} is not a valid document`, name, [
-        {
-          path: fieldPath(twice.path),
-          message: `the key "${twice.key}" is given twice`,
-          line: twice.line,
-          column: null,
-          suggestion: null,
-        },
-      ]);
-    try {
-      return parseJson(text);
-    } catch (err) {
-      const message = (err as Error).message.split('\n')[0]!;
-      // V8 and the lossless parser say where: "at position 12", "(char 12)"; else the end.
-      const offset = /position (\d+)|\(char (\d+)\)/.exec(message);
-      const index = offset ? Number(offset[1] ?? offset[2]) : text.length;
-      throw syntax(message.replace(/ in JSON at position \d+.*$/, ''), positionOf(text, index));
-    }
-  }
   const yaml = await import('yaml');
-  const invalid = `${flag}${name ? ` ${name}` : ''} is not a valid document`;
+  const invalid = `${label} is not a valid document`;
   const lineCounter = new yaml.LineCounter();
   let doc: ReturnType<typeof yaml.parseDocument>;
   try {
@@ -143,9 +131,16 @@ export async function parseDocument(text: string, flag: string, name: string | n
   const [error] = doc.errors;
   if (error) {
     const pos = error.linePos?.[0];
+    const at = pos ? { line: pos.line, column: pos.col } : undefined;
+    // The library's parser recurses: a document nested thousands deep exhausts its stack, which
+    // it reports where that happened. It is the same problem as nesting past the bound below.
+    if (error.code === 'RESOURCE_EXHAUSTION' && /call stack/i.test(error.message))
+      throw new DocumentError(invalid, name, [
+        { path: '', message: TOO_DEEP, line: at?.line ?? null, column: at?.column ?? null, suggestion: null },
+      ]);
     // The library's message ends with the offending line and a caret: the first line says it.
     const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw syntax(message, pos ? { line: pos.line, column: pos.col } : undefined);
+    throw syntax(message, at);
   }
   const at = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
@@ -157,21 +152,64 @@ export async function parseDocument(text: string, flag: string, name: string | n
     ...at(w.pos[0]),
     suggestion: null,
   }));
-  for (const twice of keysGivenTwice(yaml, doc.contents))
-    problems.push({
-      path: fieldPath(twice.path),
-      message: `the key "${twice.key}" is given twice`,
-      ...at(twice.offset),
-      suggestion: null,
-    });
+  for (const found of yamlProblems(yaml, doc.contents))
+    problems.push({ path: fieldPath(found.path), message: found.message, ...at(found.offset), suggestion: null });
   if (problems.length > 0) throw new DocumentError(invalid, name, problems);
   located = { text, doc: doc as unknown as YamlDocument, lineCounter };
   try {
     return doc.toJS();
   } catch (err) {
-    // An alias that expands too far, a document nested too deep.
+    // An alias that expands too far.
     throw syntax((err as Error).message.split('\n')[0]!, undefined);
   }
+}
+
+/** A document nested past the bound, in the words of every file's check. */
+const TOO_DEEP = `nested more than ${MAX_JSON_DEPTH} levels deep, more than edp reads`;
+
+/**
+ * JSON text as every file edp reads is read (a fleet file, a `--file` document, a saved plan, the
+ * secrets file, `edp api --input`, the sandbox's `--state`): a key given twice in one object is
+ * refused (a parser would keep the last silently), so is nesting past MAX_JSON_DEPTH (which
+ * would overflow the stack of what reads the value) and a number a double cannot hold (`1e400`,
+ * read as Infinity), each as a DocumentError naming the flag, the file, the line and column and
+ * the field path; malformed text too (`is not valid ${syntax}`). Integers keep their digits
+ * (parseJson).
+ */
+export function parseJsonDocument(text: string, flag: string, name: string | null = null, syntax = 'JSON'): unknown {
+  const label = `${flag}${name ? ` ${name}` : ''}`;
+  const problem = (heading: string, path: ReadonlyArray<PropertyKey>, message: string, offset: number) => {
+    const { line, column } = positionOf(text, offset);
+    return new DocumentError(heading, name, [{ path: fieldPath(path), message, line, column, suggestion: null }]);
+  };
+  try {
+    return parseJson(text, { uniqueKeys: true, finiteNumbers: true });
+  } catch (err) {
+    const invalid = `${label} is not a valid document`;
+    if (err instanceof JsonDuplicateKeyError)
+      throw problem(invalid, err.path, `the key "${err.key}" is given twice`, err.at ?? text.length);
+    if (err instanceof JsonTooDeepError) throw problem(invalid, err.path, TOO_DEEP, err.at ?? text.length);
+    if (err instanceof JsonNumberRangeError) throw problem(invalid, err.path, err.message, err.at);
+    const message = (err as Error).message.split('\n')[0]!;
+    // V8 and the lossless parser say where: "at position 12", "(char 12)"; else the end.
+    const offset = /position (\d+)|\(char (\d+)\)/.exec(message);
+    const index = offset ? Number(offset[1] ?? offset[2]) : text.length;
+    throw problem(`${label} is not valid ${syntax}`, [], message.replace(/ in JSON at position \d+.*$/, ''), index);
+  }
+}
+
+/**
+ * A JSON file read at once (`readInputFileSync`) and checked as every file is
+ * (`parseJsonDocument`), with its text and name for placing later problems. Usage errors
+ * naming `flag` and the file.
+ */
+export function readJsonFile(
+  path: string,
+  flag: string,
+  opts: { maxBytes?: false } = {},
+): { source: Source; doc: unknown } {
+  const source: Source = { text: readInputFileSync(path, flag, opts), name: path };
+  return { source, doc: parseJsonDocument(source.text, flag, path) };
 }
 
 /**
@@ -194,45 +232,67 @@ function exactIntegers(tags: Tags): Tags {
 }
 
 /**
- * The keys given twice in a mapping of a YAML document (scalar keys of equal value, as the
- * library's own check compares them), each with the path of its mapping and where the second
- * one is. One pass, with a stack rather than recursion: any size and depth of document.
+ * What a YAML document has that every file is refused for: keys given twice in a mapping (scalar
+ * keys of equal value, as the library's own check compares them), collections nested past
+ * MAX_JSON_DEPTH and numbers out of a double's range (`1e400`, `.inf`, `.nan`), each with its
+ * path and offset. One pass, with a stack rather than recursion: any size and depth of document.
  */
-function keysGivenTwice(
+function yamlProblems(
   yaml: typeof import('yaml'),
   root: unknown,
-): Array<{ path: Array<string | number>; key: string; offset: number }> {
+): Array<{ path: Array<string | number>; message: string; offset: number }> {
   interface Frame {
     node: unknown;
     parent: Frame | undefined;
     /** the item's index, or the key node of the pair whose value this is */
     step: unknown;
+    /** how many collections hold it */
+    depth: number;
   }
   const pathOf = (frame: Frame | undefined): Array<string | number> => {
     const path: Array<string | number> = [];
     for (let f = frame; f?.parent; f = f.parent) path.push(typeof f.step === 'number' ? f.step : keyText(f.step));
     return path.reverse();
   };
-  const collection = (node: unknown) => yaml.isMap(node) || yaml.isSeq(node);
-  const found: Array<{ path: Array<string | number>; key: string; offset: number }> = [];
-  const stack: Frame[] = [{ node: root, parent: undefined, step: undefined }];
+  const found: Array<{ path: Array<string | number>; message: string; offset: number }> = [];
+  const stack: Frame[] = [{ node: root, parent: undefined, step: undefined, depth: 0 }];
+  const number = (node: unknown, frame: Frame) => {
+    if (!yaml.isScalar(node) || typeof node.value !== 'number' || Number.isFinite(node.value)) return;
+    const written = node.source ?? String(node.value);
+    const message = Number.isNaN(node.value)
+      ? `${written} (not a number) is not a value edp reads`
+      : `the number ${written} ${NUMBER_RANGE}`;
+    found.push({ path: pathOf(frame), message, offset: node.range?.[0] ?? 0 });
+  };
+  // The top value is at depth 0, as in JSON (scanJson): the container at depth MAX_JSON_DEPTH is one too deep.
+  const visit = (node: unknown, parent: Frame, step: unknown) => {
+    if (yaml.isMap(node) || yaml.isSeq(node)) stack.push({ node, parent, step, depth: parent.depth + 1 });
+    else number(node, { node, parent, step, depth: parent.depth + 1 });
+  };
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     const node = frame.node;
+    if (frame.depth >= MAX_JSON_DEPTH) {
+      found.push({ path: pathOf(frame), message: TOO_DEEP, offset: (node as { range?: number[] }).range?.[0] ?? 0 });
+      continue;
+    }
     if (yaml.isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
         const key = pair.key;
         if (yaml.isScalar(key)) {
-          if (seen.has(key.value)) found.push({ path: pathOf(frame), key: keyText(key), offset: key.range?.[0] ?? 0 });
+          if (seen.has(key.value))
+            found.push({
+              path: pathOf(frame),
+              message: `the key "${keyText(key)}" is given twice`,
+              offset: key.range?.[0] ?? 0,
+            });
           seen.add(key.value);
         }
-        if (collection(pair.value)) stack.push({ node: pair.value, parent: frame, step: key });
+        visit(pair.value, frame, key);
       }
     } else if (yaml.isSeq(node)) {
-      node.items.forEach((item, i) => {
-        if (collection(item)) stack.push({ node: item, parent: frame, step: i });
-      });
-    }
+      node.items.forEach((item, i) => visit(item, frame, i));
+    } else number(node, frame);
   }
   return found;
 }

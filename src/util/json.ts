@@ -18,7 +18,11 @@ export const MAX_JSON_DEPTH = 256;
 
 /** JSON nested deeper than MAX_JSON_DEPTH. */
 export class JsonTooDeepError extends SyntaxError {
-  constructor() {
+  constructor(
+    /** the path to the object or array that opens one level too deep, and its offset in the text */
+    readonly path: JsonPath = [],
+    readonly at: number | undefined = undefined,
+  ) {
     super(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
     this.name = 'JsonTooDeepError';
   }
@@ -35,6 +39,8 @@ export class JsonDuplicateKeyError extends SyntaxError {
     readonly key: string,
     /** the path of the object holding it: `results`, 0, … */
     readonly path: Array<string | number>,
+    /** the offset of its second occurrence in the text */
+    readonly at: number | undefined = undefined,
   ) {
     const where = path.length === 0 ? 'at the top level' : `in ${pathText(path)}`;
     super(`the key ${JSON.stringify(key)} is given twice in one object (${where})`);
@@ -42,25 +48,57 @@ export class JsonDuplicateKeyError extends SyntaxError {
   }
 }
 
+/**
+ * A number whose value a double cannot hold (`1e400`, `-1e400`): JSON.parse would read it as
+ * Infinity, which then passes for no number at all, or is written back as `null`.
+ */
+export class JsonNumberRangeError extends SyntaxError {
+  constructor(
+    /** the number as written */
+    readonly number: string,
+    /** the path to it */
+    readonly path: JsonPath,
+    /** its offset in the text */
+    readonly at: number,
+  ) {
+    super(`the number ${number.length > 40 ? `${number.slice(0, 37)}...` : number} ${NUMBER_RANGE}`);
+    this.name = 'JsonNumberRangeError';
+  }
+}
+
+/** What is wrong with a number too large in size for a double, in the words of every file's check. */
+export const NUMBER_RANGE = 'is too large: a number must be within ±1.8e308';
+
 /** `results[0].connections`: a path into a JSON value, as a person reads it. */
 function pathText(path: Array<string | number>): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
 /**
- * JsonTooDeepError past MAX_JSON_DEPTH levels, and JsonDuplicateKeyError for the first key
- * given twice in one object, found in one pass (scanJson).
+ * JsonTooDeepError past MAX_JSON_DEPTH levels, with `uniqueKeys` JsonDuplicateKeyError for the
+ * first key given twice in one object, and with `finiteNumbers` JsonNumberRangeError for the
+ * first number too large for a double: the first found in one pass (scanJson).
  */
-function checkDepthAndKeys(text: string): void {
-  const problem = scanJson(text, { maxDepth: MAX_JSON_DEPTH, uniqueKeys: true });
-  if (problem?.kind === 'depth') throw new JsonTooDeepError();
-  if (problem?.kind === 'duplicate') throw new JsonDuplicateKeyError(problem.key, problem.path);
+function checkText(text: string, opts: { uniqueKeys?: boolean; finiteNumbers?: boolean }): void {
+  const problem = scanJson(text, {
+    maxDepth: MAX_JSON_DEPTH,
+    uniqueKeys: opts.uniqueKeys,
+    // Only a number with an exponent of three digits or one of hundreds of digits can be out of
+    // range: other text skips the look at each number.
+    finiteNumbers: opts.finiteNumbers && MAYBE_OUT_OF_RANGE.test(text),
+  });
+  if (problem?.kind === 'depth') throw new JsonTooDeepError(problem.path, problem.at);
+  if (problem?.kind === 'duplicate') throw new JsonDuplicateKeyError(problem.key, problem.path, problem.at);
+  if (problem?.kind === 'number') throw new JsonNumberRangeError(problem.number, problem.path, problem.at);
 }
+
+/** Text that may hold a number out of a double's range (or a string that looks like one). */
+const MAYBE_OUT_OF_RANGE = /\d[eE]\+?\d{3}|\d{300}/;
 
 /** A path into a JSON value: the key or index at each level. */
 export type JsonPath = Array<string | number>;
 
-/** What `scanJson` finds first: a container too deep, or a key given twice in one object. */
+/** What `scanJson` finds first: a container too deep, a key given twice in one object, a number out of range. */
 export type JsonScanProblem =
   | {
       kind: 'depth';
@@ -76,12 +114,22 @@ export type JsonScanProblem =
       path: JsonPath;
       /** the offset of its second occurrence */
       at: number;
+    }
+  | {
+      kind: 'number';
+      /** the number as written */
+      number: string;
+      /** the path to it */
+      path: JsonPath;
+      at: number;
     };
 
 /** What `scanJson` looks for, and what it tells as it goes. */
 export interface JsonScanOptions {
   maxDepth?: number;
-  uniqueKeys?: boolean;
+  uniqueKeys?: boolean | undefined;
+  /** look for a number a double cannot hold (`1e400`), which a parser would read as Infinity */
+  finiteNumbers?: boolean | undefined;
   /**
    * Called at each place a value has in the text, in the order of the text, with the path to it
    * (the scanner's own array: read it during the call only): the top value and each item of a
@@ -95,13 +143,15 @@ export interface JsonScanOptions {
  * the fleet files, the sandbox's request bodies) or to place a path in it (a document's
  * problems, with `onEntry`): the first object or array that opens more than `maxDepth` levels
  * deep, and with `uniqueKeys` the first key given twice in one object (which a parser would
- * read last-wins), each with the path to it. Strings are skipped; a key is compared as JSON
- * reads it (escapes resolved), and only keys are ever cut out of the text. Undefined when
- * neither is found: the text may still be malformed, which the parser reports.
+ * read last-wins), and with `finiteNumbers` the first number out of a double's range, each with
+ * the path to it. Strings are skipped; a key is compared as JSON reads it (escapes resolved), and
+ * only keys (and with `finiteNumbers`, numbers) are ever cut out of the text. Undefined when none
+ * is found: the text may still be malformed, which the parser reports.
  */
 export function scanJson(text: string, opts: JsonScanOptions): JsonScanProblem | undefined {
   const maxDepth = opts.maxDepth ?? Infinity;
   const unique = !!opts.uniqueKeys;
+  const numbers = !!opts.finiteNumbers;
   const onEntry = opts.onEntry;
   // The current key of each object open, the index in each list.
   const path: JsonPath = [];
@@ -152,10 +202,18 @@ export function scanJson(text: string, opts: JsonScanOptions): JsonScanProblem |
         path[top] = (path[top] as number) + 1;
         if (onEntry) entry(i + 1);
       } else expectKey = top >= 0;
+    } else if (numbers && (c === 0x2d || (c >= 0x30 && c <= 0x39))) {
+      NUMBER.lastIndex = i;
+      const number = NUMBER.exec(text)?.[0] ?? text[i]!;
+      if (!Number.isFinite(Number(number))) return { kind: 'number', number, path: path.slice(), at: i };
+      i += number.length - 1;
     }
   }
   return undefined;
 }
+
+/** A JSON number, from where it starts. */
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 
 /** Whether `c` is a character of JSON's white space (space, tab, line feed, carriage return). */
 function isJsonSpace(c: number): boolean {
@@ -176,12 +234,16 @@ function keyOf(quoted: string): string {
  * back digit for digit. Recipe ids are such integers, and some lists send them as strings;
  * both round-trip exactly. Text without long integers takes the native parser. Text nested
  * deeper than MAX_JSON_DEPTH throws JsonTooDeepError (a SyntaxError). With `uniqueKeys` (a
- * service's answer, which a parser would otherwise read last-wins), a key given twice in one
- * object throws JsonDuplicateKeyError (a SyntaxError), found in the same pass as the depth.
+ * service's answer, a file, which a parser would otherwise read last-wins), a key given twice in
+ * one object throws JsonDuplicateKeyError; with `finiteNumbers` (a file), a number a double cannot
+ * hold throws JsonNumberRangeError (SyntaxErrors, found in the same pass as the depth).
  */
-export function parseJson(text: string, opts: { uniqueKeys?: boolean } = {}): unknown {
-  if (opts.uniqueKeys) checkDepthAndKeys(text);
-  else if (nestsDeeperThan(text)) throw new JsonTooDeepError();
+export function parseJson(text: string, opts: { uniqueKeys?: boolean; finiteNumbers?: boolean } = {}): unknown {
+  if (opts.uniqueKeys || opts.finiteNumbers) checkText(text, opts);
+  else if (text.length > MAX_JSON_DEPTH) {
+    const deep = scanJson(text, { maxDepth: MAX_JSON_DEPTH });
+    if (deep?.kind === 'depth') throw new JsonTooDeepError(deep.path, deep.at);
+  }
   if (!LONG_INTEGER.test(text)) return JSON.parse(text);
   return parse(text, null, (value: string) =>
     isInteger(value) && !isSafeNumber(value) ? new LosslessNumber(value) : Number(value),
@@ -229,14 +291,6 @@ export function idText(value: unknown): string {
   return String(value);
 }
 
-/** A key given twice in one object of a JSON text: where, and on which line. */
-export interface DuplicateKey {
-  /** the path of the object holding it */
-  path: Array<string | number>;
-  key: string;
-  line: number;
-}
-
 /**
  * The index of the `"` that closes the JSON string opening at `start` (the next one after an
  * even run of backslashes), or the end of `text` when it never closes.
@@ -250,17 +304,6 @@ export function stringEnd(text: string, start: number): number {
     while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
     if (backslashes % 2 === 0) return i;
   }
-}
-
-/**
- * The first key that appears twice in one object of JSON `text`, found in one pass over the
- * text. JSON.parse keeps the last silently; a document a person wrote (a fleet file) should
- * say so instead, as YAML does. Undefined when there is none (the text may still be malformed).
- */
-export function duplicateKey(text: string): DuplicateKey | undefined {
-  const found = scanJson(text, { uniqueKeys: true });
-  if (found?.kind !== 'duplicate') return undefined;
-  return { path: found.path, key: found.key, line: text.slice(0, found.at).split('\n').length };
 }
 
 /** A JSON integer id from a body (number or a big number). */

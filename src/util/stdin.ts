@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
@@ -62,28 +63,105 @@ async function readFileCapped(file: string, flag: string): Promise<Buffer> {
       await handle.close();
     }
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'is a folder'
-            : (code ?? (err as Error).message);
-    throw new UsageError(`${flag}: cannot read ${file}: ${why}`);
+    throw unreadable(err, file, flag);
   }
 }
 
-/** UTF-8 text (a leading byte order mark dropped), or a usage error naming the line of the first bad byte. */
-function decodeUtf8(bytes: Buffer, what: string, flag: string): string {
+/**
+ * `readInputFile` of a file (never standard input), at once: for the files read where a run
+ * cannot wait (a saved plan, the secrets file under its lock, the sandbox's state). `maxBytes`
+ * false: no limit, for a file edp itself wrote and may have grown past it (the sandbox's state).
+ */
+export function readInputFileSync(file: string, flag: string, opts: { maxBytes?: false } = {}): string {
+  const limit = opts.maxBytes === false ? Infinity : MAX_INPUT_FILE_BYTES;
+  let bytes: Buffer;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const { size } = fstatSync(fd);
+      if (size > limit) throw tooLarge(flag, file);
+      // As readFileCapped: one byte past what it says, so that a file that grew is read whole or refused.
+      const chunks: Buffer[] = [];
+      let length = 0;
+      for (;;) {
+        const chunk = Buffer.alloc(length === 0 ? Math.min(size, limit) + 1 : 64 * 1024);
+        const read = readSync(fd, chunk, 0, chunk.length, null);
+        if (read === 0) break;
+        chunks.push(chunk.subarray(0, read));
+        length += read;
+        if (length > limit) throw tooLarge(flag, file);
+      }
+      bytes = Buffer.concat(chunks, length);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw unreadable(err, file, flag);
+  }
+  return decodeUtf8(bytes, file, flag);
+}
+
+/** A usage error naming the flag and the file, for a file that cannot be opened or read (or is too large). */
+function unreadable(err: unknown, file: string, flag: string): UsageError {
+  if (err instanceof UsageError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a folder'
+          : (code ?? (err as Error).message);
+  return new UsageError(`${flag}: cannot read ${file}: ${why}`);
+}
+
+/**
+ * UTF-8 text, a leading byte order mark dropped, or a usage error naming the file, the line and
+ * column and the byte offset of the first byte that is not UTF-8. Nothing is ever read with
+ * U+FFFD in place of bytes it could not decode: a name made of it would be created, a secret
+ * written back changed.
+ */
+export function decodeUtf8(bytes: Uint8Array, what: string, flag: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    const text = new TextDecoder('utf-8').decode(bytes);
-    const at = text.indexOf('\uFFFD');
-    const line = text.slice(0, Math.max(0, at)).split('\n').length;
-    throw new UsageError(`${flag}: ${what} is not UTF-8 text (an invalid byte on line ${line}); save it as UTF-8`);
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+      throw new UsageError(`${flag}: ${what} is UTF-16 text, not UTF-8; save it as UTF-8`);
+    const at = Math.max(0, invalidUtf8At(bytes));
+    const lineStart = bytes.lastIndexOf(0x0a, at - 1) + 1;
+    let line = 1;
+    for (let i = bytes.indexOf(0x0a); i !== -1 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+    // Characters, not bytes, before it on its line: what an editor shows as the column.
+    const column = [...new TextDecoder('utf-8').decode(bytes.subarray(lineStart, at))].length + 1;
+    const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, '0');
+    throw new UsageError(
+      `${flag}: ${what} is not UTF-8 text (the byte 0x${byte} at line ${line}, column ${column}, byte offset ${at}); save it as UTF-8`,
+    );
   }
+}
+
+/**
+ * The offset of the first byte of the first sequence that is not well-formed UTF-8 (the Unicode
+ * standard's table 3-7: no overlong forms, no surrogates such as CESU-8 writes, nothing past
+ * U+10FFFF, no sequence cut short), or -1 when every byte is.
+ */
+export function invalidUtf8At(bytes: Uint8Array): number {
+  const cont = (i: number, lo = 0x80, hi = 0xbf) => i < bytes.length && bytes[i]! >= lo && bytes[i]! <= hi;
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    let length = 0;
+    if (b < 0x80) length = 1;
+    else if (b >= 0xc2 && b <= 0xdf) length = cont(i + 1) ? 2 : 0;
+    else if (b >= 0xe0 && b <= 0xef) {
+      const [lo, hi] = b === 0xe0 ? [0xa0, 0xbf] : b === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
+      length = cont(i + 1, lo, hi) && cont(i + 2) ? 3 : 0;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      const [lo, hi] = b === 0xf0 ? [0x90, 0xbf] : b === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+      length = cont(i + 1, lo, hi) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    }
+    if (length === 0) return i;
+    i += length;
+  }
+  return -1;
 }

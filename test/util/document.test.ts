@@ -41,9 +41,9 @@ describe('documents a person wrote', () => {
   it('refuses a key given twice in JSON, as YAML does, naming the key, the object and the line', async () => {
     const text = '{\n  "workspaces": [101],\n  "roles": [\n    {"title": "A", "permissions": [], "title": "B"}\n  ]\n}';
     await expect(parseDocument(text, '--file')).rejects.toThrow(
-      '--file is not a valid document:\n  line 4:1: roles[0]: the key "title" is given twice',
+      '--file is not a valid document:\n  line 4:39: roles[0]: the key "title" is given twice',
     );
-    await expect(parseDocument('{"a": 1, "a": 2}', '--file')).rejects.toThrow('line 1:1: the key "a" is given twice');
+    await expect(parseDocument('{"a": 1, "a": 2}', '--file')).rejects.toThrow('line 1:10: the key "a" is given twice');
     await expect(parseDocument('a: 1\nb:\n  c: 1\n  c: 2\na: 2\n', '--file')).rejects.toThrow(
       '--file is not a valid document:\n  line 4:3: b: the key "c" is given twice\n  line 5:1: the key "a" is given twice',
     );
@@ -67,7 +67,7 @@ describe('documents a person wrote', () => {
         ]),
       );
       await expect(readSource(bad, new PassThrough(), '--file')).rejects.toThrow(
-        `--file: ${bad} is not UTF-8 text (an invalid byte on line 3); save it as UTF-8`,
+        `--file: ${bad} is not UTF-8 text (the byte 0xE9 at line 3, column 15, byte offset 39); save it as UTF-8`,
       );
       const big = join(dir.dir, 'big.json');
       writeFileSync(big, '');

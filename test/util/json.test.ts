@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   JsonDuplicateKeyError,
+  JsonNumberRangeError,
   JsonTooDeepError,
   type JsonPath,
   LosslessNumber,
@@ -67,6 +68,21 @@ describe('parseJson with unique keys (a service answer)', () => {
       path: [],
       at: text.lastIndexOf('"d"'),
     });
+  });
+
+  it('with finiteNumbers, finds the first number a double cannot hold, with its path; strings and keys are skipped', () => {
+    const text = '{"1e400": "1e400", "a": [1e308, -2.5e-400, {"b": -1E+400}], "c": 1e400}';
+    expect(scanJson(text, { finiteNumbers: true })).toEqual({
+      kind: 'number',
+      number: '-1E+400',
+      path: ['a', 2, 'b'],
+      at: text.indexOf('-1E+400'),
+    });
+    expect(scanJson(text, {})).toBeUndefined();
+    expect(() => parseJson(text, { finiteNumbers: true })).toThrow(JsonNumberRangeError);
+    expect(() => parseJson(text, { finiteNumbers: true })).toThrow('the number -1E+400 is too large');
+    // A service's answer is read as before: only a file asks for the check.
+    expect(parseJson('[1e400]', { uniqueKeys: true })).toEqual([Infinity]);
   });
 
   it('tells each place a value has, in the order of the text, with the path to it: list items at their value, members at their key', () => {

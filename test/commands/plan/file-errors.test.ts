@@ -102,7 +102,7 @@ describe('fleet-file errors a person can act on', () => {
     const twice = file('twice.json', '{"workspaces": [101],\n "workspaces": "all"}\n');
     const t = await cli(NOWHERE, ['apply', '-f', twice, '--yes']);
     expect(t.code).toBe(2);
-    expect(t.stderr).toContain(`${twice}:2:1: the key "workspaces" is given twice`);
+    expect(t.stderr).toContain(`${twice}:2:2: the key "workspaces" is given twice`);
   });
 
   it('checks made after the schema (a role named twice, a bad permission) carry positions too', async () => {
