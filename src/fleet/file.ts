@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { parsePermission } from '../roles/permission.js';
 import type { PermissionPair } from '../api/roles.js';
 import type { SourceSpec } from '../recipes/spec.js';
+import { UsageError } from '../errors.js';
 import { checkDocument, documentError, parseDocument, readSource, type Source } from '../util/document.js';
 
 /**
@@ -43,7 +44,10 @@ export interface FleetFile {
   manages: { webhooks: boolean; roles: boolean };
 }
 
-/** `-f FILE` (or `-` for standard input): JSON or YAML, checked before anything is sent (exit 2). */
+/**
+ * `-f FILE` (or `-` for standard input): JSON or YAML, read and checked as every file is
+ * (util/document.ts), then as a fleet file, before anything is sent (exit 2).
+ */
 export async function readFleetFile(file: string, stdin: Readable): Promise<FleetFile> {
   const source = await readSource(file, stdin, '--file');
   return parseFleetFile(await parseDocument(source.text, '--file', source.name), '--file', source);
@@ -55,6 +59,9 @@ export async function readFleetFile(file: string, stdin: Readable): Promise<Flee
  * is loaded here, only when there is a document to check.
  */
 export async function parseFleetFile(doc: unknown, flag: string, source?: Source): Promise<FleetFile> {
+  // Loaded here: the saved plan's module reads the plan's, which reads this one.
+  const { isSavedPlan } = await import('./saved-plan.js');
+  if (isSavedPlan(doc)) throw savedPlanGiven(doc.source.file_name, flag, source);
   const f = await checkDocument(doc, flag, 'fleet file', (await import('./schema.js')).fleetSchema, source);
   const problems: Array<{ path: Array<string | number>; message: string }> = [];
   const roles: RoleEntry[] = (f.roles ?? []).map((r, i) => ({
@@ -143,6 +150,18 @@ export async function parseFleetFile(doc: unknown, flag: string, source?: Source
     roles,
     manages: { webhooks: f.webhooks !== undefined, roles: f.roles !== undefined },
   };
+}
+
+/**
+ * A plan saved by `edp plan --out` given where a fleet file goes: said as such, with the command
+ * that applies it and the fleet file it was planned from, rather than as a fleet file's problems.
+ */
+function savedPlanGiven(plannedFrom: unknown, flag: string, source?: Source): UsageError {
+  const named = source && source.name !== 'standard input' ? source.name : undefined;
+  const from = typeof plannedFrom === 'string' && plannedFrom !== '' ? ` (${plannedFrom})` : '';
+  return new UsageError(
+    `${flag}${source ? ` ${source.name}` : ''} is a plan saved by \`edp plan --out\`, not a fleet file: apply it with \`edp apply ${named ?? 'FILE'}\`${named ? '' : ' (saved to FILE)'}, or plan again with -f and the fleet file it was planned from${from}`,
+  );
 }
 
 /** The workspaces an entry applies to, within the fleet's workspaces. */

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { ExitError, UsageError } from '../errors.js';
-import { parseJson, stringifyJson } from '../util/json.js';
+import { parseJsonDocument } from '../util/document.js';
+import { readInputFileSync } from '../util/stdin.js';
+import { stringifyJson } from '../util/json.js';
 import { PLAN_FORMAT_VERSION, type FleetPlan } from './plan.js';
 
 /**
@@ -43,25 +44,23 @@ export interface SavedPlan {
   source: PlanSource;
 }
 
-/** A saved plan read for `edp apply FILE`; anything else is bad input naming the file (exit 2). */
+/** What names a saved plan in messages about reading it (it is `edp apply`'s argument, not a flag's). */
+const SAVED_PLAN = 'saved plan';
+
+/**
+ * A saved plan read for `edp apply FILE`, checked as every file is (UTF-8, a key given twice,
+ * depth, numbers: util/document.ts); anything else is bad input naming the file (exit 2).
+ */
 export function readSavedPlan(path: string): SavedPlan {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read the saved plan ${path}: ${(err as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseJson(text);
-  } catch (err) {
+  // A fleet file given here (YAML, or not JSON at all) is told where it goes, before its JSON is judged.
+  const text = readInputFileSync(path, SAVED_PLAN);
+  if (!/^\s*[[{]/.test(text))
     throw new UsageError(
-      `${path} is not a saved plan (not JSON: ${(err as Error).message}); a fleet file is applied with -f ${path}`,
+      `${path} is not a saved plan (not JSON: write one with \`edp plan -f FILE --out ${path}\`); a fleet file is applied with -f ${path}`,
     );
-  }
+  const doc = parseJsonDocument(text, SAVED_PLAN, path);
   const d = doc as Record<string, unknown> | null;
-  const source = d?.source as PlanSource | undefined;
-  if (typeof d !== 'object' || d === null || typeof source !== 'object' || source === null || !('file' in source))
+  if (!isSavedPlan(d))
     throw new UsageError(
       `${path} is not a saved plan (no "source": write one with \`edp plan -f FILE --out ${path}\`); a fleet file is applied with -f ${path}`,
     );
@@ -69,7 +68,20 @@ export function readSavedPlan(path: string): SavedPlan {
     throw new UsageError(
       `${path}: plan format_version ${String(d.format_version)} is not ${PLAN_FORMAT_VERSION}, the one this edp reads; plan again with this edp`,
     );
-  return { path, document: d, source };
+  return { path, document: d, source: d.source };
+}
+
+/** Whether a document is a plan saved by `edp plan --out` (whatever its format version): what -f is told to leave to apply. */
+export function isSavedPlan(doc: unknown): doc is Record<string, unknown> & { source: PlanSource } {
+  const source = (doc as { source?: unknown } | null)?.source;
+  return (
+    typeof doc === 'object' &&
+    doc !== null &&
+    !Array.isArray(doc) &&
+    typeof source === 'object' &&
+    source !== null &&
+    'file' in source
+  );
 }
 
 /**

@@ -176,7 +176,7 @@ describe('a saved plan', () => {
       [['apply', f, '--yes'], /is not a saved plan/],
       [['apply', out, '--yes', '--prune'], /give --prune to `edp plan`, not to apply/],
       [['apply', out, '--yes', '-w', '101'], /give -w to `edp plan`, not to apply/],
-      [['apply', '/nonexistent/plan.json', '--yes'], /cannot read the saved plan/],
+      [['apply', '/nonexistent/plan.json', '--yes'], /saved plan: cannot read \/nonexistent\/plan.json: no such file/],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(s, argv);
