@@ -1,19 +1,10 @@
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import { acquireLock, lockHolder, removeLeftovers, WRITE_LOCK_STALE_MS, WRITE_LOCK_WAIT_MS } from '../config/lock.js';
 import { UsageError } from '../errors.js';
-import { idText } from '../util/json.js';
+import { readJsonFile } from '../util/document.js';
+import { idText, stringifyJson } from '../util/json.js';
 
 /**
  * The signing secrets of the webhook endpoints a fleet apply created: one JSON file, mode 0600,
@@ -30,30 +21,25 @@ export interface SecretEntry {
   secret: string;
 }
 
-interface SecretsDocument {
-  format_version: 1;
-  endpoints: SecretEntry[];
-}
-
 /** The entries of a secrets file; a usage error naming the file when it cannot be used. */
 export function readSecretsFile(path: string, flag = '--secrets-file'): SecretEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag}: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${flag}: ${path} is not valid JSON (${(err as Error).message})`);
-  }
+  return readSecretsDocument(path, flag).entries;
+}
+
+/**
+ * A secrets file as read, checked as every file is (UTF-8, a key given twice, depth, numbers:
+ * util/document.ts): its entries, and the document itself, which a rewrite keeps as it was but
+ * for the entry it replaces (fields edp does not know, ids of any size, secrets as they are).
+ */
+function readSecretsDocument(
+  path: string,
+  flag = '--secrets-file',
+): { entries: SecretEntry[]; doc: Record<string, unknown>; endpoints: unknown[] } {
+  const { doc } = readJsonFile(path, flag);
   const endpoints = (doc as { endpoints?: unknown } | null)?.endpoints;
   if (!Array.isArray(endpoints) || (doc as { format_version?: unknown }).format_version !== 1)
     throw new UsageError(`${flag}: ${path} is not a secrets file written by \`edp apply --secrets-file\``);
-  return endpoints.map((e: unknown, i) => {
+  const entries = endpoints.map((e: unknown, i) => {
     const entry = e as Partial<Record<keyof SecretEntry, unknown>> | null;
     if (!entry || typeof entry.secret !== 'string' || entry.secret === '')
       throw new UsageError(`${flag}: ${path}: endpoints[${i}].secret is missing`);
@@ -64,6 +50,7 @@ export function readSecretsFile(path: string, flag = '--secrets-file'): SecretEn
       secret: entry.secret,
     };
   });
+  return { entries, doc: doc as Record<string, unknown>, endpoints };
 }
 
 /** A write whose lock was taken from it as stale before it landed starts over, at most this often. */
@@ -128,13 +115,15 @@ export class SecretsFileWriter {
    * changed, when the lock was lost before the file was replaced (another write may have landed).
    */
   private replace(entry: SecretEntry, stillLocked: () => boolean): boolean {
-    const endpoints = existsSync(this.path) ? readSecretsFile(this.path) : [];
+    const read = existsSync(this.path) ? readSecretsDocument(this.path) : undefined;
     const same = (e: SecretEntry) => e.workspace_id === entry.workspace_id && e.endpoint_id === entry.endpoint_id;
-    const doc: SecretsDocument = { format_version: 1, endpoints: [...endpoints.filter((e) => !same(e)), entry] };
+    // The other entries as they were read, not as edp would write them.
+    const kept = read ? read.endpoints.filter((_, i) => !same(read.entries[i]!)) : [];
+    const doc = { ...read?.doc, format_version: 1, endpoints: [...kept, entry] };
     const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const fd = openSync(temp, 'wx', 0o600);
     try {
-      writeSync(fd, `${JSON.stringify(doc, null, 2)}\n`);
+      writeSync(fd, `${stringifyJson(doc, 2)}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

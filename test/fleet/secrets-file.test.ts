@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,76 @@ describe('the secrets file', () => {
       writeFileSync(path, '{"format_version": 1, "endpoints": [{"endpoint_id": 1}]}');
       expect(() => readSecretsFile(path)).toThrow('endpoints[0].secret is missing');
       expect(() => readSecretsFile(join(dir.dir, 'none.json'))).toThrow('no such file');
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('is read as every file is: a key given twice, text that is not UTF-8 and numbers out of range are refused, naming the file', () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.dir, 'secrets.json');
+      // JSON would keep the second secret silently; the receiver would then refuse every delivery signed with the first.
+      writeFileSync(
+        path,
+        '{"format_version": 1, "endpoints": [\n  {"workspace_id": "101", "endpoint_id": "1", "secret": "a",\n   "secret": "b"}]}',
+      );
+      expect(() => readSecretsFile(path)).toThrow(
+        `--secrets-file ${path} is not a valid document:\n  ${path}:3:4: endpoints[0]: the key "secret" is given twice`,
+      );
+      expect(() => new SecretsFileWriter(path).check()).toThrow('the key "secret" is given twice');
+      writeFileSync(path, '{"format_version": 1, "endpoints": [{"endpoint_id": 1e400, "secret": "a"}]}');
+      expect(() => readSecretsFile(path, '--secrets-file')).toThrow(
+        `${path}:1:53: endpoints[0].endpoint_id: the number 1e400 is too large`,
+      );
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('a file with a secret that is not UTF-8 is refused, and left as it was, rather than rewritten with U+FFFD', async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.dir, 'secrets.json');
+      const before = Buffer.concat([
+        Buffer.from('{"format_version": 1, "endpoints": [{"workspace_id": "101", "endpoint_id": "1", "secret": "s'),
+        Buffer.from([0xe9, 0xff]),
+        Buffer.from('"}]}\n'),
+      ]);
+      writeFileSync(path, before);
+      const w = new SecretsFileWriter(path);
+      expect(() => w.check()).toThrow(`--secrets-file: ${path} is not UTF-8 text (the byte 0xE9 at line 1, column 93`);
+      await expect(w.record(entry('102', '2', 'b'))).rejects.toThrow('is not UTF-8 text');
+      expect(readFileSync(path).equals(before)).toBe(true);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('a rewrite keeps the other entries as they were: every field, ids of any size, secrets of any characters', async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.dir, 'secrets.json');
+      const kept = {
+        workspace_id: 101,
+        endpoint_id: '9007199254740993',
+        url: 'https://hooks.example.com/é',
+        secret: 'sécret \u2028 𝄞 "quoted" \\',
+        note: 'written by hand',
+      };
+      const bigId = '{"workspace_id": 102, "endpoint_id": 123456789012345678901, "secret": "x"}';
+      writeFileSync(path, `{"format_version": 1, "endpoints": [${JSON.stringify(kept)}, ${bigId}], "comment": "mine"}`);
+      await new SecretsFileWriter(path).record(entry('103', '3', 'c'));
+      const text = readFileSync(path, 'utf8');
+      const doc = JSON.parse(text);
+      expect(doc.comment).toBe('mine');
+      expect(doc.endpoints[0]).toEqual(kept);
+      expect(text).toContain('"endpoint_id": 123456789012345678901');
+      expect(readSecretsFile(path).map((e) => [e.workspace_id, e.endpoint_id, e.secret])).toEqual([
+        ['101', '9007199254740993', kept.secret],
+        ['102', '123456789012345678901', 'x'],
+        ['103', '3', 'c'],
+      ]);
     } finally {
       dir.remove();
     }
