@@ -3,8 +3,8 @@ import { UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
 import { namesAnotherHost, normalisedPath, sentPathProblem, type Query } from '../../api/path.js';
 import { OPERATIONS, pathPattern } from '../../contract/operations.js';
-import { LosslessNumber, parseJson } from '../../util/json.js';
-import { readInputFile } from '../../util/stdin.js';
+import { LosslessNumber } from '../../util/json.js';
+import { parseJsonDocument, readSource } from '../../util/document.js';
 import { parseChoice } from '../../util/validate.js';
 import { limitOf } from '../shared/options.js';
 import type { ApiOptions } from './command.js';
@@ -119,12 +119,8 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
   let body: unknown;
   if (opts.input !== undefined) {
     if (method === 'GET') throw new UsageError('--input sends a body; GET takes none');
-    const text = await readInputFile(opts.input, ctx.io.stdin, '--input');
-    try {
-      body = parseJson(text);
-    } catch (err) {
-      throw new UsageError(`--input: ${opts.input} is not valid JSON (${(err as Error).message})`);
-    }
+    const input = await readSource(opts.input, ctx.io.stdin, '--input');
+    body = parseJsonDocument(input.text, '--input', input.name);
     if (fields.length > 0) {
       if (!body || typeof body !== 'object' || Array.isArray(body))
         throw new UsageError('-f/-F fields need the --input body to be a JSON object');
