@@ -1,23 +1,36 @@
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LosslessNumber, parseJson, stringifyJson } from '../util/json.js';
+import { UsageError } from '../errors.js';
+import { readJsonFile } from '../util/document.js';
+import { LosslessNumber, stringifyJson } from '../util/json.js';
 import { SandboxError, errorBody } from './errors.js';
 import type { Store } from './store.js';
 import type { State } from './types.js';
 
-/** The saved state, read without losing big integers in free-form fields; undefined when there is no file. */
+/**
+ * The saved state, read as every file is (UTF-8, a key given twice, depth, numbers:
+ * util/document.ts) and without losing big integers in free-form fields; undefined when there
+ * is no file. A file that cannot be read fails the start as any other fault (exit 1), with a
+ * message naming the file and what is wrong with it.
+ */
 export function loadState(file: string): State | undefined {
-  let text: string;
+  if (!existsSync(file)) return undefined;
+  let read: ReturnType<typeof readJsonFile>;
   try {
-    text = readFileSync(file, 'utf8');
+    // The sandbox's own file, which may have grown past what a person's file may be.
+    read = readJsonFile(file, '--state', { maxBytes: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    if (!(err instanceof UsageError)) throw err;
+    throw new Error(`${err.message}\nfix or delete ${file} (deleted, the sandbox starts from its demo data)`, {
+      cause: err,
+    });
   }
-  const state = parseJson(text) as State;
-  return text.includes('"isLosslessNumber"') ? (reviveBigIntegers(state) as State) : state;
+  const state = read.doc as State;
+  if (typeof state !== 'object' || state === null || Array.isArray(state))
+    throw new Error(`--state ${file} is not a sandbox state file (its JSON is not an object); fix or delete it`);
+  return read.source.text.includes('"isLosslessNumber"') ? (reviveBigIntegers(state) as State) : state;
 }
 
 /**
