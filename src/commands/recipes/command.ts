@@ -73,7 +73,10 @@ const configure = () =>
     .description('add data sources, connections and accounts to a recipe (the configuration only grows)')
     .option('-f, --file <file>', 'the complete configuration as JSON or YAML (- for stdin); removals are refused')
     .option('--data-source <name>', 'data source to add, e.g. google_ads')
-    .option('--connection <id>', "connection of the data source (default: the workspace's only one)")
+    .option(
+      '--connection <id>',
+      "connection of the data source (default: the recipe's own, else the workspace's only one)",
+    )
     .option(
       '--accounts <list>',
       'accounts to add: ids, titles, remote:ID, or all-active (comma-separated or repeated)',
@@ -157,7 +160,10 @@ const deploy = () =>
       .option('--template <id|title>', 'template id or exact title')
       .option('--title <title>', "recipe title (default: the template's)")
       .option('--data-source <name>', 'data source, e.g. google_ads')
-      .option('--connection <id>', "connection (one workspace only; default: the workspace's only one)")
+      .option(
+        '--connection <id>',
+        "connection (one workspace only; default: the recipe's own, else the workspace's only one)",
+      )
       .option(
         '--accounts <list>',
         'ids, titles, remote:ID, or all-active (comma-separated or repeated)',
