@@ -19,7 +19,7 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
   if (opts.output !== undefined) checkOutputFile(opts.output, '--output');
   // A file edited by hand is not lost to an export without being asked: only a file the export
   // wrote, unchanged since (its header's digest), is replaced. Checked before anything is read.
-  const refusal = opts.output !== undefined && !opts.force ? replaceRefusal(opts.output, ctx.flags.json) : undefined;
+  const refusal = opts.output !== undefined && !opts.force ? replaceRefusal(opts.output, !!ctx.flags.json) : undefined;
   if (refusal) throw new UsageError(refusal);
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);

@@ -54,7 +54,7 @@ describe('edp webhooks rotate-secret --secrets-file', () => {
     expect(entries[0].secret).toMatch(/^[0-9a-f]{64}$/);
     expect(entries[0].secret).not.toBe(first.secret);
     expect(r.stdout + r.stderr).not.toContain(entries[0].secret);
-    const live = t.sb.store.state.webhook_endpoints.find((e: any) => String(e.id) === first.endpoint_id);
+    const live = t.sb.store.state.webhook_endpoints?.find((e: any) => String(e.id) === first.endpoint_id);
     expect(live?.secret).toBe(entries[0].secret);
   });
 });

@@ -107,7 +107,7 @@ async function printEndpoint(
   ctx.output.success(headline);
   await ctx.output.object(endpoint);
   // A receiver on this machine listens on the port of the endpoint's url; elsewhere, the url says where.
-  const local = localPort(endpoint.url);
+  const local = localPort(typeof endpoint.url === 'string' ? endpoint.url : undefined);
   // The receiver needs no workspace: only the port and the secret.
   const listen = local ? ['webhooks', 'listen', '--port', local] : undefined;
   const receiver = `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (${suggest(['webhooks', 'listen'])} on that host)\n`;
