@@ -1,3 +1,4 @@
+import { suggest } from '../util/suggest.js';
 import type { Readable } from 'node:stream';
 import { parsePermission } from '../roles/permission.js';
 import type { PermissionPair } from '../api/roles.js';
@@ -160,7 +161,7 @@ function savedPlanGiven(plannedFrom: unknown, flag: string, source?: Source): Us
   const named = source && source.name !== 'standard input' ? source.name : undefined;
   const from = typeof plannedFrom === 'string' && plannedFrom !== '' ? ` (${plannedFrom})` : '';
   return new UsageError(
-    `${flag}${source ? ` ${source.name}` : ''} is a plan saved by \`edp plan --out\`, not a fleet file: apply it with \`edp apply ${named ?? 'FILE'}\`${named ? '' : ' (saved to FILE)'}, or plan again with -f and the fleet file it was planned from${from}`,
+    `${flag}${source ? ` ${source.name}` : ''} is a plan saved by \`edp plan --out\`, not a fleet file: apply it with \`${suggest(['apply', named ?? 'FILE'])}\`${named ? '' : ' (saved to FILE)'}, or plan again with -f and the fleet file it was planned from${from}`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { suggest } from '../util/suggest.js';
 import { ExitError, UsageError } from '../errors.js';
 import { parseJsonDocument } from '../util/document.js';
 import { readInputFileSync } from '../util/stdin.js';
@@ -56,13 +57,13 @@ export function readSavedPlan(path: string): SavedPlan {
   const text = readInputFileSync(path, SAVED_PLAN);
   if (!/^\s*[[{]/.test(text))
     throw new UsageError(
-      `${path} is not a saved plan (not JSON: write one with \`edp plan -f FILE --out ${path}\`); a fleet file is applied with -f ${path}`,
+      `${path} is not a saved plan (not JSON: write one with \`${suggest(['plan', '-f', 'FILE', '--out', path])}\`); a fleet file is applied with -f ${path}`,
     );
   const doc = parseJsonDocument(text, SAVED_PLAN, path);
   const d = doc as Record<string, unknown> | null;
   if (!isSavedPlan(d))
     throw new UsageError(
-      `${path} is not a saved plan (no "source": write one with \`edp plan -f FILE --out ${path}\`); a fleet file is applied with -f ${path}`,
+      `${path} is not a saved plan (no "source": write one with \`${suggest(['plan', '-f', 'FILE', '--out', path])}\`); a fleet file is applied with -f ${path}`,
     );
   if (d.format_version !== PLAN_FORMAT_VERSION)
     throw new UsageError(
@@ -137,6 +138,6 @@ export function planDrift(saved: SavedPlan, fresh: FleetPlan): string[] {
 export function driftError(saved: SavedPlan, moved: string[]): ExitError {
   return new ExitError(
     'conflict',
-    `the live state moved since ${saved.path} was saved, so it is not applied:\n  ${moved.join('\n  ')}\nplan again (\`edp plan -f ${saved.source.file_name} --out ${saved.path}\`) and review the new plan`,
+    `the live state moved since ${saved.path} was saved, so it is not applied:\n  ${moved.join('\n  ')}\nplan again (\`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`) and review the new plan`,
   );
 }

@@ -1,3 +1,4 @@
+import { suggest } from '../../util/suggest.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
@@ -84,7 +85,9 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
   const [first, second] = opts.args;
   const omitted = second === undefined && first.startsWith('/');
   if (second === undefined && !omitted)
-    throw new UsageError(`missing the path: \`edp api ${first} /api/v3/…\`, or \`edp api /api/v3/…\` for a GET`);
+    throw new UsageError(
+      `missing the path: \`${suggest(['api', first, '/api/v3/PATH'])}\`, or \`${suggest(['api', '/api/v3/PATH'])}\` for a GET`,
+    );
   const typed = omitted ? first : second!;
   const method: Method = omitted
     ? opts.input !== undefined

@@ -30,7 +30,7 @@ describe('edp api', () => {
     });
     const missing = await cli(undefined, ['api', 'GET']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('missing the path: `edp api GET /api/v3/…`');
+    expect(missing.stderr).toContain('missing the path: `edp api GET /api/v3/PATH`');
   });
 });
 

@@ -109,13 +109,16 @@ async function printEndpoint(
   // A receiver on this machine listens on the port of the endpoint's url; elsewhere, the url says where.
   const local = localPort(typeof endpoint.url === 'string' ? endpoint.url : undefined);
   // The receiver needs no workspace: only the port and the secret.
-  const listen = local ? ['webhooks', 'listen', '--port', local] : undefined;
+  const listen = local
+    ? (more: string[], env?: Record<string, string>) =>
+        suggest(['webhooks', 'listen', '--port', local, ...more], { env })
+    : undefined;
   const receiver = `  run a receiver at ${endpoint.url ?? 'the endpoint URL'} that checks the secret (${suggest(['webhooks', 'listen'])} on that host)\n`;
   const verify = `  ${ctx.hint('webhooks', 'verify', idText(endpoint.id))}`;
   if (secretsFile !== undefined) {
     ctx.output.info(
       `\nThe secret is in ${secretsFile}. Next:\n` +
-        (listen ? `  ${suggest([...listen, '--secrets-file', secretsFile])}\n` : receiver) +
+        (listen ? `  ${listen(['--secrets-file', secretsFile])}\n` : receiver) +
         verify,
     );
     return;
@@ -128,7 +131,7 @@ async function printEndpoint(
       : 'SECRET';
   ctx.output.info(
     `\nKeep the secret now: the service shows it only in this answer. Next:\n` +
-      (listen ? `  ${suggest(listen, { env: { EDP_WEBHOOK_SECRET: secret } })}\n` : receiver) +
+      (listen ? `  ${listen([], { EDP_WEBHOOK_SECRET: secret })}\n` : receiver) +
       verify,
   );
 }
