@@ -108,6 +108,19 @@ describe('a read the service does not answer ends at --wait-timeout (exit 8), wh
     expect(r.stderr).toContain(`load ${id}: stopped waiting after 2s, the service is not answering`);
   });
 
+  it('recipes status --watch: the rows as first read, and that the next read went unanswered', async () => {
+    const sb = await faultySandbox();
+    const id = await buildingRecipe(sb);
+    // The snapshot's list read is answered; every read of the watch after it is held.
+    sb.hangAfter((a) => a.method === 'GET' && a.route === V31);
+    const r = await cli(sb, ['recipes', 'status', '-w', '101', '--watch', '--wait-timeout', '2s', '--timeout', '10m']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(
+      /1 build\(s\) still running after 2 s \(read (just now|\d+ s ago); the service did not answer the read after it\); the builds go on at the service/,
+    );
+    expect(r.stdout).toContain(`101\t${id}\t`);
+  });
+
   it('a Retry-After longer than the time left: the pause ends at the deadline', async () => {
     const sb = await faultySandbox();
     const id = await buildingRecipe(sb);
