@@ -1,7 +1,6 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
-import type { OptionsOf } from './app.js';
 
 /**
  * Flags several commands declare, for their `command.ts` (loaded at start-up): this module
@@ -44,12 +43,12 @@ function sharedFlag<F extends string>(flags: F, help: string): Option<F> {
 }
 
 /** `--wait-timeout`: how long a wait goes on before it gives up (exit 8); `does` says what it waits for. */
-export function waitTimeoutFlag(does: string) {
+export function waitTimeoutFlag(does: string): Option<'--wait-timeout <duration>'> {
   return sharedFlag('--wait-timeout <duration>', `${does} (default ${DEFAULT_WAIT_TIMEOUT})`);
 }
 
 /** `--poll-interval`: the first pause between the reads of a wait; a setting (`edp config`). */
-export function pollIntervalFlag(does: string) {
+export function pollIntervalFlag(does: string): Option<'--poll-interval <duration>'> {
   return sharedFlag(
     '--poll-interval <duration>',
     `${does} (default ${DEFAULT_POLL_INTERVAL}; env EDP_POLL_INTERVAL, \`edp config set poll_interval\`)`,
@@ -57,7 +56,7 @@ export function pollIntervalFlag(does: string) {
 }
 
 /** `--concurrency`: how many workspaces a fleet command works on at once; a setting (`edp config`). */
-export function concurrencyFlag(does: string) {
+export function concurrencyFlag(does: string): Option<'--concurrency <n>'> {
   return sharedFlag(
     '--concurrency <n>',
     `${does} (default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
@@ -65,12 +64,12 @@ export function concurrencyFlag(does: string) {
 }
 
 /** `--all-workspaces`: a fleet command works on every workspace of the agency (shared/workspace-choice.ts). */
-export function allWorkspacesFlag() {
+export function allWorkspacesFlag(): Option<'--all-workspaces'> {
   return sharedFlag('--all-workspaces', 'every workspace of the agency (or -w 101,102 for some)');
 }
 
 /** `-y, --yes`: a verb that asks before it removes or changes something does not ask; `help` where it says more. */
-export function yesFlag(help = YES_HELP) {
+export function yesFlag(help = YES_HELP): Option<'-y, --yes'> {
   return sharedFlag('-y, --yes', help);
 }
 
@@ -78,7 +77,7 @@ export function yesFlag(help = YES_HELP) {
  * `--secrets-file`: the file of webhook signing secrets (fleet/secrets-file.ts), written by a verb
  * that receives secrets the service shows once (`secrets` says which), read by `webhooks listen`.
  */
-export function secretsFileFlag(secrets: string) {
+export function secretsFileFlag(secrets: string): Option<'--secrets-file <file>'> {
   return sharedFlag(
     '--secrets-file <file>',
     `write ${secrets} to this file (0600) instead of printing it; \`edp webhooks listen --secrets-file\` reads it`,
@@ -86,25 +85,33 @@ export function secretsFileFlag(secrets: string) {
 }
 
 /** `--secrets-file` of `webhooks listen`, which reads the file the verbs above write. */
-export function secretsFileReadFlag(help: string) {
+export function secretsFileReadFlag(help: string): Option<'--secrets-file <file>'> {
   return sharedFlag('--secrets-file <file>', help);
 }
 
 /** The `--wait` flags of a verb that starts a run (`extracts run`, `loads run`). */
 export function withWaitFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
-) {
-  return cmd
+): Command<A, O & WaitFlags, G> {
+  const withFlags = cmd
     .option('--wait', 'follow the run until it ends (exit 1 if it fails)')
     .addOption(waitTimeoutFlag('with --wait: give up after this long, exit 8'))
     .addOption(pollIntervalFlag('with --wait: first pause between reads; it grows by half each time, up to 15 s'));
+  // The chain's own type names commander's unexported helper types, which a declaration would
+  // spell out nested (exponential in the options): the same options, named.
+  return withFlags as unknown as Command<A, O & WaitFlags, G>;
 }
 
-/** The options `withWaitFlags` declares, as a verb's options hold them. */
-export type WaitFlags = Omit<
-  OptionsOf<ReturnType<typeof withWaitFlags<[], Record<never, never>, Record<never, never>>>>,
-  'args'
->;
+/**
+ * The options `withWaitFlags` declares, as a verb's options hold them. Spelled out rather than
+ * inferred from the chain: the inferred type of a generic command, written out, makes the
+ * incremental typecheck's declaration signatures take minutes.
+ */
+export type WaitFlags = {
+  wait?: true | undefined;
+  waitTimeout?: string | undefined;
+  pollInterval?: string | undefined;
+};
 
 /**
  * Template settings (docs/contract-rules.md, Extraction templates, validation), taken by
@@ -112,8 +119,8 @@ export type WaitFlags = Omit<
  */
 export function withTemplateSettings<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
-) {
-  return cmd
+): Command<A, O & TemplateSettingsFlags, G> {
+  const withFlags = cmd
     .option('--fields <names>', 'fields to extract, comma-separated')
     .option('--dynamic-fields <names>', "fields of the connection's dynamic schema (wide templates), comma-separated")
     .option('--additional-params <json>', 'additional parameters as a JSON object')
@@ -121,13 +128,19 @@ export function withTemplateSettings<A extends unknown[], O extends OptionValues
     .option('--sync-from-date <date>', 'load history from this date (YYYY-MM-DD); "none" clears it')
     .addOption(renamedFlag('--sync-historical-data <date>'))
     .option('--settings-file <file>', 'template settings as JSON or YAML ("-" for stdin); flags override it');
+  return withFlags as unknown as Command<A, O & TemplateSettingsFlags, G>; // named, as withWaitFlags
 }
 
-/** The options `withTemplateSettings` declares, as a verb's options hold them. */
-export type TemplateSettingsFlags = Omit<
-  OptionsOf<ReturnType<typeof withTemplateSettings<[], Record<never, never>, Record<never, never>>>>,
-  'args'
->;
+/** The options `withTemplateSettings` declares, as a verb's options hold them (spelled out, as WaitFlags). */
+export type TemplateSettingsFlags = {
+  fields?: string | undefined;
+  dynamicFields?: string | undefined;
+  additionalParams?: string | undefined;
+  customFilters?: string | undefined;
+  syncFromDate?: string | undefined;
+  syncHistoricalData?: string | undefined;
+  settingsFile?: string | undefined;
+};
 
 /**
  * A flag's name of an earlier release, still taken for one release and left out of --help: its
