@@ -5,8 +5,8 @@ import { examples } from '../shared/help.js';
 /** S3 and other destination parameters, for connections create and update. */
 function withDestinationParams<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
-) {
-  return cmd
+): Command<A, O & ParamFlags, G> {
+  const withFlags = cmd
     .option('--connection-option <option>', 'S3: aws_credentials (default), bucket_policy or role_chaining')
     .option('--bucket <name>', 'S3 bucket')
     .option('--region <region>', 'S3 region (default us-east-1)')
@@ -25,13 +25,26 @@ function withDestinationParams<A extends unknown[], O extends OptionValues, G ex
     )
     .option('--param <key=value>', 'any other connection parameter (repeatable)', collectRepeatable)
     .option('-f, --file <file>', 'connection parameters as JSON or YAML ("-" for stdin); flags override it');
+  // Named rather than inferred, as shared/flags.ts withWaitFlags: the inferred type, written out,
+  // grows exponentially with the options.
+  return withFlags as unknown as Command<A, O & ParamFlags, G>;
 }
 
 /** The options `withDestinationParams` declares, as a verb's options hold them. */
-export type ParamFlags = Omit<
-  OptionsOf<ReturnType<typeof withDestinationParams<[], Record<never, never>, Record<never, never>>>>,
-  'args'
->;
+export type ParamFlags = {
+  connectionOption?: string | undefined;
+  bucket?: string | undefined;
+  region?: string | undefined;
+  pathPrefix?: string | undefined;
+  filename?: string | undefined;
+  fileFormat?: string | undefined;
+  maxFileSizeMb?: string | undefined;
+  assumeRoleArn?: string | undefined;
+  awsAccessKeyId?: string | undefined;
+  secretStdin?: true | undefined;
+  param?: string[] | undefined;
+  file?: string | undefined;
+};
 
 const list = () =>
   new Command('list')
