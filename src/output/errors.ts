@@ -14,6 +14,7 @@ import {
 import { stringifyJson } from '../util/json.js';
 import type { Output } from './output.js';
 import { terminalSafe } from './terminal-text.js';
+import { credentialsNextStep } from './next-steps.js';
 
 interface ValidationField {
   field?: unknown;
@@ -61,8 +62,7 @@ export function errorJson(err: unknown): ErrorDocument {
   return errorDocument({ code, message: err instanceof Error ? err.message : String(err), details: own });
 }
 
-/** Next steps for a 401 and for a service that cannot be reached, unless the error names its own. */
-const AUTH_HINT = 'log in with `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD (EDP_TOKEN for one workspace)';
+/** The next step for a service that cannot be reached, unless the error names its own (a 401's: next-steps.ts). */
 const ADDRESS_HINT = 'check the service address: pass --base-url URL or set EDP_BASE_URL';
 
 /**
@@ -89,7 +89,7 @@ export function errorLines(err: unknown): string[] {
   const hint =
     hintOf(err) ??
     (err instanceof ApiError && err.status === 401
-      ? AUTH_HINT
+      ? credentialsNextStep(true)
       : err instanceof NetworkError
         ? (timeoutHint(err) ?? ADDRESS_HINT)
         : undefined);

@@ -4,6 +4,8 @@ import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { StatusOptions } from './command.js';
 import { displayUrl } from '../../util/display-url.js';
+import { suggest } from '../../util/suggest.js';
+import { credentialsNextStep } from '../../output/next-steps.js';
 
 type Kind = 'basic' | 'token' | 'cookie session';
 type Check = 'valid' | 'rejected' | 'unreachable' | 'not checked';
@@ -58,7 +60,7 @@ async function runStatusAll(ctx: Context): Promise<void> {
       { header: 'WORKSPACE', value: (p) => p.workspace ?? '' },
       { header: 'LOGGED IN', value: (p) => p.logged_in },
     ],
-    { empty: `No profiles in ${ctx.config.file}: run \`edp auth login\`` },
+    { empty: `No profiles in ${ctx.config.file}: run \`${suggest(['auth', 'login'])}\`` },
   );
 }
 
@@ -150,7 +152,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
     ]);
   }
   if (kinds.length === 0)
-    throw new AuthRequiredError('not logged in: run `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
+    throw new AuthRequiredError(`not logged in: ${credentialsNextStep(false)}`);
   if (kinds.includes('basic') && !(creds.username && creds.password)) {
     throw new AuthRequiredError(`incomplete Basic credentials from ${source}: set both the user name and the password`);
   }
