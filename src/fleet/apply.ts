@@ -19,6 +19,7 @@ import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './pl
 import { pool } from './pool.js';
 import { UnreachableStopError } from '../util/poll.js';
 import type { SecretsFileWriter } from './secrets-file.js';
+import { suggest } from '../util/suggest.js';
 
 /**
  * Carries a plan out. Recipes go through `recipes deploy`'s own sequence (adopt on 409, append
@@ -75,7 +76,12 @@ export interface FleetApplyOptions {
   signal?: AbortSignal | undefined;
   /** where new endpoints' secrets are written (else they are in the rows, printed once) */
   secrets?: SecretsFileWriter | undefined;
+  /** the command that plans the same file again, which shows what is left after a stop */
+  replan: string;
 }
+
+/** What decides a row's stop: Ctrl-C, and the command that shows what is left. */
+type RowStops = Pick<FleetApplyOptions, 'signal' | 'replan'>;
 
 /** Whether carrying the plan out receives secrets the service shows only once: it creates webhook endpoints. */
 export function receivesSecrets(plan: FleetPlan): boolean {
@@ -118,11 +124,11 @@ function notStarted(r: ApplyRow): ApplyRow {
  * A row whose work was not started because the run had found the service unreachable (in
  * this workspace or another): nothing was sent for it. Its exit code is the fault's (1).
  */
-function notStartedUnreachable(api: Service, r: ApplyRow, found: Error): ApplyRow {
+function notStartedUnreachable(api: Service, r: ApplyRow, found: Error, replan: string): ApplyRow {
   const err = new UnreachableStopError('not started', found, originOf(api), 'nothing was sent for it');
   r.result = 'not started';
   r.error = { code: 'service_unreachable', message: err.message };
-  r.note = 'once the service answers, `edp plan` with the same file shows what is left';
+  r.note = `once the service answers, \`${replan}\` shows what is left`;
   causes.set(r, err);
   return r;
 }
@@ -131,18 +137,18 @@ function notStartedUnreachable(api: Service, r: ApplyRow, found: Error): ApplyRo
  * The row of work about to begin, when it must not: Ctrl-C, or a service found unreachable.
  * Undefined when the work may begin.
  */
-function mayNotBegin(api: Service, r: ApplyRow, signal: AbortSignal | undefined): ApplyRow | undefined {
-  if (signal?.aborted) return notStarted(r);
+function mayNotBegin(api: Service, r: ApplyRow, run: RowStops): ApplyRow | undefined {
+  if (run.signal?.aborted) return notStarted(r);
   const found = api.unreachable;
-  return found ? notStartedUnreachable(api, r, found) : undefined;
+  return found ? notStartedUnreachable(api, r, found, run.replan) : undefined;
 }
 
 /** A webhook or role row that failed because of Ctrl-C: its write may have landed. */
-function afterInterrupt(r: ApplyRow, signal: AbortSignal | undefined): ApplyRow {
-  if (r.result !== 'failed' || !signal?.aborted) return r;
+function afterInterrupt(r: ApplyRow, run: RowStops): ApplyRow {
+  if (r.result !== 'failed' || !run.signal?.aborted) return r;
   return interrupted(
     r,
-    `interrupted while the ${r.action} was under way: it may have landed; \`edp plan\` with the same file shows what is left`,
+    `interrupted while the ${r.action} was under way: it may have landed; \`${run.replan}\` shows what is left`,
   );
 }
 
@@ -171,7 +177,7 @@ export async function applyFleet(
 ): Promise<ApplyRow[]> {
   // A service the plan's reads found unreachable is sent no write at all.
   for (const part of [...plan.workspaces, plan.agency]) if (part.error) api.noteFailure(part.error);
-  const agency = applyRoles(api, file, plan.agency, opts.signal);
+  const agency = applyRoles(api, file, plan.agency, opts);
   const perWorkspace = await pool(plan.workspaces, opts.concurrency(plan.workspaces.length), (w) =>
     applyWorkspace(api, w, opts),
   );
@@ -187,7 +193,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     const actions = w.changes.filter((c) => c.resource === 'recipe' && c.name === name);
     const planned = actions[0];
     const r = row(ws, 'recipe', name, actions.map((c) => c.action).join(', '), planned?.id);
-    const stopped = mayNotBegin(api, r, opts.signal);
+    const stopped = mayNotBegin(api, r, opts);
     if (stopped) {
       rows.push(stopped);
       continue;
@@ -217,8 +223,8 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
   const known = new Set(w.endpoints.map((e) => idText(e.id)));
   for (const c of w.changes.filter((x) => x.resource === 'webhook'))
     rows.push(
-      mayNotBegin(api, row(ws, 'webhook', c.name, c.action, c.id), opts.signal) ??
-        afterInterrupt(await applyWebhook(api, ws, c, known, opts), opts.signal),
+      mayNotBegin(api, row(ws, 'webhook', c.name, c.action, c.id), opts) ??
+        afterInterrupt(await applyWebhook(api, ws, c, known, opts), opts),
     );
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
@@ -281,7 +287,7 @@ async function applyWebhook(
       r.id = endpoint.id;
       const id = idText(endpoint.id);
       if (secretLost)
-        r.note = `the answer carrying the secret was lost; get a new one with \`edp webhooks rotate-secret ${id} -w ${ws}\``;
+        r.note = `the answer carrying the secret was lost; get a new one with \`${suggest(['webhooks', 'rotate-secret', id], { workspace: ws })}\``;
       else if (opts.secrets && endpoint.secret) {
         // Written before the verification, so that a listener reading the file can answer it.
         try {
@@ -305,7 +311,7 @@ async function applyWebhook(
         r.result = 'unverified';
         r.note = [
           r.note,
-          `it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w ${ws}\` (or apply --verify)`,
+          `it receives no event until verified: run a receiver with the secret at the url, then \`${suggest(['webhooks', 'verify', id], { workspace: ws })}\` (or apply --verify)`,
         ]
           .filter(Boolean)
           .join('; ');
@@ -345,17 +351,12 @@ async function createOrAdoptRole(api: Service, e: RoleEntry): Promise<Role> {
   }
 }
 
-async function applyRoles(
-  api: Service,
-  file: FleetFile,
-  plan: AgencyPlan,
-  signal: AbortSignal | undefined,
-): Promise<ApplyRow[]> {
+async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan, run: RowStops): Promise<ApplyRow[]> {
   if (plan.error) return [failed(row(null, 'role', '(agency roles)', 'read', null), plan.error)];
   const rows: ApplyRow[] = [];
   for (const c of plan.changes) {
     const r = row(null, 'role', c.name, c.action, c.id);
-    const stopped = mayNotBegin(api, r, signal);
+    const stopped = mayNotBegin(api, r, run);
     if (stopped) {
       rows.push(stopped);
       continue;
@@ -368,7 +369,7 @@ async function applyRoles(
     } catch (err) {
       failed(r, err, api);
     }
-    rows.push(afterInterrupt(r, signal));
+    rows.push(afterInterrupt(r, run));
   }
   return [...rows, ...blockedRows(null, plan.blocked)];
 }

@@ -180,7 +180,8 @@ describe('a fleet run that has found the service unreachable starts no further w
           `^not started: the service at ${sb.url} was found unreachable in this run \\((ECONNRESET|UND_ERR_SOCKET)\\); nothing was sent for it$`,
         ),
       );
-      expect(x.note).toContain('`edp plan` with the same file shows what is left');
+      // The command to paste plans the same file again.
+      expect(x.note).toMatch(/`edp plan -f \S*drop\.yaml[^`]*` shows what is left$/);
     }
   });
 

@@ -48,6 +48,7 @@ describe('applyFleet tells its progress as data', () => {
       reporter: () => async () => () => undefined,
       progress: (w) => begun.push(w),
       deployed: (ws, name) => deployed.push(`${ws} ${name}`),
+      replan: 'edp plan -f fleet.yaml',
     });
     // A new endpoint stays unverified without --verify; everything else is done.
     expect(rows.map((r) => `${r.resource} ${r.result}`)).toEqual([

@@ -22,6 +22,7 @@ import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import { errorJson, reportError } from '../../output/errors.js';
 import { requireSecretReader, unreadSecrets } from '../webhooks/shared/secret-not-shown.js';
 import type { ApplyOptions } from './command.js';
+import { suggest } from '../../util/suggest.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
 export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> {
@@ -35,7 +36,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const scope = ctx.settings.fleetScope();
   if (saved && (opts.prune || (scope && !sameIds(scope.value, saved.source.workspaces))))
     throw new UsageError(
-      `${saved.path} keeps the scope and --prune it was planned with: give ${opts.prune ? '--prune' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`edp plan\`, not to apply`,
+      `${saved.path} keeps the scope and --prune it was planned with: give ${opts.prune ? '--prune' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`, not to apply`,
     );
   const file = saved
     ? await parseFleetFile(saved.source.file, `plan ${saved.path}`)
@@ -112,6 +113,14 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
       deployed: (ws, name) => board?.finish(`${ws} ${name}`),
       signal: ctx.signal,
       secrets,
+      // EDP_WORKSPACE, when it named the scope, is still set where the command is pasted.
+      replan: suggest([
+        'plan',
+        '-f',
+        saved ? saved.source.file_name : opts.file!,
+        ...(prune ? ['--prune'] : []),
+        ...(only && (saved || scope?.origin === 'flag') ? ['-w', only.join(',')] : []),
+      ]),
     });
   } finally {
     board?.stop();

@@ -14,6 +14,7 @@ import { stringifyJson } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { PlanOptions } from './command.js';
 import { checkOutputFile } from '../../util/output-file.js';
+import { suggest } from '../../util/suggest.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 
@@ -48,7 +49,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
       service: new URL(ctx.baseUrl()).origin,
     });
     writeFileSync(opts.out, `${stringifyJson(saved, 2)}\n`);
-    ctx.output.info(`saved the plan to ${opts.out}; \`edp apply ${opts.out}\` carries out exactly this plan`);
+    ctx.output.info(`saved the plan to ${opts.out}; \`${suggest(['apply', opts.out])}\` carries out exactly this plan`);
   }
   // Each failure is in the plan printed above.
   const failures = planFailures(plan);
