@@ -194,19 +194,19 @@ export function interruptedNote(o: DeployOutcome, ws: string): string {
   }
   if (o.step <= 2) return 'interrupted before any write: nothing was changed';
   if (o.step === 3 || id === undefined)
-    return `interrupted while creating the recipe: it may have been created; \`edp recipes list -w ${ws}\` shows it, and deploying again adopts it`;
+    return `interrupted while creating the recipe: it may have been created; \`${suggest(['recipes', 'list'], { workspace: ws })}\` shows it, and deploying again adopts it`;
   if (o.step === 4)
     return o.adopted
       ? `interrupted before configuring recipe ${id} (adopted, ${stateText(o.recipe!)}): nothing was added to it; deploying again goes on from there`
       : `recipe ${id} was created, not configured; deploying again goes on from there`;
   if (o.step === 5)
-    return `interrupted while configuring recipe ${id}: the configuration may have landed; \`edp recipes get ${id} -w ${ws}\` shows it, and deploying again completes it`;
+    return `interrupted while configuring recipe ${id}: the configuration may have landed; \`${suggest(['recipes', 'get', id], { workspace: ws })}\` shows it, and deploying again completes it`;
   return `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``;
 }
 
 /** The command that shows whether a recipe's extraction tables exist. */
 function extractionsCommand(id: string, ws: string): string {
-  return `edp recipes extractions ${id} -w ${ws}`;
+  return suggest(['recipes', 'extractions', id], { workspace: ws });
 }
 
 /** Template by id, or by exact title through the list's search (case-insensitive when only that matches). */
@@ -235,7 +235,7 @@ export async function resolveTemplate(api: Service, ws: string, ref: string): Pr
         .join(', ');
   throw new ExitError(
     'notFound',
-    `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`edp recipes templates\` lists them)`,
+    `no template titled "${ref}"${near ? `; ${near}` : similar ? `; similar: ${similar}` : ''} (\`${suggest(['recipes', 'templates'], { workspace: ws })}\` lists them)`,
   );
 }
 

@@ -5,6 +5,7 @@ import type { Service } from '../api/service.js';
 import { ApiError, ExitError, UsageError } from '../errors.js';
 import { idText } from '../util/json.js';
 import { collect } from '../util/collect.js';
+import { suggest } from '../util/suggest.js';
 
 export interface ResolvedSource {
   dataSource: string;
@@ -150,7 +151,7 @@ export async function resolveSource(
     if (chosen.from === 'recipe' && err instanceof ApiError && err.status === 404)
       throw new ExitError(
         'notFound',
-        `the recipe's ${dataSource} connection ${chosen.connectionId} was deleted from workspace ${ws}; its accounts stay in the configuration, inactive. To add accounts of another connection, name it (\`edp connections list --data-source ${dataSource} -w ${ws}\` lists them)`,
+        `the recipe's ${dataSource} connection ${chosen.connectionId} was deleted from workspace ${ws}; its accounts stay in the configuration, inactive. To add accounts of another connection, name it (\`${suggest(['connections', 'list', '--data-source', dataSource], { workspace: ws })}\` lists them)`,
       );
     throw err;
   }

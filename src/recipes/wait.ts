@@ -11,6 +11,7 @@ import {
   type PollOptions,
 } from '../util/poll.js';
 import { stateText } from './text.js';
+import { suggest } from '../util/suggest.js';
 
 /**
  * Polling (pauses grow by half, up to 15 s) with a deadline that ends in exit 8, and a bound on
@@ -27,7 +28,7 @@ export interface WaitOptions extends PollOptions {
 
 /** The command that follows a build from where a wait stopped. */
 export function pollCommand(id: string, ws: string): string {
-  return `edp recipes poll ${id} -w ${ws}`;
+  return suggest(['recipes', 'poll', id], { workspace: ws });
 }
 
 /** The service's address as messages name it: scheme, host and port, never credentials or a path. */

@@ -30,8 +30,8 @@ describe('a degraded build explained', () => {
       expect(text).toMatch(
         new RegExp(`extraction \\d+, account ${left}: extraction_failed {2}"${a.title}", remote id ${a.account_id}`),
       );
-      expect(text).toMatch(/ {4}its extraction failed; next: edp extracts run \d+ -w 101 --wait/);
-      expect(text).toContain(`Once fixed, build again: edp recipes build ${id} -w 101 --wait`);
+      expect(text).toMatch(/ {4}its extraction failed; next: edp extracts run \d+ --wait -w 101/);
+      expect(text).toContain(`Once fixed, build again: edp recipes build ${id} --wait -w 101`);
       if (!tty) expect(r.stdout).not.toContain('Once fixed');
     }
   });
@@ -98,7 +98,7 @@ describe('a degraded build explained', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/workspace 101: recipe \d+ was built without some accounts \(extraction_failed\)/);
       expect(r.stderr).toContain(`account ${left}: extraction_failed  "${a.title}", remote id ${a.account_id}`);
-      expect(r.stderr).toMatch(/Once fixed, build again: edp recipes build \d+ -w 101 --wait/);
+      expect(r.stderr).toMatch(/Once fixed, build again: edp recipes build \d+ --wait -w 101/);
     }
   });
 });
