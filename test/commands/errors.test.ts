@@ -260,9 +260,22 @@ describe('-y/--yes on every destructive verb', () => {
     expect(r.stderr).not.toContain('unknown option');
   });
 
-  it('links revoke asks on a terminal', async () => {
-    const r = await cli(sb, ['links', 'revoke', '1', ...W, '--data-source', 'google_ads'], { tty: true, stdin: 'n\n' });
+  it('links revoke asks on a terminal, about an unused link, and a no leaves it unused', async () => {
+    const made = await cli(sb, [
+      'links',
+      'create',
+      ...W,
+      '--data-source',
+      'google_ads',
+      '--to',
+      'ask@client.example',
+      '--json',
+    ]);
+    const id = /"id":\s*(\d+)/.exec(made.stdout)![1]!;
+    const r = await cli(sb, ['links', 'revoke', id, ...W, '--data-source', 'google_ads'], { tty: true, stdin: 'n\n' });
     expect(r.code).toBe(11);
-    expect(r.stderr).toContain('Revoke link 1');
+    expect(r.stderr).toContain(`Revoke link ${id} (google_ads, to ask@client.example) in workspace 101?`);
+    const list = await cli(sb, ['links', 'list', ...W, '--data-source', 'google_ads', '--json']);
+    expect(list.stdout).toMatch(new RegExp(`"id":\\s*${id},[^}]*"status":\\s*"not_used"`));
   });
 });
