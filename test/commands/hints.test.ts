@@ -134,3 +134,71 @@ describe('a workspace the agency does not have says where it was named', () => {
     expect(byFlag.stderr).toContain('workspace 104 was not found');
   });
 });
+
+/** The words of the last command a message suggests (`edp …` in backticks), with the variables it sets before it. */
+function pastedCommand(text: string): { env: Record<string, string>; argv: string[] } {
+  const all = [...text.matchAll(/`((?:[A-Z_]+=\S+ )*edp [^`]+)`/g)];
+  expect(all.length, text).toBeGreaterThan(0);
+  const words = [...all.at(-1)![1]!.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replaceAll("'\\''", "'") : m[2]!,
+  );
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0]!)) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  expect(words.shift()).toBe('edp');
+  return { env, argv: words };
+}
+
+describe('a hint, pasted into the same shell, runs', () => {
+  it('a template title not found: the list command names the workspace, and pasted lists its templates', async () => {
+    const edp = await withDefault101();
+    const r = await edp(
+      'recipes',
+      'deploy',
+      '-w',
+      '103',
+      '--template',
+      'Paid medai zz',
+      '--data-source',
+      'google_ads',
+      '--accounts',
+      'all-active',
+    );
+    expect(r.code, r.stderr).toBe(5);
+    const pasted = pastedCommand(r.stderr);
+    expect(pasted.argv).toEqual(['recipes', 'templates', '-w', '103']);
+    const run = await edp(...pasted.argv);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\d+/);
+  });
+
+  it('a refused EDP_TOKEN: the command printing a new one, pasted where EDP_TOKEN is still set, prints one for the same workspace', async () => {
+    const config = freshConfig();
+    const env = {
+      ...config.env,
+      EDP_USERNAME: USERNAME,
+      EDP_PASSWORD: PASSWORD,
+      EDP_TOKEN: 'not-a-token',
+      EDP_WORKSPACE: '102',
+    };
+    const r = await cli(t.sb, ['recipes', 'list'], { env });
+    expect(r.code).toBe(3);
+    const pasted = pastedCommand(r.stderr);
+    expect(pasted.argv.slice(0, 2)).toEqual(['token', '--env']);
+    const run = await cli(t.sb, pasted.argv, { env: { ...env, ...pasted.env } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^export EDP_TOKEN=\S+\nexport EDP_WORKSPACE=102\n$/);
+  });
+
+  it('a workspace not found: the list command, pasted, lists the workspaces', async () => {
+    const config = freshConfig();
+    const env = { ...config.env, EDP_USERNAME: USERNAME, EDP_PASSWORD: PASSWORD, EDP_WORKSPACE: '104' };
+    const r = await cli(t.sb, ['recipes', 'list'], { env });
+    expect(r.code).toBe(5);
+    const run = await cli(t.sb, pastedCommand(r.stderr).argv, { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('101');
+  });
+});
