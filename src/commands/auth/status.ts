@@ -151,8 +151,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       ],
     ]);
   }
-  if (kinds.length === 0)
-    throw new AuthRequiredError(`not logged in: ${credentialsNextStep(false)}`);
+  if (kinds.length === 0) throw new AuthRequiredError(`not logged in: ${credentialsNextStep(false)}`);
   if (kinds.includes('basic') && !(creds.username && creds.password)) {
     throw new AuthRequiredError(`incomplete Basic credentials from ${source}: set both the user name and the password`);
   }
