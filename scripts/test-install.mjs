@@ -80,12 +80,32 @@ function pack(/** @type {string} */ dir) {
   // `npm ci` (whose prepare built it).
   run(process.execPath, [join(ROOT, 'scripts/prepare.mjs')], { env: { ...process.env } });
   mkdirSync(dir, { recursive: true });
-  const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir]).stdout;
+  // The manifest as `npm pack` packs it (its prepack and postpack, which --ignore-scripts skips).
+  run(process.execPath, [join(ROOT, 'scripts/pack-manifest.mjs'), 'strip']);
+  let out;
+  try {
+    out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir]).stdout;
+  } finally {
+    run(process.execPath, [join(ROOT, 'scripts/pack-manifest.mjs'), 'restore']);
+  }
   const [info] = JSON.parse(out);
   console.error(
     `Packed ${info.filename}: ${mb(info.size)} packed, ${mb(info.unpackedSize)} unpacked, ${info.entryCount} files`,
   );
   return join(dir, info.filename);
+}
+
+/**
+ * The README's line that installs the packed tarball, which must name `tarball`.
+ * @param {string} tarball the tarball's file name
+ */
+function readmeInstallLine(tarball) {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const line = /^npm install -g \.\/(\S+\.tgz).*$/m.exec(readme);
+  if (!line) throw new Error('the README has no `npm install -g ./edp-….tgz` line');
+  check(line[1] === tarball, `the README installs ${line[1]}, the pack wrote ${tarball}`);
+  // What follows a `#` is the README's comment.
+  return line[0].replace(/\s+#.*$/, '');
 }
 
 /**
@@ -96,14 +116,19 @@ function pack(/** @type {string} */ dir) {
 function install(spec, work) {
   const prefix = join(work, 'prefix');
   const started = Date.now();
-  // --allow-scripts=SPEC: npm with allowScripts (11.19 here) lists the `prepare` of a package installed from
-  // outside a registry as a script to review, unless allowed by its source (the git URL or
-  // tarball, not its name). It runs for a git URL (the build), not for a tarball, and a package
-  // from a registry is never listed.
+  // --allow-scripts=SPEC, for a git URL: npm with allowScripts (11.19 here) lists the `prepare`
+  // of a package installed from outside a registry as a script to review, unless allowed by its
+  // source (the git URL, not its name); there it is the build. The packed package has no scripts
+  // (scripts/pack-manifest.mjs), so a tarball needs no such flag.
   const flags = ['--global', '--prefix', prefix, '--prefer-offline', '--loglevel=warn', `--allow-scripts=${spec}`];
-  const r = run('npm', ['install', ...flags, spec], {
-    env: childEnv(),
-  });
+  // A tarball is installed with the README's own line, as pasted, in the tarball's folder (the
+  // prefix and settings through npm's environment, which the line leaves alone).
+  const r = spec.startsWith('git+')
+    ? run('npm', ['install', ...flags, spec], { env: childEnv() })
+    : run('bash', ['-c', readmeInstallLine(basename(spec))], {
+        cwd: dirname(spec),
+        env: childEnv({ npm_config_prefix: prefix, npm_config_prefer_offline: 'true', npm_config_loglevel: 'warn' }),
+      });
   const seconds = (Date.now() - started) / 1000;
   const output = `${r.stdout}\n${r.stderr}`;
   const warnings = output.split('\n').filter((line) => /^npm (warn|WARN|ERR)|EBADENGINE/.test(line));
