@@ -59,11 +59,13 @@ describe('one error format', () => {
     expect(r.stderr).toBe('error: --limit must be a whole number of 1 or more, got 0\n');
   });
 
-  it('a 401 suggests edp auth login or the environment variables', async () => {
+  it('a 401 to the environment credentials names them, not advice to set them', async () => {
     const r = await cli(sb, ['workspaces', 'list'], { env: { EDP_PASSWORD: 'wrong' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: 401/);
-    expect(r.stderr).toContain('hint: log in with `edp auth login`, or set EDP_USERNAME and EDP_PASSWORD');
+    expect(r.stderr).toContain(
+      'hint: the service refused EDP_USERNAME and EDP_PASSWORD: correct them, or unset both to use the credentials `edp auth login` stores',
+    );
   });
 
   it('an unknown workspace (the token request answers 400) says so and how to list workspaces; exit 5', async () => {

@@ -174,8 +174,8 @@ describe('a saved plan', () => {
       [['apply', '--yes'], /name what to apply/],
       [['apply', out, '-f', f, '--yes'], /name what to apply/],
       [['apply', f, '--yes'], /is not a saved plan/],
-      [['apply', out, '--yes', '--prune'], /give --prune to `edp plan`, not to apply/],
-      [['apply', out, '--yes', '-w', '101'], /give -w to `edp plan`, not to apply/],
+      [['apply', out, '--yes', '--prune'], /give --prune to `edp plan -f \S+ --out \S+`, not to apply/],
+      [['apply', out, '--yes', '-w', '101'], /give -w to `edp plan -f \S+ --out \S+`, not to apply/],
       [['apply', '/nonexistent/plan.json', '--yes'], /saved plan: cannot read \/nonexistent\/plan.json: no such file/],
     ];
     for (const [argv, message] of cases) {
