@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { didYouMean } from './did-you-mean.js';
 
 /** Identifiers are kept as their digits so that ids beyond 2^53 survive. */
 export function parseId(value: string, what: string): string {
@@ -93,9 +94,16 @@ export function parseEmailList(values: string | string[], what: string): string[
   return emails.map((e) => parseEmail(e, what));
 }
 
+/** One of `choices`, as given; otherwise exit 2 naming `what`, the choices and the nearest ones. */
 export function parseChoice<T extends string>(value: string, choices: readonly T[], what: string): T {
   if ((choices as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${what} must be one of ${choices.join(', ')}, got "${value}"`);
+  throw choiceError(value, choices, what);
+}
+
+/** The usage error of a value that is none of `choices`: `… got "faild"; did you mean failed?` */
+export function choiceError(value: string, choices: readonly string[], what: string): UsageError {
+  const near = didYouMean(value, choices);
+  return new UsageError(`${what} must be one of ${choices.join(', ')}, got "${value}"${near ? `; ${near}` : ''}`);
 }
 
 export function parseUrl(value: string, what: string): string {

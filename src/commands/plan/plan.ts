@@ -15,6 +15,7 @@ import { fleetConcurrency } from '../shared/concurrency.js';
 import type { PlanOptions } from './command.js';
 import { checkOutputFile } from '../../util/output-file.js';
 import { suggest } from '../../util/suggest.js';
+import { choiceError } from '../../util/validate.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 
@@ -62,7 +63,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
 function planFormat(value: string | undefined, ctx: Context): (typeof FORMATS)[number] {
   if (value === undefined) return ctx.output.machine ? 'json' : 'text';
   const format = FORMATS.find((f) => f === value.trim().toLowerCase());
-  if (!format) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${value}"`);
+  if (!format) throw choiceError(value, FORMATS, '--format');
   if (ctx.output.machine && format !== 'json')
     throw new UsageError(`--format ${format} and --json ask for two outputs; pass one`);
   return format;

@@ -22,6 +22,12 @@ describe('edp recipes list', () => {
     const bad = await t.edp('recipes', 'list', '--state', 'Ready to work');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--state must be one of extracting_data, building_dependencies, ready_to_work, failed/);
+    // A typo is answered with the value meant.
+    const typo = await t.edp('recipes', 'list', '--state', 'faild');
+    expect([typo.code, typo.stderr]).toEqual([
+      2,
+      'error: --state must be one of extracting_data, building_dependencies, ready_to_work, failed, got "faild"; did you mean failed?\n',
+    ]);
   });
 
   it('an empty filtered list at a terminal names the filter, not the workspace', async () => {

@@ -3,7 +3,7 @@ import { UsageError } from '../../../errors.js';
 import { readValidDocument } from '../../../util/document.js';
 import { LosslessNumber } from '../../../util/json.js';
 import { readAll } from '../../../util/stdin.js';
-import { parsePositiveInt } from '../../../util/validate.js';
+import { choiceError, parsePositiveInt } from '../../../util/validate.js';
 import type { ParamFlags } from '../command.js';
 import {
   CHUNK_PLACEHOLDER,
@@ -59,7 +59,7 @@ export function checkS3(current: Record<string, unknown>, sent: Record<string, u
   const merged = { ...current, ...sent };
   const option = merged.connection_option ?? S3_DEFAULT_OPTION;
   if (typeof option !== 'string' || !(S3_OPTIONS as readonly string[]).includes(option)) {
-    throw new UsageError(`--connection-option must be one of ${S3_OPTIONS.join(', ')}, got "${String(option)}"`);
+    throw choiceError(String(option), S3_OPTIONS, '--connection-option');
   }
   if (typeof merged.bucket !== 'string' || merged.bucket === '')
     throw new UsageError('--bucket is required for an S3 connection');
