@@ -27,6 +27,9 @@ describe('edp recipes templates / template', () => {
     const r = await cli(t.sb, ['recipes', 'template', '4003', ...W], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.stdout).toMatch(/build mode\s+progressive/);
     expect(r.stdout).toMatch(/output columns\s+\(none listed\)/);
+    // Each column's type is set apart from its name.
+    const listed = await cli(t.sb, ['recipes', 'template', '4001', ...W], { tty: true, env: { NO_COLOR: '1' } });
+    expect(listed.stdout).toMatch(/output columns\s+\w+ \(\w+\), \w+ \(\w+\)/);
     const missing = await t.edp('recipes', 'template', '999');
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/404 not_found/);

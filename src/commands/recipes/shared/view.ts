@@ -121,7 +121,7 @@ export function showTemplate(output: Output, t: RecipeTemplate): void {
     'output columns',
     columns.length === 0
       ? '(none listed)'
-      : columns.map((col) => (col.type ? `${col.name} ${col.type}` : col.name)).join(', '),
+      : columns.map((col) => (col.type ? `${col.name} (${col.type})` : col.name)).join(', '),
   ]);
   rows(output, pairs);
 }
