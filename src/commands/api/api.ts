@@ -1,6 +1,6 @@
 import { suggest } from '../../util/suggest.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import type { AuthKind, Method } from '../../api/client.js';
 import { namesAnotherHost, normalisedPath, sentPathProblem, type Query } from '../../api/path.js';
 import { OPERATIONS, pathPattern } from '../../contract/operations.js';
@@ -27,6 +27,20 @@ export function defaultAuthFor(path: string, method: Method): AuthKind {
   const head = p.split('/').slice(0, 4).join('/');
   const under = OPERATIONS.filter((o) => o.path.split('/').slice(0, 4).join('/') === head);
   return under.length > 0 && under.every((o) => o.auth === 'basic') ? 'basic' : 'bearer';
+}
+
+/**
+ * The path a redirect answer names on the same service (its origin, under its base path);
+ * undefined for any other answer or place.
+ */
+function canonicalPath(err: unknown, baseUrl: string): string | undefined {
+  if (!(err instanceof ApiError) || err.code !== 'redirect' || typeof err.details.location !== 'string')
+    return undefined;
+  const base = new URL(baseUrl);
+  const to = new URL(err.details.location, base);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (to.origin !== base.origin || (prefix !== '' && !to.pathname.startsWith(`${prefix}/`))) return undefined;
+  return to.pathname.slice(prefix.length);
 }
 
 /** The path as the service reads it: escapes decoded, dot segments resolved. */
@@ -149,7 +163,21 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
     else await ctx.output.jsonArray(items);
     return;
   }
-  const res = await api.client.request({ method, path: target, query, body, auth, workspaceId, expect: 'any' });
+  const send = (path: string) => api.client.request({ method, path, query, body, auth, workspaceId, expect: 'any' });
+  let res;
+  try {
+    res = await send(target);
+  } catch (err) {
+    // A GET the service redirects to its canonical path, on the same service, is sent there
+    // once, as gh does; a write never is (the body would be lost), nor a move to another host.
+    const path = method === 'GET' ? canonicalPath(err, ctx.baseUrl()) : undefined;
+    const [sent, search] = target.split(/(?=\?)/);
+    if (path === undefined || path === sent) throw err;
+    // The query as given (the answer's repeats it, with the -f fields the client adds again).
+    const moved = `${path}${search ?? ''}`;
+    ctx.output.info(`the service moved ${target} to ${moved}: sent there`);
+    res = await send(moved);
+  }
   if (res.data === undefined) {
     if (!ctx.output.machine) ctx.output.info(`${res.status} (no body)`);
     return;

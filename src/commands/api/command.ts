@@ -1,6 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { collectRepeatable, type App, type OptionsOf } from '../shared/app.js';
-import { examples } from '../shared/help.js';
+import { examples, paragraphs } from '../shared/help.js';
 
 const api = (cmd: Command) =>
   cmd
@@ -21,6 +21,12 @@ const api = (cmd: Command) =>
     .option('--basic', 'use agency Basic credentials (the default for agency paths)')
     .option('--bearer', 'use the workspace token (the default for other paths)')
     .option('--limit <n>', 'with --paginate: stop after n items')
+    .addHelpText(
+      'after',
+      paragraphs(
+        'A GET the service redirects to its canonical path on the same service (a recipe path without its trailing slash) is sent there once; a write is not (its body would be lost): the canonical path is reported, exit 1.',
+      ),
+    )
     .addHelpText(
       'after',
       examples([

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, parse, sandbox } from '../../helpers.js';
+import { cli, http, parse, sandbox } from '../../helpers.js';
 
 let sb: Sandbox;
 beforeEach(async () => {
@@ -50,14 +50,32 @@ describe('edp api against the sandbox', () => {
     expect(created.json().title).toBe('Posted');
   });
 
-  it('sends a body from --input and reports a 301 for a slashless path without following it', async () => {
+  it('sends a body from --input and reports a 301 to a write without following it', async () => {
     const created = await cli(sb, ['api', 'POST', '/api/v3/workspaces', '--input', '-'], {
       stdin: '{"title":"From stdin"}',
     });
     expect(created.json().title).toBe('From stdin');
-    const moved = await cli(sb, ['api', 'GET', '/api/v3/recipes', '--basic']);
+    const moved = await cli(sb, ['api', 'POST', '/api/v3.1/automated-recipes', '-w', '101', '-F', 'template_id=4001']);
     expect(moved.code).toBe(1);
-    expect(moved.stderr).toContain('canonical path: /api/v3/recipes/');
+    expect(moved.stderr).toContain('canonical path: /api/v3.1/automated-recipes/');
+    const sent = (await http(sb, 'GET', '/_sandbox/requests')).body.results.map((e: any) => `${e.method} ${e.path}`);
+    expect(sent.filter((l: string) => l.startsWith('POST /api/v3.1/automated-recipes'))).toEqual([
+      'POST /api/v3.1/automated-recipes',
+    ]);
+  });
+
+  it('a GET the service moves to its canonical path is sent there once, with its query and fields', async () => {
+    const r = await cli(sb, ['api', '/api/v3.1/automated-recipe-templates?page_size=2', '-w', '101', '-f', 'page=1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'the service moved /api/v3.1/automated-recipe-templates?page_size=2 to /api/v3.1/automated-recipe-templates/?page_size=2: sent there',
+    );
+    expect(r.json().results).toHaveLength(2);
+    const sent = (await http(sb, 'GET', '/_sandbox/requests')).body.results.map((e: any) => `${e.method} ${e.path}`);
+    expect(sent.filter((l: string) => l.includes('automated-recipe-templates'))).toEqual([
+      'GET /api/v3.1/automated-recipe-templates',
+      'GET /api/v3.1/automated-recipe-templates/',
+    ]);
   });
 
   it('refuses bad input locally (exit 2)', async () => {
