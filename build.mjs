@@ -3,11 +3,11 @@
 // code: the CLI is one CommonJS file that the launcher compiles with a V8 code cache, the HTTP
 // client's undici another, the libraries only some commands use are files of their own, and
 // the sandbox is built apart.
-import { build } from 'esbuild';
+import { build as esbuild } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   baselineWasm,
   checkBundledConf,
@@ -16,6 +16,7 @@ import {
   installedVersion,
   standIns,
 } from './scripts/bundle-shims.mjs';
+import { BUNDLE_INPUTS, thirdPartyNotices } from './scripts/third-party-notices.mjs';
 import { CODE_CACHED, exportNames, VENDOR, vendorFile } from './scripts/vendor.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -24,6 +25,17 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 // are in scripts/bundle-shims.mjs; undici, whose internals edp imports, must be the pinned version.
 checkPinned('undici', JSON.parse(readFileSync('package.json', 'utf8')), installedVersion('undici'));
 const shims = standIns();
+
+// Every build's metafile (esbuild's account of the inputs of each output file), for the
+// third-party notices of what the bundle holds.
+/** @type {import('esbuild').Metafile[]} */
+const metafiles = [];
+/** @param {import('esbuild').BuildOptions} options */
+async function build(options) {
+  const result = await esbuild({ ...options, metafile: true });
+  if (result.metafile) metafiles.push(result.metafile);
+  return result;
+}
 
 // What every build here shares: one minified CommonJS file for the oldest supported Node.
 /** @type {import('esbuild').BuildOptions} */
@@ -155,6 +167,14 @@ mkdirSync('dist/vendor/jq-web', { recursive: true });
 copyFileSync('node_modules/jq-web/jq.js', 'dist/vendor/jq-web/jq.cjs');
 copyFileSync('node_modules/jq-web/jq.wasm', 'dist/vendor/jq-web/jq.wasm');
 copyFileSync('node_modules/jq-web/LICENSE', 'dist/vendor/jq-web/LICENSE');
+
+// The third-party notices: every package whose code the bundle holds (the builds' metafiles) and
+// jq-web, copied whole, each with its licence text (scripts/third-party-notices.mjs). The
+// packages are also listed apart, unshipped, for the test that holds the notices to them.
+const notices = thirdPartyNotices(resolve('.'), metafiles, ['node_modules/jq-web']);
+writeFileSync('dist/THIRD-PARTY-NOTICES.txt', notices.text);
+mkdirSync(dirname(BUNDLE_INPUTS), { recursive: true });
+writeFileSync(BUNDLE_INPUTS, `${JSON.stringify({ metafiles, copied: ['node_modules/jq-web'] })}\n`);
 
 // `edp --help` as the CLI prints it off a terminal, for the launcher to print without loading
 // the CLI (bin/edp.js). Rendered by the CLI just built (dist has no help.txt yet, so the
