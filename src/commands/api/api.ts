@@ -1,6 +1,7 @@
 import { suggest } from '../../util/suggest.js';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, UsageError, withHint } from '../../errors.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 import type { AuthKind, Method } from '../../api/client.js';
 import { namesAnotherHost, normalisedPath, sentPathProblem, type Query } from '../../api/path.js';
 import { OPERATIONS, pathPattern } from '../../contract/operations.js';
@@ -41,6 +42,28 @@ function canonicalPath(err: unknown, baseUrl: string): string | undefined {
   const prefix = base.pathname.replace(/\/+$/, '');
   if (to.origin !== base.origin || (prefix !== '' && !to.pathname.startsWith(`${prefix}/`))) return undefined;
   return to.pathname.slice(prefix.length);
+}
+
+/**
+ * For a path no operation of the contract has: says so, with the nearest operation paths (each
+ * with the given path's own ids in its parameters); undefined for a path of an operation.
+ */
+export function unknownPathHint(path: string): string | undefined {
+  const p = decoded(path.split('?')[0]!);
+  if (OPERATIONS.some((o) => pathPattern(o.path).test(p))) return undefined;
+  const given = p.split('/');
+  const candidates = OPERATIONS.map((o) =>
+    o.path
+      .split('/')
+      .map((part, i) => (part.startsWith(':') ? (given[i] ?? part) : part))
+      .join('/'),
+  );
+  // A path with fewer segments than an operation's leaves its parameters unfilled: not offered.
+  const near = didYouMean(
+    p,
+    candidates.filter((c) => !c.includes('/:')),
+  );
+  return `no operation of the contract has the path ${p}${near ? `; ${near}` : ''}`;
 }
 
 /** The path as the service reads it: escapes decoded, dot segments resolved. */
@@ -151,10 +174,38 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
       ? (Object.fromEntries(fields.map(([k, v]) => [k, v === null ? 'null' : String(v)])) as Query)
       : undefined;
   const auth: AuthKind = opts.basic ? 'basic' : opts.bearer ? 'bearer' : defaultAuthFor(target, method);
-  const workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.workspace();
+  // A path of no operation (a typo, most often) says so with the nearest ones, where it fails.
+  const unknown = unknownPathHint(target);
+  let workspaceId;
+  try {
+    workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.workspace();
+  } catch (err) {
+    throw unknown ? withHint(err as Error, unknown) : err;
+  }
+  try {
+    await send(ctx, { method, target, query, body, auth, workspaceId, paginate: !!opts.paginate, limit });
+  } catch (err) {
+    throw unknown && err instanceof ApiError && err.status === 404 ? withHint(err, unknown) : err;
+  }
+}
+
+interface Request {
+  method: Method;
+  target: string;
+  query: Query | undefined;
+  body: unknown;
+  auth: AuthKind;
+  workspaceId: string | undefined;
+  paginate: boolean;
+  limit: number | undefined;
+}
+
+/** Sends the request, or every page of it, and prints the answer. */
+async function send(ctx: Context, r: Request): Promise<void> {
+  const { method, target, query, body, auth, workspaceId, limit } = r;
 
   const api = await ctx.api();
-  if (opts.paginate) {
+  if (r.paginate) {
     const [p, qs] = target.split('?');
     const baseQuery: Query = { ...Object.fromEntries(new URLSearchParams(qs ?? '')), ...(query ?? {}) };
     delete baseQuery.page;
@@ -163,10 +214,10 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
     else await ctx.output.jsonArray(items);
     return;
   }
-  const send = (path: string) => api.client.request({ method, path, query, body, auth, workspaceId, expect: 'any' });
+  const sendTo = (path: string) => api.client.request({ method, path, query, body, auth, workspaceId, expect: 'any' });
   let res;
   try {
-    res = await send(target);
+    res = await sendTo(target);
   } catch (err) {
     // A GET the service redirects to its canonical path, on the same service, is sent there
     // once, as gh does; a write never is (the body would be lost), nor a move to another host.
@@ -176,7 +227,7 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
     // The query as given (the answer's repeats it, with the -f fields the client adds again).
     const moved = `${path}${search ?? ''}`;
     ctx.output.info(`the service moved ${target} to ${moved}: sent there`);
-    res = await send(moved);
+    res = await sendTo(moved);
   }
   if (res.data === undefined) {
     if (!ctx.output.machine) ctx.output.info(`${res.status} (no body)`);

@@ -78,6 +78,23 @@ describe('edp api against the sandbox', () => {
     ]);
   });
 
+  it('a path of no operation is said to be one, with the nearest operation paths', async () => {
+    const typo = await cli(sb, ['api', '/api/v3/datasourcs', '-w', '101']);
+    expect(typo.code).toBe(5);
+    expect(typo.stderr).toContain(
+      'hint: no operation of the contract has the path /api/v3/datasourcs; did you mean /api/v3/datasources or',
+    );
+    const noWorkspace = await cli(sb, ['api', '/api/v3/workspacs']);
+    expect(noWorkspace.code).toBe(2);
+    expect(noWorkspace.stderr).toContain('; did you mean /api/v3/workspaces?');
+    const withIds = await cli(sb, ['api', '/api/v3/extract/12', '-w', '101']);
+    expect(withIds.stderr).toContain('did you mean /api/v3/extracts/12,');
+    // A path of the contract that is not found gets no such hint.
+    const missing = await cli(sb, ['api', '/api/v3/extracts/999999', '-w', '101']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).not.toContain('no operation');
+  });
+
   it('refuses bad input locally (exit 2)', async () => {
     for (const argv of [
       ['api', 'FETCH', '/x'],
