@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
-import { BIN, collected, operatorEnv, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
+import { BIN, collected, operatorEnv, packedFiles, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
 
 // The built command line as a process: help, version, errors, sign-in and the agency-level
@@ -359,11 +359,13 @@ describe.concurrent('edp, built: agency commands', () => {
 
 describe.concurrent('the package as shipped', () => {
   it('runs from the files package.json ships alone, without node_modules or the sources', async ({ expect }) => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
     const shipped = tempDir('edp-e2e-shipped-');
     try {
-      for (const entry of [...pkg.files, 'package.json'])
-        cpSync(join(ROOT, entry), join(shipped.dir, entry), { recursive: true });
+      // Exactly the files npm packs (package.json's `files`, with what it leaves out).
+      for (const { path } of packedFiles().files) {
+        mkdirSync(dirname(join(shipped.dir, path)), { recursive: true });
+        cpSync(join(ROOT, path), join(shipped.dir, path));
+      }
       const role = join(shipped.dir, 'role.yaml');
       writeFileSync(role, 'title: Shipped\npermissions: [WORKSPACE:VIEW]\n');
       const [created, vendor] = await Promise.all([

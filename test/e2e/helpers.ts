@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,23 @@ export function unusableBuild(root: string): string | undefined {
       return `dist/ is older than ${relative(root, changed.path)}: the built-binary tests would test an old build; run \`npm run build\` (\`npm test\` does)`;
   }
   return undefined;
+}
+
+/** What `npm pack` puts in the package, as npm lists it: each file's path and size, and the total. */
+export interface Packed {
+  files: Array<{ path: string; size: number }>;
+  size: number;
+  unpackedSize: number;
+}
+
+/**
+ * The package as `npm pack` would pack it from the checkout (the build there; --ignore-scripts:
+ * prepack would build again, and the file list does not depend on the scripts it strips).
+ */
+export function packedFiles(): Packed {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm pack --dry-run failed (exit ${r.status}): ${r.stderr}`);
+  return (JSON.parse(r.stdout) as Packed[])[0]!;
 }
 
 let checked = false;

@@ -1,25 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, ROOT } from './helpers.js';
+import { packedFiles, requireBuild, ROOT, type Packed } from './helpers.js';
 
 // What `npm pack` puts in the package, as npm itself lists it (the files the tarball holds).
-
-interface Packed {
-  files: Array<{ path: string; size: number }>;
-  unpackedSize: number;
-}
 
 let packed: Packed;
 beforeAll(() => {
   requireBuild();
-  // --ignore-scripts: the build above is the one packed (prepack would build again); the file
-  // list does not depend on the manifest's scripts, which prepack strips.
-  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
-  [packed] = JSON.parse(r.stdout) as Packed[];
+  packed = packedFiles();
 });
 
 describe('the packed package', () => {
@@ -30,6 +20,15 @@ describe('the packed package', () => {
     const text = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
     expect(text).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the edp authors\n/);
     expect(text).toContain('Permission is hereby granted, free of charge');
+  });
+});
+
+describe('the source maps', () => {
+  it('are built for the checkout and left out of the package', () => {
+    // test/e2e/module-load.test.ts reads dist/cli.cjs.map; users run without (docs/development.md).
+    expect(existsSync(join(ROOT, 'dist/cli.cjs.map'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist/sandbox.cjs.map'))).toBe(true);
+    expect(packed.files.map((f) => f.path).filter((f) => f.endsWith('.map'))).toEqual([]);
   });
 });
 
