@@ -67,7 +67,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     const moved = planDrift(saved, plan);
     if (moved.length > 0) throw driftError(saved, moved);
   }
-  for (const l of planLines(plan)) ctx.output.info(l);
+  for (const l of planLines(plan, ctx.output.err)) ctx.output.info(l);
   const totals = planTotals(plan);
   if (totals.changes === 0) {
     // Nothing to send; what cannot be done is still one row each.

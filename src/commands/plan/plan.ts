@@ -40,7 +40,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   const document = planJson(plan);
   if (format === 'json') ctx.output.json(document);
   else if (format === 'markdown') ctx.output.write(planMarkdown(plan));
-  else for (const l of planLines(plan)) ctx.output.line(l);
+  else for (const l of planLines(plan, ctx.output.out)) ctx.output.line(l);
   if (opts.out !== undefined) {
     const saved = savedPlanDocument(document, plan, {
       file: doc,

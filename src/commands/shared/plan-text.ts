@@ -1,3 +1,4 @@
+import type { ChalkInstance } from 'chalk';
 import { errorLines } from '../../output/errors.js';
 import { idText } from '../../util/json.js';
 import type { WorkBegun } from '../../fleet/apply.js';
@@ -63,9 +64,30 @@ function configureText(d: Extract<Change, { action: 'configure' }>['detail']): s
   return parts.join('; ');
 }
 
-/** The plan for a person: per workspace, then the agency's roles, then a summary line. */
-export function planLines(plan: FleetPlan): string[] {
+/** The colour of each change's symbol, as terraform's plan shows them. */
+const SYMBOL_COLOURS: Partial<Record<string, (c: ChalkInstance) => ChalkInstance>> = {
+  '+': (c) => c.green,
+  '~': (c) => c.yellow,
+  '-': (c) => c.red,
+  '✗': (c) => c.red,
+  '!': (c) => c.yellow,
+  '·': (c) => c.dim,
+};
+
+/** A plan line with its leading symbol (`  + …`) coloured; the text is unchanged. */
+function paintSymbol(line: string, colours: ChalkInstance): string {
+  const symbol = line.charAt(2);
+  const colour = SYMBOL_COLOURS[symbol];
+  return colour && line.startsWith(`  ${symbol} `) ? `  ${colour(colours)(symbol)}${line.slice(3)}` : line;
+}
+
+/**
+ * The plan for a person: per workspace, then the agency's roles, then a summary line; with
+ * `colours`, each change's symbol in its colour.
+ */
+export function planLines(plan: FleetPlan, colours?: ChalkInstance): string[] {
   const lines: string[] = [];
+  const paint = colours ? (line: string) => paintSymbol(line, colours) : (line: string) => line;
   const part = (title: string, p: AgencyPlan | WorkspacePlan) => {
     const notes = 'notes' in p ? p.notes : [];
     if (!p.error && p.changes.length === 0 && p.blocked.length === 0 && p.unmanaged.length === 0) {
@@ -75,12 +97,15 @@ export function planLines(plan: FleetPlan): string[] {
     }
     lines.push(`${title}:`);
     if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
-    for (const c of p.changes) lines.push(`  ${changeText(c)}`);
-    for (const b of p.blocked) lines.push(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`);
-    for (const n of notes) lines.push(`  ! ${n.resource} "${n.name}": ${n.message}`);
+    for (const c of p.changes) lines.push(paint(`  ${changeText(c)}`));
+    for (const b of p.blocked)
+      lines.push(paint(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`));
+    for (const n of notes) lines.push(paint(`  ! ${n.resource} "${n.name}": ${n.message}`));
     for (const u of p.unmanaged)
       lines.push(
-        `  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`,
+        paint(
+          `  · ${u.resource} ${u.resource === 'webhook' ? u.name : `"${u.name}"`} is not in the file; deleted only with --prune`,
+        ),
       );
   };
   for (const w of plan.workspaces) part(`workspace ${w.workspace_id}`, w);

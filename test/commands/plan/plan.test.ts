@@ -55,6 +55,18 @@ describe('edp export and plan', () => {
     expect(human.stdout).toMatch(/cannot be done \(template_not_found\)/);
   });
 
+  it('colours each change symbol at a colour terminal, and only the symbol: the text is the same without colour', async () => {
+    const f = writeFile('colour.yaml', fleet(sb));
+    const coloured = await cli(sb, ['plan', '-f', f], { tty: true, env: { FORCE_COLOR: '1' } });
+    const plain = await cli(sb, ['plan', '-f', f], { tty: true, env: { NO_COLOR: '1' } });
+    expect(coloured.stdout).toContain('  \x1b[32m+\x1b[39m recipe');
+    expect(coloured.stdout).toContain('  \x1b[32m+\x1b[39m webhook');
+    expect(coloured.stdout.replace(/\x1b\[\d+m/g, '')).toBe(plain.stdout);
+    expect(plain.stdout).not.toContain('\x1b');
+    const piped = await cli(sb, ['plan', '-f', f], { env: { FORCE_COLOR: undefined } });
+    expect(piped.stdout).not.toContain('\x1b');
+  });
+
   it('round-trips the demo agency: plan on the export reports no change, and --detailed-exitcode is 0', async () => {
     const out = writeFile('demo.yaml', '');
     const exported = await cli(sb, ['export', '--all-workspaces', '--output', out]);
