@@ -376,14 +376,17 @@ export class Output {
   /**
    * `label  value` lines for a person at a terminal, labels in bold, each value wrapped to the
    * window under itself (a label too wide for the window puts its value on the next lines).
-   * A value may carry this tool's colours; one that must be wrapped loses them.
+   * A value may carry this tool's colours; one that must be wrapped loses them. A time reads
+   * "5 minutes ago", as in tables (exact piped and in --json).
    */
   details(pairs: Array<[string, string]>): void {
     const width = Math.max(0, ...pairs.map(([k]) => widthOf(k)));
     const screen = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! : Infinity;
     const room = screen - width - 2;
     const lines: string[] = [];
-    for (const [k, v] of pairs) {
+    const now = Date.now();
+    for (const [k, given] of pairs) {
+      const v = isTimestamp(given) ? relativeTime(given, now) : given;
       const label = this.out.bold(k.padEnd(width));
       const text = stripStyle(v);
       if (widthOf(text) <= room && !text.includes('\n')) {

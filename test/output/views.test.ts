@@ -187,6 +187,19 @@ describe('tables at a terminal', () => {
   });
 });
 
+describe('details at a terminal', () => {
+  it('a time reads as in tables, relative to now; other values are as given', () => {
+    const { output, text } = outputFor({ columns: 80 });
+    const hourAgo = new Date(Date.now() - 3600_000 - 5_000).toISOString();
+    output.details([
+      ['id', '7'],
+      ['updated', hourAgo],
+      ['title', '2026-11-29 is a date in a title'],
+    ]);
+    expect(text()).toBe(`id       7\nupdated  1 hour ago\ntitle    2026-11-29 is a date in a title\n`);
+  });
+});
+
 describe('pure parts', () => {
   it('plainText: raw values for scripts', () => {
     expect(plainText(null)).toBe('');
