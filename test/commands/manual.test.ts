@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { App } from '../../src/commands/shared/app.js';
-import { manPaths, manual } from '../../src/commands/shared/manual.js';
+import { MANUAL_RELEASE, manPaths, manual } from '../../src/commands/shared/manual.js';
 
 /**
  * The manual under docs/commands/ and man/ is generated from the command tree; the checked-in
@@ -106,6 +106,47 @@ describe('the manual', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("dates the man pages with package.json's version and the day it was set", () => {
+    const pkg = packageJson();
+    expect(
+      MANUAL_RELEASE.version,
+      'a new version: set its date in MANUAL_RELEASE (src/commands/shared/manual.ts)',
+    ).toBe(pkg.version);
+    expect(MANUAL_RELEASE.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const [path, text] of files)
+      if (path.startsWith('man/'))
+        expect(text.split('\n')[0], path).toMatch(
+          new RegExp(
+            `^\\.TH "[^"]+" "1" "${MANUAL_RELEASE.date}" "edp ${MANUAL_RELEASE.version.replace(/\./g, '\\.')}" `,
+          ),
+        );
+  });
+
+  // mandoc has no --version: installed is when it runs (on empty input, it lints nothing).
+  const mandoc = spawnSync('mandoc', ['-T', 'lint'], { input: '' }).error === undefined;
+  it.skipIf(!mandoc)(
+    mandoc
+      ? "passes mandoc's linter without a warning"
+      : "passes mandoc's linter: skipped, mandoc is not installed (.ci/run installs Debian's mandoc where apt is available)",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'edp-mandoc-'));
+      try {
+        const pages: string[] = [];
+        for (const [path, text] of files) {
+          if (!path.startsWith('man/')) continue;
+          pages.push(join(dir, basename(path)));
+          writeFileSync(pages.at(-1)!, text);
+        }
+        expect(pages.length).toBeGreaterThan(50);
+        const result = spawnSync('mandoc', ['-T', 'lint', '-W', 'warning', ...pages], { encoding: 'utf8' });
+        expect(result.stdout + result.stderr).toBe('');
+        expect(result.status).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.runIf(groff)('shows an option as it is typed in the man page', () => {
     const text = execFileSync('groff', ['-man', '-Tascii', '-P-cbou'], {

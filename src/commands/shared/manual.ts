@@ -19,6 +19,13 @@ export function manual(program: Command): Map<string, string> {
   return files;
 }
 
+/**
+ * The release the man pages describe, on each page's `.TH` line: the version and the date it was
+ * set. Kept here, not taken from the clock or git, so that generating the pages again changes
+ * nothing; test/commands/manual.test.ts fails when package.json's version is another.
+ */
+export const MANUAL_RELEASE = { version: '0.1.0', date: '2026-11-21' };
+
 /** The man pages' paths as package.json's `man` lists them. */
 export function manPaths(files: Map<string, string>): string[] {
   return [...files.keys()].filter((f) => f.startsWith('man/')).map((f) => `./${f}`);
@@ -321,7 +328,7 @@ function roff(p: Page, pages: Page[]): string {
   const isProgram = !p.cmd.parent;
   const title = esc(p.file.toUpperCase());
   const out = [
-    `.TH "${title}" "1" "" "edp" "edp manual"`,
+    `.TH "${title}" "1" "${MANUAL_RELEASE.date}" "edp ${esc(MANUAL_RELEASE.version)}" "edp manual"`,
     // Option names and commands are not broken across lines, and lines are not stretched to the margin.
     '.nh',
     '.ad l',
@@ -364,7 +371,8 @@ function roff(p: Page, pages: Page[]): string {
   else out.push('.SH EXIT STATUS', 'See \\fBedp\\fR(1).');
   const also = seeAlso(p, pages);
   if (also.length > 0) out.push('.SH SEE ALSO', also.map(manRef).join(', '));
-  return `${out.join('\n')}\n`;
+  // A paragraph macro right after a section heading is one the heading already starts.
+  return `${out.filter((line, i) => !(line === '.PP' && out[i - 1]?.startsWith('.SH '))).join('\n')}\n`;
 }
 
 /** The sentence a command's page gives the variables every command reads, which the program's page describes. */
