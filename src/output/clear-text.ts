@@ -1,5 +1,6 @@
 import type { Credentials } from '../api/auth.js';
 import { displayUrl } from '../util/display-url.js';
+import { isLoopbackHost } from '../util/loopback.js';
 import type { Output } from './output.js';
 
 /** Whether credentials sent to this address cross a network unencrypted: http to a host that is not this machine. */
@@ -11,17 +12,7 @@ export function sentInClear(baseUrl: string): boolean {
     return false;
   }
   if (u.protocol !== 'http:') return false;
-  // The URL parser writes IPv4 addresses in full (127.1 is 127.0.0.1) and IPv6 ones in brackets, shortest form.
-  const host = u.hostname
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/\.$/, '');
-  const loopback =
-    host === 'localhost' ||
-    /^127\.\d+\.\d+\.\d+$/.test(host) ||
-    host === '::1' ||
-    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
-  return !loopback;
+  return !isLoopbackHost(u.hostname);
 }
 
 /** The runs (their output) already warned: `auth login` warns before asking, then builds the client. */
