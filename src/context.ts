@@ -182,6 +182,8 @@ export class Context {
       maxResponseBytes: this.env.EDP_MAX_RESPONSE_MB
         ? parsePositiveInt(this.env.EDP_MAX_RESPONSE_MB, 'EDP_MAX_RESPONSE_MB', { max: 4096 }) * 1024 * 1024
         : undefined,
+      // HTTPS_PROXY, HTTP_PROXY, NO_PROXY (src/http/proxy.ts)
+      env: this.env,
       sleep: this.io.sleep,
     });
     return this.service;

@@ -249,6 +249,35 @@ export class NetworkError extends Error {
 }
 
 /**
+ * The proxy requests go through (HTTPS_PROXY, HTTP_PROXY: src/http/proxy.ts) could not be
+ * reached or refused the tunnel to the service: nothing reached the service. The message names
+ * the proxy by scheme, host and port, never with the credentials its URL may carry.
+ */
+export class ProxyError extends Error {
+  readonly code: string;
+  /** the proxy's answer to CONNECT, when it refused the tunnel */
+  readonly status: number | undefined;
+  /** asking again may cure it: the proxy was unreachable, or could not reach the service */
+  readonly retryable: boolean;
+  readonly hint: string;
+  constructor(opts: {
+    message: string;
+    code: string;
+    status?: number;
+    retryable: boolean;
+    hint: string;
+    cause: unknown;
+  }) {
+    super(opts.message, { cause: opts.cause });
+    this.name = 'ProxyError';
+    this.code = opts.code;
+    this.status = opts.status;
+    this.retryable = opts.retryable;
+    this.hint = opts.hint;
+  }
+}
+
+/**
  * A command ended with a named outcome (build failed, wait timed out, degraded, changes
  * pending…); `exitCodeFor` turns the name into the exit code. A `silent` outcome prints
  * nothing: the command has already reported it (a plan with changes, doctor's findings).
@@ -286,6 +315,7 @@ export class ManyFailures extends Error {
  * shows at once.
  */
 export function describeNetworkError(cause: unknown, address?: string): string {
+  if (cause instanceof ProxyError) return cause.message;
   if (cause instanceof Error) {
     const code = (cause as { code?: string }).code;
     if (cause.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

@@ -1,5 +1,6 @@
-import type Agent from 'undici/lib/dispatcher/agent.js';
+import type { Dispatcher } from 'undici';
 import { loadUndici, type Undici } from '../http/undici.js';
+import { proxyFault, proxyFor, type ProxyEnvironment, type ProxyRoute } from '../http/proxy.js';
 import { ApiError, NetworkError, OutcomeUnknownError, UsageError, withHint } from '../errors.js';
 import { JsonDuplicateKeyError, JsonTooDeepError, parseJson, stringifyJson } from '../util/json.js';
 import { defaultExpect, shapeProblem, type Answer, type Expect } from './shape.js';
@@ -67,6 +68,8 @@ export interface RequestLogEntry {
   traceId: string | undefined;
   attempt: number;
   note?: string | undefined;
+  /** the proxy the request went through (scheme://host:port, never its credentials) */
+  via?: string | undefined;
 }
 
 /** Supplies authentication headers; owns token issuance and renewal. */
@@ -90,6 +93,11 @@ export interface ClientOptions {
   /** The pause before a repeat (default: real time); tests give their own. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   connections?: number | undefined;
+  /**
+   * The environment the proxy variables are read from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY and
+   * their lower-case forms: src/http/proxy.ts). Without it requests go straight to the service.
+   */
+  env?: ProxyEnvironment | undefined;
   /** Told before each repeat, so that a person waiting sees why nothing arrives yet. */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
   /** The largest answer read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
@@ -210,8 +218,13 @@ export class ApiClient {
   private readonly base: URL;
   /** The path the service is mounted at, '' at the root: every request goes under it. */
   private readonly prefix: string;
-  private readonly agent: InstanceType<typeof Agent>;
+  /** undici's Agent, or its ProxyAgent when the service is reached through a proxy. */
+  private readonly agent: Dispatcher;
   private readonly undici: Undici;
+  /** The proxy every request goes through, decided once for the run (the service has one address). */
+  readonly proxy: ProxyRoute | undefined;
+  /** The request log, each entry naming the proxy when there is one. */
+  private readonly log: ((entry: RequestLogEntry) => void) | undefined;
   private readonly policy: RetryPolicy;
   private readonly budget: RetryBudget;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -243,7 +256,17 @@ export class ApiClient {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.prefix = basePathOf(this.base);
     this.undici = loadUndici();
-    this.agent = new this.undici.Agent({ keepAliveTimeout: 10_000, connections: opts.connections ?? 32 });
+    // Before any connection: a proxy variable that cannot be used is bad input (exit 2).
+    this.proxy = proxyFor(this.base, opts.env ?? {});
+    const pool = { keepAliveTimeout: 10_000, connections: opts.connections ?? 32 };
+    // Through a proxy, every request (http:// services too) goes inside a CONNECT tunnel: the
+    // proxy sees the service's host and port, never a request line or a header (credentials,
+    // tokens). undici would otherwise send an http:// request to the proxy as it is.
+    this.agent = this.proxy
+      ? new (this.undici.proxyAgent())({ ...pool, uri: this.proxy.uri, proxyTunnel: true })
+      : new this.undici.Agent(pool);
+    const via = this.proxy?.shown;
+    this.log = opts.log && via ? (entry) => opts.log!({ ...entry, via }) : opts.log;
     this.policy = opts.policy ?? defaultRetryPolicy;
     this.budget = opts.budget ?? new RetryBudget(50);
     this.sleep = opts.sleep ?? sleep;
@@ -300,7 +323,7 @@ export class ApiClient {
       try {
         const res = await this.send(spec, target, authHeaders, limit?.signal);
         const ms = elapsedMs(started);
-        this.opts.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
+        this.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
         if (res.status >= 200 && res.status < 300) {
           if (spec.auth === 'bearer') this.opts.auth.used(spec.workspaceId);
           // Never a silent success or an empty list on an answer the commands cannot read.
@@ -327,7 +350,7 @@ export class ApiClient {
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         // An answer that arrived as the run stopped is not asked for again.
         if (decision.retry && !this.stop.signal.aborted && this.budget.take()) {
-          this.opts.log?.({
+          this.log?.({
             method: spec.method,
             path: target,
             status: res.status,
@@ -364,7 +387,7 @@ export class ApiClient {
         const ms = elapsedMs(started);
         // The read of a wait given up at its bound: no retry, no notice.
         if (limit?.signal.aborted) {
-          this.opts.log?.({
+          this.log?.({
             method: spec.method,
             path: target,
             status: 'error',
@@ -375,9 +398,12 @@ export class ApiClient {
           });
           throw limit.signal.reason;
         }
-        const code = (err as { code?: string }).code;
-        const sent = !(code && NOT_SENT_CODES.has(code));
-        this.opts.log?.({
+        // Through a proxy, a fault of the proxy's is told as its own, naming it: nothing reached the service.
+        const fault = this.proxy && proxyFault(err, this.proxy, this.base);
+        const failure: unknown = fault ?? err;
+        const code = (failure as { code?: string }).code;
+        const sent = !fault && !(code && NOT_SENT_CODES.has(code));
+        this.log?.({
           method: spec.method,
           path: target,
           status: 'error',
@@ -386,8 +412,10 @@ export class ApiClient {
           attempt,
           note: String(code ?? (err as Error).name),
         });
+        // The proxy refused the tunnel (403, 407): asking again would meet the same refusal.
+        if (fault && !fault.retryable) throw withHint(new NetworkError(spec.method, target, fault), fault.hint);
         // Refused before anything was written (a certificate, a header): the same again would fail the same way.
-        const never = typeof code === 'string' ? unsendable(code, err as Error, this.base.origin) : undefined;
+        const never = !fault && typeof code === 'string' ? unsendable(code, err as Error, this.base.origin) : undefined;
         if (never !== undefined)
           throw withHint(
             new NetworkError(spec.method, target, Object.assign(new Error(never.why), { code, cause: err })),
@@ -396,7 +424,7 @@ export class ApiClient {
         outcome = { kind: 'network', sent };
         const decision = decideRetry(this.policy, outcome, attempt, repeatable);
         if (decision.retry && this.budget.take()) {
-          if (limit) limit.failure = new NetworkError(spec.method, target, err, this.base.origin);
+          if (limit) limit.failure = new NetworkError(spec.method, target, failure, this.base.origin);
           // A timeout's DOMException carries a numeric legacy code (23): its name says more.
           const faultCode = typeof code === 'string' ? code : String((err as Error).name || 'error');
           this.opts.onRetry?.({
@@ -411,7 +439,8 @@ export class ApiClient {
           continue;
         }
         if (!repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err, this.base.origin);
-        throw new NetworkError(spec.method, target, err, this.base.origin);
+        const error = new NetworkError(spec.method, target, failure, this.base.origin);
+        throw fault ? withHint(error, fault.hint) : error;
       }
     }
   }

@@ -138,6 +138,8 @@ const NETWORK_WORDS: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
   EHOSTUNREACH: 'host unreachable',
   ERR_TLS_HANDSHAKE_TIMEOUT: 'TLS handshake timed out',
+  // The proxy (HTTPS_PROXY, HTTP_PROXY) could not reach the service: src/http/proxy.ts.
+  PROXY_TUNNEL_REFUSED: 'the proxy could not open a tunnel to the service',
 };
 
 /**

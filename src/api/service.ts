@@ -40,6 +40,8 @@ export interface ServiceOptions {
   pageConcurrency?: number | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
   maxResponseBytes?: number | undefined;
+  /** where the proxy variables are read from (see ClientOptions.env) */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** the pause before a repeat (see ClientOptions.sleep) */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
@@ -68,6 +70,7 @@ export class Service {
       userAgent: opts.userAgent,
       onRetry: opts.onRetry,
       maxResponseBytes: opts.maxResponseBytes,
+      env: opts.env,
       sleep: opts.sleep,
     });
     this.pageConcurrency = opts.pageConcurrency;

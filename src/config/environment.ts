@@ -71,6 +71,21 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     readBy: 'all',
   },
   {
+    name: 'HTTPS_PROXY',
+    text: 'the proxy requests to an https:// service go through, as http://[USER:PASSWORD@]HOST:PORT (https_proxy wins when both are set; with neither, HTTP_PROXY). Never for localhost, 127.0.0.0/8 or ::1.',
+    readBy: 'all',
+  },
+  {
+    name: 'HTTP_PROXY',
+    text: 'the proxy requests to an http:// service go through (http_proxy wins when both are set). Requests go inside a CONNECT tunnel: the proxy sees the host and port, never a credential.',
+    readBy: 'all',
+  },
+  {
+    name: 'NO_PROXY',
+    text: 'hosts reached without the proxy, separated by commas: a name matches its subdomains too (example.com, .example.com), HOST:PORT that port alone, * every host (no_proxy wins when both are set).',
+    readBy: 'all',
+  },
+  {
     name: 'EDP_WEBHOOK_SECRET',
     text: "an endpoint's secret the receiver checks signatures with, as --secret.",
     readBy: { commands: ['webhooks listen'] },

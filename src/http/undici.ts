@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type AgentClass from 'undici/lib/dispatcher/agent.js';
+import type ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
 import type undiciRequest from 'undici/lib/api/api-request.js';
 import { requireBuilt } from '../util/commonjs.js';
 
@@ -11,6 +12,8 @@ declare const __EDP_UNDICI_CJS__: string;
 export interface Undici {
   Agent: typeof AgentClass;
   request: typeof undiciRequest;
+  /** undici's ProxyAgent, loaded on the first call: only a run through a proxy needs it. */
+  proxyAgent(): typeof ProxyAgentClass;
 }
 
 let loaded: Undici | undefined;
@@ -28,7 +31,16 @@ export function loadUndici(): Undici {
     loaded = requireBuilt(file, 'undici') as Undici;
   } else {
     const require = createRequire(import.meta.url);
-    loaded = { Agent: require('undici/lib/dispatcher/agent.js'), request: require('undici/lib/api/api-request.js') };
+    loaded = {
+      Agent: require('undici/lib/dispatcher/agent.js'),
+      request: require('undici/lib/api/api-request.js'),
+      // As undici-bundle.ts does: the tunnel is opened with connect(), which the index installs.
+      proxyAgent: () => {
+        const dispatcher = require('undici/lib/dispatcher/dispatcher.js') as { prototype: { connect?: unknown } };
+        dispatcher.prototype.connect ??= require('undici/lib/api/api-connect.js');
+        return require('undici/lib/dispatcher/proxy-agent.js');
+      },
+    };
   }
   return loaded;
 }
