@@ -179,6 +179,23 @@ export class Output {
   readonly lost = { stdout: 0, stderr: 0 };
   /** What is meant for stdout goes to stderr once stdout's reader is gone (a writing run keeps reporting). */
   private stdoutToStderr = false;
+  /** Rows of the terminal written so far, on stdout and stderr where each is one: see `rowsDrawn`. */
+  private rows = 0;
+
+  /**
+   * How many rows of the terminal the lines written so far take (each line as many rows as it
+   * wraps to): a view redrawn in place (`recipes status --watch`) moves up by the rows it drew.
+   */
+  get rowsDrawn(): number {
+    return this.rows;
+  }
+
+  private countRows(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, text: string): void {
+    if (!stream.isTTY) return;
+    const columns = stream.columns && stream.columns > 0 ? stream.columns : 80;
+    const lines = text.split('\n');
+    for (const line of lines.slice(0, -1)) this.rows += Math.max(1, Math.ceil(widthOf(stripStyle(line)) / columns));
+  }
 
   constructor(
     readonly io: IO,
@@ -233,6 +250,7 @@ export class Output {
       else this.lost.stdout++;
       return;
     }
+    this.countRows(stream, text);
     stream.write(text, (err) => {
       if (err) this.lost.stdout++;
     });
@@ -244,6 +262,7 @@ export class Output {
       this.lost.stderr++;
       return;
     }
+    this.countRows(stream, text);
     stream.write(text, (err) => {
       if (err) this.lost.stderr++;
     });

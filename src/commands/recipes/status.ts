@@ -137,10 +137,15 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   const printRows = () => listRows(snap);
   const watchingLine = (s: Snapshot) =>
     `watching ${building(s.rows).length} build(s) until they end; Ctrl-C stops watching (the builds go on)`;
+  // A redraw goes back up over what the last drawing and the notes after it took, and draws
+  // from there, clearing below: what was on the screen before, and the scrollback, stay.
+  let drawnFrom: number | undefined;
   const show = async (s: Snapshot) => {
-    if (redraw) ctx.output.write('\u001b[H\u001b[2J');
+    const up = drawnFrom === undefined ? 0 : ctx.output.rowsDrawn - drawnFrom;
+    if (redraw && up > 0) ctx.output.write(`\u001b[${up}F\u001b[J`);
+    drawnFrom = ctx.output.rowsDrawn;
     await listRows(s);
-    // The screen was cleared: the line that says what is going on is drawn again under the table.
+    // What was drawn below the table went with it: the line that says what is going on is drawn again.
     if (redraw && wait && building(s.rows).length > 0 && s !== snap0) ctx.output.info(watchingLine(s));
   };
   // Piped, --watch prints the rows once, when every build has ended; progress goes to stderr.

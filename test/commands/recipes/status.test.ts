@@ -141,17 +141,19 @@ describe('edp recipes status', () => {
     expect(json.json().map((x: any) => x.state)).toEqual(['ready_to_work', 'ready_to_work']);
   });
 
-  it('--watch on a terminal redraws the table until every build has ended', async () => {
+  it('--watch on a terminal redraws the table in place until every build has ended, the scrollback kept', async () => {
     await control(t.sb, 'PATCH', '/faults', { build_seconds: 60 });
     const token = await tokenFor(t.sb, 101);
     const id = await createRecipe(t.sb, token, 4001);
     await configure(t.sb, token, id, configuration(t.sb, 101, { google_ads: 'all' }));
     await http(t.sb, 'POST', `${V31}${id}/build/`, { token });
-    const CLEAR = '\u001b[H\u001b[2J';
+    // Each redraw goes up over the rows the last one drew and clears below: never the screen.
+    const MOVE = /\u001b\[(\d+)F\u001b\[J/;
+    const drawingsOf = (all: string) => (all === '' ? [] : all.split(new RegExp(MOVE.source, 'g')));
     let draws = 0;
     const run = cli(t.sb, ['recipes', 'status', '-w', '101', '--watch', '--poll-interval', '20ms'], {
       tty: true,
-      onStdout: (all) => (draws = all.split(CLEAR).length - 1),
+      onStdout: (all) => (draws = Math.ceil(drawingsOf(all).length / 2)),
     });
     // The build is moved on through the state each time the table has been drawn.
     const recipe = t.sb.store.state.recipes.find((r) => r.id === id)!;
@@ -161,8 +163,14 @@ describe('edp recipes status', () => {
     Object.assign(recipe, { state: 'ready_to_work', build: null });
     const r = await run;
     expect(r.code).toBe(0);
-    const drawings = r.stdout.split(CLEAR).slice(1);
+    expect(r.stdout).not.toContain('\u001b[2J');
+    expect(r.stdout).not.toContain('\u001b[H');
+    // [drawing, rows up, drawing, rows up, drawing]: each move is the rows of the drawing before it.
+    const parts = drawingsOf(r.stdout);
+    const drawings = parts.filter((_p, i) => i % 2 === 0);
+    const moves = parts.filter((_p, i) => i % 2 === 1).map(Number);
     expect(drawings).toHaveLength(3);
+    expect(moves).toEqual(drawings.slice(0, -1).map((d) => d.split('\n').length - 1));
     expect(drawings.map((d) => /extracting_data|building_dependencies|ready_to_work/.exec(d)?.[0])).toEqual([
       'extracting_data',
       'building_dependencies',
