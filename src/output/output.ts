@@ -152,6 +152,26 @@ export function wrapText(text: string, width: number): string[] {
   return lines;
 }
 
+/**
+ * A line of prose fitted to `width`: broken at spaces, never inside a word, each further line
+ * indented as the first plus two spaces. A line that fits, or a width unknown, stays as it is.
+ */
+export function fitProse(line: string, width: number): string {
+  if (!Number.isFinite(width) || widthOf(stripStyle(line)) <= width) return line;
+  const indent = /^ */.exec(line)![0];
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.slice(indent.length).split(' ')) {
+    const next = current === '' ? `${out.length === 0 ? indent : `${indent}  `}${word}` : `${current} ${word}`;
+    if (current !== '' && widthOf(stripStyle(next)) > width) {
+      out.push(current);
+      current = `${indent}  ${word}`;
+    } else current = next;
+  }
+  out.push(current);
+  return out.join('\n');
+}
+
 /** Resolves once every write made so far to `stream` has reached it or failed. */
 function written(stream: OutStream): Promise<void> | undefined {
   return isClosed(stream) ? undefined : new Promise<void>((resolve) => stream.write('', () => resolve()));
@@ -276,6 +296,19 @@ export class Output {
   /** A line for a person on stdout. */
   line(text = ''): void {
     this.toStdout(`${this.forOut(text)}\n`);
+  }
+
+  /**
+   * A line of prose for a person (an explanation, a finding): at a terminal, fitted to the
+   * window at spaces (fitProse), so no word is cut by the terminal's own wrapping. Never a
+   * command to paste: a command broken over lines is pasted broken.
+   */
+  prose(text: string, to: 'stdout' | 'stderr' = 'stdout'): void {
+    const stream = to === 'stdout' ? this.io.stdout : this.io.stderr;
+    const columns = stream.isTTY && (stream.columns ?? 0) > 0 ? stream.columns! : Infinity;
+    const fitted = fitProse(text, columns);
+    if (to === 'stdout') this.line(fitted);
+    else this.info(fitted);
   }
 
   /** Text for a person: service text cannot drive the terminal; this tool's colours stay. */

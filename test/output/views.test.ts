@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Output, fitWidths, plainText, truncate, type Column } from '../../src/output/output.js';
+import { Output, fitProse, fitWidths, plainText, truncate, type Column } from '../../src/output/output.js';
 import { closest, didYouMean, editDistance } from '../../src/util/did-you-mean.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, sandbox } from '../helpers.js';
@@ -197,6 +197,15 @@ describe('details at a terminal', () => {
       ['title', '2026-11-29 is a date in a title'],
     ]);
     expect(text()).toBe(`id       7\nupdated  1 hour ago\ntitle    2026-11-29 is a date in a title\n`);
+  });
+});
+
+describe('fitProse', () => {
+  it('breaks at spaces, keeps words whole, continues two spaces in; a line that fits is unchanged', () => {
+    expect(fitProse('  one two three four', 12)).toBe('  one two\n    three\n    four');
+    expect(fitProse('  averyveryverylongword x', 8)).toBe('  averyveryverylongword\n    x');
+    expect(fitProse('short', 12)).toBe('short');
+    expect(fitProse('no width known here', Infinity)).toBe('no width known here');
   });
 });
 

@@ -44,7 +44,8 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
   else if (findings.length === 0) ctx.output.line('No finding: nothing needs action.');
   else {
     for (const f of findings) {
-      ctx.output.line(
+      // The finding is prose, fitted to the window; the fix may hold a command to paste: left whole.
+      ctx.output.prose(
         `${f.workspace_id === null ? 'agency' : `workspace ${idText(f.workspace_id)}`}: ${f.check}: ${f.code}: ${f.message}`,
       );
       ctx.output.line(`  fix: ${f.fix}`);

@@ -324,7 +324,9 @@ async function explainNotDelivered(
       ctx.output.info(
         `  ${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`,
       );
-      for (const line of lines) ctx.output.info(`  ${line}`);
+      for (const line of lines)
+        if (line.command) ctx.output.info(`  ${line.text}`);
+        else ctx.output.prose(`  ${line.text}`, 'stderr');
     }
     ctx.output.info(`  ${rebuildLine(r, ws)}`);
   }

@@ -30,10 +30,24 @@ describe('a degraded build explained', () => {
       expect(text).toMatch(
         new RegExp(`extraction \\d+, account ${left}: extraction_failed {2}"${a.title}", remote id ${a.account_id}`),
       );
-      expect(text).toMatch(/ {4}its extraction failed; next: edp extracts run \d+ --wait -w 101/);
+      expect(text).toMatch(/\n {4}its extraction failed\n {4}next: edp extracts run \d+ --wait -w 101\n/);
       expect(text).toContain(`Once fixed, build again: edp recipes build ${id} --wait -w 101`);
       if (!tty) expect(r.stdout).not.toContain('Once fixed');
     }
+  });
+
+  it('at 40 columns the explanation is wrapped at spaces, never mid-word, and the command stays whole', async () => {
+    const { id } = await degradedRecipe('fails');
+    const r = await cli(t.sb, ['recipes', 'get', id, ...W], { tty: true, columns: 40, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const entry = lines.findIndex((l) => /^ {2}extraction \d+, account/.test(l));
+    // The entry line is prose: each of its rows fits, the words whole, continued two spaces in.
+    expect(lines[entry]!.length).toBeLessThanOrEqual(40);
+    expect(lines[entry + 1]).toMatch(/^ {4}\S/);
+    expect(lines.join(' ')).toContain('extraction_failed');
+    const next = lines.find((l) => l.startsWith('    next: '))!;
+    expect(next).toMatch(/^ {4}next: edp extracts run \d+ --wait -w 101$/);
   });
 
   it('a reason the tool does not know is shown as it comes, with a generic next step', async () => {
@@ -43,7 +57,7 @@ describe('a degraded build explained', () => {
     const r = await cli(t.sb, ['recipes', 'get', id, ...W], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(': quota_exceeded_elsewhere');
-    expect(r.stdout).toMatch(/a reason this version of edp does not know; next: edp extracts get \d+ -w 101/);
+    expect(r.stdout).toMatch(/a reason this version of edp does not know\n {4}next: edp extracts get \d+ -w 101\n/);
   });
 
   it('reads account names only when something was left out; --json stays the exact object', async () => {

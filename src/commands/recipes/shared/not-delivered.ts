@@ -132,12 +132,19 @@ export function hasNotDelivered(r: Recipe): boolean {
   return (r.sources ?? []).some((s) => (s.not_delivered_count ?? s.not_delivered?.length ?? 0) > 0);
 }
 
+/** A line about an account left out: prose (fitted to the window) or a command (never broken). */
+export interface EntryLine {
+  text: string;
+  command?: boolean;
+}
+
 /**
  * Lines for a person about one source: each shown entry with the account's title and remote id,
- * then what the reason means and the command to run next (`ws` absent: no commands).
+ * then what the reason means, and the command to run next on a line of its own (`ws` absent: no
+ * commands).
  */
-export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames, ws: string | undefined): string[] {
-  const out: string[] = [];
+export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames, ws: string | undefined): EntryLine[] {
+  const out: EntryLine[] = [];
   const recipeId = idText(r.recipe_id);
   const count = s.not_delivered_count ?? s.not_delivered?.length ?? 0;
   const shown = shownEntries(s);
@@ -149,7 +156,9 @@ export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames,
           .filter(Boolean)
           .join(', ')
       : '';
-    out.push(`  extraction ${idText(n.extraction_id)}, account ${accountId}: ${n.reason}${who ? `  ${who}` : ''}`);
+    out.push({
+      text: `  extraction ${idText(n.extraction_id)}, account ${accountId}: ${n.reason}${who ? `  ${who}` : ''}`,
+    });
     const help = NOT_DELIVERED_REASONS[n.reason];
     const place: EntryPlace = {
       recipeId,
@@ -164,11 +173,10 @@ export function sourceEntryLines(r: Recipe, s: SourceEntry, names: AccountNames,
         ? help.next(place)
         : suggest(['extracts', 'get', place.extractionId], { workspace: ws })
       : undefined;
-    out.push(
-      `    ${help ? help.meaning : 'a reason this version of edp does not know'}${next ? `; next: ${next}` : ''}`,
-    );
+    out.push({ text: `    ${help ? help.meaning : 'a reason this version of edp does not know'}` });
+    if (next) out.push({ text: `    next: ${next}`, command: true });
   }
-  if (count > shown.length) out.push(`  and ${count - shown.length} more`);
+  if (count > shown.length) out.push({ text: `  and ${count - shown.length} more` });
   return out;
 }
 

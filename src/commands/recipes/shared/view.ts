@@ -59,7 +59,7 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
         output.info(
           `${s.data_source}: ${s.status}, ${s.not_delivered_count ?? s.not_delivered?.length ?? 0} not delivered`,
         );
-        for (const line of lines) output.info(line);
+        for (const line of lines) output.info(line.text);
       }
       output.info(rebuildLine(r, explain.ws));
     }
@@ -98,7 +98,9 @@ export function showRecipe(output: Output, r: Recipe, explain?: { names: Account
     output.line(
       `${c.bold(s.data_source)}  ${status}${count > 0 ? `, ${count} not delivered` : ''}${s.error ? `  ${errorText(s.error)}` : ''}`,
     );
-    for (const line of sourceEntryLines(r, s, explain?.names ?? new Map(), explain?.ws)) output.line(line);
+    for (const line of sourceEntryLines(r, s, explain?.names ?? new Map(), explain?.ws))
+      if (line.command) output.line(line.text);
+      else output.prose(line.text);
   }
   if (explain?.ws && hasNotDelivered(r)) {
     output.line();
