@@ -6,12 +6,20 @@ import type { LosslessNumber } from '../util/json.js';
  * the OpenAPI document. Fields the contract does not name may be present: a reader tolerates
  * them.
  */
-const integer = { type: 'integer' } as const;
+/**
+ * A count of things (accounts, users, templates): int32, as every integer of the document that
+ * is no id carries its width.
+ */
+const count = { type: 'integer', format: 'int32' } as const;
 const text = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
 const textOrNull = { type: ['string', 'null'] } as const;
-/** An id: lists are ordered by it, paths name a resource by it. */
-const id = { type: 'integer', minimum: 1 } as const;
+/** An id: lists are ordered by it, paths name a resource by it. int64: recipe ids pass 2^53. */
+const id = { type: 'integer', format: 'int64', minimum: 1 } as const;
+/** An id or null (a recipe's data table before its first build). */
+const idOrNull = { type: ['integer', 'null'], format: 'int64', minimum: 1 } as const;
+/** An object whose fields the contract does not show. */
+const anyObject = { type: 'object' } as const;
 /** A page's link: a full URL, or null at either end (a mock's example is the end). */
 const pageLink = { type: ['string', 'null'], format: 'uri', examples: [null] } as const;
 
@@ -50,13 +58,14 @@ const sourceEntry = {
   properties: {
     data_source: text,
     status: text,
-    not_delivered_count: integer,
+    not_delivered_count: count,
     not_delivered: {
       type: 'array',
       maxItems: 100,
       items: {
         type: 'object',
-        properties: { extraction_id: id, account_id: { type: ['string', 'integer'] }, reason: text },
+        // the account's remote id: text, or an integer id
+        properties: { extraction_id: id, account_id: { type: ['string', 'integer'], format: 'int64' }, reason: text },
         required: ['extraction_id', 'account_id', 'reason'],
       },
     },
@@ -83,10 +92,11 @@ export const ANSWER_SCHEMAS = {
     type: 'object',
     description: 'The paginated list envelope: next and previous are full URLs or null.',
     properties: {
-      count: { type: 'integer', minimum: 0 },
+      count: { type: 'integer', format: 'int64', minimum: 0 },
       next: pageLink,
       previous: pageLink,
-      results: { type: 'array' },
+      // Each list's items have their own shape, in the operation's answer.
+      results: { type: 'array', items: anyObject },
     },
     required: ['count', 'next', 'previous', 'results'],
   },
@@ -103,7 +113,7 @@ export const ANSWER_SCHEMAS = {
   Connection: {
     type: 'object',
     description: 'A connection as lists show it (other fields are not shown by the contract).',
-    properties: { id, accounts_number: integer, enabled_for_extraction_accounts_number: integer },
+    properties: { id, accounts_number: count, enabled_for_extraction_accounts_number: count },
     required: ['id', 'accounts_number', 'enabled_for_extraction_accounts_number'],
   },
   AccountV3: {
@@ -150,9 +160,9 @@ export const ANSWER_SCHEMAS = {
       id,
       title: text,
       origin: text,
-      categories: { type: 'array' },
+      categories: { type: 'array', items: text },
       build_mode: text,
-      output_columns: { type: 'array' },
+      output_columns: { type: 'array', items: anyObject },
     },
     required: ['id', 'title', 'origin', 'categories', 'build_mode'],
   },
@@ -162,29 +172,29 @@ export const ANSWER_SCHEMAS = {
     properties: {
       recipe_id: id,
       template_id: id,
-      datatable_id: { type: ['integer', 'null'] },
+      datatable_id: idOrNull,
       title: text,
       state: textOrNull,
       error: { anyOf: [buildError, { type: 'null' }] },
       last_build_at: textOrNull,
       degraded: flag,
-      not_delivered_reasons: { type: 'array' },
+      not_delivered_reasons: { type: 'array', items: text },
       sources: { type: 'array', items: sourceEntry },
       data_sources: { type: 'array', items: text },
-      connections: { type: 'array' },
+      connections: { type: 'array', items: anyObject },
       sync_from_date: textOrNull,
     },
     required: ['recipe_id', 'title', 'state', 'data_sources', 'connections'],
   },
   RecipeV3Created: {
     type: 'object',
-    properties: { recipe_id: id, datatable_id: { type: ['integer', 'null'] } },
+    properties: { recipe_id: id, datatable_id: idOrNull },
     required: ['recipe_id', 'datatable_id'],
   },
   ExtractionCheck: {
     type: 'object',
     description: "A recipe's extraction tables (v3.1).",
-    properties: { all_tables_exist: flag, tables: { type: 'array' } },
+    properties: { all_tables_exist: flag, tables: { type: 'array', items: anyObject } },
     required: ['all_tables_exist', 'tables'],
   },
   Role: {
@@ -194,7 +204,7 @@ export const ANSWER_SCHEMAS = {
       title: text,
       description: textOrNull,
       permissions: { type: 'array', items: permissionPair },
-      user_count: integer,
+      user_count: count,
     },
     required: ['id', 'title', 'user_count'],
   },
@@ -209,9 +219,10 @@ export const ANSWER_SCHEMAS = {
     description: 'A recipe template (v3): its children nested recursively.',
     properties: {
       level: {},
-      children: { type: 'array' },
-      dependencies_count: integer,
-      output_columns: { type: ['array', 'null'] },
+      // each a template of this same shape
+      children: { type: 'array', items: anyObject },
+      dependencies_count: count,
+      output_columns: { type: ['array', 'null'], items: anyObject },
     },
     required: ['level', 'children', 'dependencies_count', 'output_columns'],
   },
@@ -224,7 +235,12 @@ export const ANSWER_SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { data_source: text, table: text, table_exists: flag, extraction_ids: { type: 'array' } },
+          properties: {
+            data_source: text,
+            table: text,
+            table_exists: flag,
+            extraction_ids: { type: 'array', items: id },
+          },
           required: ['data_source', 'table', 'table_exists', 'extraction_ids'],
         },
       },
@@ -249,7 +265,7 @@ export const ANSWER_SCHEMAS = {
       id,
       sync_historical_data: textOrNull,
       account_entity_id: id,
-      account_embedded_id: { type: ['integer', 'null'], minimum: 1 },
+      account_embedded_id: idOrNull,
       template: { type: 'object', properties: { is_wide_template: flag }, required: ['is_wide_template'] },
       fields: { type: 'array', items: field },
     },

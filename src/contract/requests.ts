@@ -48,10 +48,10 @@ const NOT_BLANK = /\S/;
  */
 export const integerId = z
   .custom<number | LosslessNumber>((v) => idOf(v) !== undefined, { message: 'A valid integer is required.' })
-  .meta({ type: 'integer' });
+  .meta({ type: 'integer', format: 'int64' });
 
-/** A positive integer id the service keeps below 2^53 (accounts, templates, tables, …). */
-const intId = z.number().int().positive();
+/** A positive integer id the service keeps below 2^53 (accounts, templates, tables, …): int64 all the same. */
+const intId = z.number().int().positive().meta({ format: 'int64' });
 
 /**
  * A title: not blank once trimmed, at most 255 characters. The pattern says "not blank" to the
@@ -275,7 +275,10 @@ export const recipeConfigurationV3 = recipeConfiguration(
     })
     .meta({
       type: 'object',
-      properties: { id: { type: 'integer' }, account_id: { type: ['string', 'integer'] } },
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        account_id: { type: ['string', 'integer'], format: 'int64' },
+      },
       required: ['id'],
     })
     .pipe(z.object({ id: integerId, account_id: z.union([z.string(), z.number()]).optional() })),

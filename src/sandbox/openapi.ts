@@ -155,7 +155,7 @@ function pagingParameters(op: Operation): unknown[] {
           : paging.pastEnd === 'empty'
             ? 'From 1; a page past the last is an empty page. A value that is no page number is read as 1.'
             : 'From 1; a page past the last is 404, and so is a value that is no page number.',
-      schema: { type: 'integer', minimum: 1, default: 1 },
+      schema: { type: 'integer', format: 'int32', minimum: 1, default: 1 },
     },
     {
       name: 'page_size',
@@ -167,8 +167,8 @@ function pagingParameters(op: Operation): unknown[] {
           : `A larger value is taken as ${paging.maxPageSize}; a value that is no size, as the default.`,
       schema:
         paging.mode === 'v31'
-          ? { type: 'integer', minimum: 1, maximum: paging.maxPageSize, default: 100 }
-          : { type: 'integer', minimum: 1, default: Math.min(100, paging.maxPageSize) },
+          ? { type: 'integer', format: 'int32', minimum: 1, maximum: paging.maxPageSize, default: 100 }
+          : { type: 'integer', format: 'int32', minimum: 1, default: Math.min(100, paging.maxPageSize) },
     },
   ];
 }
@@ -254,7 +254,10 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
       headers: {
         // Every answer carries it (the contract, Errors: every response carries `x-im-trace-id`).
         TraceId: { description: 'Quote it to support.', required: true, schema: { type: 'string' } },
-        RetryAfter: { description: 'Seconds to wait (30 in the contract).', schema: { type: 'integer' } },
+        RetryAfter: {
+          description: 'Seconds to wait (30 in the contract).',
+          schema: { type: 'integer', format: 'int32' },
+        },
       },
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic', description: 'Agency credentials' },

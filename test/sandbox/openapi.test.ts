@@ -178,3 +178,48 @@ describe('OpenAPI document', () => {
     );
   });
 });
+
+describe('OpenAPI document, every schema in it', () => {
+  /** Each schema object of the document with its JSON pointer, and whether `check` finds it wanting. */
+  function offenders(check: (schema: Record<string, unknown>) => boolean): string[] {
+    const found: string[] = [];
+    const walk = (node: unknown, pointer: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (!Array.isArray(node) && check(node as Record<string, unknown>)) found.push(pointer);
+      for (const [key, value] of Object.entries(node))
+        walk(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    };
+    walk(doc, '#');
+    return found;
+  }
+  const types = (schema: Record<string, unknown>): unknown[] =>
+    Array.isArray(schema.type) ? schema.type : [schema.type];
+
+  it('gives every integer its width: int64 for ids (recipe ids pass 2^53), int32 or int64 for the rest', () => {
+    const integers = offenders((s) => types(s).includes('integer'));
+    expect(integers.length).toBeGreaterThan(100);
+    expect(offenders((s) => types(s).includes('integer') && s.format !== 'int32' && s.format !== 'int64')).toEqual([]);
+    // An id, wherever it is, is int64; so is every integer past 2^31.
+    const narrowIds = offenders(
+      (s) =>
+        types(s).includes('integer') &&
+        s.format !== 'int64' &&
+        (typeof s.maximum === 'number' ? s.maximum > 2 ** 31 - 1 : false),
+    );
+    expect(narrowIds).toEqual([]);
+    const idPointers = integers.filter((p) =>
+      /(?:^|\/)(?:[a-z_]*_id|id)(?:\/(?:anyOf|items)\/\d+)?$|_ids\/items$/.test(p),
+    );
+    expect(idPointers.length).toBeGreaterThan(40);
+    const resolve = (pointer: string) =>
+      pointer
+        .slice(2)
+        .split('/')
+        .reduce<any>((n, k) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    expect(idPointers.filter((p) => resolve(p).format !== 'int64')).toEqual([]);
+  });
+
+  it('says what the items of every array are', () => {
+    expect(offenders((s) => types(s).includes('array') && !('items' in s) && !('prefixItems' in s))).toEqual([]);
+  });
+});
