@@ -261,7 +261,8 @@ export class ApiClient {
     const pool = { keepAliveTimeout: 10_000, connections: opts.connections ?? 32 };
     // Through a proxy, every request (http:// services too) goes inside a CONNECT tunnel: the
     // proxy sees the service's host and port, never a request line or a header (credentials,
-    // tokens). undici would otherwise send an http:// request to the proxy as it is.
+    // tokens). Said here rather than left to undici's default: with proxyTunnel: false an
+    // http:// request would go to the proxy as it is, headers and all.
     this.agent = this.proxy
       ? new (this.undici.proxyAgent())({ ...pool, uri: this.proxy.uri, proxyTunnel: true })
       : new this.undici.Agent(pool);
