@@ -68,8 +68,9 @@ export default tseslint.config(
     },
   },
   {
-    // The launcher is CommonJS (bin/package.json): a CommonJS entry starts sooner.
-    files: ['bin/**/*.js'],
+    // The launcher is CommonJS (bin/package.json): a CommonJS entry starts sooner. So is the
+    // single executable's entry (a SEA's main script is CommonJS).
+    files: ['bin/**/*.js', 'scripts/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
