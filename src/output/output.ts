@@ -30,6 +30,11 @@ export interface Column<T> {
   keep?: boolean | undefined;
   /** a column of the piped rows only: on a terminal another column shows its value */
   pipedOnly?: boolean | undefined;
+  /**
+   * A column a table at a terminal may leave out, as gh does, when even cut it does not fit the
+   * window: 1 first, then 2…; a note on stderr names what was left out. Without it, never.
+   */
+  drop?: number | undefined;
   /** colouring for a table cell on a terminal */
   style?: ((text: string, item: T, c: ChalkInstance) => string) | undefined;
 }
@@ -104,6 +109,35 @@ export function fitWidths(
     total--;
   }
   return widths;
+}
+
+/**
+ * Widths that fit the window, leaving out the columns marked `drop` (1 first) one at a time
+ * until they fit: the widths of the columns left, and the indexes of those left out. Undefined
+ * when even without them the table does not fit.
+ */
+export function fitDropping(
+  cols: ReadonlyArray<{ drop?: number | undefined }>,
+  natural: number[],
+  kept: boolean[],
+  screen: number,
+): { widths: number[]; left: number[] } | undefined {
+  const order = cols
+    .map((c, i) => ({ i, drop: c.drop }))
+    .filter((c): c is { i: number; drop: number } => c.drop !== undefined)
+    .sort((a, b) => a.drop - b.drop)
+    .map((c) => c.i);
+  for (let n = 0; n <= order.length; n++) {
+    const left = order.slice(0, n);
+    const stay = (_v: unknown, i: number) => !left.includes(i);
+    const widths = fitWidths(
+      natural.filter(stay),
+      screen - COLUMN_GAP.length * (cols.length - left.length - 1),
+      kept.filter(stay),
+    );
+    if (widths) return { widths, left: [...left].sort((a, b) => a - b) };
+  }
+  return undefined;
 }
 
 /** A cell that is one word of at most this many characters (an id, a state, a code, a date) is never cut. */
@@ -547,8 +581,31 @@ export class Output {
       (c, i) => c.keep ?? (times[i] || cells.every((r) => !/\s/.test(r[i]!) && widthOf(r[i]!) <= TOKEN_WIDTH)),
     );
     const screen = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! : Infinity;
-    const widths = fitWidths(natural, screen - COLUMN_GAP.length * (cols.length - 1), kept);
-    if (!widths) return this.fieldLines(cols, rows, headers, cells, screen);
+    const fitted = fitDropping(cols, natural, kept, screen);
+    if (!fitted) return this.fieldLines(cols, rows, headers, cells, screen);
+    if (fitted.left.length > 0) {
+      const names = fitted.left.map((i) => headers[i]!).join(', ');
+      this.info(`left out to fit the window: ${names} (a wider window or --json shows them)`);
+      const keep = (_v: unknown, i: number) => !fitted.left.includes(i);
+      return this.drawTable(
+        cols.filter(keep),
+        rows,
+        headers.filter(keep),
+        cells.map((r) => r.filter(keep)),
+        fitted.widths,
+      );
+    }
+    return this.drawTable(cols, rows, headers, cells, fitted.widths);
+  }
+
+  /** The table drawn with the widths fitted to the window. */
+  private async drawTable<T>(
+    cols: Array<Column<T>>,
+    rows: T[],
+    headers: string[],
+    cells: string[][],
+    widths: number[],
+  ): Promise<void> {
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       head: headers.map((h, i) => this.out.bold(truncate(h, widths[i]!))),
@@ -598,8 +655,16 @@ export class Output {
     rows.forEach((row, r) => {
       if (r > 0) lines.push('');
       columns.forEach((c, i) => {
-        const wrapped =
-          label >= screen ? wrapText(`${headers[i]!} ${cells[r]![i]!}`, screen) : wrapText(cells[r]![i]!, width);
+        const cell = cells[r]![i]!;
+        // One word (an id, a code) too wide beside the label goes whole on the next line.
+        if (label < screen && !/\s/.test(cell) && widthOf(cell) > width && widthOf(cell) <= screen - 2) {
+          lines.push(
+            this.out.bold(headers[i]!),
+            `  ${c.style && this.out.level > 0 ? c.style(cell, row, this.out) : cell}`,
+          );
+          return;
+        }
+        const wrapped = label >= screen ? wrapText(`${headers[i]!} ${cell}`, screen) : wrapText(cell, width);
         wrapped.forEach((text, k) => {
           const styled = c.style && this.out.level > 0 ? c.style(text, row, this.out) : text;
           if (label >= screen) lines.push(k === 0 ? this.out.bold(text) : text);

@@ -57,7 +57,8 @@ function rowOf(ws: string, r: Recipe): StatusRow {
 const columns: Array<Column<StatusRow>> = [
   { header: 'WORKSPACE', value: (r) => idText(r.workspace_id) },
   { header: 'RECIPE', value: (r) => idText(r.recipe_id) },
-  { header: 'TITLE', value: (r) => r.title ?? '' },
+  // Left out, in this order, when even cut the table does not fit the window.
+  { header: 'TITLE', value: (r) => r.title ?? '', drop: 3 },
   {
     header: 'STATE',
     keep: true,
@@ -74,9 +75,10 @@ const columns: Array<Column<StatusRow>> = [
         ? `${r.not_delivered_count} ${r.not_delivered_reasons.join(', ')}`.trim()
         : '',
     raw: (r) => r.not_delivered_count,
+    drop: 2,
   },
   { header: 'REASONS', value: () => '', raw: (r) => r.not_delivered_reasons.join(','), pipedOnly: true },
-  { header: 'LAST BUILD', value: (r) => r.last_build_at ?? '' },
+  { header: 'LAST BUILD', value: (r) => r.last_build_at ?? '', drop: 1 },
   { header: 'ERROR', value: (r) => r.error_code ?? '' },
 ];
 

@@ -27,6 +27,36 @@ async function failedRecipe(ws: number, code: string) {
 }
 
 describe('edp recipes status', () => {
+  it('at 80 and 40 columns, with an error code, keeps one row per recipe: columns are left out, and said to be', async () => {
+    const ok = await builtRecipe(t.sb, await tokenFor(t.sb, 101), 101, 4001, { google_ads: 'all' });
+    const bad = await failedRecipe(102, 'data_table_registration_failed');
+    for (const color of [false, true]) {
+      const env = color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' };
+      const r = await cli(t.sb, ['recipes', 'status', '--all-workspaces'], { tty: true, columns: 80, env });
+      expect(r.code).toBe(0);
+      const lines = r.stdout
+        .replace(/\u001b\[\d+m/g, '')
+        .trimEnd()
+        .split('\n');
+      // A header, then one line per recipe, each within the window, ids and the code whole.
+      expect(lines).toHaveLength(3);
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+      expect(lines[1]).toMatch(new RegExp(`^101 +${ok.id} .*ready_to_work`));
+      expect(lines[2]).toMatch(new RegExp(`^102 +${bad} .*failed +data_table_registration_failed$`));
+      expect(r.stderr).toContain(
+        'left out to fit the window: TITLE, LAST BUILD (a wider window or --json shows them)',
+      );
+    }
+    // At 40 columns even without them it cannot fit: one field per line, every value there.
+    const narrow = await cli(t.sb, ['recipes', 'status', '--all-workspaces'], {
+      tty: true,
+      columns: 40,
+      env: { NO_COLOR: '1' },
+    });
+    for (const line of narrow.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(narrow.stdout).toContain('data_table_registration_failed');
+  });
+
   it('one row per workspace and recipe with state, degraded, not delivered, last build and error code', async () => {
     const ok = await builtRecipe(t.sb, await tokenFor(t.sb, 101), 101, 4001, { google_ads: 'all' });
     const bad = await failedRecipe(102, 'sql_syntax_error');
