@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { badRequest, forbidden } from './errors.js';
-import type { ControlBody } from './http.js';
+import { z } from 'zod';
+import { parseBody, type ControlBody } from './http.js';
 import type { Store } from './store.js';
 
 /** The header that carries the control token. */
@@ -14,6 +15,18 @@ export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
 const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 
 /** Whether a listen address only takes connections from this machine. */
+/** The fault knobs of PATCH /_sandbox/faults: shares of requests, and amounts. */
+const share = z.number().min(0).max(1).optional();
+const amount = z.number().min(0).finite().optional();
+const FAULTS = z.object({
+  fail_rate: share,
+  reset_rate: share,
+  latency_ms: amount,
+  retry_after: amount,
+  token_ttl: amount,
+  build_seconds: amount,
+});
+
 export function isLoopbackAddress(host: string): boolean {
   const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
@@ -140,7 +153,8 @@ export function adminRoutes(app: FastifyInstance, store: Store): void {
   });
 
   app.patch<{ Body: ControlBody }>('/_sandbox/faults', async (request) => {
-    const body = request.body ?? {};
+    // Checked whole before any knob moves: a share is 0 to 1, the others 0 or more.
+    const body = parseBody(FAULTS, request.body);
     const o = store.opts;
     if (typeof body.fail_rate === 'number') o.failRate = body.fail_rate;
     if (typeof body.reset_rate === 'number') o.resetRate = body.reset_rate;

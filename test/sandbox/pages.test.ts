@@ -371,6 +371,18 @@ describe('the inspector', () => {
     ]);
     expect(after.text).toContain('Fault knobs applied.');
     expect(sb.store.opts.retryAfter).toBe(7);
+    // A share past 1 is refused whole: the form says so and no knob moves, by the form or the control.
+    expect((await get('/_sandbox/')).text).toMatch(/name="fail_rate" value="[\d.]+" min="0" max="1"/);
+    const refused = await post('/_sandbox/inspector/faults', [
+      ['fail_rate', '1.5'],
+      ['retry_after', '9'],
+    ]);
+    expect(refused.text).toContain('The fault knobs were not changed.');
+    expect([sb.store.opts.failRate, sb.store.opts.retryAfter]).toEqual([0, 7]);
+    const control = await http(sb, 'PATCH', '/_sandbox/faults', { body: { reset_rate: -0.1 } });
+    expect(control.status).toBe(400);
+    expect(JSON.stringify(control.body)).toContain('reset_rate');
+    expect(sb.store.opts.resetRate).toBe(0);
   });
 
   it('shows only its own messages: ?done= names one, never the text', async () => {

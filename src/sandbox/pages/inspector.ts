@@ -81,9 +81,9 @@ function section(id: string, title: string, body: string): string {
   return `<section aria-labelledby="${id}"><h2 id="${id}">${esc(title)}</h2>\n${body}\n</section>`;
 }
 
-function numberInput(name: string, label: string, value: number, step = 'any'): string {
+function numberInput(name: string, label: string, value: number, step = 'any', max?: number): string {
   return `<label for="f-${name}">${esc(label)}</label>
-<input type="number" id="f-${name}" name="${name}" value="${esc(value)}" min="0" step="${step}">`;
+<input type="number" id="f-${name}" name="${name}" value="${esc(value)}" min="0"${max === undefined ? '' : ` max="${max}"`} step="${step}">`;
 }
 
 export function inspectorRoutes(app: FastifyInstance, root: FastifyInstance, store: Store): void {
@@ -109,8 +109,8 @@ ${numberInput('advance_seconds', 'Advance the clock by (seconds)', 0)}
       'faults',
       'Faults',
       `<form method="post" action="/_sandbox/inspector/faults">
-${numberInput('fail_rate', 'Share of API requests answered 503 (0 to 1)', o.failRate)}
-${numberInput('reset_rate', 'Share of API answers whose connection is reset (0 to 1)', o.resetRate)}
+${numberInput('fail_rate', 'Share of API requests answered 503 (0 to 1)', o.failRate, 'any', 1)}
+${numberInput('reset_rate', 'Share of API answers whose connection is reset (0 to 1)', o.resetRate, 'any', 1)}
 ${numberInput('latency_ms', 'Latency added to every API request (ms)', o.latencyMs, '1')}
 ${numberInput('retry_after', 'Retry-After of a 503 (seconds)', o.retryAfter, '1')}
 ${numberInput('token_ttl', 'Token lifetime after last use (seconds)', o.tokenTtl, '1')}
