@@ -244,6 +244,14 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
         'Operations the edp sandbox serves for the contract, v3 and v3.1. Request schemas are the ones the sandbox validates with.',
     },
     servers: [{ url: '/' }],
+    // Each operation's tag: the version of the API it belongs to.
+    tags: [
+      { name: 'v3', description: 'The v3 operations: every resource, the v3 recipe operations among them.' },
+      {
+        name: 'v3.1',
+        description: 'The v3.1 operations: automated recipes and their templates, the accounts list, extract creation.',
+      },
+    ],
     paths,
     components: {
       schemas: {

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +40,37 @@ describe('the OpenAPI document, to outside tools', () => {
     const config = await loadConfig({ configPath: 'redocly.yaml' });
     const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
     expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
+  });
+
+  it("passes Spectral's OpenAPI ruleset (.spectral.yaml: every rule, at any severity, but those unfit for an emulator)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edp-spectral-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, text);
+      // Spectral's command line, run offline: the ruleset is the package's own, nothing is fetched.
+      const r = spawnSync(
+        process.execPath,
+        [
+          'node_modules/@stoplight/spectral-cli/dist/index.js',
+          'lint',
+          file,
+          '--ruleset',
+          '.spectral.yaml',
+          '--format',
+          'json',
+          '--fail-severity',
+          'hint',
+          '--quiet',
+        ],
+        { encoding: 'utf8', env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' } },
+      );
+      expect(r.stderr).toBe('');
+      const problems = JSON.parse(r.stdout || '[]') as Array<{ code: string; message: string; path: string[] }>;
+      expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`)).toEqual([]);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('every schema in it compiles under a JSON Schema 2020-12 validator (ajv, strict)', () => {
