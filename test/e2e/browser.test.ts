@@ -416,6 +416,10 @@ describe.skipIf(!HAVE_CHROMIUM)(
       expect(await rows.count()).toBeGreaterThanOrEqual(2);
       expect(text).toContain('the answer was lost');
       expect(text).toContain('Links sent to connect Google Ads'); // the outbox
+      // Long paths, codes and signatures wrap in their cells: nothing runs past a 1280 px window.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
       await expectAccessible(page);
       await screenshot(page, 'inspector');
       // The clock form moves the sandbox's clock.

@@ -26,7 +26,8 @@ button { font: inherit; background: #1d3557; color: #fff; border: 0; border-radi
 button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid #e76f00; outline-offset: 2px; }
 a { color: #0b4f9c; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
-th, td { border: 1px solid #c4c4c4; padding: .2rem .4rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #c4c4c4; padding: .2rem .4rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+.table-scroll { overflow-x: auto; }
 th { background: #eef1f5; }
 code { font-size: 13px; word-break: break-all; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -31,9 +31,10 @@ function table(caption: string, columns: string[], rows: Row[], empty: string, m
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${cell(r[c])}</td>`).join('')}</tr>`).join('\n');
   const rest = more > 0 ? `\n<p>${more} older not shown (all of them: <code>${esc(all)}</code>).</p>` : '';
-  return `<table><caption class="visually-hidden">${esc(caption)}</caption><thead><tr>${head}</tr></thead><tbody>
+  // Long values wrap in their cells; a table still too wide scrolls in its own box, not the page.
+  return `<div class="table-scroll"><table><caption class="visually-hidden">${esc(caption)}</caption><thead><tr>${head}</tr></thead><tbody>
 ${body}
-</tbody></table>${rest}`;
+</tbody></table></div>${rest}`;
 }
 
 /**
