@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const benches = ['startup', 'paging', 'fleet', 'fleet-plan', 'fleet-scale', 'listen', 'sandbox'].filter((b) =>
+const benches = ['startup', 'binary', 'paging', 'fleet', 'fleet-plan', 'fleet-scale', 'listen', 'sandbox'].filter((b) =>
   existsSync(`bench/${b}.mjs`),
 );
 let failed = 0;
