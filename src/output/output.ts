@@ -35,6 +35,8 @@ export interface Column<T> {
    * window: 1 first, then 2…; a note on stderr names what was left out. Without it, never.
    */
   drop?: number | undefined;
+  /** at least this wide at a terminal: a table redrawn in place keeps its columns where they were */
+  minWidth?: number | undefined;
   /** colouring for a table cell on a terminal */
   style?: ((text: string, item: T, c: ChalkInstance) => string) | undefined;
 }
@@ -576,7 +578,9 @@ export class Output {
     const headers = cols.map((c) => terminalSafe(c.header));
     const cells = allCells.map(pick);
     const times = pick(timeColumn);
-    const natural = cols.map((_c, i) => Math.max(widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))));
+    const natural = cols.map((c, i) =>
+      Math.max(c.minWidth ?? 0, widthOf(headers[i]!), ...cells.map((r) => widthOf(r[i]!))),
+    );
     const kept = cols.map(
       (c, i) => c.keep ?? (times[i] || cells.every((r) => !/\s/.test(r[i]!) && widthOf(r[i]!) <= TOKEN_WIDTH)),
     );

@@ -1,5 +1,5 @@
 import { listRecipes, type Recipe } from '../../api/recipes.js';
-import { BUILDING_STATES } from '../../contract/recipes.js';
+import { BUILDING_STATES, RECIPE_STATES } from '../../contract/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
 import { ExitError, ManyFailures } from '../../errors.js';
@@ -105,6 +105,16 @@ async function readAll(
   };
 }
 
+/**
+ * The table of a watch: its STATE column as wide as any state it may come to show, so that
+ * a redraw does not move the columns as the builds move on.
+ */
+const STATE_WIDTH = Math.max(
+  'never built'.length,
+  ...RECIPE_STATES.map((state) => stateText({ state, degraded: true }).length),
+);
+const watchColumns = columns.map((c) => (c.header === 'STATE' ? { ...c, minWidth: STATE_WIDTH } : c));
+
 const keyOf = (r: StatusRow) => `${idText(r.workspace_id)}/${idText(r.recipe_id)}`;
 const building = (rows: StatusRow[]) => rows.filter((r) => BUILDING_STATES.has(r.state ?? ''));
 const describeRow = (r: StatusRow) =>
@@ -134,7 +144,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
       s.errors.length === 0
         ? 'No recipe in these workspaces.'
         : `No recipe in workspace${read.length === 1 ? '' : 's'} ${read.join(', ')}.`;
-    await ctx.output.list(s.rows, columns, { empty });
+    await ctx.output.list(s.rows, redraw ? watchColumns : columns, { empty });
   };
   const printRows = () => listRows(snap);
   const watchingLine = (s: Snapshot) =>

@@ -43,9 +43,7 @@ describe('edp recipes status', () => {
       for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
       expect(lines[1]).toMatch(new RegExp(`^101 +${ok.id} .*ready_to_work`));
       expect(lines[2]).toMatch(new RegExp(`^102 +${bad} .*failed +data_table_registration_failed$`));
-      expect(r.stderr).toContain(
-        'left out to fit the window: TITLE, LAST BUILD (a wider window or --json shows them)',
-      );
+      expect(r.stderr).toContain('left out to fit the window: TITLE, LAST BUILD (a wider window or --json shows them)');
     }
     // At 40 columns even without them it cannot fit: one field per line, every value there.
     const narrow = await cli(t.sb, ['recipes', 'status', '--all-workspaces'], {
@@ -201,6 +199,8 @@ describe('edp recipes status', () => {
     const moves = parts.filter((_p, i) => i % 2 === 1).map(Number);
     expect(drawings).toHaveLength(3);
     expect(moves).toEqual(drawings.slice(0, -1).map((d) => d.split('\n').length - 1));
+    // The columns stay where they were as the state moves on: every drawing has the same header.
+    expect(new Set(drawings.map((d) => d.split('\n')[0])).size).toBe(1);
     expect(drawings.map((d) => /extracting_data|building_dependencies|ready_to_work/.exec(d)?.[0])).toEqual([
       'extracting_data',
       'building_dependencies',
