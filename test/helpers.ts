@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, onTestFinished, TestRunner } from 'vitest';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -299,10 +299,16 @@ export async function cli(
   };
 }
 
-let shared: string | undefined;
+/**
+ * The config folder of the test file running (a worker runs several files, its modules shared:
+ * isolate is off): tokens and settings one file leaves never reach another.
+ */
+const configDirs = new Map<string, string>();
 function sharedConfigDir(): string {
-  shared ??= tempDir('edp-cfg-').dir;
-  return shared;
+  const file = expect.getState().testPath ?? '';
+  let dir = configDirs.get(file);
+  if (dir === undefined) configDirs.set(file, (dir = tempDir('edp-cfg-').dir));
+  return dir;
 }
 
 /** Raw HTTP against the sandbox (or any server at a `url`), for contract-level tests. */
