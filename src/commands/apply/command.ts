@@ -5,7 +5,7 @@ import { examples } from '../shared/help.js';
 
 const apply = (cmd: Command) =>
   cmd
-    .argument('[plan]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
+    .argument('[plan-file]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
     .option('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .addOption(yesFlag('do not ask (needed when not at a terminal)'))
     .addOption(concurrencyFlag('workspaces changed at once'))

@@ -174,7 +174,7 @@ const deploy = () =>
       .addOption(allWorkspacesFlag())
       .addOption(concurrencyFlag(`workspaces deployed at once, at most ${MAX_CONCURRENCY}`))
       .option(
-        '-f, --file <spec>',
+        '-f, --file <file>',
         'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency',
       )
       .option('--dry-run', 'print the requests it would send; send no write')

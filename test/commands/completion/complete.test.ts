@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
+import { Command } from '@commander-js/extra-typings';
+import { buildProgram } from '../../../src/cli.js';
+import { App } from '../../../src/commands/shared/app.js';
+import { completeStatic, optionPaths } from '../../../src/commands/completion/shared/complete.js';
+import { processIO } from '../../../src/output/io.js';
 import { cli, control, sandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
 
@@ -74,10 +79,30 @@ describe('edp __complete', () => {
     expect(await ask(['recipes', 'deploy', '--concurrency', ''])).toMatchObject({ values: [], directive: ':nofiles' });
     for (const words of [
       ['recipes', 'deploy', '--file', ''],
+      ['recipes', 'deploy', '-f', 'dep'],
       ['extracts', 'create', '--settings-file', ''],
       ['api', 'POST', '/api/v3/workspaces', '--input', ''],
+      ['plan', '-f', 'fl'],
+      ['plan', '--out', ''],
+      ['plan', '--out=a'],
+      ['apply', 'a-'],
+      ['apply', '--secrets-file', ''],
+      ['export', '--output', ''],
+      ['sandbox', '--state', ''],
+      // bash passes `--out=a` as `--out`, `=`, `a`
+      ['plan', '--out', '=', 'a'],
+      ['plan', '--out', '='],
     ]) {
       expect((await ask(words)).directive, words.join(' ')).toBe(':files');
+    }
+    // a value named otherwise is not a file: api's path is the service's, -f there a field
+    for (const words of [
+      ['api', 'GET', ''],
+      ['api', 'POST', '/api/v3/workspaces', '-f', ''],
+      ['recipes', 'list', '--state', ''],
+      ['destinations', 'connections', 'create', '--filename', ''],
+    ]) {
+      expect((await ask(words)).directive, words.join(' ')).toBe(':nofiles');
     }
     // a value flag's value is skipped: what follows is the next word
     expect((await ask(['-w', '101', 'config', ''])).values).toEqual(['get', 'set', 'unset', 'list']);
@@ -134,5 +159,80 @@ describe('edp __complete', () => {
     expect(noService).toMatchObject({ values: [], directive: ':nofiles', stderr: '' });
     const noWorkspace = await ask(['connections', 'list', '--data-source', ''], { EDP_WORKSPACE: undefined });
     expect(noWorkspace).toMatchObject({ values: [], stderr: '' });
+  });
+});
+
+describe('which values are files, from the command tree', () => {
+  // A value is a file when its name in the tree says so (`--out <file>`, `[plan-file]`): every
+  // option and argument is asked here, as a Tab after it would ask.
+  async function fileValues() {
+    const program = await buildProgram(new App(processIO()), ['__complete'], true);
+    const files: string[] = [];
+    const described: string[] = [];
+    const walk = (cmd: typeof program, path: string[]) => {
+      for (const o of cmd.options) {
+        if (o.hidden || !(o.required || o.optional)) continue;
+        const name = `${[...path, o.long ?? o.short].join(' ')}`;
+        const { completion } = completeStatic(program, [...path, o.long ?? o.short!, '']);
+        if (completion.paths === 'files') files.push(name);
+        // what its description says it reads or writes
+        if (/\b(?:from|to|this|the \w+) file\b|\bFILE\b|YAML/.test(o.description)) described.push(name);
+      }
+      cmd.registeredArguments.forEach((a, i) => {
+        const { completion } = completeStatic(program, [...path, ...Array<string>(i).fill('x'), '']);
+        if (completion.paths === 'files') files.push(`${path.join(' ')} ${a.name()}`);
+      });
+      for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(program, []);
+    return { files, described };
+  }
+
+  it('offers file names for every value named as a file, and names every file so', async () => {
+    const { files, described } = await fileValues();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'apply plan-file',
+        'apply --file',
+        'apply --secrets-file',
+        'plan --file',
+        'plan --out',
+        'export --output',
+        'recipes deploy --file',
+        'extracts create --settings-file',
+        'api --input',
+        'sandbox --state',
+        'webhooks listen --secrets-file',
+      ]),
+    );
+    // a value whose description speaks of a file but whose name does not say so would be missed
+    expect(described.filter((name) => !files.includes(name))).toEqual([]);
+    expect(described.length).toBeGreaterThan(5);
+    for (const notFile of [
+      'api path',
+      'api --field',
+      'recipes list --state',
+      'destinations connections create --filename',
+    ])
+      expect(files).not.toContain(notFile);
+  });
+
+  it('takes a folder where the value is named dir, and any name ending in -file or -path', () => {
+    const program = new Command('edp');
+    program
+      .command('build')
+      .argument('[out-dir]')
+      .option('--cache-dir <dir>')
+      .option('--key-file <key-file>')
+      .option('--log <path>')
+      .option('--name <name>');
+    const paths = (words: string[]) => completeStatic(program, words).completion.paths;
+    expect(paths(['build', '--cache-dir', ''])).toBe('dirs');
+    expect(paths(['build', '--cache-dir=c'])).toBe('dirs');
+    expect(paths(['build', ''])).toBe('dirs');
+    expect(paths(['build', '--key-file', ''])).toBe('files');
+    expect(paths(['build', '--log', ''])).toBe('files');
+    expect(paths(['build', '--name', ''])).toBeUndefined();
+    expect(program.commands[0]!.options.map(optionPaths)).toEqual(['dirs', 'files', 'files', undefined]);
   });
 });

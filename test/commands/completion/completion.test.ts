@@ -38,6 +38,10 @@ describe('the completion scripts in their shells', () => {
     return path;
   };
   const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+  const skipped = (shell: string) =>
+    has(shell)
+      ? ''
+      : ` (skipped: ${shell} is not installed; .ci/run installs Debian's ${shell} where apt is available)`;
   const run = (shell: string, code: string) => {
     const r = spawnSync(shell, ['-c', code], { env: env(), cwd: work, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
@@ -60,6 +64,19 @@ describe('the completion scripts in their shells', () => {
       `source ${path}; COMP_WORDS=(edp recipes deploy --file dep); COMP_CWORD=4; _edp; printf '<%s>' "\${COMPREPLY[@]}" | tr '\\n' ' '`,
     );
     expect(filesOut.split(/(?=<)/).sort()).toEqual(['<deploy.json>', '<deploy.yaml>']);
+    // after `--file=`, bash's current word is the `=`: every file name
+    const afterEquals = run(
+      'bash',
+      `source ${path}; COMP_WORDS=(edp recipes deploy --file =); COMP_CWORD=4; _edp; printf '<%s>' "\${COMPREPLY[@]}"`,
+    );
+    expect(afterEquals.split(/(?=<)/).sort()).toEqual(['<deploy.json>', '<deploy.yaml>', '<specs>']);
+    writeFileSync(answer, ':dirs\n');
+    expect(
+      run(
+        'bash',
+        `source ${path}; COMP_WORDS=(edp build --cache-dir ""); COMP_CWORD=3; _edp; printf '<%s>' "\${COMPREPLY[@]}"`,
+      ),
+    ).toBe('<specs>');
     writeFileSync(answer, ':nofiles\n');
     expect(
       run(
@@ -72,7 +89,7 @@ describe('the completion scripts in their shells', () => {
   });
 
   it.skipIf(!has('zsh'))(
-    'zsh: #compdef makes the fpath install work; candidates and files reach the completion system',
+    `zsh: #compdef makes the fpath install work; candidates and files reach the completion system${skipped('zsh')}`,
     async () => {
       const path = await script('zsh');
       expect(readFileSync(path, 'utf8').split('\n')[0]).toBe('#compdef edp');
@@ -87,7 +104,7 @@ describe('the completion scripts in their shells', () => {
       expect(installed).toBe('_edp\n');
       // The function, called by the completion system, with its helpers recorded.
       writeFileSync(answer, 'get\tprint the value\nremote:1\n:nofiles\n');
-      const stubs = `_describe() { local -a c; c=("\${(@P)4}"); print -rl -- "\${c[@]}"; }; _files() { print files; }; compdef() { :; }`;
+      const stubs = `_describe() { local -a c; c=("\${(@P)4}"); print -rl -- "\${c[@]}"; }; _files() { print -r -- files "$@"; }; compdef() { :; }`;
       const out = run('zsh', `${stubs}; source ${path}; words=(edp -w 101 config ""); CURRENT=5; _edp`);
       expect(out).toBe('get:print the value\nremote\\:1\n');
       expect(words()).toBe('[-w]\n[101]\n[config]\n[]\n');
@@ -95,19 +112,30 @@ describe('the completion scripts in their shells', () => {
       expect(run('zsh', `${stubs}; source ${path}; words=(edp recipes deploy --file ""); CURRENT=5; _edp`)).toBe(
         'files\n',
       );
+      writeFileSync(answer, ':dirs\n');
+      expect(run('zsh', `${stubs}; source ${path}; words=(edp build --cache-dir ""); CURRENT=4; _edp`)).toBe(
+        'files -/\n',
+      );
     },
   );
 
-  it.skipIf(!has('fish'))('fish: complete -C offers the answer with descriptions, or file names', async () => {
-    const path = await script('fish');
-    writeFileSync(answer, 'recipes\tautomated recipes\nroles\tcustom roles\n:nofiles\n');
-    const out = run('fish', `source ${path}; complete -C 'edp -w 101 r'`);
-    expect(out).toBe('recipes\tautomated recipes\nroles\tcustom roles\n');
-    expect(words()).toBe('[-w]\n[101]\n[r]\n');
-    writeFileSync(answer, ':files\n');
-    const filesOut = run('fish', `source ${path}; complete -C 'edp recipes deploy --file dep'`);
-    expect(filesOut.split('\n').filter(Boolean).sort()).toEqual(['deploy.json', 'deploy.yaml']);
-    writeFileSync(answer, ':nofiles\n');
-    expect(run('fish', `source ${path}; complete -C 'edp recipes deploy --concurrency '`)).toBe('');
-  });
+  it.skipIf(!has('fish'))(
+    `fish: complete -C offers the answer with descriptions, or file names${skipped('fish')}`,
+    async () => {
+      const path = await script('fish');
+      writeFileSync(answer, 'recipes\tautomated recipes\nroles\tcustom roles\n:nofiles\n');
+      const out = run('fish', `source ${path}; complete -C 'edp -w 101 r'`);
+      expect(out).toBe('recipes\tautomated recipes\nroles\tcustom roles\n');
+      expect(words()).toBe('[-w]\n[101]\n[r]\n');
+      writeFileSync(answer, ':files\n');
+      const filesOut = run('fish', `source ${path}; complete -C 'edp recipes deploy --file dep'`);
+      expect(filesOut.split('\n').filter(Boolean).sort()).toEqual(['deploy.json', 'deploy.yaml']);
+      const withFlag = run('fish', `source ${path}; complete -C 'edp recipes deploy --file=dep'`);
+      expect(withFlag.split('\n').filter(Boolean).sort()).toEqual(['--file=deploy.json', '--file=deploy.yaml']);
+      writeFileSync(answer, ':dirs\n');
+      expect(run('fish', `source ${path}; complete -C 'edp build --cache-dir '`).split('\t')[0]).toBe('specs/');
+      writeFileSync(answer, ':nofiles\n');
+      expect(run('fish', `source ${path}; complete -C 'edp recipes deploy --concurrency '`)).toBe('');
+    },
+  );
 });

@@ -9,7 +9,8 @@ import { CONTEXT_OPTIONS } from '../../../global-options.js';
  * like cobra's `__complete`. The words are those after `edp` up to the cursor, the last one
  * being the word under completion (empty when the cursor follows a space). The answer is one
  * candidate per line, `value<TAB>description` where there is a description, then one
- * directive line: `:files` (let the shell complete file names) or `:nofiles`.
+ * directive line: `:files` (let the shell complete file names), `:dirs` (folder names) or
+ * `:nofiles`.
  *
  * Verbs, flags and enumerated values come from the command tree, loaded whole. Data source
  * names, workspace ids and recipe ids come from the service, within DYNAMIC_TIMEOUT_MS;
@@ -22,13 +23,38 @@ export interface Candidate {
   description?: string | undefined;
 }
 
+/** What the shell completes itself, from the disk: file names, folder names, or nothing. */
+export type Paths = 'files' | 'dirs' | undefined;
+
 export interface Completion {
   candidates: Candidate[];
-  files: boolean;
+  paths: Paths;
 }
 
-/** Flags whose value is a file name (`-f` is such a flag only where it stands for --file). */
-const FILE_FLAGS = new Set(['--file', '--settings-file', '--input', '--output']);
+/**
+ * What a value takes, from its name in the command tree: the option's `<file>` in
+ * `--out <file>`, or the argument's `[plan-file]`. A name that is `file` or `path`, or ends in
+ * `-file` or `-path`, takes a file; `dir`, `folder` or one ending so, a folder. So a new flag
+ * named that way completes file names with nothing added here. A positional `path` is not a
+ * file: `edp api METHOD path` takes the service's path.
+ */
+function pathsOf(valueName: string, positional: boolean): Paths {
+  if (/^(?:[\w-]+-)?(?:dir|folder)$/.test(valueName)) return 'dirs';
+  if (/^(?:[\w-]+-)?file$/.test(valueName)) return 'files';
+  if (!positional && /^(?:[\w-]+-)?path$/.test(valueName)) return 'files';
+  return undefined;
+}
+
+/** The name of an option's value in its flags, e.g. `file` in `-f, --file <file>`. */
+export function optionValueName(o: Option): string | undefined {
+  return /[<[]([^>\]]+?)(?:\.\.\.)?[>\]]/.exec(o.flags)?.[1];
+}
+
+/** Files or folders where the command tree says so: an option's value, or an argument. */
+export function optionPaths(o: Option): Paths {
+  const name = optionValueName(o);
+  return name === undefined ? undefined : pathsOf(name, false);
+}
 
 type Dynamic = 'workspaces' | 'datasources' | 'recipes';
 
@@ -137,11 +163,12 @@ function optionCandidates(cmd: Command): Candidate[] {
 }
 
 /** What a value flag or an argument takes: fixed choices, file names, values from the service, or nothing. */
-type ValueKind = { choices: string[] } | { files: true } | { dynamic: Dynamic } | undefined;
+type ValueKind = { choices: string[] } | { paths: 'files' | 'dirs' } | { dynamic: Dynamic } | undefined;
 
 function optionValueKind(o: Option): ValueKind {
   if (o.argChoices && o.argChoices.length > 0) return { choices: o.argChoices };
-  if (o.long && FILE_FLAGS.has(o.long)) return { files: true };
+  const paths = optionPaths(o);
+  if (paths) return { paths };
   const dynamic = o.long ? DYNAMIC_FLAGS[o.long] : undefined;
   if (dynamic) return { dynamic };
   return undefined;
@@ -165,25 +192,42 @@ function argumentValueKind(cmd: Command, index: number, words: string[]): ValueK
     if (arg.name() === 'key') return { choices: Object.keys(SETTINGS) };
     if (arg.name() === 'value') return SETTING_VALUES[words[0] as SettingKey];
   }
-  if (arg.name() === 'file' || (arg.name() === 'path' && cmd.name() !== 'api')) return { files: true };
-  return undefined;
+  const paths = pathsOf(arg.name(), true);
+  return paths ? { paths } : undefined;
+}
+
+/**
+ * bash splits `--out=plan.json` at the `=` (it is in COMP_WORDBREAKS), so its words are `--out`,
+ * `=`, `plan.json`: they are joined back to the flag and its value, as the other shells pass them.
+ */
+function joinEquals(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const previous = out[out.length - 1];
+    if (words[i] === '=' && previous?.startsWith('--') && !previous.includes('=')) {
+      out.push(words[i + 1] ?? '');
+      i++;
+    } else out.push(words[i]!);
+  }
+  return out;
 }
 
 /** The static part: everything the command tree says. Dynamic kinds are returned for the caller to look up. */
 export function completeStatic(
   program: Command,
-  words: string[],
+  given: string[],
 ): { completion: Completion; dynamic?: Dynamic; flags: Record<string, string> } {
+  const words = joinEquals(given);
   const current = words[words.length - 1] ?? '';
   const parsed = parse(program, words.length === 0 ? [''] : words);
   const { command, flags } = parsed;
   const answer = (kind: ValueKind): { completion: Completion; dynamic?: Dynamic; flags: Record<string, string> } => {
     if (kind && 'choices' in kind)
-      return { completion: { candidates: kind.choices.map((value) => ({ value })), files: false }, flags };
-    if (kind && 'files' in kind) return { completion: { candidates: [], files: true }, flags };
+      return { completion: { candidates: kind.choices.map((value) => ({ value })), paths: undefined }, flags };
+    if (kind && 'paths' in kind) return { completion: { candidates: [], paths: kind.paths }, flags };
     if (kind && 'dynamic' in kind)
-      return { completion: { candidates: [], files: false }, dynamic: kind.dynamic, flags };
-    return { completion: { candidates: [], files: false }, flags };
+      return { completion: { candidates: [], paths: undefined }, dynamic: kind.dynamic, flags };
+    return { completion: { candidates: [], paths: undefined }, flags };
   };
   if (parsed.valueOf) return answer(optionValueKind(parsed.valueOf));
   // --flag=value: the value of the flag, offered with its prefix.
@@ -197,13 +241,16 @@ export function completeStatic(
     return result;
   }
   if (current.startsWith('-') && !parsed.afterDoubleDash) {
-    return { completion: { candidates: optionCandidates(command), files: false }, flags };
+    return { completion: { candidates: optionCandidates(command), paths: undefined }, flags };
   }
   if (parsed.positionals === 0 && !parsed.afterDoubleDash) {
     const subs = command.commands.filter((c) => !isHidden(c) && c.name() !== 'help');
     if (subs.length > 0) {
       return {
-        completion: { candidates: subs.map((c) => ({ value: c.name(), description: c.description() })), files: false },
+        completion: {
+          candidates: subs.map((c) => ({ value: c.name(), description: c.description() })),
+          paths: undefined,
+        },
         flags,
       };
     }
@@ -283,9 +330,9 @@ export async function complete(
         timer = setTimeout(() => resolve([]), timeoutMs);
       }),
     ]);
-    return { candidates: found, files: false };
+    return { candidates: found, paths: undefined };
   } catch {
-    return { candidates: [], files: false };
+    return { candidates: [], paths: undefined };
   } finally {
     clearTimeout(timer);
     controller.abort();
@@ -301,14 +348,14 @@ export function formatCompletion(completion: Completion, current: string): strin
       const description = c.description ? clean(c.description) : '';
       return description ? `${value}\t${description}` : value;
     });
-  lines.push(completion.files ? ':files' : ':nofiles');
+  lines.push(completion.paths ? `:${completion.paths}` : ':nofiles');
   return `${lines.join('\n')}\n`;
 }
 
 export async function runComplete(program: Command, words: string[], io: IO): Promise<number> {
   try {
     const completion = await complete(program, words, io);
-    io.stdout.write(formatCompletion(completion, words[words.length - 1] ?? ''));
+    io.stdout.write(formatCompletion(completion, joinEquals(words).at(-1) ?? ''));
   } catch {
     io.stdout.write(':nofiles\n');
   }

@@ -1,8 +1,10 @@
 /**
  * The shell scripts of `edp completion`. Each is a thin client of `edp __complete` (see
  * complete.ts): it passes the words up to the cursor and offers what comes back, or file
- * names when the answer ends in `:files`. So the tree, the flags and the values are the
- * installed edp's own, however it changes.
+ * names when the answer ends in `:files` (folder names for `:dirs`), which the shell's own
+ * file completion finds. So the tree, the flags and the values are the installed edp's own,
+ * however it changes. A script defines a function and registers it, nothing more: it is
+ * loaded with each shell, and each Tab runs one `edp __complete`.
  */
 
 import type { Shell } from '../command.js';
@@ -16,9 +18,13 @@ _edp() {
   directive="\${out##*$'\\n'}"
   if [[ "$out" == *$'\\n'* ]]; then out="\${out%$'\\n'*}"; else out=""; fi
   COMPREPLY=()
-  if [[ "$directive" == ":files" ]]; then
+  # Right after \`--out=\`, bash's current word is the \`=\` (a word break): none of the value is typed.
+  [[ "$cur" == "=" ]] && cur=""
+  if [[ "$directive" == ":files" || "$directive" == ":dirs" ]]; then
     compopt -o filenames 2>/dev/null
-    while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
+    local kind=-f
+    [[ "$directive" == ":dirs" ]] && kind=-d
+    while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen "$kind" -- "$cur")
     return 0
   fi
   while IFS= read -r line; do
@@ -40,8 +46,10 @@ _edp() {
   lines=("\${(@f)out}")
   directive="\${lines[-1]}"
   lines=("\${(@)lines[1,-2]}")
-  if [[ "$directive" == ":files" ]]; then
-    _files
+  if [[ "$directive" == ":files" || "$directive" == ":dirs" ]]; then
+    # --out=plan.json: the file name is what follows the =
+    [[ "$PREFIX" == --*=* ]] && compset -P '*='
+    if [[ "$directive" == ":dirs" ]]; then _files -/; else _files; fi
     return
   fi
   for line in "\${lines[@]}"; do
@@ -71,8 +79,16 @@ function __edp_complete
     or return
     set -l directive $out[-1]
     set -e out[-1]
-    if test "$directive" = ":files"
-        __fish_complete_path (commandline -ct)
+    if test "$directive" = ":files" -o "$directive" = ":dirs"
+        # --out=plan.json: the file name is what follows the =, offered with the flag before it
+        set -l token (commandline -ct)
+        set -l flag (string replace -r -- '^(--[^=]*=)?.*$' '$1' "$token")
+        set -l value (string replace -r -- '^--[^=]*=' '' "$token")
+        if test "$directive" = ":dirs"
+            printf '%s\\n' $flag(__fish_complete_directories "$value")
+        else
+            printf '%s\\n' $flag(__fish_complete_path "$value")
+        end
         return
     end
     for line in $out
