@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
-import { collected, operatorEnv, requireBuild, ROOT } from './helpers.js';
+import { collected, operatorEnv, packedFiles, requireBuild, ROOT } from './helpers.js';
 
 // --jq and completion in the package as shipped: the files package.json lists, without
 // node_modules or the sources, run as a process and from a real shell. The tests, and the runs
@@ -17,9 +17,11 @@ let sb: Sandbox;
 beforeAll(async () => {
   requireBuild();
   sb = await sandbox();
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-  for (const entry of [...pkg.files, 'package.json'])
-    cpSync(join(ROOT, entry), join(shipped, entry), { recursive: true });
+  // Exactly the files npm packs (package.json's `files`, with what it leaves out).
+  for (const { path } of packedFiles().files) {
+    mkdirSync(dirname(join(shipped, path)), { recursive: true });
+    cpSync(join(ROOT, path), join(shipped, path));
+  }
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'edp'), `#!/bin/sh\nexec "${process.execPath}" "${join(shipped, 'bin/edp.js')}" "$@"\n`);
   chmodSync(join(bin, 'edp'), 0o755);
