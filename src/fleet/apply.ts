@@ -51,6 +51,8 @@ export interface ApplyRow {
   /** a new endpoint's secret, shown once */
   secret?: string | undefined;
   note?: string | undefined;
+  /** with `--waves`: the wave the row belongs to (1-based) */
+  wave?: number | undefined;
 }
 
 /** A recipe or endpoint of a workspace whose change apply begins (the actions planned, joined by ", "). */
@@ -190,9 +192,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
   const rows: ApplyRow[] = [];
   for (const work of w.recipes) {
     const name = work.entry.template;
-    const actions = w.changes.filter((c) => c.resource === 'recipe' && c.name === name);
-    const planned = actions[0];
-    const r = row(ws, 'recipe', name, actions.map((c) => c.action).join(', '), planned?.id);
+    const r = recipeRow(w, name);
     const stopped = mayNotBegin(api, r, opts);
     if (stopped) {
       rows.push(stopped);
@@ -228,6 +228,26 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     );
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
+}
+
+/** A recipe's row: the actions planned for it, joined. */
+function recipeRow(w: WorkspacePlan, name: string): ApplyRow {
+  const actions = w.changes.filter((c) => c.resource === 'recipe' && c.name === name);
+  return row(w.workspace_id, 'recipe', name, actions.map((c) => c.action).join(', '), actions[0]?.id);
+}
+
+/**
+ * The rows a workspace's plan would end with, as applyWorkspace makes them, before any work:
+ * each change `ok` (its result still to come), what cannot be done `blocked`.
+ */
+export function plannedRows(w: WorkspacePlan): ApplyRow[] {
+  const ws = w.workspace_id;
+  if (w.error) return [failed(row(ws, 'workspace', ws, 'read', null), w.error)];
+  return [
+    ...w.recipes.map((work) => recipeRow(w, work.entry.template)),
+    ...w.changes.filter((c) => c.resource === 'webhook').map((c) => row(ws, 'webhook', c.name, c.action, c.id)),
+    ...blockedRows(ws, w.blocked),
+  ];
 }
 
 // ---------------------------------------------------------------- webhook endpoints

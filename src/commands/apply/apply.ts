@@ -8,7 +8,10 @@ import {
   planFailures,
   receivesSecrets,
   type ApplyRow,
+  type FleetApplyOptions,
 } from '../../fleet/apply.js';
+import { applyWaves, resolveWaves, waveText, type WavesOutcome } from '../../fleet/waves.js';
+import { checkMaxChanges, readLimits, reportWaves } from './waves.js';
 import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
 import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
@@ -31,6 +34,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     throw new UsageError(
       'name what to apply: a fleet file with -f/--file FILE, or a plan saved by `edp plan --out` as the argument',
     );
+  const limits = readLimits(opts);
   const saved = planPath === undefined ? undefined : readSavedPlan(planPath);
   // A saved plan keeps the scope it was planned with: -w or EDP_WORKSPACE may only repeat it.
   const scope = ctx.settings.fleetScope();
@@ -81,6 +85,8 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     if (failures.length > 0) throw new ManyFailures(failures);
     return;
   }
+  checkMaxChanges(totals.changes, limits.maxChanges, !!saved);
+  const waves = limits.waves && resolveWaves(limits.waves.spec, limits.waves.bounds, plan);
   // Before the question and before any change: where the new endpoints' secrets can go.
   if (receivesSecrets(plan))
     requireSecretReader(
@@ -91,7 +97,10 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   if (!opts.yes) {
     const { confirm } = await ctx.prompts();
     const ok = await confirm(
-      { message: `Apply ${totals.changes} change(s)${prune ? ', deletions included' : ''}?`, default: false },
+      {
+        message: `Apply ${totals.changes} change(s)${prune ? ', deletions included' : ''}${waves ? ` in ${waves.length} wave(s)` : ''}?`,
+        default: false,
+      },
       ctx.promptContext(),
     );
     if (!ok) throw new NotConfirmedError();
@@ -102,26 +111,32 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const board = deployments > 0 ? await FleetBoard.start(ctx, deployments, 'recipes') : undefined;
   const reporter = (ws: string, name: string): StepReporter =>
     fleetStepReporter(ctx, `[${ws}] ${name}`, `${ws} ${name}`, board);
+  // EDP_WORKSPACE, when it named the scope, is still set where the command is pasted.
+  const replan = suggest([
+    'plan',
+    '-f',
+    saved ? saved.source.file_name : opts.file!,
+    ...(prune ? ['--prune'] : []),
+    ...(only && (saved || scope?.origin === 'flag') ? ['-w', only.join(',')] : []),
+  ]);
+  const run: FleetApplyOptions = {
+    concurrency,
+    verify: !!opts.verify,
+    wait,
+    reporter,
+    progress: (w) => ctx.output.info(workBegunText(w)),
+    deployed: (ws, name) => board?.finish(`${ws} ${name}`),
+    signal: ctx.signal,
+    secrets,
+    replan,
+  };
   let rows: ApplyRow[];
+  let outcome: WavesOutcome | undefined;
   try {
-    rows = await applyFleet(api, file, plan, {
-      concurrency,
-      verify: !!opts.verify,
-      wait,
-      reporter,
-      progress: (w) => ctx.output.info(workBegunText(w)),
-      deployed: (ws, name) => board?.finish(`${ws} ${name}`),
-      signal: ctx.signal,
-      secrets,
-      // EDP_WORKSPACE, when it named the scope, is still set where the command is pasted.
-      replan: suggest([
-        'plan',
-        '-f',
-        saved ? saved.source.file_name : opts.file!,
-        ...(prune ? ['--prune'] : []),
-        ...(only && (saved || scope?.origin === 'flag') ? ['-w', only.join(',')] : []),
-      ]),
-    });
+    if (waves) {
+      outcome = await applyWaves(api, file, plan, waves, { ...run, begun: (w) => ctx.output.info(waveText(w)) });
+      rows = outcome.rows;
+    } else rows = await applyFleet(api, file, plan, run);
   } finally {
     board?.stop();
   }
@@ -135,8 +150,9 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
         `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`,
       );
   }
-  // Each failure is in its row above.
-  const failures = applyFailures(rows);
+  if (waves && outcome) reportWaves(ctx, waves, outcome, replan);
+  // Each failure is in its row above; rows of waves not started are none.
+  const failures = outcome ? outcome.failures : applyFailures(rows);
   // A secret the service shows only once must reach its reader: when it may not have (part of the
   // output was lost), the run fails naming every secret it printed, with the commands that make new ones.
   const unread = await unreadSecrets(

@@ -14,6 +14,14 @@ const apply = (cmd: Command) =>
     .addOption(secretsFileFlag("each new webhook endpoint's secret"))
     .addOption(waitTimeoutFlag('stop waiting for a build after this long'))
     .addOption(pollIntervalFlag('first pause between reads of a build; it grows by half each time, up to 15 s'))
+    .option(
+      '--max-changes <n>',
+      'refuse a plan of more than N changes (deletions included) before anything is sent: exit 6',
+    )
+    .option(
+      '--waves <spec>',
+      'apply in waves, e.g. 1,10%,100%: cumulative counts or percentages (rounded up) of the workspaces the plan changes, the rest a last wave, roles in the first; each waited on to its end, a failure stops the next',
+    )
     .addHelpText(
       'after',
       examples(
@@ -21,6 +29,7 @@ const apply = (cmd: Command) =>
           'edp apply -f fleet.yaml',
           'edp apply -f fleet.yaml --yes --concurrency 8 --json',
           'edp apply -f fleet.yaml --yes --prune',
+          'edp apply -f fleet.yaml --yes --waves 1,10%,100% --max-changes 200',
           'edp plan -f fleet.yaml --out plan.json && edp apply plan.json --yes',
           'edp webhooks listen --secrets-file secrets.json &  edp apply -f fleet.yaml --yes --secrets-file secrets.json --verify',
         ],

@@ -1,0 +1,49 @@
+import type { Context } from '../../context.js';
+import { ExitError } from '../../errors.js';
+import { parseWaves, waveText, type Wave, type WaveBound, type WavesOutcome } from '../../fleet/waves.js';
+import { parsePositiveInt } from '../../util/validate.js';
+
+/** `--max-changes` and `--waves` as given, checked before anything is sent (exit 2 naming the flag). */
+export interface Limits {
+  maxChanges: number | undefined;
+  waves: { spec: string; bounds: WaveBound[] } | undefined;
+}
+
+export function readLimits(opts: { maxChanges?: string | undefined; waves?: string | undefined }): Limits {
+  return {
+    maxChanges: opts.maxChanges === undefined ? undefined : parsePositiveInt(opts.maxChanges, '--max-changes'),
+    waves: opts.waves === undefined ? undefined : { spec: opts.waves, bounds: parseWaves(opts.waves) },
+  };
+}
+
+/**
+ * A plan of more changes than `--max-changes` allows, refused before the question and before
+ * any change (exit 6): the count, the limit, and the ways on.
+ */
+export function checkMaxChanges(changes: number, max: number | undefined, saved: boolean): void {
+  if (max === undefined || changes <= max) return;
+  const narrow = saved ? 'plan again with -w IDS (or a smaller file) and apply that plan' : 'narrow it with -w IDS';
+  throw new ExitError(
+    'conflict',
+    `the plan has ${changes} changes, more than --max-changes ${max}; nothing was sent. Review the plan above: ${narrow}, or give --max-changes ${changes} if all of it is meant`,
+  );
+}
+
+/**
+ * After the rows: each wave with how it ended, and when a failure stopped the run, every
+ * workspace it did not touch (a warning: shown even with --quiet) and the command that shows
+ * what is left.
+ */
+export function reportWaves(ctx: Context, waves: Wave[], outcome: WavesOutcome, replan: string): void {
+  for (const w of waves) {
+    const ended =
+      w === outcome.failed ? 'failed' : outcome.notStarted.includes(w) ? 'not started' : 'ended without failure';
+    ctx.output.info(waveText(w, ended));
+  }
+  const failed = outcome.failed;
+  if (!failed || outcome.notStarted.length === 0) return;
+  const untouched = outcome.notStarted.flatMap((w) => w.workspaces.map((p) => p.workspace_id));
+  ctx.output.warn(
+    `wave ${failed.number} of ${failed.of} failed, so waves ${failed.number + 1} to ${failed.of} were not started: nothing was sent to workspace(s) ${untouched.join(', ')}; once the failure is dealt with, \`${replan}\` shows what is left`,
+  );
+}
