@@ -29,6 +29,12 @@ export function checkMaxChanges(changes: number, max: number | undefined, saved:
   );
 }
 
+/** The waves after a failed one: `wave 3 was`, `waves 3 to 5 were`. */
+function later(failed: Wave): string {
+  const next = failed.number + 1;
+  return next === failed.of ? `wave ${next} was` : `waves ${next} to ${failed.of} were`;
+}
+
 /**
  * After the rows: each wave with how it ended, and when a failure stopped the run, every
  * workspace it did not touch (a warning: shown even with --quiet) and the command that shows
@@ -44,6 +50,6 @@ export function reportWaves(ctx: Context, waves: Wave[], outcome: WavesOutcome, 
   if (!failed || outcome.notStarted.length === 0) return;
   const untouched = outcome.notStarted.flatMap((w) => w.workspaces.map((p) => p.workspace_id));
   ctx.output.warn(
-    `wave ${failed.number} of ${failed.of} failed, so waves ${failed.number + 1} to ${failed.of} were not started: nothing was sent to workspace(s) ${untouched.join(', ')}; once the failure is dealt with, \`${replan}\` shows what is left`,
+    `wave ${failed.number} of ${failed.of} failed, so ${later(failed)} not started: nothing was sent to workspace(s) ${untouched.join(', ')}; once the failure is dealt with, \`${replan}\` shows what is left`,
   );
 }

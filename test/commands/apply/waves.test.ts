@@ -75,7 +75,7 @@ describe('edp apply --waves', () => {
     expect(r.stderr).toContain('wave 1 of 3 ended without failure: 101, agency roles');
     expect(r.stderr).toContain('wave 2 of 3 failed: 102');
     expect(r.stderr).toContain('wave 3 of 3 not started: 103');
-    expect(r.stderr).toContain('nothing was sent to workspace(s) 103;');
+    expect(r.stderr).toContain('wave 2 of 3 failed, so wave 3 was not started: nothing was sent to workspace(s) 103;');
     expect(r.stderr).not.toContain('wave 3 of 3: 103\n');
 
     const log = await journal(sb);
