@@ -91,13 +91,6 @@ export function resolveWaves(spec: string, bounds: WaveBound[], plan: FleetPlan)
   }));
 }
 
-/** A wave for a person: `wave 1 of 3: 101, agency roles`, or `wave 1 of 3 failed: 101` with how it `ended`. */
-export function waveText(w: Wave, ended?: string): string {
-  const parts = w.workspaces.map((p) => p.workspace_id);
-  if (w.agency) parts.push('agency roles');
-  return `wave ${w.number} of ${w.of}${ended ? ` ${ended}` : ''}: ${parts.join(', ')}`;
-}
-
 /** What became of the waves: the rows (each with its wave), the failures of the waves run, where it stopped. */
 export interface WavesOutcome {
   rows: ApplyRow[];

@@ -10,8 +10,8 @@ import {
   type ApplyRow,
   type FleetApplyOptions,
 } from '../../fleet/apply.js';
-import { applyWaves, resolveWaves, waveText, type WavesOutcome } from '../../fleet/waves.js';
-import { checkMaxChanges, readLimits, reportWaves } from './waves.js';
+import { applyWaves, resolveWaves, type WavesOutcome } from '../../fleet/waves.js';
+import { checkMaxChanges, readLimits, reportWaves, waveText } from './waves.js';
 import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
 import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';

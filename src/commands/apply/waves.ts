@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { parseWaves, waveText, type Wave, type WaveBound, type WavesOutcome } from '../../fleet/waves.js';
+import { parseWaves, type Wave, type WaveBound, type WavesOutcome } from '../../fleet/waves.js';
 import { parsePositiveInt } from '../../util/validate.js';
 
 /** `--max-changes` and `--waves` as given, checked before anything is sent (exit 2 naming the flag). */
@@ -27,6 +27,13 @@ export function checkMaxChanges(changes: number, max: number | undefined, saved:
     'conflict',
     `the plan has ${changes} changes, more than --max-changes ${max}; nothing was sent. Review the plan above: ${narrow}, or give --max-changes ${changes} if all of it is meant`,
   );
+}
+
+/** A wave for a person: `wave 1 of 3: 101, agency roles`, or `wave 1 of 3 failed: 101` with how it `ended`. */
+export function waveText(w: Wave, ended?: string): string {
+  const parts = w.workspaces.map((p) => p.workspace_id);
+  if (w.agency) parts.push('agency roles');
+  return `wave ${w.number} of ${w.of}${ended ? ` ${ended}` : ''}: ${parts.join(', ')}`;
 }
 
 /** The waves after a failed one: `wave 3 was`, `waves 3 to 5 were`. */
