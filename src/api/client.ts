@@ -234,6 +234,8 @@ export class ApiClient {
    * its workspaces retrying on its own.
    */
   private pausedUntil = 0;
+  /** The service's time (ms since the epoch) by the Date header of its last answer, if it sent one. */
+  serviceDate: number | undefined;
   /** Whether a request that may change something at the service has been sent (or begun) in this run. */
   changesSent = false;
   /**
@@ -541,6 +543,8 @@ export class ApiClient {
       });
       const resHeaders = res.headers as Record<string, string | string[] | undefined>;
       const traceId = header(resHeaders, 'x-im-trace-id');
+      const date = Date.parse(header(resHeaders, 'date') ?? '');
+      if (!Number.isNaN(date)) this.serviceDate = date;
       const text = await this.readBody(res, spec.method, target, traceId, lease);
       const contentType = header(resHeaders, 'content-type') ?? '';
       let data: unknown = undefined;

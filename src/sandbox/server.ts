@@ -156,6 +156,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     // depends on the sandbox's clock only, not on how soon a timer got its turn.
     store.clock.runDue();
     reply.header('x-im-trace-id', nextTraceId());
+    // The answer's time is the sandbox's clock (RFC 9110 Date), which a manual clock moves.
+    reply.header('date', new Date(store.clock.now()).toUTCString());
     if (!isApi(request)) return done(refuseControl(store, request, reply));
     const shadowed = shadowedPath(request);
     if (shadowed) return done(shadowed);
