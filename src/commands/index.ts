@@ -100,6 +100,11 @@ const COMMANDS: Array<[name: string, description: string, load: () => Promise<{ 
     'check workspaces: credentials and token, destination, recipe accounts, webhook endpoints; each finding names its fix',
     () => import('./doctor/command.js'),
   ],
+  [
+    'freshness',
+    "how recent each workspace's data is, per data source: last successful build, its age, what did not deliver",
+    () => import('./freshness/command.js'),
+  ],
   ['completion', 'print a shell completion script', () => import('./completion/command.js')],
 ];
 
