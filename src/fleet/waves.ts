@@ -97,6 +97,8 @@ export interface WavesOutcome {
   failures: unknown[];
   /** the wave whose failure stopped the run */
   failed: Wave | undefined;
+  /** that wave was stopped by Ctrl-C or a stop signal rather than by a failure of its own */
+  stopped: boolean;
   /** the waves never started */
   notStarted: Wave[];
 }
@@ -126,20 +128,23 @@ export async function applyWaves(
     const failures = applyFailures(done);
     if (failures.length > 0) {
       const notStarted = waves.slice(i + 1);
-      rows.push(...notStarted.flatMap((w) => notStartedRows(w, wave, opts.replan)));
-      return { rows, failures, failed: wave, notStarted };
+      const stopped = opts.signal?.aborted === true;
+      rows.push(...notStarted.flatMap((w) => notStartedRows(w, wave, stopped, opts.replan)));
+      return { rows, failures, failed: wave, stopped, notStarted };
     }
   }
-  return { rows, failures: [], failed: undefined, notStarted: [] };
+  return { rows, failures: [], failed: undefined, stopped: false, notStarted: [] };
 }
 
 /** The rows of a wave never started: what it would have done, `not started`, nothing sent. */
-function notStartedRows(w: Wave, failed: Wave, replan: string): ApplyRow[] {
+function notStartedRows(w: Wave, failed: Wave, stopped: boolean, replan: string): ApplyRow[] {
   const reason = {
     code: 'earlier_wave_failed',
-    message: `not started: wave ${failed.number} of ${failed.of} failed; nothing was sent for it`,
+    message: `not started: wave ${failed.number} of ${failed.of} ${stopped ? 'was stopped' : 'failed'}; nothing was sent for it`,
   };
-  const note = `once wave ${failed.number}'s failure is dealt with, \`${replan}\` shows what is left`;
+  const note = stopped
+    ? `\`${replan}\` shows what is left`
+    : `once wave ${failed.number}'s failure is dealt with, \`${replan}\` shows what is left`;
   return w.workspaces.flatMap((p) =>
     plannedRows(p).map((r) =>
       r.result === 'ok'

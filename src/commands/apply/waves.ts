@@ -49,14 +49,15 @@ function later(failed: Wave): string {
  */
 export function reportWaves(ctx: Context, waves: Wave[], outcome: WavesOutcome, replan: string): void {
   for (const w of waves) {
+    const failed = outcome.stopped ? 'was stopped' : 'failed';
     const ended =
-      w === outcome.failed ? 'failed' : outcome.notStarted.includes(w) ? 'not started' : 'ended without failure';
+      w === outcome.failed ? failed : outcome.notStarted.includes(w) ? 'not started' : 'ended without failure';
     ctx.output.info(waveText(w, ended));
   }
   const failed = outcome.failed;
   if (!failed || outcome.notStarted.length === 0) return;
   const untouched = outcome.notStarted.flatMap((w) => w.workspaces.map((p) => p.workspace_id));
   ctx.output.warn(
-    `wave ${failed.number} of ${failed.of} failed, so ${later(failed)} not started: nothing was sent to workspace(s) ${untouched.join(', ')}; once the failure is dealt with, \`${replan}\` shows what is left`,
+    `wave ${failed.number} of ${failed.of} ${outcome.stopped ? 'was stopped' : 'failed'}, so ${later(failed)} not started: nothing was sent to workspace(s) ${untouched.join(', ')}; ${outcome.stopped ? '' : 'once the failure is dealt with, '}\`${replan}\` shows what is left`,
   );
 }
