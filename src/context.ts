@@ -6,7 +6,7 @@ import { UsageError } from './errors.js';
 import type { IO, OutStream } from './output/io.js';
 import { Output } from './output/output.js';
 import { parsePositiveInt } from './util/validate.js';
-import type { Credentials } from './api/auth.js';
+import type { Credentials } from './config/credentials.js';
 import type { Service } from './api/service.js';
 import { VERSION } from './version.js';
 import { Writable } from 'node:stream';

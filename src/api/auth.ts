@@ -4,13 +4,8 @@ import type { Sent, tokenRequest } from '../contract/requests.js';
 import { join } from 'node:path';
 import { suggest, unknownWorkspaceWhere } from '../util/suggest.js';
 import { ApiError, AuthRequiredError, UnknownWorkspaceError, UsageError } from '../errors.js';
-import {
-  ConfigFileError,
-  type ConfigFile,
-  type ConfigStore,
-  type CachedToken,
-  type TokenCacheEntry,
-} from '../config/store.js';
+import type { Credentials } from '../config/credentials.js';
+import { ConfigFileError, type ConfigFile, type ConfigStore } from '../config/store.js';
 import { acquireLock } from '../config/lock.js';
 import {
   cachedEntry,
@@ -22,9 +17,11 @@ import {
   pruneExpired,
   serviceKey,
   tokenCacheKey,
+  type CachedToken,
+  type TokenCacheEntry,
 } from '../config/token-cache.js';
 import { jsonInteger } from '../util/json.js';
-import type { ApiClient, AuthKind, AuthProvider } from './client.js';
+import type { AuthKind } from '../contract/operations.js';
 import { requestFor } from './operation.js';
 
 /** A token expires 30 minutes after its last use (docs/contract-rules.md, Authentication rule 2). */
@@ -41,23 +38,6 @@ const ISSUANCE_WAIT_MS = 10_000;
 /** An issuance lock this old was left by a process that died on another host. */
 const ISSUANCE_STALE_MS = 120_000;
 
-export type CredentialSource = 'env' | 'profile' | 'login';
-
-export interface Credentials {
-  username?: string | undefined;
-  password?: string | undefined;
-  /** EDP_TOKEN: a ready bearer token, never issued or renewed by the tool */
-  token?: string | undefined;
-  /** cookie session id */
-  sessionId?: string | undefined;
-  /**
-   * Where they come from. Tokens issued to a profile's credentials are cached only while the
-   * profile still holds them (a logout in another process stays done); those given at login
-   * are being checked and get no tokens.
-   */
-  source?: CredentialSource | undefined;
-}
-
 export interface CredentialAuthOptions {
   credentials: Credentials;
   /** the service address the tokens are for */
@@ -65,6 +45,15 @@ export interface CredentialAuthOptions {
   store?: ConfigStore | undefined;
   profile: string;
   now?: (() => number) | undefined;
+}
+
+/**
+ * What auth asks of the transport: the one request it sends itself, a token's issuance. The
+ * client that asks auth for headers passes itself in as this, so auth depends on no client
+ * module (the client depends on auth only through AuthProvider, which it declares).
+ */
+export interface TokenRequester {
+  request<T>(spec: ReturnType<typeof requestFor>): Promise<{ data: T }>;
 }
 
 export function tokenExpiresAt(t: CachedToken): number {
@@ -88,9 +77,10 @@ export function basicHeader(username: string, password: string): string {
  * file under (service address, identity, workspace): a run uses only tokens issued to its own
  * credentials at its own service. The cache keeps each token's last-use time, so runs reuse
  * it; concurrent runs that need the same token wait for one of them to issue it; a token the
- * service refuses is re-issued once.
+ * service refuses is re-issued once. It is the client's AuthProvider (src/api/client.ts), checked
+ * where the Service hands it to the client.
  */
-export class CredentialAuth implements AuthProvider {
+export class CredentialAuth {
   private readonly creds: Credentials;
   private readonly store: ConfigStore | undefined;
   private readonly profile: string;
@@ -117,7 +107,11 @@ export class CredentialAuth implements AuthProvider {
     return !!(this.creds.username && this.creds.password);
   }
 
-  async headers(kind: AuthKind, workspaceId: string | undefined, client: ApiClient): Promise<Record<string, string>> {
+  async headers(
+    kind: AuthKind,
+    workspaceId: string | undefined,
+    client: TokenRequester,
+  ): Promise<Record<string, string>> {
     if (kind === 'none') return {};
     if (kind === 'basic') return { authorization: this.basic() };
     if (this.creds.token) return { authorization: `Bearer ${this.creds.token}` };
@@ -135,7 +129,7 @@ export class CredentialAuth implements AuthProvider {
     return { authorization: `Bearer ${await this.token(this.requireWorkspace(workspaceId), client)}` };
   }
 
-  async renew(workspaceId: string | undefined, client: ApiClient): Promise<boolean> {
+  async renew(workspaceId: string | undefined, client: TokenRequester): Promise<boolean> {
     if (this.creds.token || this.creds.sessionId || !workspaceId || !this.hasBasic()) return false;
     const rejected = this.live.get(workspaceId)?.token;
     this.live.delete(workspaceId);
@@ -153,7 +147,7 @@ export class CredentialAuth implements AuthProvider {
    * A token for the workspace: the one in use while fresh, else a fresh one cached for this
    * identity and service, else a new one. `rejected` names a token the service refused.
    */
-  async token(workspaceId: string, client: ApiClient, rejected?: string): Promise<string> {
+  async token(workspaceId: string, client: TokenRequester, rejected?: string): Promise<string> {
     if (this.creds.token) return this.creds.token;
     const inUse = this.live.get(workspaceId);
     if (rejected === undefined && tokenIsFresh(inUse, this.now())) return inUse.token;
@@ -226,7 +220,7 @@ export class CredentialAuth implements AuthProvider {
   }
 
   /** The cached token when the file holds a fresh one; else issues one, once across processes. */
-  private async obtain(workspaceId: string, client: ApiClient, rejected: string | undefined): Promise<string> {
+  private async obtain(workspaceId: string, client: TokenRequester, rejected: string | undefined): Promise<string> {
     if (!this.hasBasic()) throw this.noBasic();
     const identity = await this.identity();
     const reusable = (config: ConfigFile): TokenCacheEntry | undefined => {
@@ -300,7 +294,7 @@ export class CredentialAuth implements AuthProvider {
     return !!(p?.username && p.password && salt) && profileIdentity(salt, p.username, p.password) === identity;
   }
 
-  private async issue(workspaceId: string, client: ApiClient): Promise<CachedToken> {
+  private async issue(workspaceId: string, client: TokenRequester): Promise<CachedToken> {
     const res = await client
       .request<Received<'Token'>>(
         // Issuing a token changes nothing the caller can observe (the registry says so), so a

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { AuthKind, Method } from '../contract/operations.js';
 import { loadUndici, type Undici } from '../http/undici.js';
 import { proxyFault, proxyFor, type ProxyEnvironment, type ProxyRoute } from '../http/proxy.js';
 import { ApiError, NetworkError, OutcomeUnknownError, UsageError, withHint } from '../errors.js';
@@ -23,10 +24,6 @@ import {
 function elapsedMs(started: bigint): number {
   return Math.round(Number(process.hrtime.bigint() - started) / 1e6);
 }
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** basic: agency operations; bearer: workspace operations (token, or cookie session); none: no header. */
-export type AuthKind = 'basic' | 'bearer' | 'none';
 
 export interface RequestSpec {
   method: Method;

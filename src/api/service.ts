@@ -1,8 +1,9 @@
-import { ApiClient, type ApiResponse, type AuthKind, type RequestLogEntry, type RequestSpec } from './client.js';
+import { ApiClient, type ApiResponse, type RequestLogEntry, type RequestSpec } from './client.js';
 import type { RetryNotice } from './retry.js';
-import { CredentialAuth, type Credentials } from './auth.js';
+import { CredentialAuth } from './auth.js';
+import type { Credentials } from '../config/credentials.js';
 import type { ConfigStore } from '../config/store.js';
-import type { OperationId } from '../contract/operations.js';
+import type { AuthKind, OperationId } from '../contract/operations.js';
 import { requestFor, type CallSpec } from './operation.js';
 import { paginate, pageQuery, type Page } from './paginate.js';
 import type { Query } from './path.js';

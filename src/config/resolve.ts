@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { Credentials } from '../api/auth.js';
+import type { Credentials } from './credentials.js';
 import type { GlobalOptionValues } from '../global-options.js';
 import { suggest, type CredentialsOrigin, type RunOptions } from '../util/suggest.js';
 import { parseDuration, parseId, parseIdList } from '../util/validate.js';

@@ -6,23 +6,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { suggest } from '../util/suggest.js';
 import { acquireLock, lockHolder, removeLeftovers, WRITE_LOCK_STALE_MS, WRITE_LOCK_WAIT_MS } from './lock.js';
-import { ISSUANCE_LOCK_LEFT_OVER_MS, isIssuanceLockName } from './token-cache.js';
-
-export interface CachedToken {
-  token: string;
-  /** ms since epoch */
-  issued_at: number;
-  /** ms since epoch; tokens live 30 minutes after their last use */
-  last_used_at: number;
-}
-
-/** A cached workspace token with what it was issued to: one service, one identity, one workspace. */
-export interface TokenCacheEntry extends CachedToken {
-  base_url: string;
-  /** who the token was issued to: user name plus a salted digest of the password (see token-cache.ts) */
-  identity: string;
-  workspace_id: string;
-}
+import { ISSUANCE_LOCK_LEFT_OVER_MS, isIssuanceLockName, type TokenCacheEntry } from './token-cache.js';
 
 export interface Profile {
   base_url?: string;

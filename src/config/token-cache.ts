@@ -1,6 +1,26 @@
 import { nodeCrypto } from '../util/crypto.js';
-import type { CredentialSource } from '../api/auth.js';
-import type { ConfigFile, TokenCacheEntry } from './store.js';
+import type { CredentialSource } from './credentials.js';
+
+export interface CachedToken {
+  token: string;
+  /** ms since epoch */
+  issued_at: number;
+  /** ms since epoch; tokens live 30 minutes after their last use */
+  last_used_at: number;
+}
+
+/** A cached workspace token with what it was issued to: one service, one identity, one workspace. */
+export interface TokenCacheEntry extends CachedToken {
+  base_url: string;
+  /** who the token was issued to: user name plus a salted digest of the password (see identityOf below) */
+  identity: string;
+  workspace_id: string;
+}
+
+/** What of the config file the cache reads and writes (ConfigFile's `tokens`, store.ts). */
+export interface TokenFile {
+  tokens?: Record<string, TokenCacheEntry>;
+}
 
 /**
  * Who a token is issued to. A cached token is used only by the same identity at the same
@@ -61,7 +81,7 @@ export function tokenCacheKey(service: string, identity: string, workspaceId: st
 
 /** The cached entry for exactly this service, identity and workspace, if the file holds one. */
 export function cachedEntry(
-  config: ConfigFile,
+  config: TokenFile,
   service: string,
   identity: string,
   workspaceId: string,
@@ -84,12 +104,12 @@ export function cachedEntry(
 }
 
 /** Every entry issued to this identity at this service. */
-export function entriesOf(config: ConfigFile, service: string, identity: string): TokenCacheEntry[] {
+export function entriesOf(config: TokenFile, service: string, identity: string): TokenCacheEntry[] {
   return Object.values(config.tokens ?? {}).filter((e) => e && e.base_url === service && e.identity === identity);
 }
 
 /** Forgets tokens the service has expired anyway, so that the file does not grow without end. */
-export function pruneExpired(config: ConfigFile, now: number, lifetimeMs: number): void {
+export function pruneExpired(config: TokenFile, now: number, lifetimeMs: number): void {
   if (!config.tokens) return;
   for (const [key, e] of Object.entries(config.tokens)) {
     if (!e || typeof e.last_used_at !== 'number' || e.last_used_at + lifetimeMs <= now) delete config.tokens[key];
@@ -97,7 +117,7 @@ export function pruneExpired(config: ConfigFile, now: number, lifetimeMs: number
 }
 
 /** Forgets every token of an identity (logout, or the profile's password changed). */
-export function forgetIdentity(config: ConfigFile, identity: string): void {
+export function forgetIdentity(config: TokenFile, identity: string): void {
   if (!config.tokens) return;
   for (const [key, e] of Object.entries(config.tokens)) if (e?.identity === identity) delete config.tokens[key];
 }

@@ -16,10 +16,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * How an operation is authenticated (docs/contract-rules.md, Authentication): `basic`, agency
- * credentials; `bearer`, a workspace token (or a cookie session); `none`, nothing (the iframe
- * page, reached with the code in its address).
+ * credentials (agency operations); `bearer`, a workspace token or a cookie session (workspace
+ * operations); `none`, no header (the iframe page, reached with the code in its address).
  */
-export type OperationAuth = 'basic' | 'bearer' | 'none';
+export type AuthKind = 'basic' | 'bearer' | 'none';
 
 /**
  * How a list pages. `v31`: `page` from 1 and `page_size` 1 to 100 (default 100); a page past the
@@ -43,7 +43,7 @@ export interface Operation {
   method: Method;
   /** as the service's router reads it: `/api/v3/loads/:id` */
   path: string;
-  auth: OperationAuth;
+  auth: AuthKind;
   /**
    * A write the client may send again without harm when its answer is lost or the service was
    * busy (docs/contract-rules.md, Retries 3): a configuration replaced whole, a state set. Reads

@@ -1,4 +1,4 @@
-import type { Credentials } from '../api/auth.js';
+import type { Credentials } from '../config/credentials.js';
 import { displayUrl } from '../util/display-url.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import type { Output } from './output.js';

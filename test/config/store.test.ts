@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CredentialAuth, TOKEN_LIFETIME_MS, type Credentials } from '../../src/api/auth.js';
+import { CredentialAuth, TOKEN_LIFETIME_MS } from '../../src/api/auth.js';
+import type { Credentials } from '../../src/config/credentials.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { acquireLock } from '../../src/config/lock.js';
 import { ConfigFileError, ConfigStore, type ConfigFile } from '../../src/config/store.js';

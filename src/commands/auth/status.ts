@@ -1,4 +1,5 @@
-import { tokenExpiresAt, type Credentials } from '../../api/auth.js';
+import { tokenExpiresAt } from '../../api/auth.js';
+import type { Credentials } from '../../config/credentials.js';
 import { DEFAULT_BASE_URL } from '../../config/store.js';
 import { AuthRequiredError, ApiError } from '../../errors.js';
 import type { Context } from '../../context.js';
