@@ -33,6 +33,11 @@ export function namesAnotherHost(target: string): boolean {
   return /^\/[\\/]|^\/%5c|\\/i.test(target);
 }
 
+/** The service's address as messages name it: scheme, host and port, never credentials or a path. */
+export function originOf(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}
+
 /** The path requests go under: '' for `http://host`, `/edp` for `http://host/edp/` (a service behind a proxy's path). */
 export function basePathOf(base: URL): string {
   return base.pathname.replace(/\/+$/, '');

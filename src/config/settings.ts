@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { editDistance } from '../util/did-you-mean.js';
 import { suggest } from '../util/suggest.js';
 import { parseDuration, parseId, parsePositiveInt } from '../util/validate.js';
 import { AUTO_CONCURRENCY, DEFAULT_POLL_INTERVAL, FLEET_CONCURRENCY_CAP, MAX_CONCURRENCY } from './defaults.js';
@@ -115,26 +116,13 @@ function nearestKey(name: string): SettingKey | undefined {
   let best: SettingKey | undefined;
   let bestDistance = Infinity;
   for (const key of SETTING_KEYS) {
-    const d = key.startsWith(wanted) && wanted.length >= 2 ? 0 : distance(wanted, key);
+    const d = key.startsWith(wanted) && wanted.length >= 2 ? 0 : editDistance(wanted, key);
     if (d < bestDistance) {
       best = key;
       bestDistance = d;
     }
   }
   return bestDistance <= Math.max(2, Math.floor((best?.length ?? 0) / 3)) ? best : undefined;
-}
-
-/** Levenshtein distance. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /** The value a profile keeps, as text; a hand-edited file's value is checked like a typed one. */

@@ -1,3 +1,4 @@
+import { originOf } from '../api/path.js';
 import { createRole, deleteRole, listRoles, updateRole, type Role } from '../api/roles.js';
 import type { Service } from '../api/service.js';
 import {
@@ -13,7 +14,7 @@ import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError 
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
 import { deployToWorkspace, interruptedNote, type StepReporter } from '../recipes/deploy.js';
-import { originOf, type WaitOptions } from '../recipes/wait.js';
+import type { WaitOptions } from '../recipes/wait.js';
 import type { FleetFile, RoleEntry } from './file.js';
 import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './plan.js';
 import { pool } from './pool.js';
@@ -127,7 +128,7 @@ function notStarted(r: ApplyRow): ApplyRow {
  * this workspace or another): nothing was sent for it. Its exit code is the fault's (1).
  */
 function notStartedUnreachable(api: Service, r: ApplyRow, found: Error, replan: string): ApplyRow {
-  const err = new UnreachableStopError('not started', found, originOf(api), 'nothing was sent for it');
+  const err = new UnreachableStopError('not started', found, originOf(api.client.baseUrl), 'nothing was sent for it');
   r.result = 'not started';
   r.error = { code: 'service_unreachable', message: err.message };
   r.note = `once the service answers, \`${replan}\` shows what is left`;

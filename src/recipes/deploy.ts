@@ -12,6 +12,7 @@ import {
   type RecipeTemplate,
 } from '../api/recipes.js';
 import { plannedRequest } from '../api/operation.js';
+import { originOf } from '../api/path.js';
 import type { Service } from '../api/service.js';
 import { BUILDING_STATES } from '../contract/recipes.js';
 import { ApiError, ExitError, OutcomeUnknownError, UsageError, withHint } from '../errors.js';
@@ -33,14 +34,7 @@ import {
   WaitUnreachableError,
   type PollFault,
 } from '../util/poll.js';
-import {
-  BuildWaitUnreachableError,
-  originOf,
-  pollCommand,
-  waitForBuild,
-  WaitTimeoutError,
-  type WaitOptions,
-} from './wait.js';
+import { BuildWaitUnreachableError, pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from './wait.js';
 import type { DeploySpec, SourceSpec } from './spec.js';
 import { stateText } from './text.js';
 import { suggest } from '../util/suggest.js';
@@ -153,8 +147,6 @@ export type StepEvent =
   | { step: 'tables'; phase: 'exist' }
   | { step: 'tables'; phase: 'done'; recipe: Recipe }
   | { step: DeployStep; phase: 'failed'; error: unknown };
-
-export type DeployEvent = StepStart | StepEvent;
 
 /** Told of each step as it begins; answers with where that step's events go (it may first set up a spinner). */
 export type StepReporter = (start: StepStart) => Promise<(event: StepEvent) => void>;
@@ -326,11 +318,16 @@ export async function deployToWorkspace(
     if (!found) return;
     throw withHint(
       step === 'token'
-        ? new UnreachableStopError('not started', found, originOf(api), 'nothing was sent for this workspace')
+        ? new UnreachableStopError(
+            'not started',
+            found,
+            originOf(api.client.baseUrl),
+            'nothing was sent for this workspace',
+          )
         : new UnreachableStopError(
             `stopped before step ${stepNumber(step)} (${step})`,
             found,
-            originOf(api),
+            originOf(api.client.baseUrl),
             'nothing more was sent',
           ),
       'once the service answers, run the same command again: it goes on from where this one stopped',
@@ -422,13 +419,13 @@ export async function deployToWorkspace(
               'waitTimeout',
               `the build of recipe ${id} found no data, and its extraction tables ${
                 last === undefined || lastAgeMs === undefined
-                  ? `were not read within ${durationText(opts.wait.timeoutMs)}: the service at ${originOf(api)} did not answer`
+                  ? `were not read within ${durationText(opts.wait.timeoutMs)}: the service at ${originOf(api.client.baseUrl)} did not answer`
                   : `do not all exist after ${durationText(opts.wait.timeoutMs)} (${tables(last)}, read ${agoText(lastAgeMs)}${unanswered ? '; the service did not answer the read after it' : ''})`
               }; check them with \`${extractionsCommand(id, ws)}\``,
             ),
           unreachable: ({ last, lastAgeMs, fault }) =>
             new WaitUnreachableError({
-              origin: originOf(api),
+              origin: originOf(api.client.baseUrl),
               what: `the extraction check of recipe ${id}`,
               lastText: last === undefined ? undefined : tables(last),
               lastAgeMs,

@@ -1,5 +1,6 @@
 import { getRecipe, type Recipe } from '../api/recipes.js';
 import { BUILDING_STATES } from '../contract/recipes.js';
+import { originOf } from '../api/path.js';
 import type { Service } from '../api/service.js';
 import { ExitError } from '../errors.js';
 import {
@@ -29,11 +30,6 @@ export interface WaitOptions extends PollOptions {
 /** The command that follows a build from where a wait stopped. */
 export function pollCommand(id: string, ws: string): string {
   return suggest(['recipes', 'poll', id], { workspace: ws });
-}
-
-/** The service's address as messages name it: scheme, host and port, never credentials or a path. */
-export function originOf(api: Service): string {
-  return new URL(api.client.baseUrl).origin;
 }
 
 export class WaitTimeoutError extends ExitError {
@@ -89,9 +85,13 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
     opts,
     {
       timeout: ({ last, lastAgeMs, unanswered }) =>
-        new WaitTimeoutError(last, id, opts.timeoutMs, ws, { lastAgeMs, unanswered, origin: originOf(api) }),
+        new WaitTimeoutError(last, id, opts.timeoutMs, ws, {
+          lastAgeMs,
+          unanswered,
+          origin: originOf(api.client.baseUrl),
+        }),
       unreachable: ({ last, lastAgeMs, fault }) =>
-        new BuildWaitUnreachableError(last, { origin: originOf(api), id, ws, lastAgeMs, fault }),
+        new BuildWaitUnreachableError(last, { origin: originOf(api.client.baseUrl), id, ws, lastAgeMs, fault }),
       onFault: opts.onFault,
       onRecover: opts.onRecover,
     },

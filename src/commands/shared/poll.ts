@@ -1,3 +1,4 @@
+import { originOf } from '../../api/path.js';
 import type { WaitGate } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
@@ -85,11 +86,6 @@ export function faultProgress(ctx: Context, spinner: Spinner, label: () => strin
   };
 }
 
-/** The service's address as messages name it: scheme, host and port, never credentials or a path. */
-function originOf(ctx: Context): string {
-  return new URL(ctx.baseUrl()).origin;
-}
-
 /**
  * Polls `read` until `ended` says the run is over, with a spinner on stderr; a transient fault
  * of one read does not end the wait, a run of them does (exit 1, naming the address and
@@ -113,12 +109,12 @@ export async function waitForRun<T>(
         new ExitError(
           'waitTimeout',
           last === undefined || lastAgeMs === undefined
-            ? `${what} was not read within --wait-timeout ${wait.timeoutText}: the service at ${originOf(ctx)} did not answer; it goes on at the service; follow it with \`${follow}\``
+            ? `${what} was not read within --wait-timeout ${wait.timeoutText}: the service at ${originOf(ctx.baseUrl())} did not answer; it goes on at the service; follow it with \`${follow}\``
             : `${what} did not finish within --wait-timeout ${wait.timeoutText}: it was ${describe(last)} when read ${agoText(lastAgeMs)}${unanswered ? ', and the service did not answer the read after it' : ''}; it goes on at the service; follow it with \`${follow}\``,
         ),
       unreachable: ({ last, lastAgeMs, fault }) =>
         new WaitUnreachableError({
-          origin: originOf(ctx),
+          origin: originOf(ctx.baseUrl()),
           what,
           lastText: last === undefined ? undefined : describe(last),
           lastAgeMs,
