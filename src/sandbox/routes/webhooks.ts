@@ -4,10 +4,28 @@ import type { SandboxArea } from '../area.js';
 import { SandboxError, badRequest, notFound } from '../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer, type ControlBody, type IdParams } from '../http.js';
 import type { Store } from '../store.js';
-import { EVENT_TYPES } from './webhooks/catalog.js';
+import { closest } from '../../util/did-you-mean.js';
+import { EVENT_TYPES, eventTimestamp, sampleEventData, shapeOfEventType } from './webhooks/catalog.js';
 import { DEFAULT_RETRY_DELAYS_S, WebhookDispatcher } from './webhooks/delivery.js';
 import { deliveriesOf, endpointsOf, type WebhookEndpoint } from './webhooks/model.js';
 import { serve } from '../operations.js';
+import type { SandboxEvent } from '../types.js';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `over` laid on `base`: objects merged key by key, anything else replaced; keys only in `over` kept. */
+function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const under = out[key];
+    out[key] = isObject(under) && isObject(value) ? deepMerge(under, value) : value;
+  }
+  return out;
+}
 
 /** A subscription's event types, each once (the schema refuses unknown ones, each by its position). */
 function eventTypesOf(types: string[]): string[] {
@@ -147,6 +165,48 @@ export const webhooksArea: SandboxArea = {
           (q.endpoint_id === undefined || String(d.endpoint_id) === q.endpoint_id) &&
           (q.event_type === undefined || d.event_type === q.event_type),
       );
+    });
+
+    // Sandbox-only: one event of a type, with a sample payload of its shape (`data` merged over
+    // it), delivered like any other to the workspace's active endpoints subscribed to the type.
+    app.post<{ Body: ControlBody }>('/_sandbox/events', async (request, reply) => {
+      const body: unknown = request.body ?? {};
+      if (!isObject(body)) throw badRequest('the body must be a JSON object {event_type, workspace_id, data?}');
+      const type = body.event_type;
+      if (typeof type !== 'string' || type === '') throw badRequest('event_type must be an event type name');
+      const shape = shapeOfEventType(type);
+      if (shape === undefined) {
+        const near = closest(type, EVENT_TYPES);
+        throw badRequest(
+          `Unknown event type ${JSON.stringify(type)}.${near.length ? ` Did you mean ${near.join(', ')}?` : ''} GET /api/v3/webhook_event_types/ lists them.`,
+          { event_type: type, did_you_mean: near },
+        );
+      }
+      const raw = body.workspace_id;
+      const workspaceId =
+        typeof raw === 'number' ? raw : typeof raw === 'string' && /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(workspaceId) || workspaceId < 1)
+        throw badRequest('workspace_id must be a workspace id');
+      if (!store.workspace(workspaceId)) throw notFound(`The agency has no workspace ${workspaceId}.`);
+      if (body.data !== undefined && !isObject(body.data)) throw badRequest('data must be a JSON object');
+      const occurredAt = store.clock.now();
+      const event: SandboxEvent = {
+        id: `evt_${store.secret(8)}`,
+        type,
+        workspace_id: workspaceId,
+        shape,
+        data: sampleEventData(type, { workspaceId, timestamp: eventTimestamp(occurredAt) })!,
+        occurred_at: occurredAt,
+      };
+      store.state.events.push(event);
+      if (store.state.events.length > 5000) store.state.events.splice(0, store.state.events.length - 5000);
+      const data = deepMerge(dispatcher.dataOf(event), body.data ?? {});
+      const sentTo = dispatcher.trigger(event, data);
+      store.changed();
+      return reply.code(201).send({
+        event: { ...dispatcher.eventBody(event, data), workspace_id: workspaceId },
+        endpoints: sentTo.map((e) => ({ id: e.id, url: e.url })),
+      });
     });
 
     app.patch<{ Body: ControlBody }>('/_sandbox/webhooks', async (request) => {

@@ -1,5 +1,5 @@
 import type { SandboxEvent } from '../../types.js';
-import { EVENT_TYPES } from '../../../contract/events.js';
+import { EVENT_TYPES, EVENT_TYPES_BY_SHAPE } from '../../../contract/events.js';
 
 /**
  * The service's event catalogue: the event types by shape (src/contract/events.ts), the silent ones
@@ -152,6 +152,98 @@ export function payloadData(event: SandboxEvent, ctx: PayloadContext): Record<st
     if (value === null && NULLABLE_KEYS.has(key)) data[key] = null;
     else if (value !== undefined && value !== null) data[key] = String(value);
     else data[key] = NULLABLE_KEYS.has(key) ? null : (fallback[key] ?? '');
+  }
+  return data;
+}
+
+/** The shape (aggregate class) of an event type; undefined for a name that is not one. */
+export function shapeOfEventType(type: string): string | undefined {
+  return Object.entries(EVENT_TYPES_BY_SHAPE).find(([, types]) => types.includes(type))?.[0];
+}
+
+/** Where a triggered event's sample values come from: its workspace and the time it occurs. */
+export interface SampleContext {
+  workspaceId: number;
+  /** the event's time, in the contract's timestamp shape */
+  timestamp: string;
+}
+
+/**
+ * Sample values of the keys that have no fact to come from (POST /_sandbox/events): every one a
+ * string, as the contract's Events rule 4 says, ids in digits. The agency and workspace titles
+ * are left to `payloadData`, which fills them from the state.
+ */
+function sampleValue(key: string, type: string, ctx: SampleContext): string | null | undefined {
+  switch (key) {
+    case 'agency_title':
+    case 'workspace_title':
+      return undefined;
+    case 'is_action_log':
+    case 'recipe_event_is_impersonated':
+    case 'recipe_event_is_manual_deactivation':
+      return 'false';
+    case 'agency_invite_uuid':
+      return '00000000-0000-4000-8000-000000000001';
+    case 'invitee_user_email':
+      return 'invitee@example.com';
+    case 'invitee_user_type':
+      return 'user';
+    case 'invitee_user_first_name':
+      return 'Sam';
+    case 'invitee_user_last_name':
+      return 'Sample';
+    case 'agency_invite_requested_at':
+      return ctx.timestamp;
+    // null until accepted (the contract's AgencyInvite shape)
+    case 'agency_invite_accepted_date':
+      return type === 'invite_accepted' ? ctx.timestamp : null;
+    case 'agency_invite_workspaces_json':
+      return JSON.stringify([ctx.workspaceId]);
+    case 'datasource_name':
+      return 'google_ads';
+    case 'datatable_name':
+    case 'datatable_sql_name':
+      return 'sample_table';
+    case 'destination_type':
+      return 's3';
+    case 'destination_status':
+      return 'active';
+    case 'order_ui_link':
+      return 'https://app.example.com/orders/6001';
+    // transformation_completed never carries a recipe title (the contract's Events rule 4)
+    case 'mcdm_recipe_title':
+      return type === 'transformation_completed' ? '' : 'Sample recipe';
+    case 'start_reason':
+      return 'schedule';
+    case 'recipe_event_actor':
+      return 'agency@sandbox.local';
+    case 'recipe_event_view_name':
+    case 'recipe_event_new_view_name':
+      return 'sample_view';
+    case 'recipe_event_old_view_name':
+      return type === 'recipe_view_name_updated' ? 'sample_view_old' : '';
+    case 'recipe_event_error_message':
+      return type.endsWith('_failed') ? 'Sample failure.' : '';
+    case 'recipe_event_skip_reason':
+      return type.endsWith('_skipped') ? 'Sample reason.' : '';
+    case 'recipe_event_description':
+      return '';
+    default:
+      if (key.endsWith('_id')) return String(1000 + ((key.length * 37) % 900));
+      if (key.endsWith('_title') || key.endsWith('_name'))
+        return `Sample ${key.replace(/_(title|name)$/, '').replace(/_/g, ' ')}`;
+      return '';
+  }
+}
+
+/** A sample of an event type's own `data` values, by its shape's keys; undefined for a name that is not a type. */
+export function sampleEventData(type: string, ctx: SampleContext): Record<string, string | null> | undefined {
+  const shape = shapeOfEventType(type);
+  if (shape === undefined) return undefined;
+  const data: Record<string, string | null> = {};
+  for (const key of SHAPE_KEYS[shape] ?? []) {
+    const value = sampleValue(key, type, ctx);
+    if (value !== undefined) data[key] = value;
   }
   return data;
 }

@@ -75,14 +75,46 @@ export class WebhookDispatcher {
         e.event_types.includes(event.type),
     );
     if (targets.length === 0) return;
-    const digits = this.store.opts.webhookTimestampDigits ?? 3;
-    const data = payloadData(event, {
+    this.send(event, targets, this.dataOf(event));
+  }
+
+  /** The delivered `data` of an event: its shape's keys, filled from the state where the emitter left them out. */
+  dataOf(event: SandboxEvent): Record<string, string | null> {
+    return payloadData(event, {
       agencyTitle: this.store.state.agency.title,
       workspaceTitle: event.workspace_id === null ? undefined : this.store.workspace(event.workspace_id)?.title,
-      timestampDigits: digits,
+      timestampDigits: this.store.opts.webhookTimestampDigits ?? 3,
     });
-    const timestamp = eventTimestamp(event.occurred_at, digits, eventMicros(event));
-    const body = JSON.stringify({ id: event.id, type: event.type, timestamp, data });
+  }
+
+  /**
+   * A triggered event (POST /_sandbox/events): sent with `data` as given to every active endpoint
+   * of the event's workspace subscribed to its type, silent types included, through the same
+   * path as any other (signature, retries, the deliveries log). Returns the endpoints.
+   */
+  trigger(event: SandboxEvent, data: Record<string, unknown>): WebhookEndpoint[] {
+    const targets = endpointsOf(this.store).filter(
+      (e) => e.workspace_id === event.workspace_id && e.status === 'active' && e.event_types.includes(event.type),
+    );
+    this.send(event, targets, data);
+    return targets;
+  }
+
+  /** The body as sent: `{id, type, timestamp, data}`, the same bytes on every attempt, to each endpoint. */
+  eventBody(
+    event: SandboxEvent,
+    data: Record<string, unknown>,
+  ): { id: string; type: string; timestamp: string; data: Record<string, unknown> } {
+    const timestamp = eventTimestamp(
+      event.occurred_at,
+      this.store.opts.webhookTimestampDigits ?? 3,
+      eventMicros(event),
+    );
+    return { id: event.id, type: event.type, timestamp, data };
+  }
+
+  private send(event: SandboxEvent, targets: WebhookEndpoint[], data: Record<string, unknown>): void {
+    const body = JSON.stringify(this.eventBody(event, data));
     for (const endpoint of targets) {
       this.schedule(
         { endpointId: endpoint.id, event, body, idempotencyKey: randomUUID() },
