@@ -115,7 +115,7 @@ export class RunSettings {
 
   private resolved(key: SettingKey, flag?: string): Resolved<string | undefined> {
     const s = this.checkedSetting(key, flag);
-    return { value: s.value, origin: originOf(s.source), what: s.what };
+    return { value: s.value, origin: settingOrigin(s.source), what: s.what };
   }
 
   /** The service's address, checked, without a trailing slash. */
@@ -355,7 +355,8 @@ const GLOBAL_FLAG: Partial<Record<SettingKey, 'workspace' | 'baseUrl'>> = {
   base_url: 'baseUrl',
 };
 
-function originOf(source: string): SettingOrigin {
+/** The kind of place a setting came from, by the name of its source. */
+function settingOrigin(source: string): SettingOrigin {
   if (source === 'profile' || source === 'default') return source;
   return source.startsWith('-') ? 'flag' : 'env';
 }
