@@ -178,7 +178,7 @@ export const webhooksArea: SandboxArea = {
       if (shape === undefined) {
         const near = closest(type, EVENT_TYPES);
         throw badRequest(
-          `Unknown event type ${JSON.stringify(type)}.${near.length ? ` Did you mean ${near.join(', ')}?` : ''} GET /api/v3/webhook_event_types/ lists them.`,
+          `Unknown event type ${JSON.stringify(type)}.${near.length ? ` Did you mean ${near.join(', ')}?` : ''} The webhook event types list names them all.`,
           { event_type: type, did_you_mean: near },
         );
       }
