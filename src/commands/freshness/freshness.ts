@@ -19,6 +19,7 @@ import {
   freshnessMarkdown,
   verdictText,
   type Format,
+  utcText,
 } from './shared/formats.js';
 import { errorRow, workspaceRows, type FreshnessRow } from './shared/rows.js';
 
@@ -26,7 +27,12 @@ const columns: Array<Column<FreshnessRow>> = [
   { header: 'WORKSPACE', value: (r) => idText(r.workspace_id) },
   { header: 'DATA SOURCE', value: (r) => r.data_source ?? '' },
   { header: 'RECIPES', value: (r) => r.recipe_ids.map(idText).join(','), drop: 2 },
-  { header: 'LAST BUILD', value: (r) => r.last_build_at ?? (r.error === null ? 'never' : ''), drop: 1 },
+  {
+    header: 'LAST BUILD',
+    value: (r) => (r.last_build_at !== null ? utcText(r.last_build_at) : r.error === null ? 'never' : ''),
+    raw: (r) => r.last_build_at ?? '',
+    drop: 1,
+  },
   {
     header: 'AGE',
     value: (r) => (r.error === null ? ageText(r.build_age_seconds) : ''),

@@ -90,6 +90,9 @@ describe('edp freshness', () => {
     expect(table.stdout).toMatch(/102 +google_ads .*never/);
     expect(table.stdout).toContain('stale');
     expect(table.stdout).toContain('fresh');
+    // The time of the build itself, in UTC; its age by the service's clock beside it.
+    const built = new Date(degraded.last_build_at).toISOString().slice(0, 16).replace('T', ' ');
+    expect(table.stdout).toMatch(new RegExp(`103 +google_ads .*${built} UTC +\\d+ s +delivered`));
   });
 
   it('--format csv has a header row and RFC 4180 records, read back by a standard CSV reader', async () => {

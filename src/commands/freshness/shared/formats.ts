@@ -9,6 +9,15 @@ export function ageText(seconds: number | null): string {
   return seconds === null ? 'never' : durationText(seconds * 1000);
 }
 
+/**
+ * `2026-11-29 06:10 UTC`: the time itself, not how long ago this machine's clock says it was
+ * (a table shows a bare timestamp so); the AGE beside it is by the service's clock.
+ */
+export function utcText(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 export function extractionText(r: FreshnessRow): string {
   return r.extraction_delivered === null ? 'no build' : r.extraction_delivered ? 'delivered' : 'nothing delivered';
 }
