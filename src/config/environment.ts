@@ -107,8 +107,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'EDP_SANDBOX_TOKEN',
-    text: 'the token the sandbox controls require, as --control-token.',
-    readBy: { commands: ['sandbox'] },
+    text: 'the token the sandbox controls require, as --control-token; edp sandbox trigger sends it.',
+    readBy: { commands: ['sandbox', 'sandbox trigger'] },
   },
   {
     name: 'CI',

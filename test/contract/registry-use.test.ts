@@ -52,11 +52,16 @@ describe('one registry of operations', () => {
     expect(calls.filter((c) => !isOperationId(c.id))).toEqual([]);
   });
 
-  it('requests are built from the registry: only the service client, token issuance and `edp api` send one by hand', () => {
+  it("requests are built from the registry: only the service client, token issuance, the sandbox's controls and `edp api` send one by hand", () => {
     const raw = all
       .filter((s) => /\bclient\s*\.\s*(request|get)\b|\.list\(\s*\{\s*path:/.test(s.code))
       .map((s) => s.file)
       .sort();
-    expect(raw).toEqual(['src/api/auth.ts', 'src/api/service.ts', 'src/commands/api/api.ts']);
+    expect(raw).toEqual([
+      'src/api/auth.ts',
+      'src/api/sandbox-controls.ts',
+      'src/api/service.ts',
+      'src/commands/api/api.ts',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Command } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { examples, paragraphs } from '../shared/help.js';
 
@@ -34,8 +34,35 @@ const sandbox = (cmd: Command) =>
     )
     .addHelpText('after', examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']));
 
+const trigger = () =>
+  new Command('trigger')
+    .argument('<event-type>', "an event type, checked against the contract's list")
+    .description(
+      "send a running sandbox's webhook endpoints an event: a signed delivery of that type, with a payload of its shape, to every active endpoint of the workspace (-w) subscribed to it",
+    )
+    .option(
+      '--data <json>',
+      "a JSON object merged over the sample payload's data (objects key by key; keys of its own kept)",
+    )
+    .addHelpText(
+      'after',
+      paragraphs(
+        "It calls the control POST /_sandbox/events of the sandbox at --base-url (or EDP_BASE_URL, or the profile's base URL), with X-Sandbox-Token from EDP_SANDBOX_TOKEN when that is set. The delivery goes the way every delivery does: after --webhook-delay, signed with each endpoint's secret, retried, in the deliveries log. Silent event types are sent too. At a terminal it prints a line per endpoint sent to; --json prints the control's answer: the event and the endpoints.",
+      ),
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'edp sandbox trigger load_completed -w 101 --base-url http://127.0.0.1:4010',
+        'edp sandbox trigger load_completed -w 101 --data \'{"load_id": "42"}\' --json',
+      ]),
+    );
+
 export type SandboxOptions = OptionsOf<ReturnType<typeof sandbox>>;
+export type TriggerOptions = OptionsOf<ReturnType<typeof trigger>>;
 
 export function register(cmd: Command, app: App): void {
   app.verb(sandbox(cmd), () => import('./sandbox.js').then((m) => m.runSandbox));
+  // A verb under a command that runs itself: `edp sandbox --port 0` runs the sandbox, `edp sandbox trigger …` the verb.
+  cmd.addCommand(app.verb(trigger(), () => import('./trigger.js').then((m) => m.runTrigger)));
 }

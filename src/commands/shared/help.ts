@@ -158,6 +158,16 @@ function groups<T>(items: T[], title: (item: T) => string): Map<string, T[]> {
  * the help's width (commander's `helpWidth`: see `terminalWidth`).
  */
 export const HELP_LAYOUT: HelpConfiguration = {
+  /**
+   * The options every command takes are the program's. A command that runs itself and has verbs
+   * (`edp sandbox`, `edp sandbox trigger`) has options of its own, which its verbs do not use.
+   */
+  visibleGlobalOptions(this: Help, cmd: CommandUnknownOpts): Option[] {
+    let program = cmd;
+    while (program.parent) program = program.parent;
+    const all = (Object.getPrototypeOf(this) as Help).visibleGlobalOptions.call(this, cmd);
+    return all.filter((o) => program.options.includes(o));
+  },
   formatHelp(cmd: CommandUnknownOpts, helper: Help): string {
     const width = helper.helpWidth ?? 80;
     const termWidth = helper.padWidth(cmd, helper);
