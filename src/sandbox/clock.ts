@@ -8,6 +8,8 @@ export interface ClockTimer {
 
 interface Entry extends ClockTimer {
   readonly seq: number;
+  /** Kept by `dropWork` (a request held by the latency fault), not the service's work. */
+  readonly keep: boolean;
   readonly fn: () => void;
   handle: NodeJS.Timeout | undefined;
 }
@@ -54,9 +56,12 @@ export class Clock {
     return this.entries.size;
   }
 
-  /** Runs `fn` once the clock reaches `ms` from now. */
-  setTimeout(fn: () => void, ms: number): ClockTimer {
-    const entry: Entry = { due: this.now() + Math.max(0, ms), seq: this.seq++, fn, handle: undefined };
+  /**
+   * Runs `fn` once the clock reaches `ms` from now. A `keep` timer is not the service's work
+   * (a request held by the latency fault): a reset or restore of the state leaves it.
+   */
+  setTimeout(fn: () => void, ms: number, keep = false): ClockTimer {
+    const entry: Entry = { due: this.now() + Math.max(0, ms), seq: this.seq++, keep, fn, handle: undefined };
     this.entries.add(entry);
     this.arm(entry);
     return entry;
@@ -123,6 +128,25 @@ export class Clock {
     } else {
       this.offsetMs = now - Date.now();
     }
+    for (const entry of this.entries) this.arm(entry);
+  }
+
+  /**
+   * Drops the timers of the service's work (builds, runs, deliveries), keeping `keep` ones:
+   * the state they would act on is being replaced (POST /_sandbox/reset, a snapshot restored).
+   */
+  dropWork(): void {
+    for (const entry of this.entries) {
+      if (entry.keep) continue;
+      if (entry.handle) clearTimeout(entry.handle);
+      this.entries.delete(entry);
+    }
+  }
+
+  /** Sets the time and the mode (a reset or restore), without firing anything. */
+  set(time: number, mode: ClockMode): void {
+    this.setMode(mode);
+    this.offsetMs = time - (mode === 'manual' ? this.frozenAt : Date.now());
     for (const entry of this.entries) this.arm(entry);
   }
 

@@ -13,6 +13,7 @@ import { adminRoutes, refuseControl } from './admin.js';
 import { checkBodyLimits, checkWellFormed, tooDeepBody, tooDeepPath } from './limits.js';
 import { answerAfterSave, loadState } from './persistence.js';
 import { seedCore } from './seed.js';
+import { snapshotRoutes } from './snapshots.js';
 import { Store, emptyState } from './store.js';
 import { defaultSandboxOptions, type SandboxOptions } from './options.js';
 import { pathPattern } from '../contract/operations.js';
@@ -177,7 +178,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
       }
       done();
     };
-    if (opts.latencyMs > 0) store.clock.setTimeout(fail, opts.latencyMs);
+    if (opts.latencyMs > 0) store.clock.setTimeout(fail, opts.latencyMs, true);
     else fail();
   });
 
@@ -251,6 +252,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   requireEveryOperation(app);
   adminRoutes(app, store);
   installJournal(app, journal);
+  snapshotRoutes(app, store, journal);
   installOpenApi(app);
   for (const area of areas) area.routes(app, store);
 

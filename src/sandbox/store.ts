@@ -1,4 +1,4 @@
-import { Clock } from './clock.js';
+import { Clock, type ClockMode } from './clock.js';
 import { idAfter, type IdKind } from './ids.js';
 import type { SandboxOptions } from './options.js';
 import { StateFile } from './persistence.js';
@@ -16,6 +16,7 @@ export class Store {
   /** fault injection (seeded separately, so that data does not depend on traffic) */
   readonly faultRandom: () => number;
   private readonly listeners: EventListener[] = [];
+  private readonly replaceListeners: Array<() => void> = [];
   /**
    * Starts a run of an extract in the background (set by the extraction area): a paused
    * extract, or one whose connection is deleted or account inactive, never delivers.
@@ -77,6 +78,25 @@ export class Store {
     if (this.state.events.length > 5000) this.state.events.splice(0, this.state.events.length - 5000);
     for (const l of this.listeners) l(event);
     return event;
+  }
+
+  /** Told when the whole state was replaced (a reset, a snapshot restored): resume its work. */
+  onReplace(listener: () => void): void {
+    this.replaceListeners.push(listener);
+  }
+
+  /**
+   * Replaces the whole state and sets the clock (POST /_sandbox/reset, a snapshot restored):
+   * the work in progress on the old state is dropped, the areas resume the new state's (as
+   * after a start with --state), and with --state the new state is saved as any change is.
+   */
+  replaceState(state: State, time: number, mode: ClockMode): void {
+    this.clock.dropWork();
+    this.state = state;
+    this.clock.set(time, mode);
+    this.prunedAt = this.clock.now();
+    for (const l of this.replaceListeners) l();
+    this.changed();
   }
 
   /**

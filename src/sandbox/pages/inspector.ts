@@ -4,11 +4,12 @@ import { sandboxBaseUrl } from '../http.js';
 import { LINK_PAGE_PATH, linkView } from '../routes/sources/links.js';
 import { deliveriesOf, endpointsOf } from '../routes/webhooks/model.js';
 import type { Store } from '../store.js';
+import { SNAPSHOT_NAME, type SnapshotView } from '../snapshots.js';
 import { esc, field, formFields, page, sendErrorPage, sendPage } from './html.js';
 
 /**
  * The inspector at `/_sandbox/`: what the sandbox saw and sent, on one page, and forms for the
- * clock and the fault knobs. Like every /_sandbox/ path it answers only on this machine, to
+ * clock, the fault knobs, a reset and snapshots. Like every /_sandbox/ path it answers only on this machine, to
  * programs and its own pages. The forms go through the JSON controls themselves
  * (`app.inject`), so that both check the same.
  */
@@ -47,6 +48,12 @@ const NOTICES: Record<string, (query: Record<string, string | undefined>) => str
   'clock-refused': () => 'The clock was not moved: give the seconds to advance by as a number, 0 or more.',
   faults: () => 'Fault knobs applied.',
   'faults-refused': () => 'The fault knobs were not changed.',
+  reset: () => 'The sandbox is back to its start state.',
+  'reset-refused': () => 'The sandbox was not reset.',
+  snapshot: (q) => (SNAPSHOT_NAME.test(q.name ?? '') ? `Snapshot ${q.name} taken.` : undefined),
+  'snapshot-refused': () => "No snapshot was taken: name it with 1 to 64 letters, digits, '-' or '_'.",
+  restore: (q) => (SNAPSHOT_NAME.test(q.name ?? '') ? `Snapshot ${q.name} restored.` : undefined),
+  'restore-refused': () => 'Nothing was restored: there is no snapshot of that name.',
 };
 
 function notice(query: Record<string, string | undefined>): string {
@@ -88,7 +95,7 @@ function numberInput(name: string, label: string, value: number, step = 'any', m
 }
 
 export function inspectorRoutes(app: FastifyInstance, root: FastifyInstance, store: Store): void {
-  const control = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => {
+  const control = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) => {
     const res = await root.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   };
@@ -117,6 +124,32 @@ ${numberInput('retry_after', 'Retry-After of a 503 (seconds)', o.retryAfter, '1'
 ${numberInput('token_ttl', 'Token lifetime after last use (seconds)', o.tokenTtl, '1')}
 <button type="submit">Apply</button>
 </form>`,
+    );
+    const taken = (await control('GET', '/_sandbox/snapshots')).body.results as SnapshotView[];
+    const restoreForm =
+      taken.length === 0
+        ? ''
+        : `<form method="post" action="/_sandbox/inspector/restore">
+<label for="f-restore-name">Snapshot to restore</label>
+<select id="f-restore-name" name="name">
+${taken.map((t) => `<option value="${esc(t.name)}">${esc(t.name)}</option>`).join('\n')}
+</select>
+<button type="submit">Restore</button>
+</form>`;
+    const state = section(
+      'state',
+      'State',
+      `<form method="post" action="/_sandbox/inspector/reset">
+<p>Reset returns the state, the clock and the fault knobs to what the sandbox started with, and empties the request journal.</p>
+<button type="submit">Reset</button>
+</form>
+<form method="post" action="/_sandbox/inspector/snapshot">
+<label for="f-snapshot-name">Snapshot name (letters, digits, - and _)</label>
+<input type="text" id="f-snapshot-name" name="name" required maxlength="64" pattern="[A-Za-z0-9_\\-]{1,64}">
+<button type="submit">Take snapshot</button>
+</form>
+${restoreForm}
+${table('Snapshots', ['name', 'taken_at', 'size'], taken as unknown as Row[], 'No snapshot taken.')}`,
     );
     const requests = section(
       'requests',
@@ -239,6 +272,7 @@ ${table(
     const nav = `<nav aria-label="Sections"><p>${[
       ['clock', 'Clock'],
       ['faults', 'Faults'],
+      ['state', 'State'],
       ['requests', 'Requests'],
       ['deliveries', 'Webhook deliveries'],
       ['events', 'Events'],
@@ -255,7 +289,7 @@ ${table(
         title: 'Sandbox inspector',
         brand: `${store.state.agency.title} sandbox`,
         wide: true,
-        body: `${note}${nav}<p><a href="/_sandbox/">Refresh</a></p>\n${clock}\n${faults}\n${requests}\n${deliveries}\n${events}\n${outbox}\n${links}\n${codes}`,
+        body: `${note}${nav}<p><a href="/_sandbox/">Refresh</a></p>\n${clock}\n${faults}\n${state}\n${requests}\n${deliveries}\n${events}\n${outbox}\n${links}\n${codes}`,
       }),
     );
   });
@@ -281,6 +315,29 @@ ${table(
       .code(303)
       .header('location', back(res.status === 200 ? 'faults' : 'faults-refused'))
       .send();
+  });
+
+  app.post('/_sandbox/inspector/reset', async (_request, reply) => {
+    const res = await control('POST', '/_sandbox/reset');
+    return reply
+      .code(303)
+      .header('location', back(res.status === 200 ? 'reset' : 'reset-refused'))
+      .send();
+  });
+
+  app.post('/_sandbox/inspector/snapshot', async (request, reply) => {
+    const name = field(formFields(request.body), 'name') ?? '';
+    const ok = SNAPSHOT_NAME.test(name) && (await control('PUT', `/_sandbox/snapshots/${name}`)).status < 300;
+    const to = ok ? back('snapshot', `&name=${name}`) : back('snapshot-refused');
+    return reply.code(303).header('location', to).send();
+  });
+
+  app.post('/_sandbox/inspector/restore', async (request, reply) => {
+    const name = field(formFields(request.body), 'name') ?? '';
+    const ok =
+      SNAPSHOT_NAME.test(name) && (await control('POST', `/_sandbox/snapshots/${name}/restore`)).status === 200;
+    const to = ok ? back('restore', `&name=${name}`) : back('restore-refused');
+    return reply.code(303).header('location', to).send();
   });
 
   // An operator's page that embeds a connection page and shows what it posts to its parent.

@@ -21,5 +21,6 @@ export const recipesArea: SandboxArea = {
     recipeControls(app, store, templateReadFault);
     doctorControls(app, store);
     engine.resume();
+    store.onReplace(() => engine.resume());
   },
 };
