@@ -29,7 +29,7 @@ const sandbox = (cmd: Command) =>
     .addHelpText(
       'after',
       paragraphs(
-        'Controls for tests live under /_sandbox/: the state, the OpenAPI document, the clock, agency flags, fault knobs, sessions, events, the request journal, webhook deliveries and their receivers, external authentication links (used, expired), accounts, destinations and their connections, exports, extraction behaviour, build errors, one-shot faults, view claims, legacy keys, templates, equipping a workspace for recipes and the v3 switch-off; docs/sandbox.md (Controls) lists each with its body. They answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.',
+        'Controls for tests live under /_sandbox/: the state, a reset to the start state, snapshots taken and restored, the OpenAPI document, the clock, agency flags, fault knobs, sessions, events, the request journal, webhook deliveries and their receivers, external authentication links (used, expired), accounts, destinations and their connections, exports, extraction behaviour, build errors, one-shot faults, view claims, legacy keys, templates, equipping a workspace for recipes and the v3 switch-off; docs/sandbox.md (Controls) lists each with its body. They answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.',
       ),
     )
     .addHelpText('after', examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']));
