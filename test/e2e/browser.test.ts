@@ -435,5 +435,22 @@ describe.skipIf(!HAVE_CHROMIUM)(
       expect(sb.store.clock.now() - was).toBeGreaterThanOrEqual(3_600_000);
       await page.close();
     });
+
+    it("the inspector's snapshot forms take a snapshot and restore it, by their labels", async () => {
+      const page = await openPage();
+      await page.goto(`${sb.url}/_sandbox/`);
+      await page.getByLabel('Snapshot name (letters, digits, - and _)').fill('browser-1');
+      await page.getByRole('button', { name: 'Take snapshot' }).click();
+      await expectText(page.getByRole('status'), 'Snapshot browser-1 taken.');
+      const taken = (await http(sb, 'GET', '/_sandbox/state')).text;
+      await advanceClock(sb, 60);
+      // With a snapshot listed, the page has its restore form too, and stays accessible.
+      await expectAccessible(page);
+      await page.getByLabel('Snapshot to restore').selectOption('browser-1');
+      await page.getByRole('button', { name: 'Restore' }).click();
+      await expectText(page.getByRole('status'), 'Snapshot browser-1 restored.');
+      expect((await http(sb, 'GET', '/_sandbox/state')).text).toBe(taken);
+      await page.close();
+    });
   },
 );
