@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { BODY_STATUSES, COMMON_STATUSES, openApiPath, operationOf, type Operation } from '../contract/operations.js';
 import { ANSWER_SCHEMAS, type AnswerShape } from '../contract/answers.js';
 import { STATE_RULES, stateRuleKey } from '../contract/state-rules.js';
+import { EVENT_TYPES } from '../contract/events.js';
 
 /**
  * The OpenAPI 3.1 document of the operations the sandbox serves under /api/ (both versions),
@@ -189,6 +190,96 @@ function security(url: string, method: string): Array<Record<string, string[]>> 
   return [{ bearer: [] }, { cookie: [], workspace: [] }];
 }
 
+const ID = { type: 'integer', format: 'int64', minimum: 1 };
+
+/**
+ * The sandbox section: controls under /_sandbox/ a client of the document may call, which are
+ * not operations of the service (docs/sandbox.md, Controls). Answered only to requests addressed
+ * to a loopback address, or with X-Sandbox-Token when the sandbox has a control token.
+ */
+function sandboxPaths(): Record<string, Record<string, unknown>> {
+  const headers = { 'x-im-trace-id': { $ref: '#/components/headers/TraceId' } };
+  const refused = (description: string) => ({
+    description,
+    headers,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/DetailError' } } },
+  });
+  return {
+    '/_sandbox/events': {
+      post: {
+        operationId: 'postSandboxEvents',
+        summary: 'Trigger an event: one event of a type, delivered to the subscribed endpoints of a workspace',
+        description:
+          "Makes one event of `event_type` with a sample payload of its shape, `data` merged over the payload's `data` (objects key by key, keys of its own kept), and delivers it as every event is delivered (signed, retried, in `GET /_sandbox/webhook-deliveries`) to every active endpoint of the workspace subscribed to the type, silent types included. `edp sandbox trigger` calls it.",
+        tags: ['sandbox'],
+        security: [{}, { sandboxControl: [] }],
+        requestBody: {
+          description: BODY_ENCODING,
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['event_type', 'workspace_id'],
+                properties: {
+                  event_type: { type: 'string', enum: [...EVENT_TYPES] },
+                  workspace_id: {
+                    anyOf: [ID, { type: 'string', pattern: '^[1-9][0-9]*$', description: 'an integer id, in digits' }],
+                  },
+                  data: { type: 'object', description: "merged over the sample payload's data" },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'The event made, and the endpoints it is being delivered to.',
+            headers,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['event', 'endpoints'],
+                  properties: {
+                    event: {
+                      type: 'object',
+                      description: 'The body each endpoint is sent, with the workspace.',
+                      required: ['id', 'type', 'timestamp', 'workspace_id', 'data'],
+                      properties: {
+                        id: { type: 'string' },
+                        type: { type: 'string' },
+                        timestamp: { type: 'string', description: '`YYYY-MM-DD HH:MM:SS.mmm` (UTC)' },
+                        workspace_id: ID,
+                        data: { type: 'object' },
+                      },
+                    },
+                    endpoints: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['id', 'url'],
+                        properties: { id: ID, url: { type: 'string' } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          '400': refused(
+            'An unknown event type (with the nearest names), `data` that is not an object, or a body that is not one.',
+          ),
+          '403': refused(
+            'A request the controls do not answer: not addressed to a loopback address, from a page of another origin, or without the control token.',
+          ),
+          '404': refused('A workspace the agency does not have.'),
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const sorted = [...routes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
@@ -244,15 +335,20 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
         'Operations the edp sandbox serves for the contract, v3 and v3.1. Request schemas are the ones the sandbox validates with.',
     },
     servers: [{ url: '/' }],
-    // Each operation's tag: the version of the API it belongs to.
+    // Each operation's tag: the version of the API it belongs to, or the sandbox's own controls.
     tags: [
+      {
+        name: 'sandbox',
+        description:
+          "The sandbox's own controls under /_sandbox/, not operations of the service (docs/sandbox.md, Controls).",
+      },
       { name: 'v3', description: 'The v3 operations: every resource, the v3 recipe operations among them.' },
       {
         name: 'v3.1',
         description: 'The v3.1 operations: automated recipes and their templates, the accounts list, extract creation.',
       },
     ],
-    paths,
+    paths: { ...paths, ...sandboxPaths() },
     components: {
       schemas: {
         ErrorEnvelope: ERROR_ENVELOPE,
@@ -272,6 +368,13 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
         bearer: { type: 'http', scheme: 'bearer', description: 'Workspace token from POST /api/v3/token' },
         cookie: { type: 'apiKey', in: 'cookie', name: 'dts_session_id' },
         workspace: { type: 'apiKey', in: 'header', name: 'X-IM-WORKSPACE-ID' },
+        sandboxControl: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Sandbox-Token',
+          description:
+            'The control token, when the sandbox has one (--control-token); without one, loopback requests need none.',
+        },
       },
     },
   };

@@ -35,7 +35,8 @@ function served(path: string): RegExp {
 
 describe('methods a path does not take', () => {
   it('are 405 on every documented path, with the methods it takes, unless a parameter route serves them', async () => {
-    const documented = Object.keys(doc.paths);
+    // The service's paths: the sandbox section's controls (/_sandbox/) answer other methods of their own.
+    const documented = Object.keys(doc.paths).filter((p) => p.startsWith('/api/'));
     expect(new Set(documented)).toEqual(new Set(OPERATIONS.map((o) => openApiPath(o.path))));
     const checked: string[] = [];
     for (const path of documented) {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { OPERATIONS, openApiPath } from '../../src/contract/operations.js';
+import { EVENT_TYPES } from '../../src/contract/events.js';
+import { violationOf } from '../fixtures/openapi-check.js';
 import { http, sandbox, tokenFor } from '../helpers.js';
 
 let sb: Sandbox;
@@ -43,9 +45,9 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     const api = registeredRoutes().filter((r) => r.split(' ')[1]!.startsWith('/api/'));
     expect(api.length).toBeGreaterThan(60);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${fromOpenApi(path)}`),
-    );
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${fromOpenApi(path)}`));
     expect(documented.sort()).toEqual(
       api
         .map((r) => {
@@ -101,9 +103,11 @@ describe('OpenAPI document', () => {
   });
 
   it('every operation has a summary and the success status the sandbox answers with, from the contract table', () => {
-    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
-      Object.entries(byMethod as Record<string, any>).map(([method, op]) => ({ path, method, op })),
-    );
+    const ops = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .flatMap(([path, byMethod]) =>
+        Object.entries(byMethod as Record<string, any>).map(([method, op]) => ({ path, method, op })),
+      );
     expect(ops).toHaveLength(OPERATIONS.length);
     for (const { path, method, op } of ops) {
       const row = OPERATIONS.find((o) => o.method === method.toUpperCase() && openApiPath(o.path) === path);
@@ -221,5 +225,28 @@ describe('OpenAPI document, every schema in it', () => {
 
   it('says what the items of every array are', () => {
     expect(offenders((s) => types(s).includes('array') && !('items' in s) && !('prefixItems' in s))).toEqual([]);
+  });
+
+  it('its sandbox section declares the control POST /_sandbox/events, and the control answers as it says', async () => {
+    const paths = Object.keys(doc.paths).filter((p) => !p.startsWith('/api/'));
+    expect(paths).toEqual(['/_sandbox/events']);
+    const op = doc.paths['/_sandbox/events'].post;
+    expect(op.tags).toEqual(['sandbox']);
+    expect(doc.tags.map((t: any) => t.name)).toContain('sandbox');
+    expect(op.requestBody.content['application/json'].schema.properties.event_type.enum).toEqual(EVENT_TYPES);
+    for (const [body, status] of [
+      [{ event_type: 'load_completed', workspace_id: 101, data: { load_id: '7' } }, 201],
+      [{ event_type: 'load_complete', workspace_id: 101 }, 400],
+      [{ event_type: 'load_completed', workspace_id: 101, data: [] }, 400],
+      [{ event_type: 'load_completed', workspace_id: 999999 }, 404],
+    ] as const) {
+      const res = await http(sb, 'POST', '/_sandbox/events', { body });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      const answer = { method: 'POST', route: '/_sandbox/events', status: res.status, body: res.text };
+      expect(violationOf(answer, doc), JSON.stringify(body)).toBeUndefined();
+    }
+    // The check can fail: an answer the document does not declare is a violation.
+    const undeclared = { method: 'POST', route: '/_sandbox/events', status: 201, body: '{"event": 1}' };
+    expect(violationOf(undeclared, doc)).toContain('must');
   });
 });
