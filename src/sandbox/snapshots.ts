@@ -24,8 +24,19 @@ export interface SnapshotView {
   size: number;
 }
 
-/** The fault knobs of PATCH /_sandbox/faults, as the options hold them. */
-const KNOBS = ['failRate', 'resetRate', 'latencyMs', 'retryAfter', 'tokenTtl', 'buildSeconds'] as const;
+/** The knobs of PATCH /_sandbox/faults and PATCH /_sandbox/webhooks, as the options hold them. */
+const KNOBS = [
+  'failRate',
+  'resetRate',
+  'latencyMs',
+  'retryAfter',
+  'tokenTtl',
+  'buildSeconds',
+  'webhookDelay',
+  'webhookRetryDelays',
+  'webhookLostAnswers',
+  'webhookTimestampDigits',
+] as const;
 
 function save(store: Store): Saved {
   return { text: stringifyJson(store.state), time: store.clock.now(), mode: store.clock.mode };
@@ -45,7 +56,10 @@ function restore(store: Store, saved: Saved): void {
  */
 export function snapshotRoutes(app: FastifyInstance, store: Store, journal: RequestJournal): void {
   const start = save(store);
-  const knobs = Object.fromEntries(KNOBS.map((k) => [k, store.opts[k]])) as Pick<Store['opts'], (typeof KNOBS)[number]>;
+  const knobs = structuredClone(Object.fromEntries(KNOBS.map((k) => [k, store.opts[k]]))) as Pick<
+    Store['opts'],
+    (typeof KNOBS)[number]
+  >;
   const snapshots = new Map<string, Saved & { view: SnapshotView }>();
 
   const nameOf = (raw: string): string => {
@@ -57,7 +71,7 @@ export function snapshotRoutes(app: FastifyInstance, store: Store, journal: Requ
 
   app.post('/_sandbox/reset', async () => {
     restore(store, start);
-    Object.assign(store.opts, knobs);
+    Object.assign(store.opts, structuredClone(knobs));
     journal.clear();
     return { reset: true, clock: clockView() };
   });

@@ -63,7 +63,10 @@ describe('POST /_sandbox/reset', () => {
     const start = await state();
     const startClock = await clock();
     const title = workspaceTitle(101);
-    await http(sb, 'PATCH', '/_sandbox/faults', { body: { retry_after: 9, latency_ms: 0 } });
+    const webhookKnobs = (await http(sb, 'PATCH', '/_sandbox/webhooks', { body: {} })).body;
+    expect((await http(sb, 'PATCH', '/_sandbox/faults', { body: { retry_after: 9, latency_ms: 0 } })).status).toBe(200);
+    const knobs = { retry_delays: [0, 0], lost_answers: 2, timestamp_digits: 6, delay: 0 };
+    expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: knobs })).body).toEqual(knobs);
     const id = await change('Reset me');
     expect(workspaceTitle(101)).toBe('Reset me');
     expect((await http(sb, 'GET', '/_sandbox/requests')).body.count).toBeGreaterThan(0);
@@ -79,6 +82,7 @@ describe('POST /_sandbox/reset', () => {
     expect(gone.status).toBe(404);
     // The fault knobs are as started, and the journal holds only what came after the reset.
     expect(sb.store.opts.retryAfter).toBe(0);
+    expect((await http(sb, 'PATCH', '/_sandbox/webhooks', { body: {} })).body).toEqual(webhookKnobs);
     const journal = (await http(sb, 'GET', '/_sandbox/requests')).body.results as Array<{ path: string }>;
     expect(journal.map((e) => e.path)).not.toContain('/api/v3/workspaces/101');
   });
