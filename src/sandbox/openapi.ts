@@ -6,6 +6,7 @@ import { BODY_STATUSES, COMMON_STATUSES, openApiPath, operationOf, type Operatio
 import { ANSWER_SCHEMAS, type AnswerShape } from '../contract/answers.js';
 import { STATE_RULES, stateRuleKey } from '../contract/state-rules.js';
 import { EVENT_TYPES } from '../contract/events.js';
+import { SNAPSHOT_NAME } from './snapshots.js';
 
 /**
  * The OpenAPI 3.1 document of the operations the sandbox serves under /api/ (both versions),
@@ -275,6 +276,122 @@ function sandboxPaths(): Record<string, Record<string, unknown>> {
           ),
           '404': refused('A workspace the agency does not have.'),
         },
+      },
+    },
+    ...stateControls(headers, refused),
+  };
+}
+
+/**
+ * The state controls (src/sandbox/snapshots.ts): a reset to the start state, and snapshots of
+ * the whole state taken, restored and listed.
+ */
+function stateControls(
+  headers: Record<string, unknown>,
+  refused: (description: string) => Record<string, unknown>,
+): Record<string, Record<string, unknown>> {
+  const json = (description: string, schema: Record<string, unknown>) => ({
+    description,
+    headers,
+    content: { 'application/json': { schema } },
+  });
+  const control = (operationId: string, summary: string, description: string, responses: Record<string, unknown>) => ({
+    operationId,
+    summary,
+    description,
+    tags: ['sandbox'],
+    security: [{}, { sandboxControl: [] }],
+    responses: {
+      ...responses,
+      '403': refused(
+        'A request the controls do not answer: not addressed to a loopback address, from a page of another origin, or without the control token.',
+      ),
+    },
+  });
+  const clock = {
+    type: 'object',
+    required: ['now', 'mode'],
+    properties: { now: { type: 'string', format: 'date-time' }, mode: { type: 'string', enum: ['real', 'manual'] } },
+  };
+  const snapshot = {
+    type: 'object',
+    required: ['name', 'taken_at', 'size'],
+    properties: {
+      name: { type: 'string', pattern: SNAPSHOT_NAME.source },
+      taken_at: { type: 'string', format: 'date-time', description: "when it was taken, by the sandbox's clock" },
+      size: { type: 'integer', format: 'int64', minimum: 0, description: "bytes of the state's JSON" },
+    },
+  };
+  const name = {
+    name: 'name',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: SNAPSHOT_NAME.source },
+  };
+  const badName = refused("A name that is not 1 to 64 letters, digits, '-' or '_'.");
+  return {
+    '/_sandbox/reset': {
+      post: control(
+        'postSandboxReset',
+        'Return to the start state',
+        "The state the sandbox started with (the demo data of --seed, or what --state loaded), the clock's time and mode at start, the fault and webhook knobs as started; the request journal emptied, the work in progress dropped. Snapshots are kept.",
+        {
+          '200': json('The sandbox is back at its start.', {
+            type: 'object',
+            required: ['reset', 'clock'],
+            properties: { reset: { const: true }, clock },
+          }),
+        },
+      ),
+    },
+    '/_sandbox/snapshots': {
+      get: control('listSandboxSnapshots', 'List the snapshots', 'Oldest first. They live in memory only.', {
+        '200': json('The snapshots taken.', {
+          type: 'object',
+          required: ['count', 'results'],
+          properties: {
+            count: { type: 'integer', format: 'int32', minimum: 0 },
+            results: { type: 'array', items: snapshot },
+          },
+        }),
+      }),
+    },
+    '/_sandbox/snapshots/{name}': {
+      put: {
+        ...control(
+          'putSandboxSnapshot',
+          'Take a snapshot of the whole state',
+          "A copy of the whole state and the clock's time and mode, under the name; one of that name is replaced.",
+          {
+            '200': json('A snapshot of that name was replaced.', snapshot),
+            '201': json('The snapshot was taken.', snapshot),
+            '400': badName,
+          },
+        ),
+        parameters: [name],
+      },
+    },
+    '/_sandbox/snapshots/{name}/restore': {
+      post: {
+        ...control(
+          'restoreSandboxSnapshot',
+          'Restore a snapshot',
+          'The state exactly as taken and the clock at its time; builds in progress then go on. The fault knobs and the request journal stay as they are.',
+          {
+            '200': json('The snapshot was restored.', {
+              type: 'object',
+              required: ['restored', 'clock'],
+              properties: { restored: snapshot, clock },
+            }),
+            '400': badName,
+            '404': json('No snapshot of that name; the names known.', {
+              type: 'object',
+              required: ['detail', 'snapshots'],
+              properties: { detail: { type: 'string' }, snapshots: { type: 'array', items: { type: 'string' } } },
+            }),
+          },
+        ),
+        parameters: [name],
       },
     },
   };

@@ -227,9 +227,15 @@ describe('OpenAPI document, every schema in it', () => {
     expect(offenders((s) => types(s).includes('array') && !('items' in s) && !('prefixItems' in s))).toEqual([]);
   });
 
-  it('its sandbox section declares the control POST /_sandbox/events, and the control answers as it says', async () => {
+  it('its sandbox section declares the control POST /_sandbox/events (and the state controls), and the control answers as it says', async () => {
     const paths = Object.keys(doc.paths).filter((p) => !p.startsWith('/api/'));
-    expect(paths).toEqual(['/_sandbox/events']);
+    expect(paths.sort()).toEqual([
+      '/_sandbox/events',
+      '/_sandbox/reset',
+      '/_sandbox/snapshots',
+      '/_sandbox/snapshots/{name}',
+      '/_sandbox/snapshots/{name}/restore',
+    ]);
     const op = doc.paths['/_sandbox/events'].post;
     expect(op.tags).toEqual(['sandbox']);
     expect(doc.tags.map((t: any) => t.name)).toContain('sandbox');

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { violationOf } from '../fixtures/openapi-check.js';
 import { V31, configuration, configure, createRecipe, demo } from '../fixtures/recipes.js';
 import { advanceClock, http, sandbox, settleClock, tempDir, tokenFor } from '../helpers.js';
 
@@ -211,6 +212,37 @@ describe('snapshots', () => {
     expect((await http(sb, 'POST', '/_sandbox/reset')).status).toBe(403);
     expect((await http(sb, 'PUT', '/_sandbox/snapshots/x', { headers: header })).status).toBe(201);
     expect((await http(sb, 'POST', '/_sandbox/reset', { headers: header })).status).toBe(200);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('declares the state controls in its sandbox section, and each answer is one it declares', async () => {
+    sb = await sandbox();
+    const doc = (await http(sb, 'GET', '/_sandbox/openapi.json')).body;
+    const calls: Array<[string, string, string, number]> = [
+      ['PUT', '/_sandbox/snapshots/one', '/_sandbox/snapshots/:name', 201],
+      ['PUT', '/_sandbox/snapshots/one', '/_sandbox/snapshots/:name', 200],
+      ['PUT', '/_sandbox/snapshots/a.b', '/_sandbox/snapshots/:name', 400],
+      ['GET', '/_sandbox/snapshots', '/_sandbox/snapshots', 200],
+      ['POST', '/_sandbox/snapshots/one/restore', '/_sandbox/snapshots/:name/restore', 200],
+      ['POST', '/_sandbox/snapshots/two/restore', '/_sandbox/snapshots/:name/restore', 404],
+      ['POST', '/_sandbox/snapshots/a.b/restore', '/_sandbox/snapshots/:name/restore', 400],
+      ['POST', '/_sandbox/reset', '/_sandbox/reset', 200],
+    ];
+    for (const [method, path, route, status] of calls) {
+      const res = await http(sb, method, path);
+      expect(res.status, `${method} ${path}`).toBe(status);
+      expect(violationOf({ method, route, status, body: res.text }, doc), `${method} ${path}`).toBeUndefined();
+      expect(doc.paths[route.replace(/:(\w+)/g, '{$1}')][method.toLowerCase()].tags).toEqual(['sandbox']);
+    }
+    // The check can fail: a snapshot without its size is not what the document declares.
+    const bad = {
+      method: 'PUT',
+      route: '/_sandbox/snapshots/:name',
+      status: 201,
+      body: '{"name":"one","taken_at":"2026-01-01T00:00:00.000Z"}',
+    };
+    expect(violationOf(bad, doc)).toContain('size');
   });
 });
 
