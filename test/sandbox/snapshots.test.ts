@@ -106,6 +106,29 @@ describe('POST /_sandbox/reset', () => {
   });
 });
 
+describe('POST /_sandbox/reset after a start with --state', () => {
+  it('returns to what the file held at start, not to the demo data', async () => {
+    const dir = tempDir();
+    try {
+      const file = join(dir.dir, 'state.json');
+      sb = await sandbox({ stateFile: file });
+      await change('Kept in the file');
+      await sb.close();
+      sb = await sandbox({ stateFile: file });
+      const loaded = await state();
+      expect(workspaceTitle(101)).toBe('Kept in the file');
+      await change('After the start', 4002);
+      expect((await http(sb, 'POST', '/_sandbox/reset')).status).toBe(200);
+      expect(await state()).toBe(loaded);
+      expect(workspaceTitle(101)).toBe('Kept in the file');
+    } finally {
+      await sb.close();
+      closed = true;
+      dir.remove();
+    }
+  });
+});
+
 describe('snapshots', () => {
   it('snapshot, change, restore gives the snapshot exactly, clock included', async () => {
     sb = await sandbox();
