@@ -42,7 +42,7 @@ describe('edp sandbox --state, built: reset and restore', () => {
     const fromFile = () => JSON.parse(readFileSync(file, 'utf8'));
     try {
       const first = await started(file);
-      const start = await (await call(first.url, 'GET', '/state')).json();
+      const start = (await (await call(first.url, 'GET', '/state')).json()) as Parameters<typeof title>[0];
       expect((await rename(first.url, 'Renamed')).status).toBe(200);
       expect(title(fromFile())).toBe('Renamed');
       expect((await call(first.url, 'POST', '/reset')).status).toBe(200);

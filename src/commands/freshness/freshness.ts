@@ -1,13 +1,14 @@
 import { listRecipes } from '../../api/recipes.js';
 import type { Context } from '../../context.js';
-import { ExitError, ManyFailures, UsageError } from '../../errors.js';
+import { ExitError, ManyFailures } from '../../errors.js';
 import { errorLines } from '../../output/errors.js';
 import type { Column } from '../../output/output.js';
 import { pool } from '../../fleet/pool.js';
 import { workspacesOf } from '../../fleet/select.js';
 import { collect } from '../../util/collect.js';
 import { idText } from '../../util/json.js';
-import { choiceError, parseDuration } from '../../util/validate.js';
+import { parseDuration } from '../../util/validate.js';
+import { formatOption } from '../shared/format.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import { workspaceChoice } from '../shared/workspace-choice.js';
 import type { FreshnessOptions } from './command.js';
@@ -18,7 +19,6 @@ import {
   freshnessCsv,
   freshnessMarkdown,
   verdictText,
-  type Format,
   utcText,
 } from './shared/formats.js';
 import { errorRow, workspaceRows, type FreshnessRow } from './shared/rows.js';
@@ -49,16 +49,6 @@ const columns: Array<Column<FreshnessRow>> = [
   { header: 'ERROR', value: (r) => r.error ?? '' },
 ];
 
-/** `--format`, checked before anything is read; `--json` is the json format, so the two agree or clash. */
-function formatOf(value: string | undefined, ctx: Context): Format {
-  if (value === undefined) return ctx.output.machine ? 'json' : 'text';
-  const format = FORMATS.find((f) => f === value.trim().toLowerCase());
-  if (!format) throw choiceError(value, FORMATS, '--format');
-  if (ctx.output.machine && format !== 'json')
-    throw new UsageError(`--format ${format} and --json ask for two outputs; pass one`);
-  return format;
-}
-
 /**
  * `edp freshness`: how recent each workspace's data is, per data source of its recipes: the
  * last successful build, its age by the service's clock, what did not deliver; exit 1 when
@@ -67,7 +57,7 @@ function formatOf(value: string | undefined, ctx: Context): Format {
 export async function runFreshness(opts: FreshnessOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
   const maxAgeMs = parseDuration(opts.maxAge, '--max-age');
-  const format = formatOf(opts.format, ctx);
+  const format = formatOption(opts.format, FORMATS, ctx, { text: 'text', json: 'json' });
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);

@@ -15,13 +15,13 @@ import { fleetConcurrency } from '../shared/concurrency.js';
 import type { PlanOptions } from './command.js';
 import { checkOutputFile } from '../../util/output-file.js';
 import { suggest } from '../../util/suggest.js';
-import { choiceError } from '../../util/validate.js';
+import { formatOption } from '../shared/format.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 
 /** `edp plan -f FILE`: reads every workspace in scope (bounded concurrency) and sends no write. */
 export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
-  const format = planFormat(opts.format, ctx);
+  const format = formatOption(opts.format, FORMATS, ctx, { text: 'text', json: 'json' });
   if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
   // Before the file is read and every workspace with it: where the plan goes must take it.
   if (opts.out !== undefined) checkOutputFile(opts.out, '--out');
@@ -57,14 +57,4 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   if (failures.length > 0) throw new ManyFailures(failures);
   if (opts.detailedExitcode && planTotals(plan).changes > 0)
     throw new ExitError('changesPending', 'changes are pending', { silent: true });
-}
-
-/** `--format`, checked before anything is read; `--json` is the json format. */
-function planFormat(value: string | undefined, ctx: Context): (typeof FORMATS)[number] {
-  if (value === undefined) return ctx.output.machine ? 'json' : 'text';
-  const format = FORMATS.find((f) => f === value.trim().toLowerCase());
-  if (!format) throw choiceError(value, FORMATS, '--format');
-  if (ctx.output.machine && format !== 'json')
-    throw new UsageError(`--format ${format} and --json ask for two outputs; pass one`);
-  return format;
 }
