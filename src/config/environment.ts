@@ -107,7 +107,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'EDP_SANDBOX_TOKEN',
-    text: 'the token the sandbox controls require, as --control-token; edp sandbox trigger sends it.',
+    text: 'the token the sandbox controls require, as --control-token; the sandbox trigger verb sends it.',
     readBy: { commands: ['sandbox', 'sandbox trigger'] },
   },
   {

@@ -114,7 +114,7 @@ describe('suggested commands', () => {
     // A command named as the author of a file or a heading, not one to run.
     const named = [
       /# edp export, sha256:/,
-      /^### edp plan/,
+      /^### edp (plan|freshness)/,
       /(written|wrote|saved) by `edp (export|apply|plan)( --[a-z-]+)?`/g,
       /\(`edp config`\)/g,
       /since `edp export` wrote it/g,

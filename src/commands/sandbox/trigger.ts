@@ -27,7 +27,7 @@ export async function runTrigger(opts: TriggerOptions, ctx: Context): Promise<vo
   if (!EVENT_TYPES.includes(type)) {
     const near = didYouMean(type, EVENT_TYPES);
     throw new UsageError(
-      `unknown event type "${type}"${near ? ` (${near})` : ''}; \`edp webhooks event-types\` lists them`,
+      `unknown event type "${type}"${near ? ` (${near})` : ''}; \`${ctx.hint('webhooks', 'event-types')}\` lists them`,
     );
   }
   const data = dataOf(opts.data);
