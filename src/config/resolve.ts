@@ -118,6 +118,16 @@ export class RunSettings {
     return { value: s.value, origin: settingOrigin(s.source), what: s.what };
   }
 
+  /**
+   * The token the sandbox's controls require: `--control-token` of `edp sandbox`, else
+   * EDP_SANDBOX_TOKEN (which `edp sandbox trigger` sends); undefined when neither is set.
+   */
+  sandboxControlToken(flag?: string): { value: string; what: string } | undefined {
+    if (flag !== undefined) return { value: flag, what: '--control-token' };
+    const env = nonEmpty(this.env.EDP_SANDBOX_TOKEN);
+    return env === undefined ? undefined : { value: env, what: 'EDP_SANDBOX_TOKEN' };
+  }
+
   /** The service's address, checked, without a trailing slash. */
   baseUrl(): Resolved<string> {
     const s = this.resolved('base_url');

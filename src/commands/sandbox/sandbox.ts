@@ -18,11 +18,11 @@ function seconds(value: string, flag: string): number {
 }
 
 /** A control token chosen by the user: long enough not to be guessed, sendable in a header. */
-function controlToken(value: string | undefined, source: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[\x21-\x7e]{16,}$/.test(value))
-    throw new UsageError(`${source} must be at least 16 printable characters without spaces`);
-  return value;
+function controlTokenOf(token: { value: string; what: string } | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(token.value))
+    throw new UsageError(`${token.what} must be at least 16 printable characters without spaces`);
+  return token.value;
 }
 
 export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<void> {
@@ -41,10 +41,7 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
     buildSeconds: seconds(opts.buildSeconds, '--build-seconds'),
     tokenTtl: seconds(opts.tokenTtl, '--token-ttl'),
     webhookDelay: seconds(opts.webhookDelay, '--webhook-delay'),
-    controlToken:
-      opts.controlToken !== undefined
-        ? controlToken(opts.controlToken, '--control-token')
-        : controlToken(ctx.env.EDP_SANDBOX_TOKEN || undefined, 'EDP_SANDBOX_TOKEN'),
+    controlToken: controlTokenOf(ctx.settings.sandboxControlToken(opts.controlToken)),
     warn: (message: string) => ctx.output.warn(message),
   };
   const { startSandbox, isLoopbackAddress } = await import('../../sandbox/index.js');

@@ -40,7 +40,7 @@ export async function runTrigger(opts: TriggerOptions, ctx: Context): Promise<vo
     userAgent: `edp/${VERSION}`,
     env: ctx.env,
     sleep: ctx.io.sleep,
-    controlToken: ctx.env.EDP_SANDBOX_TOKEN || undefined,
+    controlToken: ctx.settings.sandboxControlToken()?.value,
   });
   try {
     const answer = await controls.trigger({ event_type: type, workspace_id: Number(ws), data });
