@@ -4,12 +4,14 @@
  * used, fields a template does not have, a page past the last of a v3.1 list), or breaks a rule
  * between values a schema cannot state (a range whose end is before its start, an account listed
  * twice). The sandbox's document names them in each operation's description (src/sandbox/openapi.ts);
- * every other rule on a request's shape is in its schema (src/contract/requests.ts). Keyed by method
- * and path as the table of operations has them (src/contract/operations.ts).
+ * every other rule on a request's shape is in its schema (src/contract/requests.ts). Keyed by the
+ * operation's id in the registry (src/contract/operations.ts), so that a misspelt id fails the typecheck.
  *
  * `code` is the refusal's code, shown by the v3.1 envelope; `message` matches the text naming it:
  * the envelope's `message`, or in a `{detail}` answer the detail or a field's `field: message`.
  */
+
+import { isOperationId, type Operation, type OperationId } from './operations.js';
 
 export interface StateRule {
   /** when the request is refused, as the document says it */
@@ -17,8 +19,6 @@ export interface StateRule {
   code: string;
   message: RegExp;
 }
-
-export const stateRuleKey = (method: string, path: string): string => `${method} ${path}`;
 
 const rule = (says: string, code: string, message: RegExp): StateRule => ({ says, code, message });
 const field = (says: string, message: RegExp): StateRule => rule(says, 'validation_error', message);
@@ -147,9 +147,9 @@ const PERMISSION_CATALOG = field(
   /^permissions\[\d+\]\.(layer|permission): ".*" is not a (layer of the permission catalog|permission of layer)/,
 );
 
-export const STATE_RULES: Readonly<Record<string, readonly StateRule[]>> = {
-  'POST /api/v3/token': [WORKSPACE_NOT_FOUND],
-  'POST /api/v3/get_iframe_url': [
+export const STATE_RULES: { readonly [I in OperationId]?: readonly StateRule[] } = {
+  'token.issue': [WORKSPACE_NOT_FOUND],
+  'iframe.url': [
     WORKSPACE_NOT_FOUND,
     rule(
       '`name` is none of the agency’s data sources (or destinations, with `type: destination`)',
@@ -157,24 +157,24 @@ export const STATE_RULES: Readonly<Record<string, readonly StateRule[]>> = {
       /^name: unknown /,
     ),
   ],
-  'GET /api/v3/datasources/:datasource_name/connections': [UNKNOWN_DATA_SOURCE],
-  'DELETE /api/v3/datasources/:datasource_name/connections/:id': [UNKNOWN_DATA_SOURCE],
-  'POST /api/v3/datasources/:datasource_name/external-auth-links': [
+  'connections.list': [UNKNOWN_DATA_SOURCE],
+  'connections.deleteOfDatasource': [UNKNOWN_DATA_SOURCE],
+  'links.create': [
     UNKNOWN_DATA_SOURCE,
     field(
       '`requested_by` is not an active agency user who is a member of the workspace or the agency owner',
       /^requested_by: Must be an active agency user/,
     ),
   ],
-  'POST /api/v3/datasources/:datasource_name/external-auth-links/:id/revoke': [
+  'links.revoke': [
     rule('the link was used or has expired', 'bad_request', /^This link has (already been used|expired)/),
   ],
-  'PATCH /api/v3/connections/:connection_id/accounts': [
+  'accounts.setActive': [
     rule('accounts not of the connection', 'bad_request', /^Accounts not found in connection /),
     rule('an account listed more than once', 'bad_request', /^Accounts listed more than once/),
   ],
-  'GET /api/v3.1/connections/:connection_id/accounts/': [PAGE_PAST_END],
-  'POST /api/v3/datasources/:datasource_name/extract-templates': [
+  'accounts.list': [PAGE_PAST_END],
+  'extractTemplates.create': [
     UNKNOWN_DATA_SOURCE,
     field('`parent_id` names no global template of the data source', /^parent_id: no global /),
     field(
@@ -190,15 +190,15 @@ export const STATE_RULES: Readonly<Record<string, readonly StateRule[]>> = {
       /^dynamic_fields: (not in the connection's dynamic schema|dynamic fields can be selected only)/,
     ),
   ],
-  'POST /api/v3/extract-template/:template_id/preview/': [
+  'extractTemplates.preview': [
     field('`accounts` not of the template’s data source in the workspace', /^accounts: no such /),
     TEMPLATE_SETTINGS,
   ],
-  'POST /api/v3/extract-template/:template_id/validation/': [
+  'extractTemplates.validate': [
     field('`accounts` not of the template’s data source in the workspace', /^accounts: no such /),
     TEMPLATE_SETTINGS,
   ],
-  'POST /api/v3/datasources/:datasource_name/custom_setting_options/': [
+  'extractTemplates.customSettingOptions': [
     UNKNOWN_DATA_SOURCE,
     field(
       '`connection_id` names no connection of the data source in the workspace',
@@ -206,7 +206,7 @@ export const STATE_RULES: Readonly<Record<string, readonly StateRule[]>> = {
     ),
     field('`account_ids` not of the connection', /^account_ids: not accounts of connection /),
   ],
-  'POST /api/v3.1/extracts/': [
+  'extracts.create': [
     field('`template_id` names no extract template', /^template_id: no extract template /),
     field(
       '`data_table_id` names no data table of the workspace, or one that holds another template',
@@ -215,9 +215,9 @@ export const STATE_RULES: Readonly<Record<string, readonly StateRule[]>> = {
     field('`account_embedded_id` names no account of the workspace', /^account_embedded_id: /),
     TEMPLATE_SETTINGS,
   ],
-  'PUT /api/v3/extracts/:id': [TEMPLATE_SETTINGS],
-  'PATCH /api/v3/extracts/:id': [TEMPLATE_SETTINGS],
-  'POST /api/v3/extracts/migrate-wide': [
+  'extracts.replace': [TEMPLATE_SETTINGS],
+  'extracts.update': [TEMPLATE_SETTINGS],
+  'extracts.migrateWide': [
     field(
       '`migrated_from_extraction_id` names no extract of the workspace, or one already wide or without an account',
       /^migrated_from_extraction_id: (no extract|extract \d+ already uses a wide template|extract \d+ has no account)/,
@@ -225,38 +225,38 @@ export const STATE_RULES: Readonly<Record<string, readonly StateRule[]>> = {
     field('`template_id` names no wide template of the data source', /^template_id: no wide /),
     TEMPLATE_SETTINGS,
   ],
-  'POST /api/v3/destinations/:destination_name/connections': [NO_CONNECTIONS, CONNECTION_PARAMS],
-  'PUT /api/v3/destinations/:destination_name/connections/:id': [NO_CONNECTIONS, CONNECTION_PARAMS],
-  'PATCH /api/v3/destinations/:destination_name/connections/:id': [CONNECTION_PARAMS],
-  'PUT /api/v3/data-tables/:data_table_id': [
+  'destinationConnections.create': [NO_CONNECTIONS, CONNECTION_PARAMS],
+  'destinationConnections.merge': [NO_CONNECTIONS, CONNECTION_PARAMS],
+  'destinationConnections.update': [CONNECTION_PARAMS],
+  'tables.setFields': [
     field('a dimension deselected, or a field the table’s template does not have', /^selected_fields: /),
   ],
-  'POST /api/v3/loads': TABLE_AND_DESTINATION,
-  'PUT /api/v3/loads/:id': TABLE_AND_DESTINATION,
-  'PUT /api/v3/loads/:id/run': [
+  'loads.create': TABLE_AND_DESTINATION,
+  'loads.replace': TABLE_AND_DESTINATION,
+  'loads.run': [
     field('`date_to` before `date_from`', /^date_to: must not be before date_from/),
     field('`date_from` after today, without `date_to`', /^date_from: must not be after today/),
   ],
-  'GET /api/v3.1/automated-recipe-templates/': [PAGE_PAST_END],
-  'GET /api/v3.1/automated-recipes/': [PAGE_PAST_END],
-  'POST /api/v3.1/automated-recipes/': [TEMPLATE_NOT_FOUND],
-  'PUT /api/v3.1/automated-recipes/:id/': RECIPE_CONFIGURATION,
-  'POST /api/v3/automated-recipes/': [
-    TEMPLATE_NOT_FOUND,
-    V3_CONFLICTS.exists,
-    V3_CONFLICTS.viewName,
-    V3_CONFLICTS.notDeployable,
-  ],
-  'PUT /api/v3/automated-recipes/:id/': [...RECIPE_CONFIGURATION, ...V3_CONFLICTS.removal, V3_CONFLICTS.running],
-  'POST /api/v3/automated-recipes/:id/build/': V3_BUILD,
-  'POST /api/v3/automated-recipes/:id/resetup/': V3_BUILD,
-  'POST /api/v3/webhook_endpoints/:id/verify/': [
+  'recipeTemplates.list': [PAGE_PAST_END],
+  'recipes.list': [PAGE_PAST_END],
+  'recipes.create': [TEMPLATE_NOT_FOUND],
+  'recipes.configure': RECIPE_CONFIGURATION,
+  'v3.recipes.create': [TEMPLATE_NOT_FOUND, V3_CONFLICTS.exists, V3_CONFLICTS.viewName, V3_CONFLICTS.notDeployable],
+  'v3.recipes.configure': [...RECIPE_CONFIGURATION, ...V3_CONFLICTS.removal, V3_CONFLICTS.running],
+  'v3.recipes.build': V3_BUILD,
+  'v3.recipes.resetup': V3_BUILD,
+  'webhooks.verify': [
     rule(
       'the receiver did not answer the challenge (unreachable, or not 200 with the challenge as its body)',
       'bad_request',
       /^Verification failed: /,
     ),
   ],
-  'POST /api/v3/roles/': [PERMISSION_CATALOG],
-  'PATCH /api/v3/roles/:role_id': [PERMISSION_CATALOG],
+  'roles.create': [PERMISSION_CATALOG],
+  'roles.update': [PERMISSION_CATALOG],
 };
+
+/** The state rules of an operation of the registry; none for an operation that has none. */
+export function stateRulesOf(op: Operation): readonly StateRule[] {
+  return (isOperationId(op.id) && STATE_RULES[op.id]) || [];
+}

@@ -4,7 +4,7 @@ import { usesCodeEnvelope } from './errors.js';
 import { VERSION } from '../version.js';
 import { BODY_STATUSES, COMMON_STATUSES, openApiPath, operationOf, type Operation } from '../contract/operations.js';
 import { ANSWER_SCHEMAS, type AnswerShape } from '../contract/answers.js';
-import { STATE_RULES, stateRuleKey } from '../contract/state-rules.js';
+import { stateRulesOf } from '../contract/state-rules.js';
 import { EVENT_TYPES } from '../contract/events.js';
 import { SNAPSHOT_NAME } from './snapshots.js';
 
@@ -176,9 +176,9 @@ function pagingParameters(op: Operation): unknown[] {
 }
 
 /** The 400s a request its schemas accept can still get, for what exists (src/contract/state-rules.ts). */
-function stateRulesText(method: string, url: string): string | undefined {
-  const rules = STATE_RULES[stateRuleKey(method, url)];
-  if (!rules) return undefined;
+function stateRulesText(op: Operation | undefined): string | undefined {
+  const rules = op ? stateRulesOf(op) : [];
+  if (rules.length === 0) return undefined;
   const lines = [...new Set(rules.map((r) => r.says))].map((says) => `- ${says}`);
   return ['Beyond its schemas, 400 when:', ...lines].join('\n');
 }
@@ -430,7 +430,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]): Record<string, 
       parameters,
       responses: { ...successResponse(op), ...errorResponses(route.url, op, route.body !== undefined) },
     };
-    const stateRules = stateRulesText(route.method, route.url);
+    const stateRules = stateRulesText(op);
     if (stateRules) operation.description = stateRules;
     if (route.body) {
       operation.requestBody = {
