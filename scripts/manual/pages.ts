@@ -1,8 +1,11 @@
 import type { Argument, CommandUnknownOpts as Command, Help, Option } from '@commander-js/extra-typings';
 import type { EventEmitter } from 'node:events';
-import { EXIT_CODES } from '../../errors.js';
-import { commandEnvironment, commonEnvironment, ENVIRONMENT } from '../../config/environment.js';
-import { readByText } from './environment-help.js';
+import { PassThrough } from 'node:stream';
+import { buildProgram } from '../../src/cli.js';
+import { App } from '../../src/commands/shared/app.js';
+import { readByText } from '../../src/commands/shared/environment-help.js';
+import { commandEnvironment, commonEnvironment, ENVIRONMENT } from '../../src/config/environment.js';
+import { EXIT_CODES } from '../../src/errors.js';
 
 /**
  * The manual, generated from the command tree: a Markdown page per command
@@ -17,6 +20,15 @@ export function manual(program: Command): Map<string, string> {
   for (const p of pages) files.set(`docs/commands/${p.file}.md`, markdown(p, pages));
   for (const p of pages) files.set(`man/${p.file}.1`, roff(p, pages));
   return files;
+}
+
+/**
+ * The manual of the whole command tree, every command registered, as a run with an empty
+ * environment and no terminal sees it: what `npm run manual` writes and checks.
+ */
+export async function manualFiles(): Promise<Map<string, string>> {
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+  return manual(await buildProgram(new App(io), [], true));
 }
 
 /**

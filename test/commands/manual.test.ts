@@ -1,50 +1,75 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
-import { App } from '../../src/commands/shared/app.js';
-import { MANUAL_RELEASE, manPaths, manual } from '../../src/commands/shared/manual.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MANUAL_RELEASE, manPaths, manualFiles } from '../../scripts/manual/pages.js';
+import { outOfDate, runManual, writeManual } from '../../scripts/manual/run.js';
 
 /**
- * The manual under docs/commands/ and man/ is generated from the command tree; the checked-in
- * pages must be what the tree gives. `npm run manual` (this file with EDP_WRITE_MANUAL=1)
- * writes them, and package.json's `man` list.
+ * The manual under docs/commands/ and man/ is generated from the command tree by
+ * scripts/manual/: `npm run manual` writes it and package.json's `man` list, and
+ * `npm run manual -- --check` (in `npm run lint`) fails when the checked-in files differ. These
+ * tests judge the pages themselves, and the script's check and writing on a copy in a temporary
+ * folder: no test writes the repository's files.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const FOLDERS = ['docs/commands', 'man'];
-const REGENERATE = 'run `npm run manual` to regenerate the manual';
 
 let files: Map<string, string>;
 
 beforeAll(async () => {
-  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
-  files = manual(await buildProgram(new App(io), [], true));
+  files = await manualFiles();
 });
-
-function checkedIn(): string[] {
-  return FOLDERS.flatMap((folder) =>
-    existsSync(join(ROOT, folder)) ? readdirSync(join(ROOT, folder)).map((f) => `${folder}/${f}`) : [],
-  ).sort();
-}
 
 function packageJson(): { man?: string[]; files?: string[]; [key: string]: unknown } {
   return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man?: string[]; files?: string[] };
 }
 
-describe.runIf(process.env.EDP_WRITE_MANUAL === '1')('npm run manual', () => {
-  it('writes the manual and package.json’s man list', () => {
-    for (const path of checkedIn()) if (!files.has(path)) rmSync(join(ROOT, path));
-    for (const [path, text] of files) {
-      mkdirSync(dirname(join(ROOT, path)), { recursive: true });
-      writeFileSync(join(ROOT, path), text);
+describe('npm run manual', () => {
+  // A repository of the manual alone: package.json and the generated pages, written by the script.
+  const root = mkdtempSync(join(tmpdir(), 'edp-manual-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('writes the pages and package.json’s man list, then finds nothing to change', () => {
+    writeFileSync(join(root, 'package.json'), `${JSON.stringify({ name: 'edp', man: [] }, null, 2)}\n`);
+    const written = writeManual(root, files);
+    expect(written).toContain('package.json');
+    expect(written).toContain('man/edp-recipes-deploy.1');
+    expect(readFileSync(join(root, 'docs/commands/edp.md'), 'utf8')).toBe(files.get('docs/commands/edp.md'));
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))).toEqual({ name: 'edp', man: manPaths(files) });
+    expect(outOfDate(root, files)).toEqual([]);
+    expect(writeManual(root, files)).toEqual([]);
+  });
+
+  it('--check names each page that differs, is missing or belongs to no command, and exits 1', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'edp-manual-'));
+    try {
+      cpSync(root, copy, { recursive: true });
+      writeFileSync(join(copy, 'docs/commands/edp-recipes.md'), 'edited by hand\n');
+      rmSync(join(copy, 'man/edp-sandbox.1'));
+      writeFileSync(join(copy, 'man/edp-gone.1'), '.TH "EDP-GONE" "1"\n');
+      const pkg = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { man: string[] };
+      writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...pkg, man: pkg.man.slice(1) }));
+      const lines: string[] = [];
+      const code = await runManual(['--check'], copy, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      expect(code).toBe(1);
+      const named = ['docs/commands/edp-recipes.md', 'man/edp-gone.1', 'man/edp-sandbox.1', 'package.json'];
+      expect(outOfDate(copy, files)).toEqual(named);
+      for (const f of named) expect(lines.join('\n')).toContain(`  ${f}\n`);
+      expect(lines.join('\n')).toContain('Run `npm run manual`');
+      // --check wrote nothing.
+      expect(readFileSync(join(copy, 'docs/commands/edp-recipes.md'), 'utf8')).toBe('edited by hand\n');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
     }
-    const pkg = packageJson();
-    pkg.man = manPaths(files);
-    writeFileSync(join(ROOT, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  });
+
+  it('refuses an unknown argument, naming it, with exit 2', async () => {
+    const lines: string[] = [];
+    const code = await runManual(['--write'], root, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toMatch(/Unknown argument --write: the only option is --check/);
   });
 });
 
@@ -57,18 +82,8 @@ describe('the manual', () => {
     expect([...files.keys()].filter((f) => /complete|-help\b/.test(f))).toEqual([]);
   });
 
-  it('is checked in as the command tree generates it', () => {
-    const expected = [...files.keys()].sort();
-    const missing = expected.filter((f) => !existsSync(join(ROOT, f)));
-    const stale = checkedIn().filter((f) => !files.has(f));
-    expect({ missing, stale }, REGENERATE).toEqual({ missing: [], stale: [] });
-    const differ = expected.filter((f) => readFileSync(join(ROOT, f), 'utf8') !== files.get(f));
-    expect(differ, REGENERATE).toEqual([]);
-  });
-
-  it("is listed in package.json's man, and published", () => {
+  it('is published with the package (package.json’s files)', () => {
     const pkg = packageJson();
-    expect(pkg.man, REGENERATE).toEqual(manPaths(files));
     expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'man']));
   });
 
@@ -109,10 +124,9 @@ describe('the manual', () => {
 
   it("dates the man pages with package.json's version and the day it was set", () => {
     const pkg = packageJson();
-    expect(
-      MANUAL_RELEASE.version,
-      'a new version: set its date in MANUAL_RELEASE (src/commands/shared/manual.ts)',
-    ).toBe(pkg.version);
+    expect(MANUAL_RELEASE.version, 'a new version: set its date in MANUAL_RELEASE (scripts/manual/pages.ts)').toBe(
+      pkg.version,
+    );
     expect(MANUAL_RELEASE.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     for (const [path, text] of files)
       if (path.startsWith('man/'))
