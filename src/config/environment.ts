@@ -1,6 +1,6 @@
 /**
  * Every environment variable the tool reads, once: `edp help environment` lists them and each
- * man page's ENVIRONMENT section names those of its command (commands/shared/manual.ts).
+ * man page's ENVIRONMENT section names those of its command (scripts/manual/pages.ts).
  * test/config/environment.test.ts fails on a variable read in the sources and missing here.
  * Imports nothing: the help reads it.
  */
