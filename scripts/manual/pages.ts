@@ -227,7 +227,15 @@ function seeAlso(p: Page, pages: Page[]): Page[] {
 
 // Markdown
 
-/** Text for Markdown: characters that would start markup are escaped, code spans kept as they are. */
+/**
+ * A web address or an e-mail address in running text, which Markdown renderers would link on their
+ * own (GitHub does, CommonMark does not): written as an autolink (`<http://…>`), so that every
+ * renderer links it and markdownlint finds no bare URL. Trailing punctuation stays outside.
+ */
+const AUTOLINK =
+  /(https?:\/\/[A-Za-z0-9][^\s<>"'`)\]]*[^\s<>"'`)\].,;:!?]|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/;
+
+/** Text for Markdown: characters that would start markup are escaped, code spans kept as they are, addresses linked. */
 function md(text: string): string {
   return text
     .split(/(`[^`]*`)/)
@@ -235,11 +243,18 @@ function md(text: string): string {
       i % 2 === 1
         ? part
         : part
-            .replace(/([\\*[\]<>])/g, '\\$1')
-            .replace(/(^|[^A-Za-z0-9])_/g, '$1\\_')
-            .replace(/_(?=$|[^A-Za-z0-9])/g, '\\_'),
+            .split(new RegExp(AUTOLINK.source, 'g'))
+            .map((text, j) => (j % 2 === 1 ? `<${text}>` : escapeMarkdown(text)))
+            .join(''),
     )
     .join('');
+}
+
+function escapeMarkdown(text: string): string {
+  return text
+    .replace(/([\\*[\]<>])/g, '\\$1')
+    .replace(/(^|[^A-Za-z0-9])_/g, '$1\\_')
+    .replace(/_(?=$|[^A-Za-z0-9])/g, '\\_');
 }
 
 /** A code span holding `text`, with fences long enough for the backticks inside it. */

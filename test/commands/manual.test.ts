@@ -96,6 +96,12 @@ describe('the manual', () => {
     expect(files.get('man/edp-recipes-deploy.1')).toContain('.SH EXAMPLES');
   });
 
+  it('writes web and e-mail addresses as autolinks, and leaves an address pattern as text', () => {
+    expect(files.get('docs/commands/edp-config.md')).toContain('default <http://127.0.0.1:4010> (');
+    expect(files.get('docs/commands/edp-sandbox.md')).toContain('"<agency@sandbox.local>"');
+    expect(files.get('docs/commands/edp.md')).toContain('as http://\\[USER:PASSWORD@\\]HOST:PORT (');
+  });
+
   it('describes every exit code once, on the program’s pages', () => {
     expect(files.get('docs/commands/edp.md')).toContain('## Exit codes');
     expect(files.get('man/edp.1')).toContain('.SH EXIT STATUS');
