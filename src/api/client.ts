@@ -2,11 +2,12 @@ import type { Dispatcher } from 'undici';
 import type { AuthKind, Method } from '../contract/operations.js';
 import { loadUndici, type Undici } from '../http/undici.js';
 import { proxyFault, proxyFor, type ProxyEnvironment, type ProxyRoute } from '../http/proxy.js';
-import { ApiError, NetworkError, OutcomeUnknownError, UsageError, withHint } from '../errors.js';
+import { ApiError, NetworkError, OutcomeUnknownError, UsageError, withHint, type ProxyError } from '../errors.js';
 import { JsonDuplicateKeyError, JsonTooDeepError, parseJson, stringifyJson } from '../util/json.js';
 import { defaultExpect, shapeProblem, type Answer, type Expect } from './shape.js';
 import { sleep } from '../util/sleep.js';
 import { ReadLimitError, readLimitPassed, readLimits, type ReadLimit } from '../util/poll.js';
+import { apiErrorFromResponse, header, unexpectedResponse } from './error-body.js';
 import { basePathOf, namesAnotherHost, sentPathProblem, withQuery, type Query } from './path.js';
 import {
   decideRetry,
@@ -55,6 +56,18 @@ export interface ApiResponse<T = unknown> {
 /** An answer as read off the wire, before its status is judged. */
 interface Received extends ApiResponse {
   answer: Answer;
+}
+
+/** One request across its attempts. */
+interface Exchange {
+  spec: RequestSpec;
+  /** the path and query as sent */
+  target: string;
+  repeatable: boolean;
+  /** the bound of the wait's read it is made for */
+  limit: ReadLimit | undefined;
+  /** whether a fresh token has been asked for after a 401 (once per request) */
+  renewed: boolean;
 }
 
 export interface RequestLogEntry {
@@ -200,11 +213,6 @@ function unsendable(code: string, err: Error, origin: string): { why: string; hi
   return undefined;
 }
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
 /**
  * The only code that talks HTTP. Keep-alive pool, per-request timeout, no redirects (a 3xx is
  * reported with the canonical path: following one would turn a POST into a GET and lose the
@@ -303,146 +311,189 @@ export class ApiClient {
    * --timeout and the attempts left would allow.
    */
   async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    const limit = readLimits.getStore();
-    const repeatable = spec.repeatable ?? spec.method === 'GET';
     const target = withQuery(spec.path, spec.query);
     // Before any credential is looked up: a path that resolves elsewhere is never sent.
     this.urlOf(spec.method, target);
     if (spec.method !== 'GET' && !spec.changesNothing) this.changesSent = true;
-    let renewed = false;
+    const exchange: Exchange = {
+      spec,
+      target,
+      repeatable: spec.repeatable ?? spec.method === 'GET',
+      limit: readLimits.getStore(),
+      renewed: false,
+    };
     for (let attempt = 1; ; attempt++) {
-      if (this.stop.signal.aborted) throw this.stop.signal.reason;
-      const passed = limit && readLimitPassed(limit);
-      if (passed) throw passed;
-      const paused = this.pausedUntil - Date.now();
-      if (paused > 0) await this.pause(paused, limit);
+      await this.beforeAttempt(exchange.limit);
       // Credentials problems (none configured, token issuance refused) are not network faults.
       const authHeaders = await this.opts.auth.headers(spec.auth, spec.workspaceId, this);
       const started = process.hrtime.bigint();
-      let outcome: Outcome;
+      // One try around the answer and what is made of it: a fault while renewing a token or
+      // pausing before a repeat is judged as the request's own (onFault).
       try {
-        const res = await this.send(spec, target, authHeaders, limit?.signal);
-        const ms = elapsedMs(started);
-        this.log?.({ method: spec.method, path: target, status: res.status, ms, traceId: res.traceId, attempt });
-        if (res.status >= 200 && res.status < 300) {
-          if (spec.auth === 'bearer') this.opts.auth.used(spec.workspaceId);
-          // Never a silent success or an empty list on an answer the commands cannot read.
-          const problem = shapeProblem(res.answer, spec.expect ?? defaultExpect(spec.method));
-          if (problem) throw unexpectedResponse(spec.method, target, res, problem);
-          const { answer: _answer, ...response } = res;
-          return response as ApiResponse<T>;
-        }
-        const error = apiErrorFromResponse(spec.method, target, res);
-        if (res.status === 401 && spec.auth === 'bearer' && !renewed) {
-          // An authentication refusal means nothing was done, so any method may be repeated.
-          renewed = true;
-          if (await this.opts.auth.renew(spec.workspaceId, this)) {
-            attempt--;
-            continue;
-          }
-        }
-        outcome = {
-          kind: 'status',
-          status: res.status,
-          code: error.code,
-          retryAfter: header(res.headers, 'retry-after'),
-        };
-        const decision = decideRetry(this.policy, outcome, attempt, repeatable);
-        // An answer that arrived as the run stopped is not asked for again.
-        if (decision.retry && !this.stop.signal.aborted && this.budget.take()) {
-          this.log?.({
-            method: spec.method,
-            path: target,
-            status: res.status,
-            ms,
-            traceId: res.traceId,
-            attempt,
-            note: `retrying in ${decision.delayMs} ms`,
-          });
-          if (limit) limit.failure = error;
-          const slowDown = res.status === 503 || res.status === 429;
-          // One pause for the whole run, said once: answers that arrive during it extend it quietly.
-          const alreadyPaused = slowDown && this.pausedUntil > Date.now();
-          if (slowDown) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + decision.delayMs);
-          if (!alreadyPaused)
-            this.opts.onRetry?.({
-              method: spec.method,
-              path: target,
-              cause: { kind: 'status', status: res.status, code: error.code },
-              delayMs: decision.delayMs,
-              nextAttempt: attempt + 1,
-              maxAttempts: this.policy.maxAttempts,
-              everyone: slowDown,
-            });
-          if (!slowDown) await this.pause(decision.delayMs, limit);
-          continue;
-        }
-        if (res.status === 503 && !repeatable)
-          throw new OutcomeUnknownError(spec.method, target, error, this.base.origin);
-        throw error;
+        const res = await this.send(spec, target, authHeaders, exchange.limit?.signal);
+        const next = await this.onAnswer<T>(res, exchange, attempt, elapsedMs(started));
+        if (next === 'renewed') attempt--;
+        else if (next !== 'again') return next;
       } catch (err) {
-        if (err instanceof ApiError || err instanceof OutcomeUnknownError) throw err;
-        // Stopped (Ctrl-C, the run over, its answers past their budget): no retry, no notice.
-        if (this.stop.signal.aborted) throw err;
-        const ms = elapsedMs(started);
-        // The read of a wait given up at its bound: no retry, no notice.
-        if (limit?.signal.aborted) {
-          this.log?.({
-            method: spec.method,
-            path: target,
-            status: 'error',
-            ms,
-            traceId: undefined,
-            attempt,
-            note: 'given up: the wait it was made for reached its bound',
-          });
-          throw limit.signal.reason;
-        }
-        // Through a proxy, a fault of the proxy's is told as its own, naming it: nothing reached the service.
-        const fault = this.proxy && proxyFault(err, this.proxy, this.base);
-        const failure: unknown = fault ?? err;
-        const code = (failure as { code?: string }).code;
-        const sent = !fault && !(code && NOT_SENT_CODES.has(code));
-        this.log?.({
-          method: spec.method,
-          path: target,
-          status: 'error',
-          ms,
-          traceId: undefined,
-          attempt,
-          note: String(code ?? (err as Error).name),
-        });
-        // The proxy refused the tunnel (403, 407): asking again would meet the same refusal.
-        if (fault && !fault.retryable) throw withHint(new NetworkError(spec.method, target, fault), fault.hint);
-        // Refused before anything was written (a certificate, a header): the same again would fail the same way.
-        const never = !fault && typeof code === 'string' ? unsendable(code, err as Error, this.base.origin) : undefined;
-        if (never !== undefined)
-          throw withHint(
-            new NetworkError(spec.method, target, Object.assign(new Error(never.why), { code, cause: err })),
-            never.hint,
-          );
-        outcome = { kind: 'network', sent };
-        const decision = decideRetry(this.policy, outcome, attempt, repeatable);
-        if (decision.retry && this.budget.take()) {
-          if (limit) limit.failure = new NetworkError(spec.method, target, failure, this.base.origin);
-          // A timeout's DOMException carries a numeric legacy code (23): its name says more.
-          const faultCode = typeof code === 'string' ? code : String((err as Error).name || 'error');
-          this.opts.onRetry?.({
-            method: spec.method,
-            path: target,
-            cause: { kind: 'network', code: faultCode, sent },
-            delayMs: decision.delayMs,
-            nextAttempt: attempt + 1,
-            maxAttempts: this.policy.maxAttempts,
-          });
-          await this.pause(decision.delayMs, limit);
-          continue;
-        }
-        if (!repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err, this.base.origin);
-        const error = new NetworkError(spec.method, target, failure, this.base.origin);
-        throw fault ? withHint(error, fault.hint) : error;
+        await this.onFault(err, exchange, attempt, elapsedMs(started));
       }
     }
+  }
+
+  /** Before each attempt: none once the run has stopped or the read's bound has passed, none during the run's pause. */
+  private async beforeAttempt(limit: ReadLimit | undefined): Promise<void> {
+    if (this.stop.signal.aborted) throw this.stop.signal.reason;
+    const passed = limit && readLimitPassed(limit);
+    if (passed) throw passed;
+    const paused = this.pausedUntil - Date.now();
+    if (paused > 0) await this.pause(paused, limit);
+  }
+
+  /**
+   * An answer: success (its shape checked), or a refusal, which is repeated when the contract
+   * allows it (`again`, after the pause), asked again once with a fresh token after a 401
+   * (`renewed`, an attempt not counted), or thrown.
+   */
+  private async onAnswer<T>(
+    res: Received,
+    exchange: Exchange,
+    attempt: number,
+    ms: number,
+  ): Promise<ApiResponse<T> | 'again' | 'renewed'> {
+    const { spec, target } = exchange;
+    this.record(exchange, attempt, ms, res.status, res.traceId);
+    if (res.status >= 200 && res.status < 300) {
+      if (spec.auth === 'bearer') this.opts.auth.used(spec.workspaceId);
+      // Never a silent success or an empty list on an answer the commands cannot read.
+      const problem = shapeProblem(res.answer, spec.expect ?? defaultExpect(spec.method));
+      if (problem) throw unexpectedResponse(spec.method, target, res, problem);
+      const { answer: _answer, ...response } = res;
+      return response as ApiResponse<T>;
+    }
+    const error = apiErrorFromResponse(spec.method, target, res);
+    if (res.status === 401 && spec.auth === 'bearer' && !exchange.renewed) {
+      // An authentication refusal means nothing was done, so any method may be repeated.
+      exchange.renewed = true;
+      if (await this.opts.auth.renew(spec.workspaceId, this)) return 'renewed';
+    }
+    await this.repeatRefused(res, error, exchange, attempt, ms);
+    return 'again';
+  }
+
+  /** A refusal the contract lets the client ask again: told, paused for, and returned from; any other is thrown. */
+  private async repeatRefused(
+    res: Received,
+    error: ApiError,
+    exchange: Exchange,
+    attempt: number,
+    ms: number,
+  ): Promise<void> {
+    const { spec, target, limit } = exchange;
+    const outcome: Outcome = {
+      kind: 'status',
+      status: res.status,
+      code: error.code,
+      retryAfter: header(res.headers, 'retry-after'),
+    };
+    const decision = decideRetry(this.policy, outcome, attempt, exchange.repeatable);
+    // An answer that arrived as the run stopped is not asked for again.
+    if (!(decision.retry && !this.stop.signal.aborted && this.budget.take())) {
+      if (res.status === 503 && !exchange.repeatable)
+        throw new OutcomeUnknownError(spec.method, target, error, this.base.origin);
+      throw error;
+    }
+    this.record(exchange, attempt, ms, res.status, res.traceId, `retrying in ${decision.delayMs} ms`);
+    if (limit) limit.failure = error;
+    const slowDown = res.status === 503 || res.status === 429;
+    // One pause for the whole run, said once: answers that arrive during it extend it quietly.
+    const alreadyPaused = slowDown && this.pausedUntil > Date.now();
+    if (slowDown) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + decision.delayMs);
+    if (!alreadyPaused)
+      this.opts.onRetry?.({
+        method: spec.method,
+        path: target,
+        cause: { kind: 'status', status: res.status, code: error.code },
+        delayMs: decision.delayMs,
+        nextAttempt: attempt + 1,
+        maxAttempts: this.policy.maxAttempts,
+        everyone: slowDown,
+      });
+    if (!slowDown) await this.pause(decision.delayMs, limit);
+  }
+
+  /**
+   * A request that got no answer (or whose answer could not be read): returns after the pause
+   * when the contract lets it be sent again, else throws what the run reports.
+   */
+  private async onFault(err: unknown, exchange: Exchange, attempt: number, ms: number): Promise<void> {
+    const { spec, target, limit } = exchange;
+    if (err instanceof ApiError || err instanceof OutcomeUnknownError) throw err;
+    // Stopped (Ctrl-C, the run over, its answers past their budget): no retry, no notice.
+    if (this.stop.signal.aborted) throw err;
+    // The read of a wait given up at its bound: no retry, no notice.
+    if (limit?.signal.aborted) {
+      this.record(exchange, attempt, ms, 'error', undefined, 'given up: the wait it was made for reached its bound');
+      throw limit.signal.reason;
+    }
+    // Through a proxy, a fault of the proxy's is told as its own, naming it: nothing reached the service.
+    const fault = this.proxy && proxyFault(err, this.proxy, this.base);
+    const failure: unknown = fault ?? err;
+    const code = (failure as { code?: string }).code;
+    const sent = !fault && !(code && NOT_SENT_CODES.has(code));
+    this.record(exchange, attempt, ms, 'error', undefined, String(code ?? (err as Error).name));
+    const final = this.neverRepeated(exchange, err, fault, code);
+    if (final) throw final;
+    const decision = decideRetry(this.policy, { kind: 'network', sent }, attempt, exchange.repeatable);
+    if (decision.retry && this.budget.take()) {
+      if (limit) limit.failure = new NetworkError(spec.method, target, failure, this.base.origin);
+      // A timeout's DOMException carries a numeric legacy code (23): its name says more.
+      const faultCode = typeof code === 'string' ? code : String((err as Error).name || 'error');
+      this.opts.onRetry?.({
+        method: spec.method,
+        path: target,
+        cause: { kind: 'network', code: faultCode, sent },
+        delayMs: decision.delayMs,
+        nextAttempt: attempt + 1,
+        maxAttempts: this.policy.maxAttempts,
+      });
+      await this.pause(decision.delayMs, limit);
+      return;
+    }
+    if (!exchange.repeatable && sent) throw new OutcomeUnknownError(spec.method, target, err, this.base.origin);
+    const error = new NetworkError(spec.method, target, failure, this.base.origin);
+    throw fault ? withHint(error, fault.hint) : error;
+  }
+
+  /** A fault that asking again would meet the same way, as the error to throw; undefined for any other. */
+  private neverRepeated(
+    { spec, target }: Exchange,
+    err: unknown,
+    fault: ProxyError | undefined,
+    code: string | undefined,
+  ): Error | undefined {
+    // The proxy refused the tunnel (403, 407): asking again would meet the same refusal.
+    if (fault && !fault.retryable) return withHint(new NetworkError(spec.method, target, fault), fault.hint);
+    // Refused before anything was written (a certificate, a header): the same again would fail the same way.
+    const never = !fault && typeof code === 'string' ? unsendable(code, err as Error, this.base.origin) : undefined;
+    if (never === undefined) return undefined;
+    return withHint(
+      new NetworkError(spec.method, target, Object.assign(new Error(never.why), { code, cause: err })),
+      never.hint,
+    );
+  }
+
+  /** One entry of the request log, when the run keeps one. */
+  private record(
+    { spec, target }: Exchange,
+    attempt: number,
+    ms: number,
+    status: number | 'error',
+    traceId: string | undefined,
+    note?: string,
+  ): void {
+    if (!this.log) return;
+    const entry: RequestLogEntry = { method: spec.method, path: target, status, ms, traceId, attempt };
+    this.log(note === undefined ? entry : { ...entry, note });
   }
 
   /**
@@ -491,23 +542,74 @@ export class ApiClient {
     return url;
   }
 
+  /** One attempt: the request written, its answer read, and its body parsed. */
   private async send(
     spec: RequestSpec,
     target: string,
     authHeaders: Record<string, string>,
     bound: AbortSignal | undefined,
   ): Promise<Received> {
+    const { headers, body } = this.framed(spec, authHeaders);
+    const url = this.urlOf(spec.method, target);
+    const underWay = this.underWay(bound);
+    // The bytes of this answer counted among those the run is reading, given back once parsed.
+    const lease = { bytes: 0 };
+    try {
+      if (this.stop.signal.aborted) throw this.stop.signal.reason;
+      if (bound?.aborted) throw bound.reason;
+      const res = await this.undici.request.call(this.agent, {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: spec.method,
+        headers,
+        body,
+        signal: underWay.signal,
+      });
+      const resHeaders = res.headers as Record<string, string | string[] | undefined>;
+      const traceId = header(resHeaders, 'x-im-trace-id');
+      const date = Date.parse(header(resHeaders, 'date') ?? '');
+      if (!Number.isNaN(date)) this.serviceDate = date;
+      const text = await this.readBody(res, spec.method, target, traceId, lease);
+      const contentType = header(resHeaders, 'content-type') ?? '';
+      const { data, json } = parseAnswer(text, contentType, {
+        status: res.statusCode,
+        method: spec.method,
+        target,
+        traceId,
+      });
+      return {
+        status: res.statusCode,
+        headers: resHeaders,
+        data,
+        traceId,
+        answer: { text, data, json, contentType },
+      };
+    } finally {
+      underWay.end();
+      this.reading -= lease.bytes;
+    }
+  }
+
+  /** The request's headers, and its body as JSON text. */
+  private framed(
+    spec: RequestSpec,
+    authHeaders: Record<string, string>,
+  ): { headers: Record<string, string>; body: string | undefined } {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'edp',
       ...authHeaders,
     };
-    let body: string | undefined;
-    if (spec.body !== undefined) {
-      body = typeof spec.body === 'string' ? spec.body : stringifyJson(spec.body);
-      headers['content-type'] = 'application/json';
-    }
-    const url = this.urlOf(spec.method, target);
+    if (spec.body === undefined) return { headers, body: undefined };
+    headers['content-type'] = 'application/json';
+    return { headers, body: typeof spec.body === 'string' ? spec.body : stringifyJson(spec.body) };
+  }
+
+  /**
+   * The signal of one attempt under way, which its timeout, the run's stop and the bound of the
+   * wait's read it is made for abort; `end` lets go of them once it is over.
+   */
+  private underWay(bound: AbortSignal | undefined): { signal: AbortSignal; end(): void } {
     // A controller of its own, which the timeout and `stop` abort: a signal the whole run
     // shares would gather a listener per request under way.
     const controller = new AbortController();
@@ -525,69 +627,14 @@ export class ApiClient {
     // The bound of the wait's read it is made for ends it too.
     const onBound = () => controller.abort(bound!.reason);
     bound?.addEventListener('abort', onBound, { once: true });
-    // The bytes of this answer counted among those the run is reading, given back once parsed.
-    const lease = { bytes: 0 };
-    try {
-      if (this.stop.signal.aborted) throw this.stop.signal.reason;
-      if (bound?.aborted) throw bound.reason;
-      const res = await this.undici.request.call(this.agent, {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: spec.method,
-        headers,
-        body,
-        signal: controller.signal,
-      });
-      const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-      const traceId = header(resHeaders, 'x-im-trace-id');
-      const date = Date.parse(header(resHeaders, 'date') ?? '');
-      if (!Number.isNaN(date)) this.serviceDate = date;
-      const text = await this.readBody(res, spec.method, target, traceId, lease);
-      const contentType = header(resHeaders, 'content-type') ?? '';
-      let data: unknown = undefined;
-      let json = false;
-      if (text.length > 0) {
-        if (contentType.includes('json') || /^\s*[[{]/.test(text)) {
-          try {
-            // A key given twice would be read last-wins (`"results":[…],"results":[]`, an empty list).
-            data = parseJson(text, { uniqueKeys: true });
-            json = true;
-          } catch (err) {
-            if (err instanceof JsonTooDeepError || err instanceof JsonDuplicateKeyError)
-              throw new ApiError({
-                status: res.statusCode,
-                code: 'unexpected_response',
-                message:
-                  err instanceof JsonTooDeepError
-                    ? `the answer to ${spec.method} ${target} (${res.statusCode}) is ${err.message}`
-                    : `unexpected answer to ${spec.method} ${target} (${res.statusCode}): ${err.message}`,
-                traceId,
-                method: spec.method,
-                path: target,
-                details:
-                  err instanceof JsonDuplicateKeyError
-                    ? { problem: err.message, key: err.key }
-                    : { problem: err.message },
-              });
-            data = text;
-          }
-        } else {
-          data = text;
-        }
-      }
-      return {
-        status: res.statusCode,
-        headers: resHeaders,
-        data,
-        traceId,
-        answer: { text, data, json, contentType },
-      };
-    } finally {
-      clearTimeout(timer);
-      bound?.removeEventListener('abort', onBound);
-      this.inflight.delete(controller);
-      this.reading -= lease.bytes;
-    }
+    return {
+      signal: controller.signal,
+      end: () => {
+        clearTimeout(timer);
+        bound?.removeEventListener('abort', onBound);
+        this.inflight.delete(controller);
+      },
+    };
   }
 
   /**
@@ -603,33 +650,32 @@ export class ApiClient {
   ): Promise<string> {
     const max = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const atOnce = this.opts.answerBudgetBytes ?? ANSWER_BUDGET_ANSWERS * max;
-    /** The run's answers would pass a budget: the run stops, every request with it. */
-    const overBudget = (what: string, limit: number) => {
-      res.body.destroy();
-      const err = new ApiError({
-        status: res.statusCode,
-        code: 'response_too_large',
-        message: `reading the answer to ${method} ${target}, ${what} ${formatBytes(limit)}, the most one run of edp takes (EDP_MAX_RESPONSE_MB sets it); the run stops here rather than exhaust memory`,
-        traceId,
-        method,
-        path: target,
-        details: { limit_bytes: limit, run: true },
-      });
-      this.halt(err);
-      return err;
-    };
-    const tooLarge = () => {
+    const refused = (message: string, details: Record<string, unknown>) => {
       res.body.destroy();
       return new ApiError({
         status: res.statusCode,
         code: 'response_too_large',
-        message: `the answer to ${method} ${target} is larger than ${formatBytes(max)}, the most edp reads (EDP_MAX_RESPONSE_MB sets it)`,
+        message,
         traceId,
         method,
         path: target,
-        details: { limit_bytes: max },
+        details,
       });
     };
+    /** The run's answers would pass a budget: the run stops, every request with it. */
+    const overBudget = (what: string, limit: number) => {
+      const err = refused(
+        `reading the answer to ${method} ${target}, ${what} ${formatBytes(limit)}, the most one run of edp takes (EDP_MAX_RESPONSE_MB sets it); the run stops here rather than exhaust memory`,
+        { limit_bytes: limit, run: true },
+      );
+      this.halt(err);
+      return err;
+    };
+    const tooLarge = () =>
+      refused(
+        `the answer to ${method} ${target} is larger than ${formatBytes(max)}, the most edp reads (EDP_MAX_RESPONSE_MB sets it)`,
+        { limit_bytes: max },
+      );
     const announced = Number(header(res.headers as Record<string, string | string[] | undefined>, 'content-length'));
     if (Number.isFinite(announced) && announced > max) throw tooLarge();
     const reading = 'the answers being read at once (every page and workspace of the run) would pass';
@@ -643,19 +689,27 @@ export class ApiClient {
       this.reading += chunk.length;
       lease.bytes += chunk.length;
       chunks.push(chunk);
-      this.readSinceCheck += chunk.length;
-      if (this.readSinceCheck >= MEMORY_CHECK_BYTES) {
-        this.readSinceCheck = 0;
-        const memory = await this.memoryBudget(max);
-        const inUse = this.memoryInUse();
-        // Garbage from before the run, collected since, would hide what the run has taken: the
-        // run's growth is counted from the least memory seen in use.
-        memory.start = Math.min(memory.start, inUse);
-        if (inUse - memory.start > memory.budget)
-          throw overBudget('the memory the run has taken while reading answers has passed', memory.budget);
-      }
+      const passed = await this.memoryPassed(chunk.length, max);
+      if (passed !== undefined)
+        throw overBudget('the memory the run has taken while reading answers has passed', passed);
     }
     return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  /**
+   * The run's memory budget when its growth has passed it, looked at once per MiB of answers
+   * read (`bytes` more now); undefined while within it.
+   */
+  private async memoryPassed(bytes: number, max: number): Promise<number | undefined> {
+    this.readSinceCheck += bytes;
+    if (this.readSinceCheck < MEMORY_CHECK_BYTES) return undefined;
+    this.readSinceCheck = 0;
+    const memory = await this.memoryBudget(max);
+    const inUse = this.memoryInUse();
+    // Garbage from before the run, collected since, would hide what the run has taken: the
+    // run's growth is counted from the least memory seen in use.
+    memory.start = Math.min(memory.start, inUse);
+    return inUse - memory.start > memory.budget ? memory.budget : undefined;
   }
 
   /**
@@ -681,150 +735,40 @@ export class ApiClient {
   }
 }
 
-/** A 2xx answer the commands cannot read: exit 1, naming the operation, the problem and the trace id. */
-function unexpectedResponse(method: string, target: string, res: ApiResponse, problem: string): ApiError {
-  return new ApiError({
-    status: res.status,
-    code: 'unexpected_response',
-    message: `unexpected answer to ${method} ${target} (${res.status}): ${problem}`,
-    traceId: res.traceId,
-    method,
-    path: target,
-    details: { problem },
-    body: typeof res.data === 'string' ? textOfHtml(res.data) : res.data,
-  });
-}
-
 function formatBytes(n: number): string {
   const mib = 1024 * 1024;
   if (n % mib === 0) return `${n / mib} MiB`;
   return n >= mib ? `${(n / mib).toFixed(1)} MiB` : `${n} bytes`;
 }
 
-/** Reads either error envelope, an HTML page or an empty body into one typed error. */
-export function apiErrorFromResponse(method: string, target: string, res: ApiResponse): ApiError {
-  const base = { status: res.status, traceId: res.traceId, method, path: target, body: res.data };
-  if (res.status >= 300 && res.status < 400) {
-    const location = header(res.headers, 'location');
-    const canonical = location ? new URL(location, 'http://x').pathname : undefined;
-    return new ApiError({
-      ...base,
-      code: 'redirect',
-      message: `the service redirected ${method} ${target} to ${location ?? '(no location)'}; redirects are not followed${canonical ? ` (canonical path: ${canonical})` : ''}`,
-      details: location ? { location } : {},
+/**
+ * An answer's body: JSON when it says so or looks it, else its text; nothing when empty. JSON
+ * nested too deep, or with a key given twice, is an answer the commands cannot read.
+ */
+function parseAnswer(
+  text: string,
+  contentType: string,
+  of: { status: number; method: string; target: string; traceId: string | undefined },
+): { data: unknown; json: boolean } {
+  if (text.length === 0) return { data: undefined, json: false };
+  if (!contentType.includes('json') && !/^\s*[[{]/.test(text)) return { data: text, json: false };
+  try {
+    // A key given twice would be read last-wins (`"results":[…],"results":[]`, an empty list).
+    return { data: parseJson(text, { uniqueKeys: true }), json: true };
+  } catch (err) {
+    if (!(err instanceof JsonTooDeepError || err instanceof JsonDuplicateKeyError)) return { data: text, json: false };
+    const { status, method, target, traceId } = of;
+    throw new ApiError({
+      status,
+      code: 'unexpected_response',
+      message:
+        err instanceof JsonTooDeepError
+          ? `the answer to ${method} ${target} (${status}) is ${err.message}`
+          : `unexpected answer to ${method} ${target} (${status}): ${err.message}`,
+      traceId,
+      method,
+      path: target,
+      details: err instanceof JsonDuplicateKeyError ? { problem: err.message, key: err.key } : { problem: err.message },
     });
   }
-  const data = res.data;
-  if (data && typeof data === 'object' && !Array.isArray(data)) {
-    const body = data as Record<string, unknown>;
-    if (typeof body.code === 'string') {
-      const details = body.details && typeof body.details === 'object' ? (body.details as Record<string, unknown>) : {};
-      return new ApiError({
-        ...base,
-        code: body.code,
-        message: typeof body.message === 'string' ? body.message : body.code,
-        details,
-      });
-    }
-    // {detail: text} (one page spells it `details`); any other keys travel as details.
-    const text =
-      typeof body.detail === 'string' ? body.detail : typeof body.details === 'string' ? body.details : undefined;
-    const rest: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(body)) {
-      if ((k === 'detail' || k === 'details') && typeof v === 'string') continue;
-      rest[k] = v;
-    }
-    return new ApiError({ ...base, message: text ?? summarize(body), details: rest });
-  }
-  if (typeof data === 'string' && data.length > 0) {
-    return new ApiError({ ...base, message: textOfHtml(data) });
-  }
-  return new ApiError({ ...base, message: statusText(res.status) });
-}
-
-function summarize(body: Record<string, unknown>): string {
-  const first = Object.entries(body)[0];
-  if (!first) return 'error';
-  const [k, v] = first;
-  return `${k}: ${Array.isArray(v) ? v.join(' ') : typeof v === 'string' ? v : stringifyJson(v)}`;
-}
-
-/** Only the start of an error page is read for its message: the title or first words are there. */
-const HTML_SCAN_LIMIT = 64 * 1024;
-
-/**
- * A readable line from an HTML error page (v3 may answer with one): its title, else its text.
- * One pass with indexOf, no backtracking pattern: a hostile page (`<title<title…`, `<<<<…`)
- * costs as much as its length, and only its first 64 KiB are looked at.
- */
-export function textOfHtml(html: string): string {
-  const text = html.length > HTML_SCAN_LIMIT ? html.slice(0, HTML_SCAN_LIMIT) : html;
-  const lower = text.toLowerCase();
-  let inner: string | undefined;
-  const open = lower.indexOf('<title');
-  if (open >= 0) {
-    const start = lower.indexOf('>', open);
-    const end = start >= 0 ? lower.indexOf('</title>', start) : -1;
-    if (end >= 0) inner = text.slice(start + 1, end);
-  }
-  const plain = collapse(stripTags(inner ?? dropBlocks(text, lower)));
-  return plain.length > 200 ? `${plain.slice(0, 197)}...` : plain || 'error';
-}
-
-/** The text without `<script>…</script>` and `<style>…</style>` blocks. */
-function dropBlocks(text: string, lower: string): string {
-  let out = '';
-  let at = 0;
-  // Each position is found once and kept until passed, so the text is scanned a bounded number of times.
-  let script = lower.indexOf('<script');
-  let style = lower.indexOf('<style');
-  for (;;) {
-    if (script >= 0 && script < at) script = lower.indexOf('<script', at);
-    if (style >= 0 && style < at) style = lower.indexOf('<style', at);
-    const open = script < 0 ? style : style < 0 ? script : Math.min(script, style);
-    if (open < 0) return out + text.slice(at);
-    const closing = open === script ? '</script>' : '</style>';
-    const close = lower.indexOf(closing, open);
-    out += `${text.slice(at, open)} `;
-    if (close < 0) return out;
-    at = close + closing.length;
-  }
-}
-
-/** Each `<…>` replaced by a space; a `<` that is never closed ends the text. */
-function stripTags(text: string): string {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const open = text.indexOf('<', at);
-    if (open < 0) return out + text.slice(at);
-    out += `${text.slice(at, open)} `;
-    const close = text.indexOf('>', open);
-    if (close < 0) return out;
-    at = close + 1;
-  }
-}
-
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? `HTTP ${status}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shapeProblem, type Answer, type Expect } from '../../src/api/shape.js';
-import { textOfHtml } from '../../src/api/client.js';
+import { textOfHtml } from '../../src/api/error-body.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson, JsonTooDeepError } from '../../src/util/json.js';
 
 const json = (text: string): Answer => ({
