@@ -2,10 +2,24 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, control, http, sandbox, tempDir, tokenFor, useSandbox } from '../helpers.js';
-import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
-import { FAST, useFiles } from '../fixtures/files.js';
-import { endpointsOf, recipesOf, remoteOf } from '../fixtures/fleet.js';
+import {
+  cli,
+  configuration,
+  configure,
+  control,
+  createRecipe,
+  endpointsOf,
+  FAST,
+  http,
+  recipesOf,
+  remoteOf,
+  sandbox,
+  tempDir,
+  tokenFor,
+  useFiles,
+  useSandbox,
+  V31,
+} from '../support/index.js';
 
 // A reader that stops early (`edp … | head -N`) closes the pipe: the next write fails with EPIPE.
 // A run that changed something never stops half-way nor ends in success when part of what it

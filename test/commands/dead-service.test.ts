@@ -1,9 +1,21 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cli, control, http, sandbox, settleClock, tokenFor, waitUntil } from '../helpers.js';
-import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
-import { demo } from '../fixtures/extraction.js';
-import { FAST, useFiles } from '../fixtures/files.js';
+import {
+  cli,
+  configuration,
+  configure,
+  control,
+  createRecipe,
+  extractionDemo,
+  FAST,
+  http,
+  sandbox,
+  settleClock,
+  tokenFor,
+  useFiles,
+  V31,
+  waitUntil,
+} from '../support/index.js';
 
 // Every kind of wait against a service that stops answering while it waits: the wait says so
 // on its live line, then ends with exit 1 naming the address and the command that resumes it,
@@ -169,7 +181,7 @@ describe('a wait whose service stops answering ends with exit 1', () => {
 
   it('extracts run --wait: the run as last read, and the command that follows it', async () => {
     const sb = await slowSandbox();
-    const d = demo(sb);
+    const d = extractionDemo(sb);
     // Created with short runs, so that its first run (at creation) is over before the one waited for.
     await control(sb, 'PATCH', '/faults', { build_seconds: 0 });
     const made = await cli(sb, [
@@ -201,7 +213,7 @@ describe('a wait whose service stops answering ends with exit 1', () => {
 
   it('loads run --wait: the run as last read, and the command that follows it', async () => {
     const sb = await slowSandbox();
-    const d = demo(sb);
+    const d = extractionDemo(sb);
     const made = await cli(sb, [
       'loads',
       'create',
@@ -238,7 +250,7 @@ describe('a wait that ends by its timeout says what it read last and when', () =
 
   it('loads run --wait: exit 8 with the run as read and how long ago', async () => {
     const sb = await slowSandbox();
-    const d = demo(sb);
+    const d = extractionDemo(sb);
     const made = await cli(sb, [
       'loads',
       'create',

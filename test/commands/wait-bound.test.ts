@@ -1,10 +1,21 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { Answer } from '../../src/sandbox/options.js';
-import { cli, control, http, RECIPE_READ, sandbox, tokenFor } from '../helpers.js';
-import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
-import { demo } from '../fixtures/extraction.js';
-import { FAST, useFiles } from '../fixtures/files.js';
+import {
+  cli,
+  configuration,
+  configure,
+  control,
+  createRecipe,
+  extractionDemo,
+  FAST,
+  http,
+  RECIPE_READ,
+  sandbox,
+  tokenFor,
+  useFiles,
+  V31,
+} from '../support/index.js';
 
 // Every wait is bounded by its own deadline, whatever --timeout and the client's retries would
 // allow; and a fleet run that has found the service unreachable starts no further write.
@@ -85,7 +96,7 @@ describe('a read the service does not answer ends at --wait-timeout (exit 8), wh
 
   it('loads run --wait: the run started, then its reads go unanswered', async () => {
     const sb = await faultySandbox();
-    const d = demo(sb);
+    const d = extractionDemo(sb);
     const made = await cli(sb, [
       'loads',
       'create',

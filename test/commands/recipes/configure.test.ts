@@ -1,8 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cli, http, tokenFor } from '../../helpers.js';
-import { holdWrites } from '../../fixtures/held-writes.js';
-import { V31, configuration, configure, createRecipe, demo } from '../../fixtures/recipes.js';
-import { useFiles } from '../../fixtures/files.js';
+import {
+  cli,
+  configuration,
+  configure,
+  createRecipe,
+  holdWrites,
+  http,
+  recipeDemo,
+  tokenFor,
+  useFiles,
+  V31,
+} from '../../support/index.js';
 import { useRecipeSandbox, W } from './fixtures.js';
 
 const t = useRecipeSandbox();
@@ -11,7 +19,7 @@ beforeEach(async () => {
   token = await tokenFor(t.sb, 101);
 });
 
-const g = () => demo(t.sb, 101, 'google_ads');
+const g = () => recipeDemo(t.sb, 101, 'google_ads');
 const remoteOf = (id: number) => t.sb.store.state.accounts.find((a) => a.id === id)!.account_id;
 const file = useFiles('edp-recipes-');
 
@@ -193,7 +201,7 @@ describe('edp recipes configure', () => {
   });
 
   it("shows the service's configuration refusals: data_source_not_allowed and account_unavailable (exit 2)", async () => {
-    const ga = demo(t.sb, 101, 'google_analytics_4');
+    const ga = recipeDemo(t.sb, 101, 'google_analytics_4');
     const notAllowed = await t.edp(
       'recipes',
       'configure',

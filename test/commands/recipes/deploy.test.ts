@@ -1,10 +1,23 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { advanceClock, advanceClockOnRead, cli, control, http, sandbox, tempDir, tokenFor } from '../../helpers.js';
-import { V31, createRecipe, demo, resetRecipes } from '../../fixtures/recipes.js';
-import { holdWrites } from '../../fixtures/held-writes.js';
-import { keyedFaults } from '../../fixtures/keyed-faults.js';
-import { FAST, useFiles } from '../../fixtures/files.js';
-import { useRecipeSandbox } from './fixtures.js';
+import {
+  advanceClock,
+  advanceClockOnRead,
+  cli,
+  control,
+  createRecipe,
+  FAST,
+  holdWrites,
+  http,
+  keyedFaults,
+  recipeDemo,
+  resetRecipes,
+  sandbox,
+  tempDir,
+  tokenFor,
+  useFiles,
+  useRecipeSandbox,
+  V31,
+} from '../../support/index.js';
 
 const t = useRecipeSandbox();
 let token: string;
@@ -14,7 +27,7 @@ beforeEach(async () => {
 
 const BASE = ['recipes', 'deploy', '--template', '4001', '--data-source', 'google_ads', ...FAST];
 const remote = (ws: number, i: number) =>
-  t.sb.store.state.accounts.find((a) => a.id === demo(t.sb, ws, 'google_ads').accounts[i])!.account_id;
+  t.sb.store.state.accounts.find((a) => a.id === recipeDemo(t.sb, ws, 'google_ads').accounts[i])!.account_id;
 const recipesOf = (ws: number) => t.sb.store.state.recipes.filter((r) => r.workspace_id === ws);
 const file = useFiles('edp-deploy-');
 
@@ -54,7 +67,7 @@ describe('edp recipes deploy: one workspace', () => {
     });
     expect(r.stdout).toMatch(/"recipe_id": 9007199254740993,/);
     for (const n of [1, 2, 3, 4, 5, 6]) expect(r.stderr).toContain(`${n}/7`);
-    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(t.sb, 101, 'google_ads').accounts);
+    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(recipeDemo(t.sb, 101, 'google_ads').accounts);
   });
 
   it('is safe to run again: adopts, adds nothing twice, starts no second build', async () => {
@@ -71,12 +84,14 @@ describe('edp recipes deploy: one workspace', () => {
     // more accounts: appended, and built again
     const more = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', `remote:${remote(101, 1)}`, '--json']);
     expect(more.code).toBe(0);
-    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(demo(t.sb, 101, 'google_ads').accounts.slice(0, 2));
+    expect(recipesOf(101)[0]!.connections[0]!.account_ids).toEqual(
+      recipeDemo(t.sb, 101, 'google_ads').accounts.slice(0, 2),
+    );
     expect(recipesOf(101)[0]!.last_build_at).not.toBe(first.last_build_at);
   });
 
   it('step 5 reads and merges again when a concurrent configure appended first', async () => {
-    const [a, b, c] = demo(t.sb, 101, 'google_ads').accounts;
+    const [a, b, c] = recipeDemo(t.sb, 101, 'google_ads').accounts;
     const id = await createRecipe(t.sb, token, 4001);
     await http(t.sb, 'PUT', `${V31}${id}/`, {
       token,
@@ -84,7 +99,7 @@ describe('edp recipes deploy: one workspace', () => {
         data_sources: ['google_ads'],
         connections: [
           {
-            connection_id: demo(t.sb, 101, 'google_ads').connection,
+            connection_id: recipeDemo(t.sb, 101, 'google_ads').connection,
             connection_data_source: 'google_ads',
             accounts: [{ id: a }],
           },
@@ -203,7 +218,7 @@ describe('edp recipes deploy: one workspace', () => {
 
   it('a degraded build is exit 9 with --fail-on-degraded', async () => {
     await http(t.sb, 'PATCH', '/_sandbox/recipes/extraction-behavior', {
-      body: { account_id: demo(t.sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' },
+      body: { account_id: recipeDemo(t.sb, 101, 'google_ads').accounts[0], behavior: 'never_delivers' },
     });
     const r = await cli(t.sb, ['-w', '101', ...BASE, '--accounts', 'all-active', '--fail-on-degraded']);
     expect(r.code).toBe(9);
@@ -484,7 +499,7 @@ describe('edp recipes deploy under faults', () => {
         const accounts = [0, 1, 2]
           .map(
             (i) =>
-              `remote:${faulty.store.state.accounts.find((a) => a.id === demo(faulty, 101, 'google_ads').accounts[i])!.account_id}`,
+              `remote:${faulty.store.state.accounts.find((a) => a.id === recipeDemo(faulty, 101, 'google_ads').accounts[i])!.account_id}`,
           )
           .join(',');
         const args = [
