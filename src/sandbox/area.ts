@@ -11,7 +11,12 @@ export interface SandboxArea {
   name: string;
   /** Creates the area's collections when missing (also on a state loaded from a file). */
   init?(store: Store): void;
-  /** Adds demo data to a fresh state (deterministic per --seed). */
+  /**
+   * Adds what the service offers every agency to a fresh state (data sources, templates, system
+   * roles): there with the demo data and with a fixture alike.
+   */
+  catalog?(store: Store): void;
+  /** Adds demo data to a fresh state (deterministic per --seed); a fixture replaces it. */
   seed?(store: Store): void;
   /** Registers the area's routes and starts its background work. */
   routes(app: FastifyInstance, store: Store): void;

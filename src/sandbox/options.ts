@@ -1,4 +1,5 @@
 import type { ClockMode } from './clock.js';
+import type { Fixture } from './fixture/schema.js';
 
 /** How a sandbox is started (the `edp sandbox` flags) and what it does on its own. */
 export interface SandboxOptions {
@@ -22,6 +23,13 @@ export interface SandboxOptions {
   webhookDelay: number;
   scale: number;
   stateFile: string | undefined;
+  /**
+   * What a fresh state holds instead of the demo data (--fixture, --from): checked already
+   * (fixture/read.ts). A state loaded from --state is used as it is.
+   */
+  fixture?: Fixture | undefined;
+  /** The clock's time at start (ms since the epoch); the wall clock's when unset. */
+  startTime?: number | undefined;
   /**
    * Required in the X-Sandbox-Token header by the /_sandbox/ controls when set; generated at
    * start when the sandbox listens on an address other than loopback.

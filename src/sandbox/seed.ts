@@ -1,5 +1,5 @@
 import type { Store } from './store.js';
-import type { Account, Field } from './types.js';
+import type { Account, Destination, Field } from './types.js';
 
 /**
  * The demo agency: three workspaces, several data sources with a connection each per
@@ -43,6 +43,13 @@ export const DEMO_DATASOURCES = [
   },
 ];
 
+/** The destinations the service offers (kinds a destination connection is made of). */
+export const DESTINATION_KINDS: readonly Destination[] = [
+  { name: 's3', title: 'Amazon S3', supports_recipes: true, reports_tables: true },
+  { name: 'bigquery', title: 'Google BigQuery', supports_recipes: true, reports_tables: true },
+  { name: 'sftp', title: 'SFTP', supports_recipes: false, reports_tables: false },
+];
+
 /** Accounts per demo connection; the last one of each is inactive. */
 export const ACCOUNTS_PER_CONNECTION = 6;
 
@@ -57,6 +64,67 @@ const ACCOUNT_NAMES = [
   'Video',
 ];
 
+/**
+ * What the service offers every agency, with the demo data and with a fixture alike: the agency
+ * recipes and their dashboards, the data sources, the global extraction templates of each and
+ * the destination kinds.
+ */
+export function seedCatalog(store: Store): void {
+  const s = store.state;
+  const now = store.clock.iso();
+  s.agency_recipes.push(
+    {
+      id: 501,
+      title: 'Paid Media Overview',
+      description: 'Spend, clicks and conversions across ad platforms',
+      dashboards: [
+        { id: 9001, title: 'Paid Media Overview', type: 'DATA' },
+        { id: 9002, title: 'Paid Media Slides', type: 'VISUAL' },
+      ],
+    },
+    {
+      id: 502,
+      title: 'Web Analytics Funnel',
+      description: 'Sessions to conversions',
+      dashboards: [{ id: 9003, title: 'Funnel', type: 'DATA' }],
+    },
+    {
+      id: 503,
+      title: 'Executive Summary',
+      description: 'One page for leadership',
+      dashboards: [{ id: 9004, title: 'Executive Summary', type: 'VISUAL' }],
+    },
+  );
+
+  for (const ds of DEMO_DATASOURCES) {
+    s.datasources.push({
+      name: ds.name,
+      title: ds.title,
+      category: ds.category,
+      lists_accounts_before_connection: ds.lists_accounts_before_connection,
+    });
+  }
+  for (const ds of DEMO_DATASOURCES) {
+    for (const t of GLOBAL_TEMPLATES) {
+      s.extract_templates.push({
+        id: store.nextId('extract_template'),
+        datasource_name: ds.name,
+        title: `${ds.title} ${t.title}`,
+        sql_name: `${ds.name}_${t.sql}`,
+        is_wide_template: t.wide,
+        parent_id: null,
+        allows_dimension_selection: t.wide,
+        agency_id: null,
+        fields: t.fields,
+        created_at: now,
+      });
+    }
+  }
+
+  s.destinations.push(...DESTINATION_KINDS.map((d) => ({ ...d })));
+}
+
+/** The demo agency's users, workspaces, connections, accounts and destination connections. */
 export function seedCore(store: Store): void {
   const s = store.state;
   const now = store.clock.iso();
@@ -104,38 +172,6 @@ export function seedCore(store: Store): void {
   analyst!.workspace_ids = [s.workspaces[0]!.id];
   former!.workspace_ids = [s.workspaces[0]!.id];
 
-  s.agency_recipes.push(
-    {
-      id: 501,
-      title: 'Paid Media Overview',
-      description: 'Spend, clicks and conversions across ad platforms',
-      dashboards: [
-        { id: 9001, title: 'Paid Media Overview', type: 'DATA' },
-        { id: 9002, title: 'Paid Media Slides', type: 'VISUAL' },
-      ],
-    },
-    {
-      id: 502,
-      title: 'Web Analytics Funnel',
-      description: 'Sessions to conversions',
-      dashboards: [{ id: 9003, title: 'Funnel', type: 'DATA' }],
-    },
-    {
-      id: 503,
-      title: 'Executive Summary',
-      description: 'One page for leadership',
-      dashboards: [{ id: 9004, title: 'Executive Summary', type: 'VISUAL' }],
-    },
-  );
-
-  for (const ds of DEMO_DATASOURCES) {
-    s.datasources.push({
-      name: ds.name,
-      title: ds.title,
-      category: ds.category,
-      lists_accounts_before_connection: ds.lists_accounts_before_connection,
-    });
-  }
   for (const ws of s.workspaces) {
     for (const ds of DEMO_DATASOURCES) {
       const connection = {
@@ -170,28 +206,6 @@ export function seedCore(store: Store): void {
     }
   }
 
-  for (const ds of DEMO_DATASOURCES) {
-    for (const t of GLOBAL_TEMPLATES) {
-      s.extract_templates.push({
-        id: store.nextId('extract_template'),
-        datasource_name: ds.name,
-        title: `${ds.title} ${t.title}`,
-        sql_name: `${ds.name}_${t.sql}`,
-        is_wide_template: t.wide,
-        parent_id: null,
-        allows_dimension_selection: t.wide,
-        agency_id: null,
-        fields: t.fields,
-        created_at: now,
-      });
-    }
-  }
-
-  s.destinations.push(
-    { name: 's3', title: 'Amazon S3', supports_recipes: true, reports_tables: true },
-    { name: 'bigquery', title: 'Google BigQuery', supports_recipes: true, reports_tables: true },
-    { name: 'sftp', title: 'SFTP', supports_recipes: false, reports_tables: false },
-  );
   for (const ws of s.workspaces) {
     s.destination_connections.push({
       id: store.nextId('destination_connection'),
@@ -216,7 +230,7 @@ export function seedCore(store: Store): void {
 const f = (name: string, format: string, user_type: string): Field => ({ name, format, user_type, is_dynamic: false });
 
 /** Global extraction templates every demo data source offers: a fixed report and a wide one. */
-const GLOBAL_TEMPLATES = [
+export const GLOBAL_TEMPLATES = [
   {
     title: 'Campaign performance',
     sql: 'campaign_performance',

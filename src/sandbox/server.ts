@@ -12,7 +12,8 @@ import { esc } from './pages/html.js';
 import { adminRoutes, refuseControl } from './admin.js';
 import { checkBodyLimits, checkWellFormed, tooDeepBody, tooDeepPath } from './limits.js';
 import { answerAfterSave, loadState } from './persistence.js';
-import { seedCore } from './seed.js';
+import { seedCatalog, seedCore } from './seed.js';
+import { applyFixture } from './fixture/apply.js';
 import { snapshotRoutes } from './snapshots.js';
 import { Store, emptyState } from './store.js';
 import { defaultSandboxOptions, type SandboxOptions } from './options.js';
@@ -76,8 +77,13 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   const store = new Store(opts, loaded ?? emptyState());
   for (const area of areas) area.init?.(store);
   if (!loaded) {
-    seedCore(store);
-    for (const area of areas) area.seed?.(store);
+    seedCatalog(store);
+    for (const area of areas) area.catalog?.(store);
+    if (opts.fixture) applyFixture(store, opts.fixture);
+    else {
+      seedCore(store);
+      for (const area of areas) area.seed?.(store);
+    }
   }
 
   const nextTraceId = traceIds();

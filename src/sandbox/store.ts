@@ -33,6 +33,7 @@ export class Store {
   ) {
     this.state = state;
     this.clock = new Clock(opts.clock);
+    if (opts.startTime !== undefined) this.clock.set(opts.startTime, opts.clock);
     this.prunedAt = this.clock.now();
     this.random = seededRandom(opts.seed);
     this.faultRandom = seededRandom(opts.seed * 7919 + 17);

@@ -11,7 +11,7 @@ import { v31Routes } from './recipes/v31.js';
 export const recipesArea: SandboxArea = {
   name: 'recipes',
   init: initRecipeState,
-  seed: seedRecipeTemplates,
+  catalog: seedRecipeTemplates,
   routes(app, store) {
     const engine = createBuildEngine(store);
     app.addHook('onClose', async () => engine.close());

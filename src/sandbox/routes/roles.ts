@@ -83,6 +83,8 @@ function readOnly(role: Role): void {
   if (role.is_system) throw forbidden(`"${role.title}" is a system role and cannot be changed or deleted.`);
 }
 
+const ADMIN_TITLE = 'Workspace Admin';
+const EDITOR_TITLE = 'Editor';
 const VIEWER_TITLE = 'Viewer';
 
 /** Custom workspace roles and the permission catalog (docs/contract-rules.md, Roles table). */
@@ -92,51 +94,50 @@ export const rolesArea: SandboxArea = {
     rolesOf(store);
     assignmentsOf(store);
   },
-  seed(store) {
-    const s = store.state;
-    const role = (
-      title: string,
-      description: string,
-      permissions: PermissionPair[],
-      kind: 'system' | 'internal' | 'custom',
-    ): Role => {
-      const r: Role = {
+  catalog(store) {
+    const all = allPermissions();
+    const system = (title: string, description: string, permissions: PermissionPair[], internal = false) =>
+      rolesOf(store).push({
         id: store.nextId('role'),
         title,
         description,
         permissions,
-        is_system: kind !== 'custom',
-        is_internal: kind === 'internal',
-      };
-      rolesOf(store).push(r);
-      return r;
-    };
-    const all = allPermissions();
-    const admin = role('Workspace Admin', 'Everything in the workspace, members included', all, 'system');
-    const editor = role(
-      'Editor',
+        is_system: true,
+        is_internal: internal,
+      });
+    system(ADMIN_TITLE, 'Everything in the workspace, members included', all);
+    system(
+      EDITOR_TITLE,
       'Works with data; does not manage members or delete',
       all.filter((p) => p.permission !== 'DELETE' && p.permission !== 'MANAGE_USERS'),
-      'system',
     );
-    const viewer = role(
+    system(
       VIEWER_TITLE,
       'Sees everything, changes nothing',
       all.filter((p) => p.permission === 'VIEW'),
-      'system',
     );
-    role('Support Access', 'Used by the service for support sessions', all, 'internal');
-    const buyer = role(
-      'Media Buyer',
-      'Runs extraction and builds recipes',
-      pairsOf({
+    system('Support Access', 'Used by the service for support sessions', all, true);
+  },
+  seed(store) {
+    const s = store.state;
+    const byTitle = (title: string): Role => rolesOf(store).find((r) => r.title === title)!;
+    const admin = byTitle(ADMIN_TITLE);
+    const editor = byTitle(EDITOR_TITLE);
+    const viewer = byTitle(VIEWER_TITLE);
+    const buyer: Role = {
+      id: store.nextId('role'),
+      title: 'Media Buyer',
+      description: 'Runs extraction and builds recipes',
+      permissions: pairsOf({
         CONNECTION: ['VIEW'],
         EXTRACT: ['VIEW', 'CREATE', 'RUN'],
         DATA_TABLE: ['VIEW'],
         RECIPE: ['VIEW', 'BUILD'],
       }),
-      'custom',
-    );
+      is_system: false,
+      is_internal: false,
+    };
+    rolesOf(store).push(buyer);
 
     // One more demo user, so that every system role and the custom role have members.
     const [w1, w2, w3] = s.workspaces.map((w) => w.id);
