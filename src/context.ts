@@ -55,6 +55,7 @@ export class Context {
         stdout: captureStream(captured),
         stderr: io.stderr,
         env: io.env,
+        now: io.now,
       };
     }
     this.output = new Output(outputIO, {
@@ -145,6 +146,11 @@ export class Context {
   useCredentials(credentials: Credentials): void {
     if (this.service) throw new Error('the service client was built with other credentials');
     this.override = credentials;
+  }
+
+  /** The run's clock (IO.now; real time when not given), as Output measures relative times on it. */
+  now(): number {
+    return this.output.now();
   }
 
   /** Prompts are allowed only for a person at a terminal: never in CI, never off a terminal. */

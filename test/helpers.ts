@@ -169,6 +169,8 @@ export interface CliOptions {
   stderrLines?: number;
   /** stdout and stderr are one pipe whose reader goes away after this many lines (`2>&1 | head -N`) */
   bothLines?: number;
+  /** the run's clock (IO.now) starts at this time (ms since the epoch) rather than the real time: "now" pinned */
+  now?: number;
 }
 
 /** A pause that does not wait: it yields once to the event loop, and ends early on `signal`. */
@@ -191,10 +193,10 @@ export interface PretendTime {
  * Time for one in-process run: a pause does not wait (it yields once to the event loop, and
  * ends with the signal's reason if the signal aborted meanwhile), then moves the clock on to its
  * end; pauses under way at once end at the latest of their ends, not at their sum. The clock
- * starts at the real time. A wait thus reaches its deadline after the pauses it took.
+ * starts at `start`, the real time by default. A wait thus reaches its deadline after the pauses it took.
  */
-export function pretendTime(): PretendTime {
-  let t = Date.now();
+export function pretendTime(start: number = Date.now()): PretendTime {
+  let t = start;
   const pauses: number[] = [];
   return {
     now: () => t,
@@ -286,7 +288,7 @@ export async function cli(
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   // The run's pauses (before a repeat, between a wait's reads) do not wait, on a clock they move
   // on: a retried request or a wait costs no wall time, and a wait still ends at its deadline.
-  const time = pretendTime();
+  const time = pretendTime(opts.now);
   const code = await main(argv, { stdin, stdout, stderr, env, sleep: time.sleep, now: time.now }, opts.signal);
   await new Promise((r) => setImmediate(r));
   return {

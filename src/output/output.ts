@@ -261,6 +261,11 @@ export class Output {
     this.err = new Chalk({ level: colorLevel(io.stderr, io.env, flags) });
   }
 
+  /** The run's clock (IO.now), which relative times are measured on: a test pins it. */
+  now(): number {
+    return this.io.now ? this.io.now() : Date.now();
+  }
+
   get machine(): boolean {
     return this.flags.json || this.flags.ndjson;
   }
@@ -472,7 +477,7 @@ export class Output {
     const screen = (this.io.stdout.columns ?? 0) > 0 ? this.io.stdout.columns! : Infinity;
     const room = screen - width - 2;
     const lines: string[] = [];
-    const now = Date.now();
+    const now = this.now();
     for (const [k, given] of pairs) {
       const v = isTimestamp(given) ? relativeTime(given, now) : given;
       const label = this.out.bold(k.padEnd(width));
@@ -561,7 +566,7 @@ export class Output {
       out.flush();
       return;
     }
-    const now = Date.now();
+    const now = this.now();
     const values = rows.map((row) => columns.map((c) => (c.pipedOnly ? '' : c.value(row))));
     const timeColumn = columns.map(
       (_c, i) =>

@@ -92,8 +92,14 @@ const views = (): string[][] => [
   ['config', 'list'],
 ];
 
+// "Now" is the sandbox's (its clock stands still): runs compared with each other read "in 14 days" alike, however long apart.
 const at = (argv: string[], columns: number, color: boolean): Promise<CliResult> =>
-  cli(t.sb, argv, { tty: true, columns, env: color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' } });
+  cli(t.sb, argv, {
+    tty: true,
+    columns,
+    env: color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' },
+    now: t.sb.store.clock.now(),
+  });
 
 /** Ids of what a view shows (`id` of each item or of the object), from its --json output. */
 function idsOf(json: unknown): string[] {

@@ -9,14 +9,14 @@ const BOX = /[┌┐└┘├┤┬┴┼│─]/;
 const ESC = /\u001b/;
 const W = ['-w', '101'];
 
-/** Output over fake streams: a terminal `columns` wide, or a pipe. */
-function outputFor(terminal: { columns: number } | undefined) {
+/** Output over fake streams: a terminal `columns` wide, or a pipe; `now`, the run's clock. */
+function outputFor(terminal: { columns: number } | undefined, now?: () => number) {
   const stdout = Object.assign(new PassThrough(), terminal ? { isTTY: true, columns: terminal.columns } : {});
   const stderr = new PassThrough();
   let text = '';
   stdout.on('data', (d) => (text += d));
   const output = new Output(
-    { stdin: new PassThrough(), stdout, stderr, env: { NO_COLOR: '1' } },
+    { stdin: new PassThrough(), stdout, stderr, env: { NO_COLOR: '1' }, now },
     { json: false, ndjson: false, quiet: false, verbose: false, color: true },
   );
   return { output, text: () => text };
@@ -197,6 +197,14 @@ describe('details at a terminal', () => {
       ['title', '2026-11-29 is a date in a title'],
     ]);
     expect(text()).toBe(`id       7\nupdated  1 hour ago\ntitle    2026-11-29 is a date in a title\n`);
+  });
+
+  it("times are relative to the run's clock (IO.now), in details and tables alike", async () => {
+    const now = Date.parse('2031-03-10T12:00:00Z');
+    const { output, text } = outputFor({ columns: 80 }, () => now);
+    output.details([['updated', '2031-03-10T09:00:00Z']]);
+    await output.table([{ header: 'EXPIRES', value: (r: { at: string }) => r.at }], [{ at: '2031-03-12T12:00:00Z' }]);
+    expect(text()).toBe('updated  3 hours ago\nEXPIRES\nin 2 days\n');
   });
 });
 

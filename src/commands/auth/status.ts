@@ -74,7 +74,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
   const source = describeSource(ctx, creds);
   const kinds = kindsInUse(creds);
   const api = await ctx.api();
-  const now = Date.now();
+  const now = ctx.now();
 
   // Each kind in use is checked with the service by a light read that needs exactly it.
   const checks: Partial<Record<Kind, Check>> = {};

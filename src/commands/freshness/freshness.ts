@@ -69,7 +69,7 @@ export async function runFreshness(opts: FreshnessOptions, ctx: Context): Promis
     }
   });
   // Ages are measured on the service's clock: the Date of its answers, else this machine's.
-  const now = api.client.serviceDate ?? Date.now();
+  const now = api.client.serviceDate ?? ctx.now();
   const rows = read.flatMap((p) =>
     p.err === undefined ? workspaceRows(p.ws, p.recipes, now, maxAgeMs) : [errorRow(p.ws, errorLines(p.err).join(' '))],
   );

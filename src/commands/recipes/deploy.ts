@@ -110,8 +110,8 @@ function reporterFor(ctx: Context, ws: string, fleet: boolean, board?: FleetBoar
   const c = ctx.output.err;
   const live = !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
   return stepReporter(async (n, text) => {
-    const started = Date.now();
-    const since = () => elapsedText(Date.now() - started);
+    const started = ctx.now();
+    const since = () => elapsedText(ctx.now() - started);
     const label = (t: string) => stepLabel(n, t);
     const spinner = await ctx.output.spinner(label(text));
     let current = text;

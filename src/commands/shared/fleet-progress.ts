@@ -23,6 +23,7 @@ export class FleetBoard {
     private readonly spinner: Spinner | undefined,
     private readonly total: number,
     private readonly noun: string,
+    private readonly now: () => number,
   ) {
     if (spinner) {
       this.timer = setInterval(() => this.draw(), 1000);
@@ -33,7 +34,8 @@ export class FleetBoard {
   /** `noun` names what is counted: `workspaces`, `recipes`. */
   static async start(ctx: Context, total: number, noun: string): Promise<FleetBoard> {
     const live = !!ctx.io.stderr.isTTY && !ctx.output.flags.quiet;
-    return new FleetBoard(live ? await ctx.output.spinner(`deploying to ${total} ${noun}`) : undefined, total, noun);
+    const spinner = live ? await ctx.output.spinner(`deploying to ${total} ${noun}`) : undefined;
+    return new FleetBoard(spinner, total, noun, () => ctx.now());
   }
 
   set(key: string, text: string, since: number): void {
@@ -52,7 +54,7 @@ export class FleetBoard {
 
   private draw(): void {
     if (!this.spinner) return;
-    const under = [...this.current].map(([key, b]) => `[${key}] ${b.text} ${elapsedText(Date.now() - b.since)}`);
+    const under = [...this.current].map(([key, b]) => `[${key}] ${b.text} ${elapsedText(this.now() - b.since)}`);
     this.spinner.update(
       `${this.finished.size}/${this.total} ${this.noun} done${under.length > 0 ? `; ${under.join(' · ')}` : ''}`,
     );
@@ -73,8 +75,8 @@ export class FleetBoard {
 export function fleetStepReporter(ctx: Context, prefix: string, key: string, board?: FleetBoard): StepReporter {
   const c = ctx.output.err;
   return stepReporter(async (n, text) => {
-    const started = Date.now();
-    const since = () => elapsedText(Date.now() - started);
+    const started = ctx.now();
+    const since = () => elapsedText(ctx.now() - started);
     const label = (t: string) => stepLabel(n, t);
     const line = (mark: string, t: string) => ctx.output.info(`${c.dim(prefix)} ${mark} ${label(t)}`);
     let last: string | undefined;

@@ -30,6 +30,19 @@ describe('edp auth', () => {
     expect(after.stderr).toContain('edp auth login');
   });
 
+  it("a token is expired by the run's clock", async () => {
+    const { env } = fresh();
+    await cli(t.sb, ['auth', 'login', '--username', USERNAME, '--password-stdin'], { env, stdin: PASSWORD });
+    expect((await cli(t.sb, ['token', '-w', '101'], { env })).code).toBe(0);
+    const [token] = (await cli(t.sb, ['auth', 'status', '--json', '--offline'], { env })).json().tokens;
+    expect(token).toMatchObject({ workspace_id: '101', expired: false });
+    const later = await cli(t.sb, ['auth', 'status', '--json', '--offline'], {
+      env,
+      now: Date.parse(token.expires_at),
+    });
+    expect(later.json().tokens).toEqual([{ workspace_id: '101', expires_at: token.expires_at, expired: true }]);
+  });
+
   it('--verbose logs the credential check like any other request', async () => {
     const r = await cli(t.sb, ['auth', 'status', '--verbose']);
     expect(r.code, r.stderr).toBe(0);
