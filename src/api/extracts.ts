@@ -17,6 +17,8 @@ export type Extract = ReceivedWith<
     datasource_name?: string;
     data_table_id?: number | string;
     status?: string;
+    /** when its last run started */
+    last_run_at?: string | null;
     is_paused?: boolean;
     pause_reason?: string | null;
     template: Received<'Extract'>['template'] & { id?: number | string; title?: string };

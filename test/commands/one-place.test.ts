@@ -76,6 +76,7 @@ describe('one place for each fact', () => {
       '--all-workspaces': expect.arrayContaining(['doctor', 'export', 'recipes deploy', 'recipes status']),
       '--yes': expect.arrayContaining(['apply', 'recipes delete', 'roles update']),
       '--secrets-file': ['webhooks create', 'webhooks rotate-secret', 'webhooks listen', 'apply'],
+      '--failed': expect.arrayContaining(['extracts run', 'loads pause', 'recipes resetup', 'accounts disable']),
     });
   });
 

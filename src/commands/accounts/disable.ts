@@ -3,5 +3,5 @@ import type { DisableOptions } from './command.js';
 import { setExtraction } from './shared/extraction.js';
 
 export function runDisable(opts: DisableOptions, ctx: Context): Promise<void> {
-  return setExtraction(ctx, opts.connection, opts.args[0], false);
+  return setExtraction(ctx, opts, false);
 }

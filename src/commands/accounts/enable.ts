@@ -3,5 +3,5 @@ import type { EnableOptions } from './command.js';
 import { setExtraction } from './shared/extraction.js';
 
 export function runEnable(opts: EnableOptions, ctx: Context): Promise<void> {
-  return setExtraction(ctx, opts.connection, opts.args[0], true);
+  return setExtraction(ctx, opts, true);
 }

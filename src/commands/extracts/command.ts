@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
-import { withWaitFlags } from '../shared/flags.js';
+import { withBulkFlags, withWaitFlags } from '../shared/flags.js';
 import { withTemplateSettings } from '../shared/flags.js';
 
 const list = () =>
@@ -47,21 +47,37 @@ const update = () =>
     'after',
     examples(['edp extracts update 40001 --schedule hourly --fields date,campaign_id,campaign_name,spend -w 101']),
   );
+/** What tells a failed extract: the contract shows no outcome of an extract's runs. */
+const EXTRACT_FAILED =
+  "the contract shows no outcome of an extract's runs; this reads the status the service sends (failed), as run --wait does, and leaves out, with a warning, an extract whose answer has none";
+const BULK_NOTE =
+  'One id acts on that extract in the workspace of -w. Several ids, or -w with several workspaces, --all-workspaces, --failed or --data-source act in bulk: the extracts are read in every workspace, the count is confirmed (--yes off a terminal), and a row per extract ends the run.';
+/** `run`, `pause` and `unpause` act on one extract, or in bulk across workspaces. */
+const onExtracts = (name: string, description: string, lines: string[]) =>
+  withBulkFlags(
+    new Command(name)
+      .argument('[ids...]', 'extract ids (space- or comma-separated)')
+      .description(description)
+      .option('--data-source <names>', 'in bulk: only extracts of these data sources, comma-separated'),
+    EXTRACT_FAILED,
+  ).addHelpText('after', examples(lines, BULK_NOTE));
 const run = () =>
-  withWaitFlags(new Command('run').argument('<id>', 'extract id').description('start a run now')).addHelpText(
-    'after',
-    examples(['edp extracts run 40001 --wait -w 101']),
+  withWaitFlags(
+    onExtracts('run', 'start a run now', [
+      'edp extracts run 40001 --wait -w 101',
+      'edp extracts run --failed --all-workspaces --yes',
+    ]),
   );
 const pause = () =>
-  new Command('pause')
-    .argument('<id>', 'extract id')
-    .description('pause an extract: it delivers nothing until unpaused')
-    .addHelpText('after', examples(['edp extracts pause 40001 -w 101']));
+  onExtracts('pause', 'pause an extract: it delivers nothing until unpaused', [
+    'edp extracts pause 40001 -w 101',
+    'edp extracts pause --data-source google_ads -w 101,102',
+  ]);
 const unpause = () =>
-  new Command('unpause')
-    .argument('<id>', 'extract id')
-    .description('unpause a manually paused extract (a run starts)')
-    .addHelpText('after', examples(['edp extracts unpause 40001 -w 101']));
+  onExtracts('unpause', 'unpause a manually paused extract (a run starts)', [
+    'edp extracts unpause 40001 -w 101',
+    'edp extracts unpause 40001 40002 40007 -w 101,102 --yes',
+  ]);
 const migrateWide = () =>
   withTemplateSettings(
     new Command('migrate-wide')

@@ -3,12 +3,22 @@ import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
 import { idText } from '../../util/json.js';
 import { parseId } from '../../util/validate.js';
+import { bulkForm, dataSourcesOf, idWords, runBulk } from '../shared/bulk.js';
 import { runWaitOf, waitForRun } from '../shared/poll.js';
 import type { RunOptions } from './command.js';
 import { showExtract } from './shared/show.js';
 
 export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
-  const extractId = parseId(opts.args[0], 'extract id');
+  const ids = idWords(opts.args[0], 'extract id');
+  if (bulkForm(ctx, opts, ids.length === 1, opts.dataSource !== undefined))
+    return runBulk(ctx, opts, {
+      action: 'extracts.run',
+      ids,
+      selection: { dataSources: dataSourcesOf(opts.dataSource) },
+      refused: [opts.wait && '--wait'],
+      refusedWhy: `follow runs in bulk with \`${ctx.hint('extracts', 'list')}\``,
+    });
+  const extractId = parseId(opts.args[0][0], 'extract id');
   const wait = runWaitOf(ctx, opts);
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();

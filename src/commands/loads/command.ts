@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { App, OptionsOf } from '../shared/app.js';
 import { examples } from '../shared/help.js';
-import { withWaitFlags, yesFlag } from '../shared/flags.js';
+import { withBulkFlags, withWaitFlags, yesFlag } from '../shared/flags.js';
 
 const list = () =>
   new Command('list')
@@ -39,24 +39,42 @@ const del = () =>
     .description('delete a load (asks on a terminal; --yes otherwise)')
     .addOption(yesFlag())
     .addHelpText('after', examples(['edp loads delete 8001 --yes -w 101']));
+/** What tells a failed load: the contract shows a load's id alone. */
+const LOAD_FAILED =
+  "the contract shows nothing of a load's runs; this reads the status of the last run the service sends (last_run.status failed) and leaves out, with a warning, a load whose answer has none";
+const BULK_NOTE =
+  'One id acts on that load in the workspace of -w. Several ids, or -w with several workspaces, --all-workspaces or --failed act in bulk: the loads are read in every workspace, the count is confirmed (--yes off a terminal), and a row per load ends the run.';
+/** `run`, `pause` and `unpause` act on one load, or in bulk across workspaces. */
+const onLoads = (name: string, description: string) =>
+  withBulkFlags(
+    new Command(name).argument('[ids...]', 'load ids (space- or comma-separated)').description(description),
+    LOAD_FAILED,
+  );
 const pause = () =>
-  new Command('pause')
-    .argument('<id>', 'load id')
-    .description('pause a load: it does not run until unpaused')
-    .addHelpText('after', examples(['edp loads pause 8001 -w 101']));
+  onLoads('pause', 'pause a load: it does not run until unpaused').addHelpText(
+    'after',
+    examples(['edp loads pause 8001 -w 101', 'edp loads pause --all-workspaces --yes'], BULK_NOTE),
+  );
 const unpause = () =>
-  new Command('unpause')
-    .argument('<id>', 'load id')
-    .description('unpause a load')
-    .addHelpText('after', examples(['edp loads unpause 8001 -w 101']));
+  onLoads('unpause', 'unpause a load').addHelpText(
+    'after',
+    examples(['edp loads unpause 8001 -w 101', 'edp loads unpause 8001 8004 -w 101,102 --yes'], BULK_NOTE),
+  );
 const run = () =>
   withWaitFlags(
-    new Command('run')
-      .argument('<id>', 'load id')
-      .description('run a load now, for the schedule window or a date range')
+    onLoads('run', 'run a load now, for the schedule window or a date range')
       .option('--from <date>', 'first day of the range (YYYY-MM-DD; with --to)')
       .option('--to <date>', 'last day of the range (YYYY-MM-DD; with --from)'),
-  ).addHelpText('after', examples(['edp loads run 8001 --from 2024-01-01 --to 2024-01-31 --wait -w 101']));
+  ).addHelpText(
+    'after',
+    examples(
+      [
+        'edp loads run 8001 --from 2024-01-01 --to 2024-01-31 --wait -w 101',
+        'edp loads run --failed --all-workspaces --yes',
+      ],
+      BULK_NOTE,
+    ),
+  );
 
 export type ListOptions = OptionsOf<ReturnType<typeof list>>;
 export type GetOptions = OptionsOf<ReturnType<typeof get>>;

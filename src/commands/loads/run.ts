@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { ExitError, UsageError } from '../../errors.js';
 import { idText } from '../../util/json.js';
 import { parseDate, parseId } from '../../util/validate.js';
+import { bulkForm, idWords, runBulk } from '../shared/bulk.js';
 import { runWaitOf, waitForRun } from '../shared/poll.js';
 import type { RunOptions } from './command.js';
 import { showLoad } from './shared/show.js';
@@ -19,7 +20,17 @@ function rangeOf(opts: RunOptions): { from: string; to: string } | undefined {
 }
 
 export async function runRun(opts: RunOptions, ctx: Context): Promise<void> {
-  const loadId = parseId(opts.args[0], 'load id');
+  const ids = idWords(opts.args[0], 'load id');
+  if (bulkForm(ctx, opts, ids.length === 1, false))
+    return runBulk(ctx, opts, {
+      action: 'loads.run',
+      ids,
+      selection: {},
+      range: rangeOf(opts),
+      refused: [opts.wait && '--wait'],
+      refusedWhy: `follow runs in bulk with \`${ctx.hint('loads', 'list')}\``,
+    });
+  const loadId = parseId(opts.args[0][0], 'load id');
   const range = rangeOf(opts);
   const wait = runWaitOf(ctx, opts);
   const ws = ctx.requireWorkspace();

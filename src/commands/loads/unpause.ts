@@ -1,7 +1,11 @@
 import type { Context } from '../../context.js';
+import { bulkForm, idWords, runBulk } from '../shared/bulk.js';
 import type { UnpauseOptions } from './command.js';
 import { setPaused } from './shared/paused.js';
 
 export async function runUnpause(opts: UnpauseOptions, ctx: Context): Promise<void> {
-  await setPaused(ctx, opts.args[0], false);
+  const ids = idWords(opts.args[0], 'load id');
+  if (bulkForm(ctx, opts, ids.length === 1, false))
+    return runBulk(ctx, opts, { action: 'loads.unpause', ids, selection: {} });
+  await setPaused(ctx, opts.args[0][0]!, false);
 }

@@ -1,7 +1,9 @@
 import { buildRecipe, type Recipe } from '../../api/recipes.js';
 import type { Service } from '../../api/service.js';
 import type { Context } from '../../context.js';
-import { parseId } from '../../util/validate.js';
+import { parseChoice, parseId } from '../../util/validate.js';
+import { RECIPE_STATES } from '../../contract/recipes.js';
+import { bulkForm, idWords, runBulk } from '../shared/bulk.js';
 import type { BuildOptions } from './command.js';
 import { reportBuildEnd, waitWithSpinner } from './shared/wait.js';
 import { waitOf } from '../shared/poll.js';
@@ -19,7 +21,19 @@ export async function startBuild(
   verb: 'build' | 'resetup',
   call: Start,
 ): Promise<void> {
-  const recipeId = parseId(opts.args[0], 'recipe id');
+  const ids = idWords(opts.args[0], 'recipe id');
+  if (bulkForm(ctx, opts, ids.length === 1, opts.state !== undefined || opts.template !== undefined))
+    return runBulk(ctx, opts, {
+      action: verb === 'build' ? 'recipes.build' : 'recipes.resetup',
+      ids,
+      selection: {
+        state: opts.state === undefined ? undefined : parseChoice(opts.state, RECIPE_STATES, '--state'),
+        templateId: opts.template === undefined ? undefined : parseId(opts.template, '--template'),
+      },
+      refused: [opts.wait && '--wait', opts.failOnDegraded && '--fail-on-degraded'],
+      refusedWhy: `follow builds in bulk with \`${ctx.hint('recipes', 'status', '--watch')}\``,
+    });
+  const recipeId = parseId(opts.args[0][0], 'recipe id');
   const ws = ctx.requireWorkspace();
   const wait = waitOf(ctx, opts, { flag: '--wait', given: !!opts.wait })?.polling;
   const api = await ctx.api();

@@ -8,6 +8,7 @@ import {
   pollIntervalFlag,
   renamedFlag,
   waitTimeoutFlag,
+  withBulkFlags,
   yesFlag,
 } from '../shared/flags.js';
 
@@ -95,21 +96,46 @@ const configure = () =>
       ),
     );
 
+const RECIPE_FAILED = 'a recipe in state failed (its last build failed)';
+const BULK_NOTE =
+  'One id acts on that recipe in the workspace of -w. Several ids, or -w with several workspaces, --all-workspaces, --failed, --state or --template act in bulk: the recipes are read in every workspace, the count is confirmed (--yes off a terminal), and a row per recipe ends the run; `edp recipes status --watch` follows the builds.';
+/** `build` and `resetup` act on one recipe, or in bulk across workspaces. */
+const onRecipes = (name: string, description: string) =>
+  withBulkFlags(
+    new Command(name)
+      .argument('[ids...]', 'recipe ids (space- or comma-separated)')
+      .description(description)
+      .option(
+        '--state <state>',
+        'in bulk: only recipes in this state: extracting_data, building_dependencies, ready_to_work, failed',
+      )
+      .option('--template <id>', 'in bulk: only recipes of this template'),
+    RECIPE_FAILED,
+  );
 const build = () =>
-  withBuildWait(
-    withWait(
-      new Command('build').argument('<id>', 'recipe id').description('start a build (202: started, not finished)'),
+  withBuildWait(withWait(onRecipes('build', 'start a build (202: started, not finished)'))).addHelpText(
+    'after',
+    examples(
+      [
+        'edp recipes build 9007199254740993 -w 101 --wait --fail-on-degraded',
+        'edp recipes build --failed --all-workspaces --yes',
+      ],
+      BULK_NOTE,
     ),
-  ).addHelpText('after', examples(['edp recipes build 9007199254740993 -w 101 --wait --fail-on-degraded']));
+  );
 
 const resetup = () =>
   withBuildWait(
     withWait(
-      new Command('resetup')
-        .argument('<id>', 'recipe id')
-        .description("recreate the recipe's steps from its current template, keep the configuration, and build"),
+      onRecipes('resetup', "recreate the recipe's steps from its current template, keep the configuration, and build"),
     ),
-  ).addHelpText('after', examples(['edp recipes resetup 9007199254740993 -w 101 --wait']));
+  ).addHelpText(
+    'after',
+    examples(
+      ['edp recipes resetup 9007199254740993 -w 101 --wait', 'edp recipes resetup --template 4001 -w 101,102 --yes'],
+      BULK_NOTE,
+    ),
+  );
 
 const poll = () =>
   withBuildWait(

@@ -25,6 +25,7 @@ export const SHARED_FLAGS = [
   '--all-workspaces',
   '--yes',
   '--secrets-file',
+  '--failed',
 ] as const;
 
 /**
@@ -111,6 +112,31 @@ export type WaitFlags = {
   wait?: true | undefined;
   waitTimeout?: string | undefined;
   pollInterval?: string | undefined;
+};
+
+/**
+ * The flags of a verb that also acts in bulk across workspaces (commands/shared/bulk.ts): `-w IDS` or
+ * `--all-workspaces`, `--failed` (`failed` says what tells a failed item for that verb), `--yes` and
+ * `--concurrency`.
+ */
+export function withBulkFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+  failed: string,
+): Command<A, O & BulkFlags, G> {
+  const withFlags = cmd
+    .addOption(allWorkspacesFlag())
+    .addOption(sharedFlag('--failed', `only the items whose last run or build failed: ${failed}`))
+    .addOption(yesFlag('do not ask before acting on several items (needed when not at a terminal)'))
+    .addOption(concurrencyFlag('workspaces read and changed at once'));
+  return withFlags as unknown as Command<A, O & BulkFlags, G>; // named, as withWaitFlags
+}
+
+/** The options `withBulkFlags` declares, as a verb's options hold them (spelled out, as WaitFlags). */
+export type BulkFlags = {
+  allWorkspaces?: true | undefined;
+  failed?: true | undefined;
+  yes?: true | undefined;
+  concurrency?: string | undefined;
 };
 
 /**

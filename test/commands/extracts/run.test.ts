@@ -21,7 +21,7 @@ describe('edp extracts run', () => {
     expect(r.code).toBe(0);
     expect(r.parsed).toMatchObject({
       command: 'extracts run',
-      opts: { wait: true, waitTimeout: '1m', pollInterval: '10ms', args: ['40001'] },
+      opts: { wait: true, waitTimeout: '1m', pollInterval: '10ms', args: [['40001']] },
       globals: { workspace: '101' },
     });
   });

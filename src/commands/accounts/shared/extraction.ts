@@ -1,25 +1,32 @@
 import { setAccountsExtraction, type AccountV3 } from '../../../api/accounts.js';
 import type { Context } from '../../../context.js';
-import { parseId } from '../../../util/validate.js';
+import { UsageError } from '../../../errors.js';
+import { parseId, parseIdList } from '../../../util/validate.js';
+import { bulkForm, dataSourcesOf, idWords, runBulk } from '../../shared/bulk.js';
+import type { EnableOptions } from '../command.js';
 
-/** Account ids given as separate words, comma-separated lists, or both; each once. */
-function accountIds(words: string[]): string[] {
-  const raw = words
-    .flatMap((v) => v.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return [...new Set(raw.map((v) => parseId(v, 'account id')))];
-}
-
-/** `accounts enable` and `accounts disable`: set the extraction flag of the accounts named. */
-export async function setExtraction(
-  ctx: Context,
-  connection: string,
-  words: string[],
-  enabled: boolean,
-): Promise<void> {
-  const connectionId = parseId(connection, '--connection');
-  const ids = accountIds(words);
+/**
+ * `accounts enable` and `accounts disable`: set the extraction flag of the accounts named, of one
+ * connection, or in bulk (shared/bulk.ts).
+ */
+export async function setExtraction(ctx: Context, opts: EnableOptions, enabled: boolean): Promise<void> {
+  const ids = idWords(opts.args[0], 'account id');
+  if (bulkForm(ctx, opts, ids.length > 0 && opts.connection !== undefined, opts.dataSource !== undefined)) {
+    const dataSources = dataSourcesOf(opts.dataSource);
+    if (!dataSources)
+      throw new UsageError(
+        'name the accounts: --connection ID and account ids in one workspace, or --data-source NAMES to select them across workspaces',
+      );
+    return runBulk(ctx, opts, {
+      action: enabled ? 'accounts.enable' : 'accounts.disable',
+      ids,
+      selection: {
+        dataSources,
+        connections: opts.connection === undefined ? undefined : parseIdList(opts.connection, '--connection'),
+      },
+    });
+  }
+  const connectionId = parseId(opts.connection!, '--connection');
   const ws = ctx.requireWorkspace();
   const api = await ctx.api();
   const updated = await setAccountsExtraction(api, ws, connectionId, ids, enabled);
