@@ -297,165 +297,264 @@ export async function deployToWorkspace(
   opts: DeployOptions,
   report: StepReporter,
 ): Promise<DeployOutcome> {
-  const now = opts.wait.now ?? Date.now;
-  const deadline = now() + opts.wait.timeoutMs;
-  const waitLeft = (): Omit<WaitOptions, 'onState'> => ({
-    ...opts.wait,
-    timeoutMs: Math.max(0, deadline - now()),
-  });
-  let recipe: Recipe | undefined;
-  let adopted = false;
-  let reached: DeployStep | undefined;
-  let tell: ((event: StepEvent) => void) | undefined;
-  const begin = async (step: DeployStep) => {
-    reached = step;
-    tell = await report({ step, phase: 'start', workspace: ws });
-  };
-  // Once the run has found the service unreachable (here or in another workspace), no write
-  // starts: a deployment not begun is not, one under way stops before its next write.
-  const unlessUnreachable = (step: DeployStep) => {
-    const found = api.unreachable;
-    if (!found) return;
-    throw withHint(
-      step === 'token'
-        ? new UnreachableStopError(
-            'not started',
-            found,
-            originOf(api.client.baseUrl),
-            'nothing was sent for this workspace',
-          )
-        : new UnreachableStopError(
-            `stopped before step ${stepNumber(step)} (${step})`,
-            found,
-            originOf(api.client.baseUrl),
-            'nothing more was sent',
-          ),
-      'once the service answers, run the same command again: it goes on from where this one stopped',
-    );
-  };
+  const d = new Deployment(api, ws, opts, report);
   try {
-    await begin('token');
-    unlessUnreachable('token');
-    await api.auth.token(ws, api.client);
-    tell!({ step: 'token', phase: 'done', workspace: ws });
-
-    await begin('template');
-    const t = await template(ws);
-    checkSourcesAllowed(t, spec);
-    tell!({ step: 'template', phase: 'done', template: t });
-
-    await begin('create');
-    unlessUnreachable('create');
-    const made = await createOrAdopt(api, ws, idText(t.id), spec.title ?? t.title);
-    recipe = made.recipe;
-    adopted = made.adopted;
-    const id = idText(recipe.recipe_id);
-    tell!({ step: 'create', phase: 'done', recipe, adopted: made.adopted });
-
-    await begin('connections');
-    const additions = await resolveAdditions(api, ws, spec, { id, connections: recipe.connections });
-    tell!({ step: 'connections', phase: 'done', additions });
-
-    await begin('configure');
-    unlessUnreachable('configure');
-    // Adopted or repeated: the recipe as it is now is the base (docs/contract-rules.md, Versioning 4).
-    const current = made.adopted ? recipe : await getRecipe(api, ws, id);
-    // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
-    // resolved by reading the recipe again and merging again.
-    const configured = await appendConfiguration(api, ws, id, current, additions, spec.syncFrom, {
-      retryTransient: true,
-    });
-    recipe = configured.recipe;
-    tell!({
-      step: 'configure',
-      phase: 'done',
-      addedAccounts: configured.addedAccounts,
-      changed: configured.changed,
-    });
-
-    await begin('build');
-    const running = BUILDING_STATES.has(recipe.state ?? '');
-    const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || opts.rebuild);
-    if (needsBuild) {
-      unlessUnreachable('build');
-      await startBuild(api, ws, id, recipe);
-    }
-    // The build's state as last read, and while reads fail, that they do; step 7's rebuild goes on from it.
-    let seen = recipe;
-    const building = (step: 'build' | 'tables', fault: PollFault | undefined) =>
-      tell!({ step, phase: 'building', recipe: seen, fault });
-    const progress = (step: 'build' | 'tables'): Pick<WaitOptions, 'onState' | 'onFault' | 'onRecover'> => ({
-      onState: (r) => {
-        seen = r;
-        building(step, undefined);
-      },
-      onFault: (f) => building(step, f),
-      onRecover: () => building(step, undefined),
-    });
-    if (needsBuild || running) recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress('build') });
-    // A build that found no data is not the end: step 7 builds once more when the tables exist.
-    const rescuable = recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered';
-    tell!({
-      step: 'build',
-      phase: 'done',
-      build: needsBuild ? 'started' : running ? 'joined' : 'none',
-      recipe,
-      rebuildsWhenTablesExist: rescuable,
-    });
-
-    // Step 7: the build found no data; once the extraction tables exist, build once more.
-    if (rescuable) {
-      await begin('tables');
-      const missingTables = (c: ExtractionCheck | undefined) =>
-        (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));
-      const tables = (c: ExtractionCheck) => `missing ${missingTables(c).join(', ') || 'unknown'}`;
-      await pollUntil(
-        () => checkExtractions(api, ws, id),
-        (c) => c.all_tables_exist === true,
-        waitLeft(),
-        {
-          timeout: ({ last, lastAgeMs, unanswered }) =>
-            new ExitError(
-              'waitTimeout',
-              `the build of recipe ${id} found no data, and its extraction tables ${
-                last === undefined || lastAgeMs === undefined
-                  ? `were not read within ${durationText(opts.wait.timeoutMs)}: the service at ${originOf(api.client.baseUrl)} did not answer`
-                  : `do not all exist after ${durationText(opts.wait.timeoutMs)} (${tables(last)}, read ${agoText(lastAgeMs)}${unanswered ? '; the service did not answer the read after it' : ''})`
-              }; check them with \`${extractionsCommand(id, ws)}\``,
-            ),
-          unreachable: ({ last, lastAgeMs, fault }) =>
-            new WaitUnreachableError({
-              origin: originOf(api.client.baseUrl),
-              what: `the extraction check of recipe ${id}`,
-              lastText: last === undefined ? undefined : tables(last),
-              lastAgeMs,
-              fault,
-              goesOn: 'no build was started after the one that found no data',
-              resume: `check the tables with \`${extractionsCommand(id, ws)}\`, then deploy again`,
-            }),
-          onFault: (f) => tell!({ step: 'tables', phase: 'waiting', fault: f }),
-          onRecover: () => tell!({ step: 'tables', phase: 'waiting', fault: undefined }),
-        },
-      );
-      tell!({ step: 'tables', phase: 'exist' });
-      const before = await getRecipe(api, ws, id);
-      unlessUnreachable('tables');
-      await startBuild(api, ws, id, before);
-      recipe = await waitForBuild(api, ws, id, { ...waitLeft(), ...progress('tables') });
-      tell!({ step: 'tables', phase: 'done', recipe });
-    }
-    return { recipe, error: undefined, step: stepNumber(reached!), interrupted: false, adopted };
+    await issueToken(d);
+    const t = await readTemplate(d, spec, template);
+    const made = await createRecipeStep(d, t, spec);
+    const additions = await resolveConnections(d, spec, made);
+    const configured = await configure(d, spec, made, additions);
+    const { rescuable } = await build(d, configured);
+    if (rescuable) await rebuildWhenTablesExist(d, configured.id);
+    return d.outcome();
   } catch (err) {
     // An unreachable service, once found, stops every write of the run that follows.
     api.noteFailure(err);
     if ((err instanceof WaitTimeoutError || err instanceof BuildWaitUnreachableError) && err.recipe)
-      recipe = err.recipe;
+      d.recipe = err.recipe;
     // The one place a person sees this workspace's error in full.
-    if (reached) tell?.({ step: reached, phase: 'failed', error: err });
-    // A failure once the run is stopping is the stop's doing; one before it is the deployment's own.
-    const interrupted = opts.wait.signal?.aborted === true;
-    return { recipe, error: err, step: reached ? stepNumber(reached) : 0, interrupted, adopted };
+    d.failed(err);
+    return d.outcome({ error: err });
   }
+}
+
+/**
+ * One workspace's deployment as it goes: the step it has reached and where that step's events
+ * go, the recipe as last read, and the time its waits have left (one --wait-timeout for all).
+ */
+class Deployment {
+  recipe: Recipe | undefined;
+  /** step 3 adopted the workspace's recipe */
+  adopted = false;
+  private reached: DeployStep | undefined;
+  private tellStep: ((event: StepEvent) => void) | undefined;
+  private readonly now: () => number;
+  private readonly deadline: number;
+  /** The build's state as last read, and while reads fail, that they do; step 7's rebuild goes on from it. */
+  private seen: Recipe | undefined;
+
+  constructor(
+    readonly api: Service,
+    readonly ws: string,
+    readonly opts: DeployOptions,
+    private readonly report: StepReporter,
+  ) {
+    this.now = opts.wait.now ?? Date.now;
+    this.deadline = this.now() + opts.wait.timeoutMs;
+  }
+
+  async begin(step: DeployStep): Promise<void> {
+    this.reached = step;
+    this.tellStep = await this.report({ step, phase: 'start', workspace: this.ws });
+  }
+
+  tell(event: StepEvent): void {
+    this.tellStep!(event);
+  }
+
+  failed(error: unknown): void {
+    if (this.reached) this.tellStep?.({ step: this.reached, phase: 'failed', error });
+  }
+
+  /** How it ended: done, or with `failure.error`. */
+  outcome(failure?: { error: unknown }): DeployOutcome {
+    const step = this.reached ? stepNumber(this.reached) : 0;
+    // A failure once the run is stopping is the stop's doing; one before it is the deployment's own.
+    const interrupted = failure !== undefined && this.opts.wait.signal?.aborted === true;
+    return { recipe: this.recipe, error: failure?.error, step, interrupted, adopted: this.adopted };
+  }
+
+  /** The wait options of the next wait: what is left of --wait-timeout. */
+  waitLeft(): Omit<WaitOptions, 'onState'> {
+    return { ...this.opts.wait, timeoutMs: Math.max(0, this.deadline - this.now()) };
+  }
+
+  /**
+   * A build's progress, told as step `step`'s events; `from`, the recipe shown before the first
+   * read when no build has been followed yet (step 7 goes on from what step 6 read last).
+   */
+  progress(step: 'build' | 'tables', from: Recipe): Pick<WaitOptions, 'onState' | 'onFault' | 'onRecover'> {
+    this.seen ??= from;
+    const building = (fault: PollFault | undefined) =>
+      this.tell({ step, phase: 'building', recipe: this.seen!, fault });
+    return {
+      onState: (r) => {
+        this.seen = r;
+        building(undefined);
+      },
+      onFault: (f) => building(f),
+      onRecover: () => building(undefined),
+    };
+  }
+
+  /**
+   * Once the run has found the service unreachable (here or in another workspace), no write
+   * starts: a deployment not begun is not, one under way stops before its next write.
+   */
+  unlessUnreachable(step: DeployStep): void {
+    const found = this.api.unreachable;
+    if (!found) return;
+    const origin = originOf(this.api.client.baseUrl);
+    throw withHint(
+      step === 'token'
+        ? new UnreachableStopError('not started', found, origin, 'nothing was sent for this workspace')
+        : new UnreachableStopError(
+            `stopped before step ${stepNumber(step)} (${step})`,
+            found,
+            origin,
+            'nothing more was sent',
+          ),
+      'once the service answers, run the same command again: it goes on from where this one stopped',
+    );
+  }
+}
+
+/** Step 1: a token of the workspace. */
+async function issueToken(d: Deployment): Promise<void> {
+  await d.begin('token');
+  d.unlessUnreachable('token');
+  await d.api.auth.token(d.ws, d.api.client);
+  d.tell({ step: 'token', phase: 'done', workspace: d.ws });
+}
+
+/** Step 2: the template, which must allow the spec's data sources. */
+async function readTemplate(
+  d: Deployment,
+  spec: DeploySpec,
+  template: (ws: string) => Promise<RecipeTemplate>,
+): Promise<RecipeTemplate> {
+  await d.begin('template');
+  const t = await template(d.ws);
+  checkSourcesAllowed(t, spec);
+  d.tell({ step: 'template', phase: 'done', template: t });
+  return t;
+}
+
+/** Step 3: the recipe created, or the workspace's one adopted. */
+async function createRecipeStep(
+  d: Deployment,
+  t: RecipeTemplate,
+  spec: DeploySpec,
+): Promise<{ recipe: Recipe; id: string }> {
+  await d.begin('create');
+  d.unlessUnreachable('create');
+  const made = await createOrAdopt(d.api, d.ws, idText(t.id), spec.title ?? t.title);
+  d.recipe = made.recipe;
+  d.adopted = made.adopted;
+  d.tell({ step: 'create', phase: 'done', recipe: made.recipe, adopted: made.adopted });
+  return { recipe: made.recipe, id: idText(made.recipe.recipe_id) };
+}
+
+/** Step 4: each source's connection and accounts, resolved in the workspace. */
+async function resolveConnections(
+  d: Deployment,
+  spec: DeploySpec,
+  made: { recipe: Recipe; id: string },
+): Promise<Addition[]> {
+  await d.begin('connections');
+  const additions = await resolveAdditions(d.api, d.ws, spec, { id: made.id, connections: made.recipe.connections });
+  d.tell({ step: 'connections', phase: 'done', additions });
+  return additions;
+}
+
+/** Step 5: the additions appended to the recipe's configuration. */
+async function configure(
+  d: Deployment,
+  spec: DeploySpec,
+  made: { recipe: Recipe; id: string },
+  additions: Addition[],
+): Promise<{ id: string; recipe: Recipe; changed: boolean }> {
+  await d.begin('configure');
+  d.unlessUnreachable('configure');
+  // Adopted or repeated: the recipe as it is now is the base (docs/contract-rules.md, Versioning 4).
+  const current = d.adopted ? made.recipe : await getRecipe(d.api, d.ws, made.id);
+  // Step 5: a lost answer, or a refusal caused by another writer appending meanwhile, is
+  // resolved by reading the recipe again and merging again.
+  const configured = await appendConfiguration(d.api, d.ws, made.id, current, additions, spec.syncFrom, {
+    retryTransient: true,
+  });
+  d.recipe = configured.recipe;
+  d.tell({ step: 'configure', phase: 'done', addedAccounts: configured.addedAccounts, changed: configured.changed });
+  return { id: made.id, recipe: configured.recipe, changed: configured.changed };
+}
+
+/** Step 6: a build started when the recipe needs one, or the one running joined, and waited for. */
+async function build(
+  d: Deployment,
+  configured: { id: string; recipe: Recipe; changed: boolean },
+): Promise<{ rescuable: boolean }> {
+  const { id } = configured;
+  let recipe = configured.recipe;
+  await d.begin('build');
+  const running = BUILDING_STATES.has(recipe.state ?? '');
+  const needsBuild = !running && (configured.changed || recipe.state !== 'ready_to_work' || d.opts.rebuild);
+  if (needsBuild) {
+    d.unlessUnreachable('build');
+    await startBuild(d.api, d.ws, id, recipe);
+  }
+  const progress = d.progress('build', recipe);
+  if (needsBuild || running) recipe = await waitForBuild(d.api, d.ws, id, { ...d.waitLeft(), ...progress });
+  d.recipe = recipe;
+  // A build that found no data is not the end: step 7 builds once more when the tables exist.
+  const rescuable = recipe.state === 'failed' && recipe.error?.code === 'no_data_delivered';
+  d.tell({
+    step: 'build',
+    phase: 'done',
+    build: needsBuild ? 'started' : running ? 'joined' : 'none',
+    recipe,
+    rebuildsWhenTablesExist: rescuable,
+  });
+  return { rescuable };
+}
+
+/** Step 7: the build found no data; once the extraction tables exist, build once more. */
+async function rebuildWhenTablesExist(d: Deployment, id: string): Promise<void> {
+  const { api, ws } = d;
+  await d.begin('tables');
+  await waitForTables(d, id);
+  d.tell({ step: 'tables', phase: 'exist' });
+  const before = await getRecipe(api, ws, id);
+  d.unlessUnreachable('tables');
+  await startBuild(api, ws, id, before);
+  d.recipe = await waitForBuild(api, ws, id, { ...d.waitLeft(), ...d.progress('tables', before) });
+  d.tell({ step: 'tables', phase: 'done', recipe: d.recipe });
+}
+
+/** Step 7's wait: until every extraction table of the recipe exists, within what is left of --wait-timeout. */
+async function waitForTables(d: Deployment, id: string): Promise<void> {
+  const { api, ws } = d;
+  const timeoutMs = d.opts.wait.timeoutMs;
+  const missingTables = (c: ExtractionCheck | undefined) =>
+    (c?.tables ?? []).filter((t) => t.table_exists !== true).map((t) => String(t.table ?? t.data_source ?? '?'));
+  const tables = (c: ExtractionCheck) => `missing ${missingTables(c).join(', ') || 'unknown'}`;
+  await pollUntil(
+    () => checkExtractions(api, ws, id),
+    (c) => c.all_tables_exist === true,
+    d.waitLeft(),
+    {
+      timeout: ({ last, lastAgeMs, unanswered }) =>
+        new ExitError(
+          'waitTimeout',
+          `the build of recipe ${id} found no data, and its extraction tables ${
+            last === undefined || lastAgeMs === undefined
+              ? `were not read within ${durationText(timeoutMs)}: the service at ${originOf(api.client.baseUrl)} did not answer`
+              : `do not all exist after ${durationText(timeoutMs)} (${tables(last)}, read ${agoText(lastAgeMs)}${unanswered ? '; the service did not answer the read after it' : ''})`
+          }; check them with \`${extractionsCommand(id, ws)}\``,
+        ),
+      unreachable: ({ last, lastAgeMs, fault }) =>
+        new WaitUnreachableError({
+          origin: originOf(api.client.baseUrl),
+          what: `the extraction check of recipe ${id}`,
+          lastText: last === undefined ? undefined : tables(last),
+          lastAgeMs,
+          fault,
+          goesOn: 'no build was started after the one that found no data',
+          resume: `check the tables with \`${extractionsCommand(id, ws)}\`, then deploy again`,
+        }),
+      onFault: (f) => d.tell({ step: 'tables', phase: 'waiting', fault: f }),
+      onRecover: () => d.tell({ step: 'tables', phase: 'waiting', fault: undefined }),
+    },
+  );
 }
 
 export interface PlannedRequest {
