@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { ExitError, ManyFailures, NotConfirmedError, UsageError } from '../../errors.js';
+import { ExitError, InterruptedError, ManyFailures, NotConfirmedError, UsageError } from '../../errors.js';
 import {
   actOnBulkItems,
   idsNotFound,
@@ -216,6 +216,8 @@ function shownRow(r: BulkRow): BulkRowShown {
 function detailOf(r: BulkRow): string {
   if (r.outcome === 'ok') return r.state ?? '';
   if (r.outcome === 'interrupted') return 'stopped while under way: it may have landed; read the item back';
+  if (r.outcome === 'not started' && r.error instanceof InterruptedError)
+    return 'stopped before it began: nothing was sent';
   if (r.id === '' && r.outcome === 'failed') return `workspace not read: ${errorLines(r.error).join(' ')}`;
   if (r.error instanceof ExitError || r.error instanceof Error) return errorLines(r.error).join(' ');
   return '';

@@ -1,0 +1,63 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cli, control, useSandbox } from '../../helpers.js';
+
+/**
+ * A bulk action stopped by Ctrl-C, or whose output is closed (docs/faults.md), as apply is: what
+ * is under way ends, nothing more starts after Ctrl-C, the rows say what landed; a closed pipe
+ * after the first change lets the run finish and exits 141. Every load of the three workspaces is
+ * paused and unpaused; the clock stands still.
+ */
+const t = useSandbox({ buildSeconds: 60 });
+
+const paused = () =>
+  t.sb.store.state.loads
+    .filter((l) => l.is_paused)
+    .map((l) => l.id)
+    .sort();
+
+beforeAll(async () => {
+  await control(t.sb, 'PUT', '/snapshots/start');
+});
+beforeEach(async () => {
+  await control(t.sb, 'POST', '/snapshots/start/restore');
+});
+
+describe('a bulk action stopped', () => {
+  it('Ctrl-C after the first workspace: the rest is not started, the rows say so, exit 130', async () => {
+    const stop = new AbortController();
+    const r = await cli(t.sb, ['loads', 'pause', '-w', '101,102,103', '--concurrency', '1', '--yes'], {
+      signal: stop.signal,
+      onStderr: (all) => {
+        if (all.includes('[101] ✓')) stop.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(paused()).toEqual([8001]);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t').slice(3)),
+    ).toEqual([
+      ['ok', 'paused'],
+      ['not started', 'stopped before it began: nothing was sent'],
+      ['not started', 'stopped before it began: nothing was sent'],
+    ]);
+  });
+
+  for (const lines of [0, 1]) {
+    it(`\`2>&1 | head -${lines}\` once the changes began: the run goes on to its end, exit 141`, async () => {
+      const r = await cli(t.sb, ['loads', 'pause', '-w', '101,102,103', '--concurrency', '1', '--yes'], {
+        bothLines: lines,
+      });
+      expect(paused()).toEqual([8001, 8002, 8003]);
+      expect(r.code).toBe(141);
+    });
+  }
+
+  it('--json with stdout closed: every change made, exit 141', async () => {
+    const r = await cli(t.sb, ['loads', 'pause', '--all-workspaces', '--yes', '--json'], { stdoutLines: 0 });
+    expect(paused()).toEqual([8001, 8002, 8003]);
+    expect(r.code).toBe(141);
+  });
+});
