@@ -98,7 +98,7 @@ describe('the manual', () => {
 
   it('writes web and e-mail addresses as autolinks, and leaves an address pattern as text', () => {
     expect(files.get('docs/commands/edp-config.md')).toContain('default <http://127.0.0.1:4010> (');
-    expect(files.get('docs/commands/edp-sandbox.md')).toContain('"<agency@sandbox.local>"');
+    expect(files.get('docs/commands/edp-sandbox.md')).toContain('(default <agency@sandbox.local>)');
     expect(files.get('docs/commands/edp.md')).toContain('as http://\\[USER:PASSWORD@\\]HOST:PORT (');
   });
 

@@ -14,11 +14,19 @@ const sandbox = (cmd: Command) =>
       '--control-token <token>',
       'token the /_sandbox/ controls require in X-Sandbox-Token (env EDP_SANDBOX_TOKEN; generated when --host is not loopback)',
     )
-    .option('--seed <n>', 'seed for demo data and fault injection', '1')
-    .option('--username <email>', 'agency chief user name', 'agency@sandbox.local')
-    .option('--password <password>', 'agency chief password', 'sandbox')
+    .option('--seed <n>', 'seed for demo data and fault injection (default 1)')
+    .option('--username <email>', 'agency chief user name (default agency@sandbox.local)')
+    .option('--password <password>', 'agency chief password (default sandbox)')
     .option('--state <file>', 'load the state from FILE and save each change to it before answering')
-    .option('--scale <n>', 'one extra connection in the first workspace holds n x 100 accounts', '1')
+    .option(
+      '--fixture <file>',
+      'start with the agency, users, roles and workspaces of a fixture file (YAML or JSON, - for stdin) instead of the demo data',
+    )
+    .option(
+      '--from <file>',
+      'start shaped like an `edp export` file of another service (its workspaces, recipes, webhook endpoints, roles, destinations, extracts) instead of the demo data',
+    )
+    .option('--scale <n>', 'one extra connection in the first workspace holds n x 100 accounts (default 1)')
     .option('--latency <ms>', 'added to every response', '0')
     .option('--fail-rate <r>', 'share of requests answered 503 with Retry-After (nothing done)', '0')
     .option('--retry-after <s>', 'Retry-After seconds on those 503s', '30')
@@ -29,10 +37,18 @@ const sandbox = (cmd: Command) =>
     .addHelpText(
       'after',
       paragraphs(
+        'A fixture (--fixture) sets what the sandbox starts with, and what POST /_sandbox/reset returns to: the agency chief (agency.username, agency.password), other users and their roles, custom roles, and workspaces with their connections and accounts (by remote id), destinations, extracts, recipes and webhook endpoints; docs/sandbox-fixture.schema.json is its JSON Schema. --from does the same from an export of another service, so that a plan of that export against the sandbox has nothing to change. Either replaces the demo data, so neither goes with --seed, --username, --password or --scale, nor with a --state file that already holds a state.',
         'Controls for tests live under /_sandbox/: the state, a reset to the start state, snapshots taken and restored, the OpenAPI document, the clock, agency flags, fault knobs, sessions, events, the request journal, webhook deliveries and their receivers, external authentication links (used, expired), accounts, destinations and their connections, exports, extraction behaviour, build errors, one-shot faults, view claims, legacy keys, templates, equipping a workspace for recipes and the v3 switch-off; docs/sandbox.md (Controls) lists each with its body. They answer requests addressed to localhost, 127.0.0.1 or [::1] only, or with the control token.',
       ),
     )
-    .addHelpText('after', examples(['edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1']));
+    .addHelpText(
+      'after',
+      examples([
+        'edp sandbox --port 4010 --latency 20 --fail-rate 0.1 --retry-after 1',
+        'edp sandbox --port 0 --fixture fixture.yaml',
+        'edp sandbox --from fleet.yaml',
+      ]),
+    );
 
 const trigger = () =>
   new Command('trigger')

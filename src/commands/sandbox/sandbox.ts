@@ -3,6 +3,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePositiveInt } from '../../util/validate.js';
 import type { SandboxOptions } from './command.js';
+import type { Fixture } from '../../sandbox/index.js';
+import { parseDocument, readSource } from '../../util/document.js';
+import { statSync } from 'node:fs';
 
 function rate(value: string, flag: string): number {
   const n = Number(value);
@@ -25,15 +28,52 @@ function controlTokenOf(token: { value: string; what: string } | undefined): str
   return token.value;
 }
 
+/**
+ * What the sandbox starts with instead of the demo data, when --fixture or --from says: refused
+ * with the flags that would choose the demo data, or with a --state file that already holds the
+ * state it would start from instead.
+ */
+function startFlag(opts: SandboxOptions): '--fixture' | '--from' | undefined {
+  if (opts.fixture !== undefined && opts.from !== undefined)
+    throw new UsageError('--fixture and --from each set what the sandbox starts with; give one of them');
+  const flag = opts.fixture !== undefined ? '--fixture' : opts.from !== undefined ? '--from' : undefined;
+  if (flag === undefined) return undefined;
+  const demo: Array<[string, string | undefined]> = [
+    ['--seed', opts.seed],
+    ['--username', opts.username],
+    ['--password', opts.password],
+    ['--scale', opts.scale],
+  ];
+  for (const [other, value] of demo)
+    if (value !== undefined)
+      throw new UsageError(
+        `${flag} and ${other} do not go together: ${flag} replaces the demo data ${other} is for${other === '--username' || other === '--password' ? ` (the fixture's agency.username and agency.password are the chief's credentials)` : ''}; leave out ${other}`,
+      );
+  if (opts.state !== undefined && holdsState(opts.state))
+    throw new UsageError(
+      `${flag} and --state ${opts.state} do not go together: that file already holds a state, which the sandbox would start from instead; delete it (or name a new file) to start from ${flag === '--fixture' ? 'the fixture' : 'the export'} and keep the state there`,
+    );
+  return flag;
+}
+
+function holdsState(file: string): boolean {
+  try {
+    return statSync(file).size > 0;
+  } catch {
+    return false;
+  }
+}
+
 export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<void> {
+  const from = startFlag(opts);
   const options = {
     host: opts.host,
     port: parsePositiveInt(opts.port, '--port', { min: 0, max: 65535 }),
-    seed: parsePositiveInt(opts.seed, '--seed', { min: 0 }),
-    username: opts.username,
-    password: opts.password,
+    seed: opts.seed === undefined ? 1 : parsePositiveInt(opts.seed, '--seed', { min: 0 }),
+    username: opts.username ?? 'agency@sandbox.local',
+    password: opts.password ?? 'sandbox',
     stateFile: opts.state,
-    scale: parsePositiveInt(opts.scale, '--scale', { min: 1, max: 10_000 }),
+    scale: opts.scale === undefined ? 1 : parsePositiveInt(opts.scale, '--scale', { min: 1, max: 10_000 }),
     latencyMs: parsePositiveInt(opts.latency, '--latency', { min: 0 }),
     failRate: rate(opts.failRate, '--fail-rate'),
     retryAfter: seconds(opts.retryAfter, '--retry-after'),
@@ -44,8 +84,26 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
     controlToken: controlTokenOf(ctx.settings.sandboxControlToken(opts.controlToken)),
     warn: (message: string) => ctx.output.warn(message),
   };
-  const { startSandbox, isLoopbackAddress } = await import('../../sandbox/index.js');
-  const sandbox = await startSandbox(options).catch((err: NodeJS.ErrnoException) => {
+  const { startSandbox, isLoopbackAddress, checkFixture } = await import('../../sandbox/index.js');
+  let fixture: Fixture | undefined;
+  if (from === '--fixture') {
+    const source = await readSource(opts.fixture!, ctx.io.stdin, '--fixture');
+    fixture = await checkFixture(await parseDocument(source.text, '--fixture', source.name), '--fixture', source);
+  } else if (from === '--from') {
+    const [{ parseFleetFile }, { fixtureFromExport }] = await Promise.all([
+      import('../../fleet/file.js'),
+      import('./shared/from-export.js'),
+    ]);
+    const source = await readSource(opts.from!, ctx.io.stdin, '--from');
+    const exported = await parseFleetFile(await parseDocument(source.text, '--from', source.name), '--from', source);
+    fixture = await checkFixture(fixtureFromExport(exported), `--from ${source.name}`);
+  }
+  if (fixture) {
+    // The fixture's chief is the one to sign in as.
+    options.username = fixture.agency.username;
+    options.password = fixture.agency.password;
+  }
+  const sandbox = await startSandbox({ ...options, fixture }).catch((err: NodeJS.ErrnoException) => {
     // The port is the user's choice: a taken or forbidden one is bad input, said as such (exit 2).
     if (err.code === 'EADDRINUSE')
       throw new UsageError(

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { cli, parse } from '../../helpers.js';
 
 describe('edp sandbox', () => {
+  // --seed, --username, --password and --scale have their defaults applied when the sandbox starts:
+  // given, they are the demo data's, which --fixture and --from refuse.
   it('takes its settings as options, with the documented defaults', async () => {
     const { parsed } = await parse(['sandbox', '--port', '0', '--fail-rate', '0.1']);
     expect(parsed?.command).toBe('sandbox');
@@ -11,10 +13,6 @@ describe('edp sandbox', () => {
       args: [],
       port: '0',
       host: '127.0.0.1',
-      seed: '1',
-      username: 'agency@sandbox.local',
-      password: 'sandbox',
-      scale: '1',
       latency: '0',
       failRate: '0.1',
       retryAfter: '30',
