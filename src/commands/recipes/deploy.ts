@@ -156,37 +156,11 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
       `missing input; pass ${missing.join(', ')} or --file SPEC (prompts only on a terminal)${spec.workspaces === undefined ? ctx.settings.unusedDefaultNote() : ''}`,
     );
   const api = await ctx.api();
-  if (missing.length > 0) {
-    const answers = await promptMissing(ctx, api, spec, { fromFile: opts.file !== undefined });
-    for (const line of summaryLines(spec, answers)) ctx.output.info(line);
-    const command = equivalentCommand(spec, extraFlags(opts));
-    if (!opts.dryRun) {
-      try {
-        await confirmDeploy(ctx);
-      } catch (err) {
-        ctx.output.info(`Nothing was written. The same deployment without prompts:\n${command}`);
-        throw err;
-      }
-    }
-    ctx.output.info(`The same without prompts:\n${command}`);
-  }
+  if (missing.length > 0) await askMissing(ctx, api, spec, opts);
   const workspaces = await workspacesOf(api, spec);
-  if (workspaces.length === 0) throw new UsageError('no workspace to deploy to');
-  const fleet = workspaces.length > 1;
-  if (fleet && spec.sources.some((s) => s.connection !== undefined)) {
-    throw new UsageError(
-      "connection ids belong to one workspace; for several workspaces leave out --connection (each workspace's connection is found) ",
-    );
-  }
-  if (fleet && spec.sources.some((s) => s.accounts.some((a) => /^\d+$/.test(a)))) {
-    ctx.output.warn(
-      'internal account ids differ between workspaces; name accounts by remote:ID to deploy the same accounts everywhere',
-    );
-  }
-
+  checkFleet(ctx, spec, workspaces);
   const templateFor = sharedRead((ws) => resolveTemplate(api, ws, spec.template!));
   const concurrency = spec.concurrency ?? fleetSized(workspaces.length);
-
   if (opts.dryRun) {
     const plans = await pool(workspaces, concurrency, async (ws) => {
       try {
@@ -195,38 +169,9 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
         return { workspace_id: ws, error: err };
       }
     });
-    const failed: unknown[] = [];
-    if (ctx.output.machine) {
-      ctx.output.json(
-        plans.map((p) =>
-          'error' in p
-            ? { workspace_id: jsonInteger(p.workspace_id), ...errorJson(p.error) }
-            : { ...p, workspace_id: jsonInteger(p.workspace_id) },
-        ),
-      );
-    }
-    for (const p of plans) {
-      if ('error' in p) {
-        failed.push(p.error);
-        if (!ctx.output.machine)
-          ctx.output.line(`workspace ${p.workspace_id}: cannot plan: ${errorLines(p.error).join('\n  ')}`);
-        continue;
-      }
-      if (ctx.output.machine) continue;
-      ctx.output.line(
-        `workspace ${p.workspace_id}: ${p.recipe_id === null ? 'new recipe' : `adopts recipe ${idText(p.recipe_id)}`} from template ${idText(p.template_id)}`,
-      );
-      if (p.requests.length === 0) ctx.output.line('  nothing to send: configured and built');
-      for (const r of p.requests)
-        ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
-    }
-    ctx.output.info('Dry run: no write was sent.');
-    // The exit code a real run would end with for the same cause (5 for an account not found, …).
-    if (failed.length > 0) throw new ManyFailures(failed, `${failed.length} workspace(s) could not be planned`);
-    return;
+    return showPlans(ctx, plans);
   }
-
-  const failOnDegraded = !!opts.failOnDegraded;
+  const fleet = workspaces.length > 1;
   const board = fleet ? await FleetBoard.start(ctx, workspaces.length, 'workspaces') : undefined;
   let outcomes: DeployOutcome[];
   try {
@@ -251,33 +196,87 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
       ctx.output.warn(`workspace ${workspaces[i]}: ${interruptedNote(o, workspaces[i]!)}`);
     throw ctx.signal.reason ?? new Error('interrupted');
   }
+  await showOutcomes(ctx, api, workspaces, outcomes, !!opts.failOnDegraded);
+}
+
+/** The inputs missing from the flags and the file, asked for at a terminal, then the same command without prompts. */
+async function askMissing(ctx: Context, api: Service, spec: DeploySpec, opts: DeployOptions): Promise<void> {
+  const answers = await promptMissing(ctx, api, spec, { fromFile: opts.file !== undefined });
+  for (const line of summaryLines(spec, answers)) ctx.output.info(line);
+  const command = equivalentCommand(spec, extraFlags(opts));
+  if (!opts.dryRun) {
+    try {
+      await confirmDeploy(ctx);
+    } catch (err) {
+      ctx.output.info(`Nothing was written. The same deployment without prompts:\n${command}`);
+      throw err;
+    }
+  }
+  ctx.output.info(`The same without prompts:\n${command}`);
+}
+
+/** What a deployment to several workspaces cannot take (a connection id), and what it warns of (internal account ids). */
+function checkFleet(ctx: Context, spec: DeploySpec, workspaces: string[]): void {
+  if (workspaces.length === 0) throw new UsageError('no workspace to deploy to');
+  if (workspaces.length === 1) return;
+  if (spec.sources.some((s) => s.connection !== undefined)) {
+    throw new UsageError(
+      "connection ids belong to one workspace; for several workspaces leave out --connection (each workspace's connection is found) ",
+    );
+  }
+  if (spec.sources.some((s) => s.accounts.some((a) => /^\d+$/.test(a)))) {
+    ctx.output.warn(
+      'internal account ids differ between workspaces; name accounts by remote:ID to deploy the same accounts everywhere',
+    );
+  }
+}
+
+type Plan = Awaited<ReturnType<typeof planWorkspace>> | { workspace_id: string; error: unknown };
+
+/** `--dry-run`: each workspace's plan (the writes it would send), or why it could not be planned. */
+function showPlans(ctx: Context, plans: Plan[]): void {
+  const failed: unknown[] = [];
+  if (ctx.output.machine) {
+    ctx.output.json(
+      plans.map((p) =>
+        'error' in p
+          ? { workspace_id: jsonInteger(p.workspace_id), ...errorJson(p.error) }
+          : { ...p, workspace_id: jsonInteger(p.workspace_id) },
+      ),
+    );
+  }
+  for (const p of plans) {
+    if ('error' in p) {
+      failed.push(p.error);
+      if (!ctx.output.machine)
+        ctx.output.line(`workspace ${p.workspace_id}: cannot plan: ${errorLines(p.error).join('\n  ')}`);
+      continue;
+    }
+    if (ctx.output.machine) continue;
+    ctx.output.line(
+      `workspace ${p.workspace_id}: ${p.recipe_id === null ? 'new recipe' : `adopts recipe ${idText(p.recipe_id)}`} from template ${idText(p.template_id)}`,
+    );
+    if (p.requests.length === 0) ctx.output.line('  nothing to send: configured and built');
+    for (const r of p.requests)
+      ctx.output.line(`  ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`);
+  }
+  ctx.output.info('Dry run: no write was sent.');
+  // The exit code a real run would end with for the same cause (5 for an account not found, …).
+  if (failed.length > 0) throw new ManyFailures(failed, `${failed.length} workspace(s) could not be planned`);
+}
+
+/** One row per workspace (a table, or JSON), what its builds left out, and the failures, which set the exit code. */
+async function showOutcomes(
+  ctx: Context,
+  api: Service,
+  workspaces: string[],
+  outcomes: DeployOutcome[],
+  failOnDegraded: boolean,
+): Promise<void> {
   const rows = workspaces.map((ws, i) => rowOf(ws, outcomes[i]!));
   if (ctx.output.machine) ctx.output.json(rows);
   else {
-    type Line = { row: DeployRow; result: string };
-    const lines: Line[] = rows.map((row, i) => ({ row, result: resultText(outcomes[i]!, failOnDegraded) }));
-    const columns: Array<Column<Line>> = [
-      { header: 'WORKSPACE', value: (l) => idText(l.row.workspace_id) },
-      { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
-      { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
-      {
-        header: 'STATE',
-        keep: true,
-        value: (l) =>
-          l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false }),
-        raw: (l) => l.row.state,
-        style: (t, _l, c) => styleState(t, c),
-      },
-      { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
-      // Piped, a word a script can compare: ok, degraded, build_failed, or the error's code.
-      {
-        header: 'RESULT',
-        keep: true,
-        value: (l) => l.result,
-        raw: (l) => resultWord(l.row, outcomes[rows.indexOf(l.row)]!),
-      },
-    ];
-    await ctx.output.list(lines, columns);
+    await showTable(ctx, rows, outcomes, failOnDegraded);
     await explainNotDelivered(ctx, api, workspaces, outcomes);
   }
   const failures = outcomes
@@ -298,6 +297,39 @@ export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void
   }
   // One failure keeps its own code (7, 8, 9, 5, …); mixed failures are 1.
   throw new ManyFailures(failures);
+}
+
+/** The rows for a person: the recipe's state in words, and the result. */
+async function showTable(
+  ctx: Context,
+  rows: DeployRow[],
+  outcomes: DeployOutcome[],
+  failOnDegraded: boolean,
+): Promise<void> {
+  type Line = { row: DeployRow; result: string };
+  const lines: Line[] = rows.map((row, i) => ({ row, result: resultText(outcomes[i]!, failOnDegraded) }));
+  const columns: Array<Column<Line>> = [
+    { header: 'WORKSPACE', value: (l) => idText(l.row.workspace_id) },
+    { header: 'RECIPE', value: (l) => idText(l.row.recipe_id) },
+    { header: 'DATA TABLE', value: (l) => idText(l.row.datatable_id) },
+    {
+      header: 'STATE',
+      keep: true,
+      value: (l) =>
+        l.row.recipe_id === null ? '' : stateText({ state: l.row.state, degraded: l.row.degraded ?? false }),
+      raw: (l) => l.row.state,
+      style: (t, _l, c) => styleState(t, c),
+    },
+    { header: 'NOT DELIVERED', value: (l) => l.row.not_delivered_reasons.join(', ') },
+    // Piped, a word a script can compare: ok, degraded, build_failed, or the error's code.
+    {
+      header: 'RESULT',
+      keep: true,
+      value: (l) => l.result,
+      raw: (l) => resultWord(l.row, outcomes[rows.indexOf(l.row)]!),
+    },
+  ];
+  await ctx.output.list(lines, columns);
 }
 
 /**
