@@ -1,6 +1,7 @@
 import { errorLines } from '../../output/errors.js';
 import { STEPS, stepNumber, type StepEvent, type StepReporter, type StepStart } from '../../recipes/deploy.js';
-import { errorText, stateText } from '../../recipes/text.js';
+import { stateText } from '../../recipes/text.js';
+import { errorText } from '../../output/recipe-text.js';
 import { idText } from '../../util/json.js';
 import { faultLine, type PollFault } from '../../util/poll.js';
 

@@ -2,7 +2,7 @@ import type { RecipeTemplate } from '../../api/recipes.js';
 import type { Role } from '../../api/roles.js';
 import type { WebhookEndpoint } from '../../api/webhooks.js';
 import type { DeploySpec } from '../../recipes/spec.js';
-import type { RecipeEntry } from '../file.js';
+import type { RecipeEntry, RoleEntry } from '../file.js';
 
 /**
  * What `apply` would do to bring the live state to the fleet file, read without a single write.
@@ -11,7 +11,7 @@ import type { RecipeEntry } from '../file.js';
  * blocked, never planned.
  */
 
-export type Resource = 'recipe' | 'webhook' | 'role';
+export type Resource = 'recipe' | 'webhook' | 'role' | 'workspace';
 
 interface ChangeOf<R extends Resource, A extends string, D> {
   resource: R;
@@ -33,6 +33,8 @@ export interface AccountsAdded {
 /** A change apply makes: one kind per resource and action, each with what it changes in `detail`. */
 export type Change =
   | ChangeOf<'recipe', 'create', { template_id: unknown; title: string }>
+  | ChangeOf<'workspace', 'create', { title: string }>
+  | ChangeOf<'workspace', 'update', { title: string; was: string }>
   | ChangeOf<
       'recipe',
       'configure',
@@ -88,7 +90,15 @@ interface ScopePlan {
 export interface WorkspacePlan extends ScopePlan {
   workspace_id: string;
   notes: Note[];
+  /** the workspace's id; `new:TITLE` for a client's workspace that apply creates (then its id) */
   recipes: RecipeWork[];
+  /** the client whose workspace it is: its title, and whether apply creates it */
+  client?: { title: string; create: boolean } | undefined;
+  /**
+   * What a change was planned from where a value of the environment is shown in its place (its
+   * name, its detail): what apply sends.
+   */
+  sent?: Map<Change, { name: string; detail: unknown }> | undefined;
   endpoints: WebhookEndpoint[];
 }
 
@@ -96,6 +106,9 @@ export interface AgencyPlan extends ScopePlan {
   roles: Role[];
 }
 
+  /** the file's roles with their values resolved: what apply sends */
+  entries?: RoleEntry[] | undefined;
+  sent?: Map<Change, { name: string; detail: unknown }> | undefined;
 export interface FleetPlan {
   workspaces: WorkspacePlan[];
   agency: AgencyPlan;
@@ -106,6 +119,8 @@ export interface PlanOptions {
   prune: boolean;
   /** `-w IDS`: only these workspaces of the file */
   only?: string[] | undefined;
+  /** the environment `${env.NAME}` values are read from */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** workspaces read at once, given how many there are */
   concurrency: (workspaces: number) => number;
   /** told of each workspace's plan once it is read, in the order of the workspaces */
