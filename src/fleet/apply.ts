@@ -21,6 +21,9 @@ import { pool } from './pool.js';
 import { UnreachableStopError } from '../util/poll.js';
 import type { SecretsFileWriter } from './secrets-file.js';
 import { suggest } from '../util/suggest.js';
+import { createWorkspace, listWorkspaces, updateWorkspace } from '../api/workspaces.js';
+import { isNewKey } from './select.js';
+import { sentOf } from './plan.js';
 
 /**
  * Carries a plan out. Recipes go through `recipes deploy`'s own sequence (adopt on 409, append
@@ -59,7 +62,7 @@ export interface ApplyRow {
 /** A recipe or endpoint of a workspace whose change apply begins (the actions planned, joined by ", "). */
 export interface WorkBegun {
   workspace: string;
-  resource: 'recipe' | 'webhook';
+  resource: 'workspace' | 'recipe' | 'webhook';
   name: string;
   action: string;
 }
@@ -95,7 +98,8 @@ export function receivesSecrets(plan: FleetPlan): boolean {
 const OUTCOME_ATTEMPTS = 5;
 
 const row = (ws: string | null, resource: string, name: string, action: string, id: unknown): ApplyRow => ({
-  workspace_id: ws === null ? null : jsonInteger(ws),
+  // A workspace apply has yet to create has no id.
+  workspace_id: ws === null || isNewKey(ws) ? null : jsonInteger(ws),
   resource,
   name,
   action,
@@ -188,9 +192,16 @@ export async function applyFleet(
 }
 
 async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOptions): Promise<ApplyRow[]> {
-  const ws = w.workspace_id;
-  if (w.error) return [failed(row(ws, 'workspace', ws, 'read', null), w.error)];
+  if (w.error) return [failed(row(w.workspace_id, 'workspace', w.workspace_id, 'read', null), w.error)];
   const rows: ApplyRow[] = [];
+  // The workspace itself first: nothing is sent to one that could not be created or renamed.
+  const own = w.changes.find((c) => c.resource === 'workspace');
+  if (own) {
+    const done = await applyWorkspaceChange(api, w, own, opts);
+    if (done.result !== 'ok') return [done, ...workspaceNotReady(w, done)];
+    rows.push(done);
+  }
+  const ws = w.workspace_id;
   for (const work of w.recipes) {
     const name = work.entry.template;
     const r = recipeRow(w, name);
@@ -225,7 +236,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
   for (const c of w.changes.filter((x) => x.resource === 'webhook'))
     rows.push(
       mayNotBegin(api, row(ws, 'webhook', c.name, c.action, c.id), opts) ??
-        afterInterrupt(await applyWebhook(api, ws, c, known, opts), opts),
+        afterInterrupt(await applyWebhook(api, ws, c, sentOf(w, c).name, known, opts), opts),
     );
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
@@ -245,10 +256,77 @@ export function plannedRows(w: WorkspacePlan): ApplyRow[] {
   const ws = w.workspace_id;
   if (w.error) return [failed(row(ws, 'workspace', ws, 'read', null), w.error)];
   return [
+    ...w.changes.filter((c) => c.resource === 'workspace').map((c) => row(ws, 'workspace', c.name, c.action, c.id)),
     ...w.recipes.map((work) => recipeRow(w, work.entry.template)),
     ...w.changes.filter((c) => c.resource === 'webhook').map((c) => row(ws, 'webhook', c.name, c.action, c.id)),
     ...blockedRows(ws, w.blocked),
   ];
+}
+
+// ---------------------------------------------------------------- the workspace of a client
+
+/**
+ * Creates or renames a client's workspace; once created, the plan's workspace is known by its
+ * new id, under which everything else planned for it is sent.
+ */
+async function applyWorkspaceChange(
+  api: Service,
+  w: WorkspacePlan,
+  c: Change,
+  opts: FleetApplyOptions,
+): Promise<ApplyRow> {
+  const r = row(w.workspace_id, 'workspace', c.name, c.action, c.id);
+  const stopped = mayNotBegin(api, r, opts);
+  if (stopped) return stopped;
+  opts.progress({ workspace: w.workspace_id, resource: 'workspace', name: c.name, action: c.action });
+  const title = sentOf(w, c).name;
+  try {
+    if (c.action === 'create') {
+      const created = await createOrAdoptWorkspace(api, title);
+      w.workspace_id = idText(created.id);
+      r.workspace_id = created.id;
+      r.id = created.id;
+      r.state = 'created';
+    } else {
+      await updateWorkspace(api, idText(c.id), title);
+      r.state = 'renamed';
+    }
+  } catch (err) {
+    return afterInterrupt(failed(r, err, api), opts);
+  }
+  return r;
+}
+
+/**
+ * Creates a workspace. A create is not repeatable (a second would be a second workspace): after
+ * a lost answer the list is read again, and a workspace of that title (the plan found none) is
+ * the one created (docs/contract-rules.md, Retries 3).
+ */
+async function createOrAdoptWorkspace(api: Service, title: string): Promise<{ id: unknown; title?: unknown }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createWorkspace(api, title);
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const landed = (await collect(listWorkspaces(api))).find((x) => x.title === title);
+      if (landed) return landed;
+    }
+  }
+}
+
+/** The rows of a workspace whose creation or rename did not happen: nothing else was sent to it. */
+function workspaceNotReady(w: WorkspacePlan, own: ApplyRow): ApplyRow[] {
+  const what = own.action === 'create' ? 'created' : 'renamed';
+  return plannedRows(w)
+    .filter((r) => r.resource !== 'workspace' && r.result === 'ok')
+    .map((r) => ({
+      ...r,
+      result: 'not started',
+      error: {
+        code: 'workspace_not_ready',
+        message: `the workspace was not ${what} (${own.result}), so nothing was sent for it`,
+      },
+    }));
 }
 
 // ---------------------------------------------------------------- webhook endpoints
@@ -295,6 +373,8 @@ async function applyWebhook(
   api: Service,
   ws: string,
   c: Change,
+  /** the url to send: the change's name, unless a value of the environment is shown in its place */
+  url: string,
   known: Set<string>,
   opts: FleetApplyOptions,
 ): Promise<ApplyRow> {
@@ -303,7 +383,7 @@ async function applyWebhook(
   try {
     const events = 'events' in c.detail ? c.detail.events : [];
     if (c.action === 'create') {
-      const { endpoint, secretLost } = await createEndpoint(api, ws, c.name, events, known);
+      const { endpoint, secretLost } = await createEndpoint(api, ws, url, events, known);
       known.add(idText(endpoint.id));
       r.id = endpoint.id;
       const id = idText(endpoint.id);
@@ -383,7 +463,8 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan, run: 
       continue;
     }
     try {
-      const entry = file.roles.find((e) => e.title === c.name);
+      const title = sentOf(plan, c).name;
+      const entry = (plan.entries ?? file.roles).find((e) => e.title === title);
       if (c.action === 'create') r.id = (await createOrAdoptRole(api, entry!)).id;
       else if (c.action === 'update') await updateRole(api, idText(c.id), roleBody(entry!));
       else if (c.action === 'delete') await deleteRepeatable(() => deleteRole(api, idText(c.id)));
@@ -413,6 +494,8 @@ function blockedError(b: { code: string; message: string }): Error {
 function rowFailure(r: ApplyRow): unknown {
   if (r.result === 'ok' || r.result === 'unverified' || r.result === 'degraded') return undefined;
   const err = r.error as { code?: string | null; message?: string } | null;
+  // Its failure is its workspace's row.
+  if (err?.code === 'workspace_not_ready') return undefined;
   if (r.result === 'blocked') return blockedError({ code: err?.code ?? '', message: err?.message ?? '' });
   if (r.result === 'build failed') return new ExitError('buildFailed', `recipe ${idText(r.id)} build failed`);
   return causes.get(r) ?? new ExitError('failure', err?.message ?? `${r.resource} ${r.name}: ${r.result}`);

@@ -4,6 +4,7 @@ import { listRoles } from '../api/roles.js';
 import type { Service } from '../api/service.js';
 import { listAccounts, listAccountsV3, remoteIdLookup } from '../api/accounts.js';
 import { listWebhookEndpoints } from '../api/webhooks.js';
+import { listWorkspaces } from '../api/workspaces.js';
 import { collect } from '../util/collect.js';
 import { idText } from '../util/json.js';
 import type { FleetFile, RecipeEntry, Scope, WebhookEntry } from './file.js';
@@ -120,6 +121,9 @@ export async function exportFleet(
     progress(i, { workspace: ws, recipes: entries.length, endpoints: hooks.length });
     return { ws, entries, hooks };
   });
+  // Each workspace as a client, by id and title: groups and vars are the file's own, never the service's.
+  const titles = new Map((await collect(listWorkspaces(api))).map((w) => [idText(w.id), String(w.title)]));
+  const clients = workspaces.map((ws) => ({ title: titles.get(ws) ?? ws, id: ws, groups: [], vars: {} }));
   const roles = (await collect(listRoles(api)))
     .filter((r) => r.is_system !== true)
     .map((r) => ({ title: r.title, description: r.description ?? '', permissions: r.permissions ?? [] }));
@@ -138,6 +142,7 @@ export async function exportFleet(
   };
   return {
     workspaces: scope,
+    clients,
     recipes: merge(perWorkspace.flatMap((p) => p.entries.map((entry) => ({ ws: p.ws, entry })))),
     webhooks: merge(perWorkspace.flatMap((p) => p.hooks.map((entry) => ({ ws: p.ws, entry })))),
     roles,

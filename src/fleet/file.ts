@@ -15,10 +15,9 @@ import { MALFORMED_REFERENCE, referencesOf, stringsOf } from './values.js';
  * are the agency's custom roles, matched by title.
  */
 
-export type Scope = string[] | 'all';
 /** `all`, or selectors: workspace ids, `all`, `title:TEXT`, `group:NAME` (select.ts resolves them). */
+export type Scope = string[] | 'all';
 
-export interface RecipeEntry {
 /** A client of the agency: one workspace, by title (created when missing) or pinned by id (renamed). */
 export interface ClientEntry {
   title: string;
@@ -27,6 +26,7 @@ export interface ClientEntry {
   vars: Record<string, string>;
 }
 
+export interface RecipeEntry {
   template: string;
   title?: string | undefined;
   syncFrom?: string | undefined;
@@ -48,20 +48,20 @@ export interface RoleEntry {
 }
 
 export interface FleetFile {
-  workspaces: Scope;
   /** the default scope of the entries: the file's `workspaces`, else each client's workspace */
-  recipes: RecipeEntry[];
+  workspaces: Scope;
   clients: ClientEntry[];
+  recipes: RecipeEntry[];
   webhooks: WebhookEntry[];
   roles: RoleEntry[];
   /** a section left out of the file is not managed: nothing of that kind is created, changed or pruned */
   manages: { webhooks: boolean; roles: boolean };
-}
   /**
    * The document as read, and where from: what planning finds wrong in it (a title no workspace
    * has, a var a workspace's client lacks) is placed in it as a parse problem is.
    */
   origin?: FileOrigin | undefined;
+}
 
 /**
  * `-f FILE` (or `-` for standard input): JSON or YAML, read and checked as every file is
@@ -219,11 +219,6 @@ export async function parseFleetFile(doc: unknown, flag: string, source?: Source
     roles,
     manages: { webhooks: f.webhooks !== undefined, roles: f.roles !== undefined },
   };
-}
-
-/**
- * A plan saved by `edp plan --out` given where a fleet file goes: said as such, with the command
- * that applies it and the fleet file it was planned from, rather than as a fleet file's problems.
   // Each entry by its place in the document; the extracts, destinations, accounts and tables are in `kinds`.
   const sections = file as unknown as Record<string, unknown> & { kinds?: Record<string, unknown> };
   for (const section of VALUE_SECTIONS) {
@@ -341,6 +336,11 @@ function checkReferences(doc: unknown, clients: ClientEntry[], env: Env, problem
           });
       }
     }
+}
+
+/**
+ * A plan saved by `edp plan --out` given where a fleet file goes: said as such, with the command
+ * that applies it and the fleet file it was planned from, rather than as a fleet file's problems.
  */
 function savedPlanGiven(plannedFrom: unknown, flag: string, source?: Source): UsageError {
   const named = source && source.name !== 'standard input' ? source.name : undefined;

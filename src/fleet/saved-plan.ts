@@ -4,6 +4,8 @@ import { parseJsonDocument } from '../util/document.js';
 import { readInputFileSync } from '../util/stdin.js';
 import { stringifyJson } from '../util/json.js';
 import { PLAN_FORMAT_VERSION, type FleetPlan } from './plan.js';
+import { VALUE_SECTIONS, type Env } from './file.js';
+import { referencesOf, shownValue, stringsOf } from './values.js';
 
 /**
  * A saved plan (`edp plan --out FILE`): the plan's JSON document plus `source`, what it was
@@ -111,16 +113,18 @@ export function planDrift(saved: SavedPlan, fresh: FleetPlan): string[] {
   }
   compare('agency', live.agency, fresh.agency.live);
   // The same objects can still plan otherwise (an account that went inactive, a template renamed).
-  const now = {
+  // As the plan was saved: values of the environment by their text, never their value.
+  const now = shownValue({
     workspaces: fresh.workspaces.map((w) => ({ workspace_id: w.workspace_id, changes: w.changes, blocked: w.blocked })),
     agency: { changes: fresh.agency.changes, blocked: fresh.agency.blocked },
-  };
+  }) as Record<string, unknown>;
   const parts = (doc: Record<string, unknown>) => {
     const ws = (doc.workspaces as Array<Record<string, unknown>> | undefined) ?? [];
     const agency = doc.agency as Record<string, unknown> | undefined;
     return new Map<string, string>([
       ...ws.map((w): [string, string] => [
-        `workspace ${String(w.workspace_id)}`,
+        // A workspace to create is saved with no id, by its title.
+        `workspace ${w.workspace_id === null ? `new:${String(w.title)}` : String(w.workspace_id)}`,
         stringifyJson([w.changes, w.blocked]),
       ]),
       ['agency', stringifyJson([agency?.changes, agency?.blocked])],
@@ -139,5 +143,25 @@ export function driftError(saved: SavedPlan, moved: string[]): ExitError {
   return new ExitError(
     'conflict',
     `the live state moved since ${saved.path} was saved, so it is not applied:\n  ${moved.join('\n  ')}\nplan again (\`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`) and review the new plan`,
+  );
+}
+
+/**
+ * The environment variables a saved plan's file takes values from that are not set now. A saved
+ * plan holds no value of the environment: apply reads each again, and sends what it reads.
+ */
+export function unsetVariables(saved: SavedPlan, env: Env): string[] {
+  const doc = saved.source.file as Record<string, unknown> | null;
+  const names = new Set<string>();
+  for (const section of VALUE_SECTIONS)
+    for (const { s } of stringsOf(doc?.[section]))
+      for (const r of referencesOf(s).refs) if (r.kind === 'env' && env[r.name] === undefined) names.add(r.name);
+  return [...names];
+}
+
+/** The refusal of a saved plan whose values of the environment are not all set (exit 2). */
+export function unsetError(saved: SavedPlan, names: string[]): UsageError {
+  return new UsageError(
+    `${saved.path} takes values from the environment, which a saved plan never holds, and ${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} not set: set ${names.length > 1 ? 'them' : 'it'} as when it was planned, then apply it again`,
   );
 }

@@ -4,7 +4,6 @@ import { idField, scopeError } from '../recipes/schema.js';
 
 /** The fleet file's shape (see file.ts); loaded only when a fleet file is read, zod with it. */
 
-const scope = z.union(
 /** One workspace selector of a `workspaces:` list: an id, `all`, `title:TEXT` or `group:NAME`. */
 const selector = z.union(
   [
@@ -19,6 +18,7 @@ const selector = z.union(
   { error: 'expected a workspace id, all, title:TEXT or group:NAME' },
 );
 
+const scope = z.union(
   [
     z.literal('all'),
     z.array(selector).min(1, { error: 'needs at least one workspace: an id, all, title:TEXT or group:NAME' }),
@@ -26,7 +26,6 @@ const selector = z.union(
   { error: scopeError },
 );
 
-// A recipe entry is a deploy spec: the same schema, less the run setting, plus its scope.
 const varName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A client of the agency: its workspace, by title (created when missing) or pinned by id. */
@@ -51,6 +50,7 @@ const clientEntry = z
   })
   .strict();
 
+// A recipe entry is a deploy spec: the same schema, less the run setting, plus its scope.
 const recipeEntry = specFile
   .omit({ concurrency: true, workspaces: true })
   .extend({ workspaces: scope.optional() })

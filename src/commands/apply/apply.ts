@@ -13,7 +13,7 @@ import {
 import { applyWaves, resolveWaves, type WavesOutcome } from '../../fleet/waves.js';
 import { checkMaxChanges, readLimits, reportWaves, waveText } from './waves.js';
 import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
-import { driftError, planDrift, readSavedPlan } from '../../fleet/saved-plan.js';
+import { driftError, planDrift, readSavedPlan, unsetError, unsetVariables } from '../../fleet/saved-plan.js';
 import { planFleet, planTotals } from '../../fleet/plan.js';
 import { planLines, workBegunText, workspaceReadText } from '../shared/plan-text.js';
 import { idText } from '../../util/json.js';
@@ -42,9 +42,13 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     throw new UsageError(
       `${saved.path} keeps the scope and --prune it was planned with: give ${opts.prune ? '--prune' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`, not to apply`,
     );
+  if (saved) {
+    const unset = unsetVariables(saved, ctx.env);
+    if (unset.length > 0) throw unsetError(saved, unset);
+  }
   const file = saved
-    ? await parseFleetFile(saved.source.file, `plan ${saved.path}`)
-    : await readFleetFile(opts.file!, ctx.io.stdin);
+    ? await parseFleetFile(saved.source.file, `plan ${saved.path}`, undefined, ctx.env)
+    : await readFleetFile(opts.file!, ctx.io.stdin, ctx.env);
   const prune = saved ? saved.source.prune : !!opts.prune;
   const only = saved ? (saved.source.workspaces ?? undefined) : scope?.value;
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
@@ -66,6 +70,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     only,
     concurrency,
     progress: (p) => ctx.output.info(workspaceReadText(p)),
+    env: ctx.env,
   });
   if (saved) {
     const moved = planDrift(saved, plan);

@@ -2,7 +2,11 @@ import { errorLines } from '../../output/errors.js';
 import { idText } from '../../util/json.js';
 import { planTotals } from '../../fleet/plan.js';
 import type { AgencyPlan, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
-import { changeText } from '../shared/plan-text.js';
+import { changeText, workspaceText } from '../shared/plan-text.js';
+import { shownValue } from '../../fleet/values.js';
+import type { Change } from '../../fleet/plan/types.js';
+
+const capitalized = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
 
 /** Text inside a Markdown table cell or list item: no line breaks, no stray pipes. */
 const cell = (text: string) => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
@@ -28,16 +32,20 @@ export function planMarkdown(plan: FleetPlan): string {
     if (p.error) out.push(`- :x: **cannot be read**: ${cell(errorLines(p.error).join(' '))}`);
     for (const b of p.blocked)
       out.push(`- :no_entry: **cannot be done** (\`${b.code}\`) ${b.resource} "${cell(b.name)}": ${cell(b.message)}`);
-    for (const c of p.changes) out.push(`- \`${cell(changeText(c))}\``);
+    for (const c of p.changes) out.push(`- \`${cell(changeText(shownValue(c) as Change))}\``);
     for (const n of notes) out.push(`- :warning: ${n.resource} "${cell(n.name)}": ${cell(n.message)}`);
     for (const u of p.unmanaged)
       out.push(`- ${u.resource} ${cell(u.name)} (${idText(u.id)}) is not in the file; deleted only with \`--prune\``);
   };
-  for (const w of plan.workspaces) section(`Workspace ${w.workspace_id}`, w);
+  for (const w of plan.workspaces) section(capitalized(workspaceText(w)), w);
   section('Agency roles', plan.agency);
   const quiet = plan.workspaces.filter(
     (w) => !w.error && !w.changes.length && !w.blocked.length && !w.unmanaged.length && !w.notes.length,
   );
-  if (quiet.length > 0) out.push('', `No change in workspace(s) ${quiet.map((w) => w.workspace_id).join(', ')}.`);
+  if (quiet.length > 0)
+    out.push(
+      '',
+      `No change in workspace(s) ${quiet.map((w) => workspaceText(w).replace(/^workspace /, '')).join(', ')}.`,
+    );
   return `${out.join('\n')}\n`;
 }

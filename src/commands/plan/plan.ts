@@ -27,7 +27,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   if (opts.out !== undefined) checkOutputFile(opts.out, '--out');
   const source = await readSource(opts.file, ctx.io.stdin, '--file');
   const doc = await parseDocument(source.text, '--file', source.name);
-  const file = await parseFleetFile(doc, '--file', source);
+  const file = await parseFleetFile(doc, '--file', source, ctx.env);
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   const only = fleetScope(ctx);
   const api = await ctx.api();
@@ -35,6 +35,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
     prune: !!opts.prune,
     only,
     concurrency,
+    env: ctx.env,
     progress: (p) => ctx.output.info(workspaceReadText(p)),
   });
   const document = planJson(plan);

@@ -4,13 +4,20 @@ import { idText } from '../../util/json.js';
 import type { WorkBegun } from '../../fleet/apply.js';
 import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
 import { planTotals } from '../../fleet/plan.js';
+import { shownValue } from '../../fleet/values.js';
 
 /** The plan for a person: a line per change, blocked item, note and unmanaged object. */
 
 /** A workspace's line as the plan reads the fleet: how many changes, or that it cannot be read. */
 export function workspaceReadText(p: WorkspacePlan): string {
   const counts = `${p.changes.length} change(s)${p.blocked.length ? `, ${p.blocked.length} blocked` : ''}`;
-  return `read workspace ${p.workspace_id}: ${p.error ? 'cannot be read' : counts}`;
+  return `read ${workspaceText(p)}: ${p.error ? 'cannot be read' : counts}`;
+}
+
+/** `workspace 101`, `workspace 101 (Acme Retail)` for a client's, `workspace "Acme Retail" (new)` for one to create. */
+export function workspaceText(p: Pick<WorkspacePlan, 'workspace_id' | 'client'>): string {
+  if (p.client?.create) return `workspace "${p.client.title}" (new)`;
+  return `workspace ${p.workspace_id}${p.client ? ` (${p.client.title})` : ''}`;
 }
 
 /** The line apply writes as it begins a recipe or an endpoint of a workspace. */
@@ -28,6 +35,10 @@ export function changeText(c: Change): string {
   const what = `${resourceText(c.resource, c.name)}${c.id !== null && c.id !== undefined ? ` (${idText(c.id)})` : ''}`;
   if (c.action === 'delete') return `- ${what}: delete (--prune)`;
   switch (c.resource) {
+    case 'workspace':
+      return c.action === 'create'
+        ? `+ ${what}: create (a client's workspace)`
+        : `~ ${what}: rename from "${c.detail.was}"`;
     case 'recipe':
       if (c.action === 'create')
         return `+ ${what}: create from template ${idText(c.detail.template_id)}, titled "${c.detail.title}"`;
@@ -97,7 +108,7 @@ export function planLines(plan: FleetPlan, colours?: ChalkInstance): string[] {
     }
     lines.push(`${title}:`);
     if (p.error) lines.push(`  cannot be read: ${errorLines(p.error).join('\n    ')}`);
-    for (const c of p.changes) lines.push(paint(`  ${changeText(c)}`));
+    for (const c of p.changes) lines.push(paint(`  ${changeText(shownValue(c) as Change)}`));
     for (const b of p.blocked)
       lines.push(paint(`  ✗ ${b.resource} "${b.name}": cannot be done (${b.code}): ${b.message}`));
     for (const n of notes) lines.push(paint(`  ! ${n.resource} "${n.name}": ${n.message}`));
@@ -108,7 +119,7 @@ export function planLines(plan: FleetPlan, colours?: ChalkInstance): string[] {
         ),
       );
   };
-  for (const w of plan.workspaces) part(`workspace ${w.workspace_id}`, w);
+  for (const w of plan.workspaces) part(workspaceText(w), w);
   if (plan.agency.changes.length || plan.agency.blocked.length || plan.agency.unmanaged.length || plan.agency.error)
     part('agency roles', plan.agency);
   const t = planTotals(plan);

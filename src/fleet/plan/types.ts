@@ -32,9 +32,9 @@ export interface AccountsAdded {
 
 /** A change apply makes: one kind per resource and action, each with what it changes in `detail`. */
 export type Change =
-  | ChangeOf<'recipe', 'create', { template_id: unknown; title: string }>
   | ChangeOf<'workspace', 'create', { title: string }>
   | ChangeOf<'workspace', 'update', { title: string; was: string }>
+  | ChangeOf<'recipe', 'create', { template_id: unknown; title: string }>
   | ChangeOf<
       'recipe',
       'configure',
@@ -88,10 +88,8 @@ interface ScopePlan {
 }
 
 export interface WorkspacePlan extends ScopePlan {
-  workspace_id: string;
-  notes: Note[];
   /** the workspace's id; `new:TITLE` for a client's workspace that apply creates (then its id) */
-  recipes: RecipeWork[];
+  workspace_id: string;
   /** the client whose workspace it is: its title, and whether apply creates it */
   client?: { title: string; create: boolean } | undefined;
   /**
@@ -99,16 +97,18 @@ export interface WorkspacePlan extends ScopePlan {
    * name, its detail): what apply sends.
    */
   sent?: Map<Change, { name: string; detail: unknown }> | undefined;
+  notes: Note[];
+  recipes: RecipeWork[];
   endpoints: WebhookEndpoint[];
 }
 
 export interface AgencyPlan extends ScopePlan {
   roles: Role[];
-}
-
   /** the file's roles with their values resolved: what apply sends */
   entries?: RoleEntry[] | undefined;
   sent?: Map<Change, { name: string; detail: unknown }> | undefined;
+}
+
 export interface FleetPlan {
   workspaces: WorkspacePlan[];
   agency: AgencyPlan;
@@ -117,10 +117,10 @@ export interface FleetPlan {
 
 export interface PlanOptions {
   prune: boolean;
-  /** `-w IDS`: only these workspaces of the file */
-  only?: string[] | undefined;
   /** the environment `${env.NAME}` values are read from */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** `-w IDS`: only these workspaces of the file */
+  only?: string[] | undefined;
   /** workspaces read at once, given how many there are */
   concurrency: (workspaces: number) => number;
   /** told of each workspace's plan once it is read, in the order of the workspaces */
