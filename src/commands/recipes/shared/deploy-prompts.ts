@@ -36,161 +36,199 @@ export async function promptMissing(
 ): Promise<Answers> {
   const p = await ctx.prompts();
   const pc = ctx.promptContext();
-  const accountTitles = new Map<string, string>();
-  if (spec.workspaces === undefined) {
-    const workspaces = await collect(listWorkspaces(api));
-    const chosen = await p.checkbox(
-      {
-        message: 'Deploy to which workspaces?',
-        choices: workspaces.map((w) => ({ name: terminalSafe(`${idText(w.id)}  ${w.title}`), value: idText(w.id) })),
-        required: true,
-      },
-      pc,
-    );
-    spec.workspaces = chosen;
-  }
+  if (spec.workspaces === undefined) spec.workspaces = await askWorkspaces(p, pc, api);
+  const workspaces = spec.workspaces;
   const first =
-    spec.workspaces === 'all' ? idText((await collect(listWorkspaces(api, { limit: 1 })))[0]?.id) : spec.workspaces[0]!;
+    workspaces === 'all' ? idText((await collect(listWorkspaces(api, { limit: 1 })))[0]?.id) : workspaces[0]!;
   if (!first) throw new UsageError('the agency has no workspaces');
-  const fleet = spec.workspaces === 'all' || spec.workspaces.length > 1;
-
-  if (!spec.template) {
-    const templates = await collect(listTemplates(api, first));
-    spec.template = await p.search(
-      {
-        message: 'Template (type to search)',
-        source: (term) => {
-          const needle = (term ?? '').toLowerCase();
-          return templates
-            .filter((t) => !needle || t.title.toLowerCase().includes(needle))
-            .map((t) => ({
-              name: terminalSafe(`${t.title}  (${idText(t.id)}, ${t.build_mode ?? 'build mode not given'})`),
-              value: idText(t.id),
-              description:
-                t.description === undefined || t.description === null ? undefined : terminalSafe(String(t.description)),
-            }));
-        },
-      },
-      pc,
-    );
-  }
+  const fleet = workspaces === 'all' || workspaces.length > 1;
+  const a: Asking = { p, pc, api, first, fleet, accountTitles: new Map() };
+  if (!spec.template) spec.template = await askTemplate(a);
   const template = await resolveTemplate(api, first, spec.template);
   // A spec file that leaves out the title or the date means the defaults: not asked again.
-  if (spec.title === undefined && !opts.fromFile) {
-    const title = await p.input(
-      {
-        message: 'Recipe title',
-        default: template.title,
-        validate: (v) => (v.trim().length > 0 && v.length <= 255) || 'a title of 1 to 255 characters',
-      },
-      pc,
-    );
-    spec.title = title.trim();
-  }
+  if (spec.title === undefined && !opts.fromFile) spec.title = await askTitle(a, template);
   if (spec.syncFrom === undefined && !opts.fromFile) {
-    const date = await p.input(
+    const date = await askSyncDate(a);
+    if (date !== undefined) spec.syncFrom = date;
+  }
+  if (spec.sources.length === 0) await askSources(a, spec, template);
+  for (const source of spec.sources) if (source.accounts.length === 0) await askAccounts(a, source);
+  return { template, accountTitles: a.accountTitles };
+}
+
+type Prompts = Awaited<ReturnType<Context['prompts']>>;
+type PromptContext = ReturnType<Context['promptContext']>;
+
+/** What the prompts of one deployment share: choices come from its first workspace. */
+interface Asking {
+  p: Prompts;
+  pc: PromptContext;
+  api: Service;
+  first: string;
+  /** several workspaces: connections are found again in each, accounts named by remote id */
+  fleet: boolean;
+  /** account selector (internal id or remote:ID) to its title, for the summary */
+  accountTitles: Map<string, string>;
+}
+
+async function askWorkspaces(p: Prompts, pc: PromptContext, api: Service): Promise<string[]> {
+  const workspaces = await collect(listWorkspaces(api));
+  return p.checkbox(
+    {
+      message: 'Deploy to which workspaces?',
+      choices: workspaces.map((w) => ({ name: terminalSafe(`${idText(w.id)}  ${w.title}`), value: idText(w.id) })),
+      required: true,
+    },
+    pc,
+  );
+}
+
+/** The template's id, searched by title among the first workspace's. */
+async function askTemplate({ p, pc, api, first }: Asking): Promise<string> {
+  const templates = await collect(listTemplates(api, first));
+  return p.search(
+    {
+      message: 'Template (type to search)',
+      source: (term) => {
+        const needle = (term ?? '').toLowerCase();
+        return templates
+          .filter((t) => !needle || t.title.toLowerCase().includes(needle))
+          .map((t) => ({
+            name: terminalSafe(`${t.title}  (${idText(t.id)}, ${t.build_mode ?? 'build mode not given'})`),
+            value: idText(t.id),
+            description:
+              t.description === undefined || t.description === null ? undefined : terminalSafe(String(t.description)),
+          }));
+      },
+    },
+    pc,
+  );
+}
+
+async function askTitle({ p, pc }: Asking, template: RecipeTemplate): Promise<string> {
+  const title = await p.input(
+    {
+      message: 'Recipe title',
+      default: template.title,
+      validate: (v) => (v.trim().length > 0 && v.length <= 255) || 'a title of 1 to 255 characters',
+    },
+    pc,
+  );
+  return title.trim();
+}
+
+/** The date to sync from; undefined for the service's default. */
+async function askSyncDate({ p, pc }: Asking): Promise<string | undefined> {
+  const date = await p.input(
+    {
+      message: "Sync data from (YYYY-MM-DD; empty for the service's default)",
+      default: '',
+      validate: (v) => v.trim() === '' || isDate(v.trim()) || 'a date as YYYY-MM-DD, or empty',
+    },
+    pc,
+  );
+  return date.trim() === '' ? undefined : parseDate(date.trim(), 'sync date');
+}
+
+/** One data source after another, among those the template allows, each with its accounts. */
+async function askSources(a: Asking, spec: DeploySpec, template: RecipeTemplate): Promise<void> {
+  const allowed = template.data_sources ?? [];
+  if (allowed.length === 0)
+    throw new UsageError(`template ${idText(template.id)} names no data sources: pass --data-source`);
+  for (;;) {
+    const left = allowed.filter((d) => !spec.sources.some((s) => s.dataSource === d));
+    const dataSource =
+      allowed.length === 1
+        ? allowed[0]!
+        : await a.p.select(
+            {
+              message: spec.sources.length === 0 ? 'Data source' : 'Next data source',
+              choices: left.map((d) => ({ name: terminalSafe(d), value: d })),
+            },
+            a.pc,
+          );
+    const source: SourceSpec = { dataSource, accounts: [] };
+    spec.sources.push(source);
+    await askAccounts(a, source);
+    if (left.length <= 1) break;
+    if (!(await a.p.confirm({ message: 'Add another data source?', default: false }, a.pc))) break;
+  }
+}
+
+/** A source's accounts, of its connection (asked for when the first workspace has several). */
+async function askAccounts(a: Asking, source: SourceSpec): Promise<void> {
+  const { api, first, fleet } = a;
+  let connection = source.connection;
+  if (!connection) {
+    connection = await askConnection(a, source.dataSource);
+    // In a fleet the connection is found again in each workspace.
+    if (!fleet) source.connection = connection;
+  }
+  const accounts = (await collect(listAccounts(api, first, connection))).filter((x) => x.is_active);
+  const remoteOf = fleet ? remoteIdLookup(await collect<AccountV3>(listAccountsV3(api, first, connection))) : undefined;
+  const picked = await pickAccounts(a, source.dataSource, accounts);
+  source.accounts = picked.map((id) => {
+    if (id === ALL_ACTIVE) return id;
+    const account = accounts.find((x) => idText(x.id) === id)!;
+    const remote = remoteOf?.(account);
+    const selector = remote ? `remote:${remote}` : id;
+    a.accountTitles.set(selector, account.title);
+    return selector;
+  });
+}
+
+/** The first workspace's connection of a data source: the only one, or the one chosen. */
+async function askConnection({ p, pc, api, first }: Asking, dataSource: string): Promise<string> {
+  const connections = await collect(listConnections(api, first, dataSource));
+  if (connections.length === 0) throw new UsageError(`workspace ${first} has no ${dataSource} connection`);
+  if (connections.length === 1) return idText(connections[0]!.id);
+  return p.select(
+    {
+      message: terminalSafe(`${dataSource} connection`),
+      choices: connections.map((c) => ({
+        name: terminalSafe(`${idText(c.id)}  ${String(c.title ?? '')}`),
+        value: idText(c.id),
+      })),
+    },
+    pc,
+  );
+}
+
+/** Accounts picked one by one (with search) until done or none is left; or all active ones. */
+async function pickAccounts(
+  { p, pc }: Asking,
+  dataSource: string,
+  accounts: Array<{ id: unknown; title: string }>,
+): Promise<string[]> {
+  const picked: string[] = [];
+  for (;;) {
+    const choice = await p.search(
       {
-        message: "Sync data from (YYYY-MM-DD; empty for the service's default)",
-        default: '',
-        validate: (v) => v.trim() === '' || isDate(v.trim()) || 'a date as YYYY-MM-DD, or empty',
+        message: terminalSafe(`${dataSource} accounts (type to search; ${picked.length} picked)`),
+        source: (term) => {
+          const needle = (term ?? '').toLowerCase();
+          const rest = accounts
+            .filter(
+              (x) =>
+                !picked.includes(idText(x.id)) &&
+                (!needle || x.title.toLowerCase().includes(needle) || idText(x.id).includes(needle)),
+            )
+            .map((x) => ({ name: terminalSafe(`${x.title}  (${idText(x.id)})`), value: idText(x.id) }));
+          return [
+            ...(picked.length > 0
+              ? [{ name: `Done: deploy with the ${picked.length} picked`, value: DONE }]
+              : [{ name: 'All active accounts', value: ALL_ACTIVE }]),
+            ...rest,
+          ];
+        },
       },
       pc,
     );
-    if (date.trim() !== '') spec.syncFrom = parseDate(date.trim(), 'sync date');
+    if (choice === ALL_ACTIVE) return [...picked, ALL_ACTIVE];
+    if (choice === DONE) return picked;
+    picked.push(choice);
+    if (picked.length === accounts.length) return picked;
   }
-
-  const askAccounts = async (source: SourceSpec) => {
-    let connection = source.connection;
-    if (!connection) {
-      const connections = await collect(listConnections(api, first, source.dataSource));
-      if (connections.length === 0) throw new UsageError(`workspace ${first} has no ${source.dataSource} connection`);
-      connection =
-        connections.length === 1
-          ? idText(connections[0]!.id)
-          : await p.select(
-              {
-                message: terminalSafe(`${source.dataSource} connection`),
-                choices: connections.map((c) => ({
-                  name: terminalSafe(`${idText(c.id)}  ${String(c.title ?? '')}`),
-                  value: idText(c.id),
-                })),
-              },
-              pc,
-            );
-      // In a fleet the connection is found again in each workspace.
-      if (!fleet) source.connection = connection;
-    }
-    const accounts = (await collect(listAccounts(api, first, connection))).filter((a) => a.is_active);
-    const remoteOf = fleet
-      ? remoteIdLookup(await collect<AccountV3>(listAccountsV3(api, first, connection)))
-      : undefined;
-    const picked: string[] = [];
-    for (;;) {
-      const choice = await p.search(
-        {
-          message: terminalSafe(`${source.dataSource} accounts (type to search; ${picked.length} picked)`),
-          source: (term) => {
-            const needle = (term ?? '').toLowerCase();
-            const rest = accounts
-              .filter(
-                (a) =>
-                  !picked.includes(idText(a.id)) &&
-                  (!needle || a.title.toLowerCase().includes(needle) || idText(a.id).includes(needle)),
-              )
-              .map((a) => ({ name: terminalSafe(`${a.title}  (${idText(a.id)})`), value: idText(a.id) }));
-            return [
-              ...(picked.length > 0
-                ? [{ name: `Done: deploy with the ${picked.length} picked`, value: DONE }]
-                : [{ name: 'All active accounts', value: ALL_ACTIVE }]),
-              ...rest,
-            ];
-          },
-        },
-        pc,
-      );
-      if (choice === ALL_ACTIVE) {
-        picked.push(ALL_ACTIVE);
-        break;
-      }
-      if (choice === DONE) break;
-      picked.push(choice);
-      if (picked.length === accounts.length) break;
-    }
-    source.accounts = picked.map((id) => {
-      if (id === ALL_ACTIVE) return id;
-      const account = accounts.find((a) => idText(a.id) === id)!;
-      const remote = remoteOf?.(account);
-      const selector = remote ? `remote:${remote}` : id;
-      accountTitles.set(selector, account.title);
-      return selector;
-    });
-  };
-
-  if (spec.sources.length === 0) {
-    const allowed = template.data_sources ?? [];
-    if (allowed.length === 0)
-      throw new UsageError(`template ${idText(template.id)} names no data sources: pass --data-source`);
-    for (;;) {
-      const left = allowed.filter((d) => !spec.sources.some((s) => s.dataSource === d));
-      const dataSource =
-        allowed.length === 1
-          ? allowed[0]!
-          : await p.select(
-              {
-                message: spec.sources.length === 0 ? 'Data source' : 'Next data source',
-                choices: left.map((d) => ({ name: terminalSafe(d), value: d })),
-              },
-              pc,
-            );
-      const source: SourceSpec = { dataSource, accounts: [] };
-      spec.sources.push(source);
-      await askAccounts(source);
-      if (left.length <= 1) break;
-      if (!(await p.confirm({ message: 'Add another data source?', default: false }, pc))) break;
-    }
-  }
-  for (const source of spec.sources) if (source.accounts.length === 0) await askAccounts(source);
-  return { template, accountTitles };
 }
 
 /** A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
