@@ -2,16 +2,16 @@ import { ConfigStore, configDir, type Profile } from './config/store.js';
 import type { ResolvedSetting, SettingKey } from './config/settings.js';
 import { RunSettings } from './config/resolve.js';
 import { suggest, type RunOptions } from './util/suggest.js';
-import { UsageError } from './errors.js';
-import type { IO, OutStream } from './output/io.js';
+import type { IO } from './output/io.js';
 import { Output } from './output/output.js';
 import { parsePositiveInt } from './util/validate.js';
 import type { Credentials } from './config/credentials.js';
 import type { Service } from './api/service.js';
 import { VERSION } from './version.js';
-import { Writable } from 'node:stream';
-import { terminalSafe } from './output/terminal-text.js';
 import type { GlobalOptionValues } from './global-options.js';
+import { JqCapture } from './output/jq-capture.js';
+import { promptContext } from './output/prompt-streams.js';
+import { startIdentityDigest } from './config/identity-digest.js';
 
 /** What a verb's context is built from: the global options (src/global-options.ts), nothing of the verb's own. */
 export type GlobalFlags = GlobalOptionValues;
@@ -32,8 +32,8 @@ export class Context {
   private override: Credentials | undefined;
   /** A workspace operation asked for its workspace: it will look up a workspace token. */
   private workspaceCommand = false;
-  /** What the command wrote to stdout, held for the --jq filter. */
-  private readonly jqCapture: string[] | undefined;
+  /** With --jq, what the command writes to stdout, held for the filter. */
+  private readonly jq: JqCapture | undefined;
 
   constructor(
     readonly io: IO,
@@ -42,23 +42,8 @@ export class Context {
   ) {
     this.env = io.env;
     const verbose = !!flags.verbose || io.env.EDP_DEBUG === '1';
-    let outputIO = io;
-    if (flags.jq !== undefined) {
-      // The command writes its JSON document as usual; the filter runs on it once the command ends.
-      const captured: string[] = [];
-      this.jqCapture = captured;
-      // stdin stays a getter: it is created only when the command reads it.
-      outputIO = {
-        get stdin() {
-          return io.stdin;
-        },
-        stdout: captureStream(captured),
-        stderr: io.stderr,
-        env: io.env,
-        now: io.now,
-      };
-    }
-    this.output = new Output(outputIO, {
+    this.jq = flags.jq === undefined ? undefined : new JqCapture(io, flags.jq);
+    this.output = new Output(this.jq?.outputIO() ?? io, {
       // --jq implies JSON output; with --ndjson it filters each line's item.
       json: !!flags.json || (flags.jq !== undefined && !flags.ndjson),
       ndjson: !!flags.ndjson,
@@ -165,7 +150,11 @@ export class Context {
     // Every run that talks to the service reads the config file, even when the environment
     // supplies everything: a file that cannot be used is reported the same way by every command.
     this.config.read();
-    if (this.workspaceCommand) this.startIdentityDigest();
+    if (this.workspaceCommand)
+      startIdentityDigest(
+        () => this.credentials(),
+        () => this.config,
+      );
     const { Service } = await import('./api/service.js');
     const { retryNoticeText } = await import('./api/retry.js');
     // The request log is loaded only for --verbose (or EDP_DEBUG=1).
@@ -195,60 +184,23 @@ export class Context {
     return this.service;
   }
 
-  /**
-   * A workspace operation with a user name and password from the environment looks up its
-   * token in the cache, keyed by a slow digest of the password (config/token-cache.ts). The
-   * digest (and the file's salt, if this is the first token) starts when a command that asked
-   * for its workspace builds its client, on another thread, so that it overlaps loading the
-   * client rather than following it (and a command refused for bad input never starts it); the
-   * lookup later finds it computed or under way. Any failure is left for the lookup to meet and
-   * report.
-   */
-  private startIdentityDigest(): void {
-    try {
-      const creds = this.credentials();
-      if (creds.token || creds.sessionId || !creds.username || !creds.password) return;
-      const config = this.config;
-      void import('./config/token-cache.js')
-        .then(({ identityKind, identityOf }) =>
-          // Only the slow digest is worth starting early. A new file's salt is being written
-          // meanwhile: the digest starts with it, before the write's fsync, and the lookup
-          // digests again only if another process wrote one first.
-          identityKind(creds.source) === 'env'
-            ? identityOf('env', config.expectedTokenKeySalt(), creds.username!, creds.password!)
-            : undefined,
-        )
-        .catch(() => undefined);
-    } catch {
-      // an unreadable configuration file is reported by the command
-    }
-  }
-
   /** Prompts, bound to stderr so that stdout stays data. */
   async prompts(): Promise<typeof import('@inquirer/prompts')> {
     return import('@inquirer/prompts');
   }
 
   promptContext(): { input: IO['stdin']; output: IO['stderr']; signal?: AbortSignal } {
-    return { input: this.io.stdin, output: keepOpen(this.io.stderr), ...(this.signal ? { signal: this.signal } : {}) };
+    return promptContext(this.io, this.signal);
   }
 
   /** Work before the command runs: the --jq expression is compiled, so that a bad one sends nothing. */
   async prepare(): Promise<void> {
-    if (this.flags.jq === undefined) return;
-    if (this.flags.jq.trim() === '') throw new UsageError('--jq needs a jq expression, such as .id or .[].title');
-    const { checkJqFilter } = await import('./output/jq.js');
-    await checkJqFilter(this.flags.jq);
+    await this.jq?.prepare();
   }
 
   /** Work after the command ran: what it wrote goes through the --jq filter to stdout. */
   async flushOutput(): Promise<void> {
-    if (this.jqCapture === undefined || this.flags.jq === undefined) return;
-    const text = this.jqCapture.splice(0).join('');
-    if (text.trim() === '') return;
-    const { runJqFilter } = await import('./output/jq.js');
-    const result = await runJqFilter(this.flags.jq, text, this.io.stderr);
-    this.io.stdout.write(this.io.stdout.isTTY ? terminalSafe(result) : result);
+    await this.jq?.flush();
   }
 
   /** Whether this run has sent the service a request that may change something. */
@@ -264,26 +216,4 @@ export class Context {
       await this.store?.settled();
     }
   }
-}
-
-/** A stdout stand-in that keeps what is written, in order. */
-function captureStream(into: string[]): OutStream {
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, done) {
-      into.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
-      done();
-    },
-  });
-}
-
-/** The prompt library ends the stream it wrote to when it is done; stderr must stay open for what follows. */
-function keepOpen<T extends object>(stream: T): T {
-  return new Proxy(stream, {
-    get(target, key) {
-      if (key === 'end') return () => target;
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
