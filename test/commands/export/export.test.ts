@@ -109,7 +109,9 @@ describe('edp export --output', () => {
       expect(readFileSync(file, 'utf8')).toBe('# reviewed by ops\nworkspaces: [101]\n');
       const forced = await cli(t.sb, ['export', '-w', '101', '--output', file, '--force']);
       expect(forced.code).toBe(0);
-      expect(readFileSync(file, 'utf8')).toMatch(/^# edp export, sha256:[0-9a-f]{16}: .*\nworkspaces:/);
+      expect(readFileSync(file, 'utf8')).toMatch(
+        /^# edp export, sha256:[0-9a-f]{16}: .*\n# yaml-language-server: \$schema=\S+\nworkspaces:/,
+      );
       expect(readdirSync(dir.dir)).toEqual(['fleet.yaml']);
       // A file the export wrote, unchanged since, is simply written again.
       expect((await cli(t.sb, ['export', '-w', '101', '--output', file])).code).toBe(0);

@@ -1,20 +1,23 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { FLEET_SCHEMA_URL } from '../../../fleet/schema-id.js';
 
 /**
  * The file `export --output` writes starts with a header holding the digest of what follows,
  * so that a later export knows the file is its own and unchanged, and replaces it; a file
  * edited since, or not written by export, is replaced only with --force (docs/guide.md, Fleet
- * as code). The header is a YAML comment: plan and apply read past it.
+ * as code). The header is YAML comments, which plan and apply read past: the digest's line, and the
+ * line that names the fleet file's JSON Schema to editors (yaml-language-server), docs/fleet.schema.json
+ * by its address.
  */
 
-const HEADER = /^# edp export, sha256:([0-9a-f]{16})\b[^\n]*\n/;
+const HEADER = /^# edp export, sha256:([0-9a-f]{16})\b[^\n]*\n(?:# yaml-language-server: [^\n]*\n)?/;
 
 const digest = (body: string) => createHash('sha256').update(body).digest('hex').slice(0, 16);
 
 /** The YAML text with its header. */
 export function withHeader(body: string): string {
-  return `# edp export, sha256:${digest(body)}: a later export replaces this file while it is unchanged, edits only with --force\n${body}`;
+  return `# edp export, sha256:${digest(body)}: a later export replaces this file while it is unchanged, edits only with --force\n# yaml-language-server: $schema=${FLEET_SCHEMA_URL}\n${body}`;
 }
 
 /**
