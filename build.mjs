@@ -159,8 +159,28 @@ await build({
   ...entryFile(),
 });
 
-// Its ES module entry, the one the README documents: `import { startSandbox } from 'edp/dist/sandbox.js'`.
+// Its ES module entry as the emulator's own (the benches and the demo import it), kept for the scripts
+// that used it before `edp/sandbox`.
 writeFileSync('dist/sandbox.js', "export * from './sandbox.cjs';\n");
+
+// `import { startSandbox } from 'edp/sandbox'` (package.json's exports): the packaged sandbox of
+// src/sandbox/public.ts, from the same file, and its hand-written types (types/sandbox.d.ts).
+await build({
+  stdin: {
+    contents: "export { startPackagedSandbox as startSandbox } from './sandbox.cjs';",
+    resolveDir: resolve('dist'),
+    sourcefile: 'sandbox-entry.mjs',
+    loader: 'js',
+  },
+  outfile: 'dist/sandbox.mjs',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['./sandbox.cjs'],
+  logLevel: 'warning',
+});
+copyFileSync('types/sandbox.d.ts', 'dist/sandbox.d.mts');
 
 // jq-web as shipped: its CommonJS runner (as .cjs: the package is ESM), its wasm and licence.
 mkdirSync('dist/vendor/jq-web', { recursive: true });

@@ -4,7 +4,8 @@
 //
 //   node scripts/test-install.mjs pack DIR   pack the package into DIR (building dist/ first when
 //                                            it is not current), print the tarball's path
-//   node scripts/test-install.mjs TARBALL    install TARBALL, run the installed edp
+//   node scripts/test-install.mjs TARBALL    install TARBALL, run the installed edp, then import
+//                                            edp/sandbox in a project and check its types
 //   node scripts/test-install.mjs --git      install from a git URL: a clone of this repository's
 //                                            HEAD with the working tree's changes committed on
 //                                            top (what a commit of the tree would hold), run it
@@ -14,7 +15,18 @@
 // npm is the one on PATH, run under this Node (its folder first on PATH). An install must print
 // no warning (EBADENGINE or any other `npm warn`): what users install is what CI tested.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -215,6 +227,95 @@ async function exercise(prefix, work) {
   console.error(`${NODE}: the installed edp ran: --version, --help, completion, sandbox, auth login, workspaces list`);
 }
 
+/**
+ * `import { startSandbox } from 'edp/sandbox'` in a project of its own, as a test suite uses it:
+ * the package installed there (from the tarball; from a git URL, the one installed in the
+ * prefix, linked), the import run with a fixture, the clock, a reset; then the types checked by
+ * tsc (this repository's, by path) on the vitest example of docs/sandbox.md and on uses the
+ * declarations must refuse.
+ * @param {string} spec the tarball, or a git URL
+ * @param {string} prefix where `install` put the package
+ * @param {string} work
+ */
+function packagedSandbox(spec, prefix, work) {
+  const project = join(work, 'project');
+  mkdirSync(join(project, 'node_modules'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'suite', private: true, type: 'module' })}\n`);
+  if (spec.startsWith('git+'))
+    symlinkSync(join(prefix, 'lib', 'node_modules', 'edp'), join(project, 'node_modules', 'edp'));
+  else {
+    const r = run('npm', ['install', '--prefer-offline', '--loglevel=warn', '--no-save', spec], {
+      cwd: project,
+      env: childEnv(),
+    });
+    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((line) => /^npm (warn|WARN|ERR)/.test(line));
+    check(warnings.length === 0, `npm install of the tarball into a project warned:\n${warnings.join('\n')}`);
+  }
+  writeFileSync(
+    join(project, 'start.mjs'),
+    [
+      "import { startSandbox } from 'edp/sandbox';",
+      "const fixture = { agency: { username: 'chief@acme.test', password: 'pw' }, workspaces: [{ id: 150, title: 'Acme' }] };",
+      "const sandbox = await startSandbox({ fixture, clock: '2026-01-05T09:00:00Z' });",
+      "const auth = { authorization: `Basic ${btoa('chief@acme.test:pw')}` };",
+      'const read = async () => fetch(`${sandbox.url}/api/v3/workspaces`, { headers: auth });',
+      "await fetch(`${sandbox.url}/api/v3/workspaces`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{\"title\": \"Made\"}' });",
+      'await sandbox.advance(60);',
+      'const moved = (await read()).headers.get("date");',
+      'await sandbox.reset();',
+      'const answer = await read();',
+      'console.log(JSON.stringify({ moved, date: answer.headers.get("date"), titles: (await answer.json()).results.map((w) => w.title) }));',
+      'await sandbox.close();',
+    ].join('\n'),
+  );
+  const out = JSON.parse(run(process.execPath, ['start.mjs'], { cwd: project, env: childEnv() }).stdout);
+  check(
+    JSON.stringify(out) ===
+      JSON.stringify({
+        moved: 'Mon, 05 Jan 2026 09:01:00 GMT',
+        date: 'Mon, 05 Jan 2026 09:00:00 GMT',
+        titles: ['Acme'],
+      }),
+    `import { startSandbox } from 'edp/sandbox' did not start from its fixture, move its clock and reset: ${JSON.stringify(out)}`,
+  );
+
+  // The types: the documented vitest example (vitest's own types from this repository) and uses they must refuse.
+  cpSync(join(ROOT, 'examples', 'sandbox-vitest.test.ts'), join(project, 'sandbox-vitest.test.ts'));
+  symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
+  writeFileSync(
+    join(project, 'refused.ts'),
+    [
+      "import { startSandbox } from 'edp/sandbox';",
+      '// @ts-expect-error: a port is a number',
+      "await startSandbox({ port: '4010' });",
+      '// @ts-expect-error: a fixture names its agency',
+      "await startSandbox({ fixture: { workspaces: [{ title: 'Acme' }] } });",
+      'const sandbox = await startSandbox();',
+      '// @ts-expect-error: advance takes seconds',
+      "await sandbox.advance('1h');",
+      'export {};',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+      include: ['*.ts'],
+    }),
+  );
+  run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project });
+  console.error(`${NODE}: import { startSandbox } from 'edp/sandbox' ran in a project, and its types checked there`);
+}
+
 /** A clone of HEAD with the working tree's changes (tracked and new files) committed on top. */
 function cloneWithChanges(/** @type {string} */ work) {
   const clone = join(work, 'edp');
@@ -239,7 +340,9 @@ if (args[0] === 'pack' && args[1]) {
   try {
     const spec =
       args[0] === '--git' ? `git+file://${cloneWithChanges(work)}` : resolve(/** @type {string} */ (args[0]));
-    await exercise(install(spec, work), work);
+    const prefix = install(spec, work);
+    await exercise(prefix, work);
+    packagedSandbox(spec, prefix, work);
   } finally {
     if (!process.env.KEEP_WORK) rmSync(work, { recursive: true, force: true });
   }
