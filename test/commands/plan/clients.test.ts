@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { http, useSandbox } from '../../helpers.js';
 import { useFiles } from '../../fixtures/files.js';
@@ -7,6 +9,10 @@ const writeFile = useFiles('edp-fleet-clients-');
 
 // Each test changes the agency: each has a sandbox of its own (demo: 101 Acme Retail, 102 Globex Media, 103 Initech Apps).
 const t = useSandbox({ buildSeconds: 0 }, [], { each: true });
+
+const validatePlan = new Ajv2020({ strict: false, allowUnionTypes: true }).compile(
+  JSON.parse(readFileSync('docs/plan.schema.json', 'utf8')),
+);
 
 const titles = () => t.sb.store.state.workspaces.map((w) => `${w.id} ${w.title}`);
 const journal = async () =>
@@ -41,6 +47,7 @@ describe('clients: a workspace per client', () => {
     expect(text.stdout).toContain('Plan: 4 change(s) to make.');
 
     const json = (await t.edp('plan', '-f', f, '--json')).json();
+    expect(validatePlan(JSON.parse(JSON.stringify(json))), JSON.stringify(validatePlan.errors)).toBe(true);
     expect(json.workspaces.map((w: any) => [w.workspace_id, w.title, w.changes.map((c: any) => c.action)])).toEqual([
       [101, 'Acme Retail', ['create']],
       [102, 'Globex Media Group', ['update']],
