@@ -24,9 +24,10 @@ export interface IO {
    */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /**
-   * The clock of a wait (milliseconds, as Date.now): its deadline (--wait-timeout) and the age
-   * of what it read last; real time when not given. Tests pass the clock their `sleep` moves on,
-   * so that a wait reaches its deadline after the pauses it took, however fast they returned.
+   * The run's clock (milliseconds, as Date.now): a wait's deadline (--wait-timeout) and the age
+   * of what it read last, how long a step has taken, and what a time shown as "5 minutes ago" is
+   * measured from; real time when not given. Tests pass the clock their `sleep` moves on, so that
+   * a wait reaches its deadline after the pauses it took, however fast they returned, or pin it.
    */
   now?: (() => number) | undefined;
 }
