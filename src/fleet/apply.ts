@@ -24,6 +24,8 @@ import { suggest } from '../util/suggest.js';
 import { createWorkspace, listWorkspaces, updateWorkspace } from '../api/workspaces.js';
 import { isNewKey } from './select.js';
 import { sentOf } from './plan.js';
+import { applyKindChange, isKindChange, KIND_CONFLICTS, KIND_NOT_FOUND, kindRowName } from './apply-kinds.js';
+import type { KindChange } from './plan/kinds-types.js';
 
 /**
  * Carries a plan out. Recipes go through `recipes deploy`'s own sequence (adopt on 409, append
@@ -62,7 +64,7 @@ export interface ApplyRow {
 /** A recipe or endpoint of a workspace whose change apply begins (the actions planned, joined by ", "). */
 export interface WorkBegun {
   workspace: string;
-  resource: 'workspace' | 'recipe' | 'webhook';
+  resource: 'workspace' | 'recipe' | 'webhook' | KindChange['resource'];
   name: string;
   action: string;
 }
@@ -238,6 +240,11 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
       mayNotBegin(api, row(ws, 'webhook', c.name, c.action, c.id), opts) ??
         afterInterrupt(await applyWebhook(api, ws, c, sentOf(w, c).name, known, opts), opts),
     );
+  for (const c of w.changes.filter(isKindChange))
+    rows.push(
+      mayNotBegin(api, row(ws, c.resource, kindRowName(c), c.action, c.id), opts) ??
+        afterInterrupt(await applyKind(api, ws, c, opts), opts),
+    );
   rows.push(...blockedRows(ws, w.blocked));
   return rows;
 }
@@ -259,6 +266,7 @@ export function plannedRows(w: WorkspacePlan): ApplyRow[] {
     ...w.changes.filter((c) => c.resource === 'workspace').map((c) => row(ws, 'workspace', c.name, c.action, c.id)),
     ...w.recipes.map((work) => recipeRow(w, work.entry.template)),
     ...w.changes.filter((c) => c.resource === 'webhook').map((c) => row(ws, 'webhook', c.name, c.action, c.id)),
+    ...w.changes.filter(isKindChange).map((c) => row(ws, c.resource, kindRowName(c), c.action, c.id)),
     ...blockedRows(ws, w.blocked),
   ];
 }
@@ -430,6 +438,20 @@ async function applyWebhook(
   return r;
 }
 
+/** An extract's, a destination connection's, accounts' or a data table's change (apply-kinds.ts). */
+async function applyKind(api: Service, ws: string, c: KindChange, opts: FleetApplyOptions): Promise<ApplyRow> {
+  const r = row(ws, c.resource, kindRowName(c), c.action, c.id);
+  opts.progress({ workspace: ws, resource: c.resource, name: r.name, action: c.action });
+  try {
+    const done = await applyKindChange(api, ws, c);
+    r.id = done.id ?? r.id;
+    r.state = done.state ?? null;
+  } catch (err) {
+    return failed(r, err, api);
+  }
+  return r;
+}
+
 // ---------------------------------------------------------------- roles
 
 const roleBody = (e: RoleEntry) => ({ title: e.title, description: e.description, permissions: e.permissions });
@@ -483,9 +505,16 @@ async function applyRoles(api: Service, file: FleetFile, plan: AgencyPlan, run: 
  * thing not found, anything else bad input (errors.ts gives each its exit code).
  */
 function blockedError(b: { code: string; message: string }): Error {
-  if (b.code.endsWith('_removal_not_allowed') || b.code === 'title_change_not_supported')
+  if (
+    b.code.endsWith('_removal_not_allowed') ||
+    b.code === 'title_change_not_supported' ||
+    KIND_CONFLICTS.includes(b.code)
+  )
     return new ExitError('conflict', b.message);
-  if (['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code))
+  if (
+    ['account_unresolved', 'connection_not_found', 'template_not_found', 'not_found'].includes(b.code) ||
+    KIND_NOT_FOUND.includes(b.code)
+  )
     return new ExitError('notFound', b.message);
   return new UsageError(b.message);
 }

@@ -9,6 +9,7 @@ import { collect } from '../util/collect.js';
 import { idText } from '../util/json.js';
 import type { FleetFile, RecipeEntry, Scope, WebhookEntry } from './file.js';
 import { pool } from './pool.js';
+import { exportKinds } from './export-kinds.js';
 
 /** A workspace the export has read: how many of its recipes and endpoints the file holds. */
 export interface WorkspaceRead {
@@ -38,9 +39,11 @@ export async function exportFleet(
   // Each workspace told in the order of the list, as soon as those before it are read.
   const progress = inOrder(workspaces.length, opts.progress);
   const perWorkspace = await pool(workspaces, opts.concurrency(workspaces.length), async (ws, i) => {
+    const kinds = exportKinds(api, ws, opts.warn);
     const [recipes, endpoints] = await Promise.all([
       collect(listRecipes(api, ws)),
       collect(listWebhookEndpoints(api, ws)),
+      kinds,
     ]);
     const known = await (templates ??= collect(listTemplates(api, ws)));
     const remoteNames = new Map<string, Promise<(id: string) => string>>();
@@ -119,7 +122,7 @@ export async function exportFleet(
       events: [...(e.event_types ?? [])].sort(),
     }));
     progress(i, { workspace: ws, recipes: entries.length, endpoints: hooks.length });
-    return { ws, entries, hooks };
+    return { ws, entries, hooks, kinds: await kinds };
   });
   // Each workspace as a client, by id and title: groups and vars are the file's own, never the service's.
   const titles = new Map((await collect(listWorkspaces(api))).map((w) => [idText(w.id), String(w.title)]));
@@ -147,5 +150,12 @@ export async function exportFleet(
     webhooks: merge(perWorkspace.flatMap((p) => p.hooks.map((entry) => ({ ws: p.ws, entry })))),
     roles,
     manages: { webhooks: true, roles: true },
+    kinds: {
+      extracts: merge(perWorkspace.flatMap((p) => p.kinds.extracts.map((entry) => ({ ws: p.ws, entry })))),
+      destinations: merge(perWorkspace.flatMap((p) => p.kinds.destinations.map((entry) => ({ ws: p.ws, entry })))),
+      accounts: merge(perWorkspace.flatMap((p) => p.kinds.accounts.map((entry) => ({ ws: p.ws, entry })))),
+      tables: merge(perWorkspace.flatMap((p) => p.kinds.tables.map((entry) => ({ ws: p.ws, entry })))),
+      manages: { extracts: true, destinations: true, accounts: true, tables: true },
+    },
   };
 }

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { checkDocument, documentError, parseDocument, readSource, type Source } from '../util/document.js';
 import { closest } from '../util/did-you-mean.js';
 import { MALFORMED_REFERENCE, referencesOf, stringsOf } from './values.js';
+import { kindsDocument, parseKinds, type FleetKinds } from './kinds-file.js';
 
 /**
  * The fleet file (docs/guide.md, Fleet as code): the desired state of an agency.
@@ -61,6 +62,8 @@ export interface FleetFile {
    * has, a var a workspace's client lacks) is placed in it as a parse problem is.
    */
   origin?: FileOrigin | undefined;
+  /** extracts, destinations, accounts and data tables (kinds-file.ts) */
+  kinds: FleetKinds;
 }
 
 /**
@@ -191,6 +194,7 @@ export async function parseFleetFile(doc: unknown, flag: string, source?: Source
     'webhooks',
     (f.webhooks ?? []).map((w) => ({ key: w.url, workspaces: w.workspaces })),
   );
+  const kinds = parseKinds(f, overlap, problems);
   (f.recipes ?? []).forEach((r, i) => {
     const entryScope = wholeOrList(r.workspaces ?? defaultScope);
     const wide = entryScope === 'all' || entryScope.length > 1 || entryScope.some((x) => x.startsWith('group:'));
@@ -218,6 +222,7 @@ export async function parseFleetFile(doc: unknown, flag: string, source?: Source
     webhooks: (f.webhooks ?? []).map((w) => ({ url: w.url, events: [...new Set(w.events)], workspaces: w.workspaces })),
     roles,
     manages: { webhooks: f.webhooks !== undefined, roles: f.roles !== undefined },
+    kinds,
   };
   // Each entry by its place in the document; the extracts, destinations, accounts and tables are in `kinds`.
   const sections = file as unknown as Record<string, unknown> & { kinds?: Record<string, unknown> };
@@ -385,5 +390,6 @@ export function fleetDocument(f: FleetFile): Record<string, unknown> {
       description: r.description,
       permissions: r.permissions.map((p) => `${p.layer}:${p.permission}`),
     })),
+    ...kindsDocument(f.kinds, ws),
   };
 }

@@ -27,6 +27,7 @@ import { liveDigests, ENDPOINT_FIELDS, RECIPE_FIELDS } from './plan/live.js';
 import { accountReader, planRecipe, templateReader } from './plan/recipes.js';
 import { planRoles } from './plan/roles.js';
 import { planWebhooks } from './plan/webhooks.js';
+import { planKinds } from './plan/kinds.js';
 
 export type * from './plan/types.js';
 import type { AgencyPlan, Change, PlanTotals } from './plan/types.js';
@@ -182,14 +183,7 @@ export async function planFleet(api: Service, file: FleetFile, opts: PlanOptions
   const workspaces = await pool(fleet.scope, opts.concurrency(fleet.scope.length), async (w, i) => {
     const mine = entries.get(w.key)!;
     const p = hidePlanned(
-      await planWorkspace(
-        api,
-        w,
-        file,
-        mine,
-        { templateOf, eventTypes },
-        opts.prune,
-      ),
+      await planWorkspace(api, w, file, mine, { templateOf, eventTypes }, opts.prune, opts.sendSecrets ?? false),
       mine.secrets,
     );
     progress(i, p);
@@ -237,6 +231,7 @@ async function planWorkspace(
   entriesHere: WorkspaceEntries,
   shared: SharedReads,
   prune: boolean,
+  sendSecrets = false,
 ): Promise<WorkspacePlan> {
   const ws = w.key;
   const out: WorkspacePlan = {
@@ -273,6 +268,11 @@ async function planWorkspace(
       return out;
     }
     const readAccounts = accountReader(api, ws);
+    // Read alongside the recipes and endpoints; an error of either is the workspace's.
+    const kinds = planKinds(api, ws, file.kinds, (list) => entriesHere.of(list), readAccounts, sendSecrets).then(
+      (k) => ({ k }),
+      (err: unknown) => ({ err }),
+    );
     const [recipes, endpoints, known] = await Promise.all([
       entries.length > 0 ? collect(listRecipes(api, ws)) : Promise.resolve([] as Recipe[]),
       file.manages.webhooks ? collect(listWebhookEndpoints(api, ws)) : Promise.resolve([] as WebhookEndpoint[]),
@@ -322,6 +322,12 @@ async function planWorkspace(
       await planRecipe(api, ws, entry, template, recipes, readAccounts, out);
     }
     planWebhooks(hooks, endpoints, known, prune, file.manages.webhooks, out);
+    const planned = await kinds;
+    if ('err' in planned) throw planned.err;
+    out.changes.push(...planned.k.changes);
+    out.blocked.push(...planned.k.blocked);
+    out.notes.push(...planned.k.notes);
+    Object.assign(out.live, planned.k.live);
   } catch (err) {
     out.error = err;
   }

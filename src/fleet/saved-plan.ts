@@ -19,6 +19,8 @@ export interface PlanSource {
   /** the file's name, for messages */
   file_name: string;
   prune: boolean;
+  /** `--send-secrets` of the plan: the secret fields of existing destination connections sent again */
+  send_secrets?: boolean | undefined;
   /** `-w IDS` of the plan, null for every workspace of the file */
   workspaces: string[] | null;
   /** the service the plan was read from (origin only: never credentials) */

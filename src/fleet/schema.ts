@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { specFile } from '../recipes/spec-schema.js';
 import { idField, scopeError } from '../recipes/schema.js';
+import { kindsShape } from './kinds-schema.js';
 
 /** The fleet file's shape (see file.ts); loaded only when a fleet file is read, zod with it. */
 
@@ -87,5 +88,6 @@ export const fleetSchema = z
     recipes: z.array(recipeEntry).optional(),
     webhooks: z.array(webhookEntry).optional(),
     roles: z.array(roleEntry).optional(),
+    ...kindsShape(scope),
   })
   .strict();

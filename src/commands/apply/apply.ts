@@ -38,9 +38,9 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const saved = planPath === undefined ? undefined : readSavedPlan(planPath);
   // A saved plan keeps the scope it was planned with: -w or EDP_WORKSPACE may only repeat it.
   const scope = ctx.settings.fleetScope();
-  if (saved && (opts.prune || (scope && !sameIds(scope.value, saved.source.workspaces))))
+  if (saved && (opts.prune || opts.sendSecrets || (scope && !sameIds(scope.value, saved.source.workspaces))))
     throw new UsageError(
-      `${saved.path} keeps the scope and --prune it was planned with: give ${opts.prune ? '--prune' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`, not to apply`,
+      `${saved.path} keeps the scope, --prune and --send-secrets it was planned with: give ${opts.prune ? '--prune' : opts.sendSecrets ? '--send-secrets' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`, not to apply`,
     );
   if (saved) {
     const unset = unsetVariables(saved, ctx.env);
@@ -50,6 +50,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     ? await parseFleetFile(saved.source.file, `plan ${saved.path}`, undefined, ctx.env)
     : await readFleetFile(opts.file!, ctx.io.stdin, ctx.env);
   const prune = saved ? saved.source.prune : !!opts.prune;
+  const sendSecrets = saved ? saved.source.send_secrets === true : !!opts.sendSecrets;
   const only = saved ? (saved.source.workspaces ?? undefined) : scope?.value;
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   const wait = waitPolling(ctx, opts);
@@ -67,10 +68,11 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const api = await ctx.api();
   const plan = await planFleet(api, file, {
     prune,
+    sendSecrets,
     only,
+    env: ctx.env,
     concurrency,
     progress: (p) => ctx.output.info(workspaceReadText(p)),
-    env: ctx.env,
   });
   if (saved) {
     const moved = planDrift(saved, plan);
@@ -122,6 +124,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     '-f',
     saved ? saved.source.file_name : opts.file!,
     ...(prune ? ['--prune'] : []),
+    ...(sendSecrets ? ['--send-secrets'] : []),
     ...(only && (saved || scope?.origin === 'flag') ? ['-w', only.join(',')] : []),
   ]);
   const run: FleetApplyOptions = {

@@ -10,6 +10,10 @@ const apply = (cmd: Command) =>
     .addOption(yesFlag('do not ask (needed when not at a terminal)'))
     .addOption(concurrencyFlag('workspaces changed at once'))
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
+    .option(
+      '--send-secrets',
+      'also send again the secret parameters the file gives for destination connections that exist (a rotated key)',
+    )
     .option('--verify', 'verify new webhook endpoints (their receivers must answer the challenge)')
     .addOption(secretsFileFlag("each new webhook endpoint's secret"))
     .addOption(waitTimeoutFlag('stop waiting for a build after this long'))

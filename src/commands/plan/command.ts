@@ -11,6 +11,10 @@ const plan = (cmd: Command) =>
       '--prune',
       'also plan deleting webhook endpoints and custom roles the file does not name (as apply --prune)',
     )
+    .option(
+      '--send-secrets',
+      'also send again the secret parameters the file gives for destination connections that exist (the service never shows them, so a plan cannot compare them)',
+    )
     .addOption(concurrencyFlag('workspaces read at once'))
     .option('--format <format>', 'text (default), markdown (a pull-request comment) or json (same as --json)')
     .option('--out <file>', 'also save the plan with the live state it was read from, for `edp apply FILE`')

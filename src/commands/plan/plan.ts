@@ -33,9 +33,10 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const plan = await planFleet(api, file, {
     prune: !!opts.prune,
+    sendSecrets: !!opts.sendSecrets,
     only,
-    concurrency,
     env: ctx.env,
+    concurrency,
     progress: (p) => ctx.output.info(workspaceReadText(p)),
   });
   const document = planJson(plan);
@@ -47,6 +48,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
       file: doc,
       file_name: opts.file,
       prune: !!opts.prune,
+      ...(opts.sendSecrets ? { send_secrets: true } : {}),
       workspaces: only ?? null,
       service: new URL(ctx.baseUrl()).origin,
     });

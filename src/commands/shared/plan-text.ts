@@ -5,6 +5,7 @@ import type { WorkBegun } from '../../fleet/apply.js';
 import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
 import { planTotals } from '../../fleet/plan.js';
 import { shownValue } from '../../fleet/values.js';
+import { kindChangeText } from './plan-text-kinds.js';
 
 /** The plan for a person: a line per change, blocked item, note and unmanaged object. */
 
@@ -58,6 +59,8 @@ export function changeText(c: Change): string {
       if (permissions) parts.push(`permissions ${permissions}`);
       return `~ ${what}: ${parts.join('; ') || 'update'}`;
     }
+    default:
+      return kindChangeText(c, what);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Role } from '../../api/roles.js';
 import type { WebhookEndpoint } from '../../api/webhooks.js';
 import type { DeploySpec } from '../../recipes/spec.js';
 import type { RecipeEntry, RoleEntry } from '../file.js';
+import type { KindChange, KindResource } from './kinds-types.js';
 
 /**
  * What `apply` would do to bring the live state to the fleet file, read without a single write.
@@ -11,7 +12,7 @@ import type { RecipeEntry, RoleEntry } from '../file.js';
  * blocked, never planned.
  */
 
-export type Resource = 'recipe' | 'webhook' | 'role' | 'workspace';
+export type Resource = 'recipe' | 'webhook' | 'role' | 'workspace' | KindResource;
 
 interface ChangeOf<R extends Resource, A extends string, D> {
   resource: R;
@@ -50,7 +51,8 @@ export type Change =
       'update',
       { description: string; permissions: string[]; was: { description: string; permissions: string[] } }
     >
-  | ChangeOf<'role', 'delete', { user_count: number | null }>;
+  | ChangeOf<'role', 'delete', { user_count: number | null }>
+  | KindChange;
 
 /** Something the file asks for that cannot be done; `code` says why. */
 export interface Blocked {
@@ -119,6 +121,8 @@ export interface PlanOptions {
   prune: boolean;
   /** the environment `${env.NAME}` values are read from */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** send the destination connections' secret fields the file gives again (the service never shows them) */
+  sendSecrets?: boolean | undefined;
   /** `-w IDS`: only these workspaces of the file */
   only?: string[] | undefined;
   /** workspaces read at once, given how many there are */

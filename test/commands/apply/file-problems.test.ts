@@ -49,7 +49,9 @@ describe('apply: a fleet file that cannot be used', () => {
     const lines = text.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe(`error: --file ${path} is not a valid fleet file:`);
     expect(lines.slice(1, -1)).toHaveLength(50);
-    expect(lines[1]).toBe(`  ${path}:2:1: unknown_0: unknown key (known: workspaces, recipes, webhooks, roles)`);
+    expect(lines[1]).toBe(
+      `  ${path}:2:1: unknown_0: unknown key (known: workspaces, clients, recipes, webhooks, roles, extracts, destinations, accounts, tables)`,
+    );
     expect(lines.at(-1)).toBe('  and 4,950 more problems');
 
     const json = await cli(NOWHERE, ['apply', '-f', path, '--yes', '--json']);

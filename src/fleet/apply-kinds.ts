@@ -1,0 +1,126 @@
+import { setAccountsExtraction } from '../api/accounts.js';
+import { createDestinationConnection, putDestinationConnection } from '../api/destinations.js';
+import { createExtract, listExtracts, patchExtract, setExtractPaused, type Extract } from '../api/extracts.js';
+import type { Service } from '../api/service.js';
+import { setSelectedFields } from '../api/tables.js';
+import type { Schedule } from '../contract/extraction.js';
+import { OutcomeUnknownError } from '../errors.js';
+import { collect } from '../util/collect.js';
+import { idText } from '../util/json.js';
+import type { AccountsWork } from './plan/accounts.js';
+import type { DestinationWork } from './plan/destinations.js';
+import { extractAccount, templateOfExtract, type ExtractWork } from './plan/extracts.js';
+import { workOf } from './plan/work.js';
+import type { KindChange, KindResource } from './plan/kinds-types.js';
+import type { TableWork } from './plan/tables.js';
+import type { Change } from './plan/types.js';
+import { sentValue } from './values.js';
+
+/**
+ * Carrying out a planned change of an extract, a destination connection, accounts or a data
+ * table. Setting accounts' extraction flags, an extract's schedule or pause, a table's whole
+ * selection and a connection's parameters leave the same state when repeated, so a lost answer
+ * is repeated as any read is; a create is not: after a lost answer the objects are read again
+ * (docs/contract-rules.md, Retries 3) and the one created is taken.
+ */
+
+const KINDS: readonly string[] = ['extract', 'destination', 'account', 'table'] satisfies KindResource[];
+
+export function isKindChange(c: Change): c is KindChange {
+  return KINDS.includes(c.resource);
+}
+
+/** The name of a change's row: an extract's is its template and account, the rest their own. */
+export function kindRowName(c: KindChange): string {
+  return c.resource === 'extract' ? `${c.name} (${c.detail.account})` : c.name;
+}
+
+/** Blocked items of the kinds that are the contract's refusals (exit 6) and things not found (exit 5); any other is bad input. */
+export const KIND_CONFLICTS: readonly string[] = [
+  'dimension_deselect_not_allowed',
+  'secret_fields_incomplete',
+  'extract_paused_by_service',
+  'destination_ambiguous',
+];
+export const KIND_NOT_FOUND: readonly string[] = [
+  'destination_not_found',
+  'table_not_found',
+  'account_inactive',
+  'template_not_found',
+];
+
+/** A lost answer is resolved by re-reading, a bounded number of times. */
+const OUTCOME_ATTEMPTS = 5;
+
+export async function applyKindChange(
+  api: Service,
+  ws: string,
+  c: KindChange,
+): Promise<{ id?: unknown; state?: string | null }> {
+  switch (c.resource) {
+    case 'account': {
+      const work = workOf<AccountsWork>(c);
+      for (const x of work?.connections ?? []) {
+        if (x.enable.length > 0) await setAccountsExtraction(api, ws, x.connectionId, x.enable, true);
+        if (x.disable.length > 0) await setAccountsExtraction(api, ws, x.connectionId, x.disable, false);
+      }
+      return {};
+    }
+    case 'destination': {
+      const work = workOf<DestinationWork>(c)!;
+      const params = sentValue(work.params) as Record<string, unknown>;
+      if (c.action === 'create') {
+        // Not repeated after a lost answer: a second create would be a second connection.
+        const made = await createDestinationConnection(api, ws, work.destination, work.title, params);
+        return { id: made.id, state: made.status ?? null };
+      }
+      const changed = await putDestinationConnection(api, ws, work.destination, idText(c.id), params);
+      return { id: changed.id, state: changed.status ?? null };
+    }
+    case 'table': {
+      const work = workOf<TableWork>(c)!;
+      await setSelectedFields(api, ws, work.tableId, work.selected);
+      return {};
+    }
+    case 'extract': {
+      const work = workOf<ExtractWork>(c)!;
+      let e: Extract;
+      if (c.action === 'create') {
+        e = await createOrAdopt(api, ws, work.templateId, work.accountId, work.table, work.schedule as Schedule);
+        if (work.table.id === undefined && e.data_table_id !== undefined) work.table.id = idText(e.data_table_id);
+      } else {
+        e = { id: c.id } as Extract;
+        if (work.schedule !== undefined)
+          e = await patchExtract(api, ws, idText(c.id), { schedule: work.schedule as Schedule });
+      }
+      if (work.paused !== undefined && (c.action === 'update' || work.paused))
+        e = await setExtractPaused(api, ws, idText(e.id), work.paused);
+      return { id: e.id, state: e.is_paused === undefined ? null : e.is_paused ? 'paused' : (e.status ?? null) };
+    }
+  }
+}
+
+/**
+ * Creates an extract; after a lost answer, an extract of the template and account is the one
+ * created (the plan found none for that account).
+ */
+async function createOrAdopt(
+  api: Service,
+  ws: string,
+  templateId: string,
+  accountId: string,
+  table: { id: string | undefined },
+  schedule: Schedule | undefined,
+): Promise<Extract> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createExtract(api, ws, { templateId, accountId, dataTableId: table.id, schedule });
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const landed = (await collect(listExtracts(api, ws))).find(
+        (e) => templateOfExtract(e) === templateId && extractAccount(e) === accountId,
+      );
+      if (landed) return landed;
+    }
+  }
+}

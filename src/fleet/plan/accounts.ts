@@ -1,0 +1,171 @@
+import { suggest } from '../../util/suggest.js';
+import { listConnections } from '../../api/connections.js';
+import type { AccountV31 } from '../../api/accounts.js';
+import type { Service } from '../../api/service.js';
+import { ApiError } from '../../errors.js';
+import { collect } from '../../util/collect.js';
+import { idText } from '../../util/json.js';
+import type { AccountsEntry } from '../kinds-file.js';
+import type { ConnectionAccounts } from './recipes.js';
+import type { Change, WorkspacePlan } from './types.js';
+import { withWork } from './work.js';
+
+/**
+ * Planning the fleet file's `accounts:` section in one workspace: per data source, the accounts
+ * enabled for extraction, every other account of its connections disabled. The accounts are
+ * named as a recipe source names them (ids, titles, remote:ID, all-active); a data source's
+ * accounts are those of all its connections.
+ */
+
+/** An account of a data source, with its connection and its remote id (stable across workspaces). */
+export interface SourceAccount {
+  account: AccountV31;
+  id: string;
+  connectionId: string;
+  remote: string | undefined;
+}
+
+/** The accounts of every connection of a data source in one workspace. */
+export interface SourceAccounts {
+  connections: string[];
+  accounts: SourceAccount[];
+}
+
+/** How the file names an account: remote:ID where the service shows one, else the id. */
+export const accountText = (a: SourceAccount) => (a.remote !== undefined ? `remote:${a.remote}` : a.id);
+
+/** Reads a data source's accounts once per workspace, through the plan's reader of a connection's accounts. */
+export function sourceAccountsReader(
+  api: Service,
+  ws: string,
+  readAccounts: (connectionId: string) => Promise<ConnectionAccounts>,
+): (dataSource: string) => Promise<SourceAccounts> {
+  const cache = new Map<string, Promise<SourceAccounts>>();
+  return (ds) => {
+    let read = cache.get(ds);
+    if (!read) {
+      read = (async () => {
+        const connections = (await collect(listConnections(api, ws, ds))).map((c) => idText(c.id));
+        const per = await Promise.all(
+          connections.map(async (c) => {
+            try {
+              return { c, accounts: await readAccounts(c) };
+            } catch (err) {
+              // A connection deleted since the list was read has no accounts to enable.
+              if (err instanceof ApiError && err.status === 404) return { c, accounts: undefined };
+              throw err;
+            }
+          }),
+        );
+        return {
+          connections,
+          accounts: per.flatMap(({ c, accounts }) =>
+            (accounts?.accounts ?? []).map((a) => ({
+              account: a,
+              id: idText(a.id),
+              connectionId: c,
+              remote: accounts!.remoteOf(a),
+            })),
+          ),
+        };
+      })();
+      cache.set(ds, read);
+    }
+    return read;
+  };
+}
+
+/**
+ * The accounts selectors name among a data source's: `all-active`, `remote:ID`, an id, a title
+ * (exact, else in any letter case). Each selector that names none is a problem; a selector that
+ * names several accounts (a title or remote id on two connections) takes each.
+ */
+export function matchAccounts(
+  selectors: string[],
+  all: SourceAccount[],
+): { matched: SourceAccount[]; problems: Array<{ selector: string; reason: string }> } {
+  const matched = new Set<SourceAccount>();
+  const problems: Array<{ selector: string; reason: string }> = [];
+  for (const raw of selectors) {
+    const s = raw.trim();
+    let found: SourceAccount[];
+    if (s === 'all-active') {
+      found = all.filter((a) => a.account.is_active);
+      if (found.length === 0 && all.length > 0) problems.push({ selector: s, reason: 'no account is active' });
+      found.forEach((a) => matched.add(a));
+      continue;
+    }
+    if (s.startsWith('remote:')) found = all.filter((a) => a.remote === s.slice('remote:'.length));
+    else if (/^\d+$/.test(s)) found = all.filter((a) => a.id === s);
+    else {
+      found = all.filter((a) => a.account.title === s);
+      if (found.length === 0) found = all.filter((a) => a.account.title.toLowerCase() === s.toLowerCase());
+    }
+    if (found.length === 0) {
+      const bare = !s.startsWith('remote:') && all.some((a) => a.remote === s);
+      problems.push({
+        selector: s,
+        reason: bare ? `no such account; the remote account id is written remote:${s}` : 'no such account',
+      });
+    }
+    found.forEach((a) => matched.add(a));
+  }
+  return { matched: [...matched], problems };
+}
+
+/** What apply sends for an accounts change: per connection, the ids to enable and to disable. */
+export interface AccountsWork {
+  connections: Array<{ connectionId: string; enable: string[]; disable: string[] }>;
+}
+
+export async function planAccounts(
+  ws: string,
+  entries: AccountsEntry[],
+  readSource: (ds: string) => Promise<SourceAccounts>,
+  out: WorkspacePlan,
+): Promise<void> {
+  const read = await Promise.all(entries.map((e) => readSource(e.dataSource)));
+  entries.forEach((entry, i) => {
+    const source = read[i]!;
+    const name = entry.dataSource;
+    if (source.connections.length === 0) {
+      if (entry.enabled.length > 0)
+        out.blocked.push({
+          resource: 'account',
+          name,
+          code: 'connection_not_found',
+          message: `workspace ${ws} has no ${name} connection; connect it first (\`${suggest(['iframe-url', '--type', 'datasource', '--name', name], { workspace: ws })}\`)`,
+        });
+      return;
+    }
+    const { matched, problems } = matchAccounts(entry.enabled, source.accounts);
+    for (const p of problems)
+      out.blocked.push({
+        resource: 'account',
+        name,
+        code: 'account_unresolved',
+        message: `${name} account ${p.selector} in workspace ${ws}: ${p.reason} (\`${suggest(['accounts', 'list', '--connection', source.connections[0]!, '--remote'], { workspace: ws })}\` lists them)`,
+      });
+    const chosen = new Set(matched);
+    const enable = matched.filter((a) => a.account.enabled_for_embedded_extraction !== true);
+    const disable = source.accounts.filter((a) => a.account.enabled_for_embedded_extraction === true && !chosen.has(a));
+    if (enable.length === 0 && disable.length === 0) return;
+    const change: Change = {
+      resource: 'account',
+      name,
+      action: 'update',
+      id: null,
+      detail: { enable: enable.map(accountText), disable: disable.map(accountText) },
+    };
+    const byConnection = new Map<string, { connectionId: string; enable: string[]; disable: string[] }>();
+    const of = (c: string) => {
+      let x = byConnection.get(c);
+      if (!x) byConnection.set(c, (x = { connectionId: c, enable: [], disable: [] }));
+      return x;
+    };
+    for (const a of enable) of(a.connectionId).enable.push(a.id);
+    for (const a of disable) of(a.connectionId).disable.push(a.id);
+    withWork<AccountsWork>(change, { connections: [...byConnection.values()] });
+    out.changes.push(change);
+  });
+}
