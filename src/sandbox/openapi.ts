@@ -334,7 +334,7 @@ function stateControls(
       post: control(
         'postSandboxReset',
         'Return to the start state',
-        "The state the sandbox started with (the demo data of --seed, or what --state loaded), the clock's time and mode at start, the fault and webhook knobs as started; the request journal emptied, the work in progress dropped. Snapshots are kept.",
+        "The state the sandbox started with (the demo data of --seed, the fixture of --fixture or --from, or what --state loaded), the clock's time and mode at start, the fault and webhook knobs as started; the request journal emptied, the work in progress dropped. Snapshots are kept.",
         {
           '200': json('The sandbox is back at its start.', {
             type: 'object',
