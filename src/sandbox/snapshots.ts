@@ -50,9 +50,10 @@ function restore(store: Store, saved: Saved): void {
  * The state controls for tests: `POST /_sandbox/reset` returns to the start (the demo data of
  * --seed, the fixture of --fixture or --from, or what --state loaded; the clock's time and mode,
  * the fault knobs as started; the request journal emptied); `PUT /_sandbox/snapshots/NAME` keeps
- * the whole state and the clock's time, `POST /_sandbox/snapshots/NAME/restore` returns to it, `GET /_sandbox/snapshots` lists
- * them. Snapshots live in memory only (a restart, with --state too, has none); a reset or
- * restore is saved to the --state file as any change is. Registered once the start state is made.
+ * the whole state and the clock's time, `POST /_sandbox/snapshots/NAME/restore` returns to it,
+ * `GET /_sandbox/snapshots` lists them. Snapshots live in memory only (a restart, with --state
+ * too, has none); a reset or restore is saved to the --state file as any change is. Registered
+ * once the start state is made.
  */
 export function snapshotRoutes(app: FastifyInstance, store: Store, journal: RequestJournal): void {
   const start = save(store);
