@@ -154,6 +154,10 @@ export async function runBulk(ctx: Context, opts: BulkFlags, req: BulkRequest): 
   if (ctx.output.machine) ctx.output.json(shown);
   else if (shown.length > 0) await ctx.output.list(shown, columns);
   const failures = all.filter((r) => r.outcome !== 'ok').map((r) => r.error);
+  if (failures.length > 0 && !ctx.output.machine)
+    ctx.output.warn(
+      `${failures.length} of ${count(all.length, nounOf(req.action), words.plural)} did not succeed: their rows say why; \`${readBack(ctx, req.action)}\` reads one back`,
+    );
   if (failures.length > 0) throw new ManyFailures(failures);
 }
 
@@ -200,6 +204,12 @@ async function act(
   } finally {
     live.stop();
   }
+}
+
+/** The command that reads an item back, in its workspace. */
+function readBack(ctx: Context, action: BulkAction): string {
+  if (nounOf(action) === 'account') return ctx.hint('accounts', 'list', '--connection', 'ID', '-w', 'WORKSPACE');
+  return ctx.hint(action.split('.')[0]!, 'get', 'ID', '-w', 'WORKSPACE');
 }
 
 function shownRow(r: BulkRow): BulkRowShown {

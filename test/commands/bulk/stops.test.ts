@@ -60,4 +60,31 @@ describe('a bulk action stopped', () => {
     expect(paused()).toEqual([8001, 8002, 8003]);
     expect(r.code).toBe(141);
   });
+
+  it('a service found unreachable: the workspaces after it are not started, exit 1', async () => {
+    try {
+      const r = await cli(t.sb, ['loads', 'pause', '-w', '101,102,103', '--concurrency', '1', '--yes'], {
+        // Once the first workspace is done, every connection drops before its answer (as
+        // --reset-rate 1), at once: the next write fails for a network reason after its retries.
+        onStderr: (all) => {
+          if (all.includes('[101] ✓')) t.sb.store.opts.resetRate = 1;
+        },
+      });
+      expect(r.code).toBe(1);
+      const rows = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t'));
+      expect(rows.map((x) => [x[0], x[3]])).toEqual([
+        ['101', 'ok'],
+        ['102', 'failed'],
+        ['103', 'not started'],
+      ]);
+      expect(rows[2]![4]).toContain('found unreachable in this run');
+      expect(rows[2]![4]).toContain('nothing was sent for it');
+      expect(t.sb.store.state.loads.find((l) => l.id === 8003)!.is_paused).toBe(false);
+    } finally {
+      t.sb.store.opts.resetRate = 0;
+    }
+  });
 });
