@@ -5,6 +5,7 @@ import type { WorkBegun } from '../../fleet/apply.js';
 import type { AgencyPlan, Change, FleetPlan, WorkspacePlan } from '../../fleet/plan/types.js';
 import { planTotals } from '../../fleet/plan.js';
 import { shownValue } from '../../fleet/values.js';
+import { isNewKey } from '../../fleet/select.js';
 import { kindChangeText } from './plan-text-kinds.js';
 
 /** The plan for a person: a line per change, blocked item, note and unmanaged object. */
@@ -23,7 +24,9 @@ export function workspaceText(p: Pick<WorkspacePlan, 'workspace_id' | 'client'>)
 
 /** The line apply writes as it begins a recipe or an endpoint of a workspace. */
 export function workBegunText(w: WorkBegun): string {
-  return `[${w.workspace}] ${resourceText(w.resource, w.name)}: ${w.action}`;
+  // A workspace still to create is known by its title (`new:TITLE`, select.ts).
+  const where = isNewKey(w.workspace) ? `"${w.workspace.slice('new:'.length)}" (new)` : w.workspace;
+  return `[${where}] ${resourceText(w.resource, w.name)}: ${w.action}`;
 }
 
 /** `recipe "Paid Media"`, `webhook https://…`: a resource by its name in the file (a url bare, a title quoted). */

@@ -70,6 +70,7 @@ describe('clients: a workspace per client', () => {
 
     const apply = await t.edp('apply', '-f', f, '--yes', '--json');
     expect(apply.code).toBe(0);
+    expect(apply.stderr).toContain('["Umbrella Foods" (new)] workspace "Umbrella Foods": create\n');
     const created = t.sb.store.state.workspaces.find((w) => w.title === 'Umbrella Foods');
     expect(titles()).toEqual([
       '101 Acme Retail',
