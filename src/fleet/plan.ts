@@ -27,7 +27,7 @@ import { liveDigests, ENDPOINT_FIELDS, RECIPE_FIELDS } from './plan/live.js';
 import { accountReader, planRecipe, templateReader } from './plan/recipes.js';
 import { planRoles } from './plan/roles.js';
 import { planWebhooks } from './plan/webhooks.js';
-import { planKinds } from './plan/kinds.js';
+import { planKinds, planNewKinds } from './plan/kinds.js';
 
 export type * from './plan/types.js';
 import type { AgencyPlan, Change, PlanTotals } from './plan/types.js';
@@ -265,6 +265,7 @@ async function planWorkspace(
       planNewWorkspace(w, entries, out);
       const known = hooks.length > 0 ? await shared.eventTypes() : [];
       planWebhooks(hooks, [], known ?? hooks.flatMap((h) => h.events), prune, file.manages.webhooks, out);
+      await planNewKinds(w.title, file.kinds, (list) => entriesHere.of(list), out);
       return out;
     }
     const readAccounts = accountReader(api, ws);

@@ -1,4 +1,5 @@
 import type { Service } from '../../api/service.js';
+import { suggest } from '../../util/suggest.js';
 import type { AccountsEntry, ExtractEntry, FleetKinds, TableEntry } from '../kinds-file.js';
 import { sentValue } from '../values.js';
 import type { ConnectionAccounts } from './recipes.js';
@@ -115,4 +116,29 @@ export async function planKinds(
     notes: parts.flatMap((p) => p.notes),
     live,
   };
+}
+
+/**
+ * The kinds of a client's workspace that apply creates: its destination connections are created
+ * with it; its extracts, accounts and tables need a data source connected first, which only a
+ * person can do (docs/contract-rules.md, What the service does), so they are blocked until then.
+ */
+export async function planNewKinds(
+  title: string,
+  k: FleetKinds,
+  of: <E extends object>(list: readonly E[]) => E[],
+  out: WorkspacePlan,
+): Promise<void> {
+  const later = (resource: 'extract' | 'account' | 'table', name: string, dataSource: string | undefined) =>
+    out.blocked.push({
+      resource,
+      name,
+      code: resource === 'table' ? 'table_not_found' : 'connection_not_found',
+      message: `workspace "${title}" is created by this apply and has no ${dataSource ?? 'data source'} connection yet; once it exists, connect it (\`${suggest(['iframe-url', '--type', 'datasource', '--name', dataSource ?? 'NAME'], { workspace: 'ID' })}\`) and apply again`,
+    });
+  for (const e of of(k.accounts)) if (e.enabled.length > 0) later('account', e.dataSource, e.dataSource);
+  for (const e of of(k.extracts)) later('extract', e.template, e.dataSource);
+  for (const e of of(k.tables)) later('table', e.table, undefined);
+  // Nothing to read in a workspace that does not exist yet: every connection is created.
+  await planDestinations(String(out.workspace_id), of(k.destinations), async () => [], false, out);
 }

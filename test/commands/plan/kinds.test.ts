@@ -207,6 +207,43 @@ describe('fleet kinds: extracts, destinations, accounts, tables', () => {
     expect(lake.connection_params.aws_secret_access_key).toBe('rotated-secret-value');
   });
 
+  it('a secret parameter from the environment is shown by its name and sent as itself, from a saved plan too', async () => {
+    const env = { LAKE_SECRET: 'env-secret-of-the-lake' };
+    const f = writeFile('env.yaml', FLEET.replace(SECRET, '"${env.LAKE_SECRET}"'));
+    const saved = writeFile('env-plan.json', '');
+    const plan = await cli(sb, ['plan', '-f', f, '--out', saved, '-w', '101'], { env });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('aws_secret_access_key=(from env LAKE_SECRET)');
+    expect(plan.stdout + readFileSync(saved, 'utf8')).not.toContain(env.LAKE_SECRET);
+    const apply = await cli(sb, ['apply', saved, '--yes', ...FAST], { env });
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout + apply.stderr).not.toContain(env.LAKE_SECRET);
+    const lake = state().destination_connections.find((d: any) => d.workspace_id === 101 && d.title === 'Lake');
+    expect(lake.connection_params.aws_secret_access_key).toBe(env.LAKE_SECRET);
+  });
+
+  it("a client's new workspace gets its destination connections; its extracts wait for a connection", async () => {
+    const f = writeFile(
+      'client.yaml',
+      `clients:\n  - title: Kinds Client\n${FLEET.replace('workspaces: [101, 102]\n', '').split('tables:')[0]}`,
+    );
+    const plan = await cli(sb, ['plan', '-f', f, '--json']);
+    const got = listed(plan.json());
+    expect(got.changes).toEqual(['destination:create:Lake', 'workspace:create:Kinds Client']);
+    expect(got.blocked).toEqual([
+      'account:connection_not_found:google_ads',
+      'extract:connection_not_found:Facebook Ads Campaign performance',
+    ]);
+    const apply = await cli(sb, ['apply', '-f', f, '--yes', ...FAST]);
+    expect(apply.code).toBe(5);
+    const ws = state().workspaces.find((w: any) => w.title === 'Kinds Client');
+    expect(
+      state()
+        .destination_connections.filter((d: any) => d.workspace_id === ws.id)
+        .map((d: any) => d.title),
+    ).toEqual(['Lake']);
+  });
+
   it('a saved plan is refused when an object of the kinds moved, naming it', async () => {
     const f = writeFile('saved.yaml', FLEET);
     const saved = writeFile('saved-plan.json', '');
