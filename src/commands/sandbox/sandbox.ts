@@ -5,7 +5,7 @@ import { parsePositiveInt } from '../../util/validate.js';
 import type { SandboxOptions } from './command.js';
 import type { Fixture } from '../../sandbox/index.js';
 import { parseDocument, readSource } from '../../util/document.js';
-import { statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 
 function rate(value: string, flag: string): number {
   const n = Number(value);
@@ -30,8 +30,8 @@ function controlTokenOf(token: { value: string; what: string } | undefined): str
 
 /**
  * What the sandbox starts with instead of the demo data, when --fixture or --from says: refused
- * with the flags that would choose the demo data, or with a --state file that already holds the
- * state it would start from instead.
+ * with the flags that would choose the demo data, or with a --state file that exists (the state
+ * it holds is what a sandbox starts from; a restart goes on from it without --fixture).
  */
 function startFlag(opts: SandboxOptions): '--fixture' | '--from' | undefined {
   if (opts.fixture !== undefined && opts.from !== undefined)
@@ -49,19 +49,12 @@ function startFlag(opts: SandboxOptions): '--fixture' | '--from' | undefined {
       throw new UsageError(
         `${flag} and ${other} do not go together: ${flag} replaces the demo data ${other} is for${other === '--username' || other === '--password' ? ` (the fixture's agency.username and agency.password are the chief's credentials)` : ''}; leave out ${other}`,
       );
-  if (opts.state !== undefined && holdsState(opts.state))
+  // A --state file that exists is what the sandbox starts from (loadState), whatever --fixture says.
+  if (opts.state !== undefined && existsSync(opts.state))
     throw new UsageError(
-      `${flag} and --state ${opts.state} do not go together: that file already holds a state, which the sandbox would start from instead; delete it (or name a new file) to start from ${flag === '--fixture' ? 'the fixture' : 'the export'} and keep the state there`,
+      `${flag} and --state ${opts.state} do not go together: that file already holds a state, which the sandbox would start from instead of ${flag === '--fixture' ? 'the fixture' : 'the export'}; leave out ${flag} to go on from that state, or delete the file (or name a new one) to start from ${flag === '--fixture' ? 'the fixture' : 'the export'} again`,
     );
   return flag;
-}
-
-function holdsState(file: string): boolean {
-  try {
-    return statSync(file).size > 0;
-  } catch {
-    return false;
-  }
 }
 
 export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<void> {
