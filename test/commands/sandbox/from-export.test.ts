@@ -29,6 +29,7 @@ const FIXTURE: FixtureInput = {
         { data_source: 'shopify', accounts: [{ remote_id: 'shop-1' }] },
       ],
       destinations: [{ destination: 's3', title: 'Lake' }],
+      extracts: [{ template: 'Google Ads Campaign performance', account: 'g-1', schedule: 'hourly' }],
       recipes: [
         {
           template: 'Paid Media Performance',
@@ -97,7 +98,10 @@ describe('edp sandbox --from', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(plan?.stdout).toContain('No changes');
     expect(plan?.code, `${plan?.stdout}${plan?.stderr}`).toBe(0);
-    expect((workspaces as Array<{ id: number }>).map((w) => w.id)).toEqual([120, 121]);
+    expect((workspaces as Array<{ id: number; title: string }>).map((w) => [w.id, w.title])).toEqual([
+      [120, 'Acme Retail'],
+      [121, 'Globex Media'],
+    ]);
   });
 
   it('is refused for an export that is not a fleet file, at its line and column (exit 2)', async () => {
