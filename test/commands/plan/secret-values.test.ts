@@ -50,5 +50,5 @@ roles:
 
   // Sent: the service has the values.
   expect(endpointsOf(t.sb, 101).map((e: any) => e.url)).toEqual([`https://hooks.example.com/acme?key=${SECRET}`]);
-  expect(t.sb.store.state.roles.find((r) => r.title === 'Night Shift')!.description).toBe(`on call: ${SECRET}`);
+  expect(t.sb.store.state.roles!.find((r) => r.title === 'Night Shift')!.description).toBe(`on call: ${SECRET}`);
 }, 30_000);

@@ -62,7 +62,7 @@ describe('values: ${var.NAME} from the client, ${env.NAME} from the environment'
     expect(endpointsOf(t.sb, 101).map((e: any) => e.url)).toEqual([`https://hooks.example.com/acme?key=${SECRET}`]);
     expect(endpointsOf(t.sb, 102).map((e: any) => e.url)).toEqual([`https://hooks.example.com/globex?key=${SECRET}`]);
     expect(recipesOf(t.sb, 101)).toHaveLength(1);
-    expect(t.sb.store.state.roles.find((r) => r.title === 'Media Buyer')!.description).toBe(
+    expect(t.sb.store.state.roles!.find((r) => r.title === 'Media Buyer')!.description).toBe(
       'Runs paid media at ${budget}',
     );
     // What was sent is what the file means: planned again, nothing is left to do.
