@@ -13,7 +13,7 @@ const exportCommand = (cmd: Command) =>
       'after',
       examples(
         ['edp export --all-workspaces --output fleet.yaml', 'edp export -w 101,102 --json'],
-        '`edp plan -f` on the file reports no change. Secrets are never exported. --output FILE starts with a header holding its digest: a later export replaces the file while it is unchanged, and one edited since (or not written by export, or JSON) only with --force.',
+        "`edp plan -f` on the file reports no change. Each workspace is written as a client (id and title); secrets are never exported. --output FILE starts with a header holding its digest and the address of the fleet file's JSON Schema (for editors): a later export replaces the file while it is unchanged, and one edited since (or not written by export, or JSON) only with --force.",
       ),
     );
 
