@@ -355,12 +355,6 @@ function savedPlanGiven(plannedFrom: unknown, flag: string, source?: Source): Us
   );
 }
 
-/** The workspaces an entry applies to, within the fleet's workspaces. */
-export function entryWorkspaces(entry: { workspaces?: Scope | undefined }, file: FleetFile, all: string[]): string[] {
-  const s = entry.workspaces ?? file.workspaces;
-  return s === 'all' ? all : s;
-}
-
 /** The document form of a fleet (what export writes), keys in the order docs/guide.md shows them. */
 export function fleetDocument(f: FleetFile): Record<string, unknown> {
   const ws = (s: Scope | undefined) =>
