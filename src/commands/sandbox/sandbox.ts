@@ -88,7 +88,12 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
       import('./shared/from-export.js'),
     ]);
     const source = await readSource(opts.from!, ctx.io.stdin, '--from');
-    const exported = await parseFleetFile(await parseDocument(source.text, '--from', source.name), '--from', source);
+    const exported = await parseFleetFile(
+      await parseDocument(source.text, '--from', source.name),
+      '--from',
+      source,
+      ctx.env,
+    );
     fixture = await checkFixture(fixtureFromExport(exported), `--from ${source.name}`);
   }
   if (fixture) {

@@ -139,6 +139,40 @@ describe('the fixture of an export', () => {
     expect(f.data_sources).toEqual([{ name: 'tiktok_ads' }]);
   });
 
+  it('gives destinations their values from the environment as themselves, and enables the accounts named', () => {
+    const f = fixtureFromExport({
+      workspaces: ['130'],
+      recipes: [],
+      webhooks: [],
+      roles: [],
+      kinds: {
+        destinations: [
+          {
+            destination: 's3',
+            title: 'Lake',
+            params: { bucket: 'b', aws_secret_access_key: { kind: 'env', names: ['LAKE'], value: 's3cr3t' } },
+          },
+        ],
+        accounts: [{ dataSource: 'google_ads', enabled: ['remote:g-1'] }],
+        extracts: [{ template: 'Google Ads Campaign performance', dataSource: 'google_ads', accounts: ['remote:g-2'] }],
+      },
+    });
+    expect(f.workspaces[0]).toMatchObject({
+      id: 130,
+      destinations: [{ destination: 's3', title: 'Lake', params: { bucket: 'b', aws_secret_access_key: 's3cr3t' } }],
+      connections: [
+        {
+          data_source: 'google_ads',
+          accounts: [
+            { remote_id: 'g-2', enabled: false },
+            { remote_id: 'g-1', enabled: true },
+          ],
+        },
+      ],
+      extracts: [{ template: 'Google Ads Campaign performance', account: 'g-2' }],
+    });
+  });
+
   it("takes the clients' titles and ids, and their groups for group: selectors", () => {
     const f = fixtureFromExport({
       workspaces: ['group:retail'],

@@ -1,3 +1,4 @@
+import { isEnvSecret } from '../../../fleet/values.js';
 import type { FixtureInput } from '../../../sandbox/index.js';
 
 /**
@@ -148,6 +149,15 @@ function accountsFor(build: Build, workspace: FixtureWorkspace, dataSource: stri
 
 const SCHEDULES = ['hourly', 'daily', 'weekly', 'manual'] as const;
 
+/** A value as the service would be sent it: a value from the environment (`${env.NAME}`) as itself. */
+function sentValue(v: unknown): unknown {
+  if (isEnvSecret(v)) return v.value;
+  if (Array.isArray(v)) return v.map(sentValue);
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sentValue(x)]));
+  return v;
+}
+
 /**
  * The converters, one per key of the fleet file, in the order they run: those that name
  * workspaces (`name`) all run before any entry is placed (`convert`).
@@ -210,15 +220,11 @@ const CONVERTERS: Array<{
       const k = b.file.kinds;
       for (const d of k?.destinations ?? [])
         for (const workspace of b.scope(d.workspaces))
-          (workspace.destinations ??= []).push({ destination: d.destination, title: d.title, params: d.params });
-      // Accounts enabled for extraction: those named, every other account of the data source not.
-      for (const a of k?.accounts ?? [])
-        for (const workspace of b.scope(a.workspaces)) {
-          const accounts = accountsFor(b, workspace, a.dataSource, a.enabled);
-          const named = new Set(a.enabled.map(remoteOf));
-          for (const account of accounts)
-            account.enabled = named.has(undefined) || named.has(String(account.remote_id));
-        }
+          (workspace.destinations ??= []).push({
+            destination: d.destination,
+            title: d.title,
+            params: sentValue(d.params) as Record<string, unknown>,
+          });
       // Extracts, one per account named (an extraction template the sandbox lacks is the agency's own).
       for (const e of k?.extracts ?? []) {
         if (!/^\d+$/.test(e.template)) {
@@ -240,6 +246,15 @@ const CONVERTERS: Array<{
               });
         }
       }
+      // Accounts enabled for extraction: those named, every other account of the data source not
+      // (last: after the extracts have added theirs).
+      for (const a of k?.accounts ?? [])
+        for (const workspace of b.scope(a.workspaces)) {
+          const accounts = accountsFor(b, workspace, a.dataSource, a.enabled);
+          const named = new Set(a.enabled.map(remoteOf));
+          for (const account of accounts)
+            account.enabled = named.has(undefined) || named.has(String(account.remote_id));
+        }
     },
   },
   {
