@@ -56,7 +56,7 @@ export async function applyKindChange(
   api: Service,
   ws: string,
   c: KindChange,
-): Promise<{ id?: unknown; state?: string | null }> {
+): Promise<{ id?: unknown; state?: string | null; note?: string }> {
   switch (c.resource) {
     case 'account': {
       const work = workOf<AccountsWork>(c);
@@ -85,9 +85,17 @@ export async function applyKindChange(
     case 'extract': {
       const work = workOf<ExtractWork>(c)!;
       let e: Extract;
+      let note: string | undefined;
       if (c.action === 'create') {
-        e = await createOrAdopt(api, ws, work.templateId, work.accountId, work.table, work.schedule as Schedule);
+        const made = await createOrAdopt(api, ws, work);
+        e = made.extract;
         if (work.table.id === undefined && e.data_table_id !== undefined) work.table.id = idText(e.data_table_id);
+        if (made.adopted) {
+          note = `extract ${idText(e.id)} of the template and account was there already (a recipe's build makes them): taken as it is`;
+          const schedule = (e as { schedule?: unknown }).schedule;
+          if (work.schedule !== undefined && schedule !== work.schedule)
+            e = await patchExtract(api, ws, idText(e.id), { schedule: work.schedule as Schedule });
+        }
       } else {
         e = { id: c.id } as Extract;
         if (work.schedule !== undefined)
@@ -95,32 +103,41 @@ export async function applyKindChange(
       }
       if (work.paused !== undefined && (c.action === 'update' || work.paused))
         e = await setExtractPaused(api, ws, idText(e.id), work.paused);
-      return { id: e.id, state: e.is_paused === undefined ? null : e.is_paused ? 'paused' : (e.status ?? null) };
+      return {
+        id: e.id,
+        state: e.is_paused === undefined ? null : e.is_paused ? 'paused' : (e.status ?? null),
+        ...(note ? { note } : {}),
+      };
     }
   }
 }
 
 /**
- * Creates an extract; after a lost answer, an extract of the template and account is the one
- * created (the plan found none for that account).
+ * Creates an extract, unless one of the template and account is there now: the plan found none,
+ * but a recipe built earlier in the same apply makes the extracts it needs. After a lost answer,
+ * an extract of the template and account is the one created.
  */
 async function createOrAdopt(
   api: Service,
   ws: string,
-  templateId: string,
-  accountId: string,
-  table: { id: string | undefined },
-  schedule: Schedule | undefined,
-): Promise<Extract> {
+  work: ExtractWork,
+): Promise<{ extract: Extract; adopted: boolean }> {
+  const { templateId, accountId, table } = work;
+  const find = (all: Extract[]) =>
+    all.find((e) => templateOfExtract(e) === templateId && extractAccount(e) === accountId);
+  const found = find(await (table.found ??= collect(listExtracts(api, ws, { datasourceNames: [table.dataSource] }))));
+  if (found) return { extract: found, adopted: true };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await createExtract(api, ws, { templateId, accountId, dataTableId: table.id, schedule });
+      const schedule = work.schedule as Schedule | undefined;
+      return {
+        extract: await createExtract(api, ws, { templateId, accountId, dataTableId: table.id, schedule }),
+        adopted: false,
+      };
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
-      const landed = (await collect(listExtracts(api, ws))).find(
-        (e) => templateOfExtract(e) === templateId && extractAccount(e) === accountId,
-      );
-      if (landed) return landed;
+      const landed = find(await collect(listExtracts(api, ws, { datasourceNames: [table.dataSource] })));
+      if (landed) return { extract: landed, adopted: false };
     }
   }
 }

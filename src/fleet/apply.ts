@@ -446,6 +446,7 @@ async function applyKind(api: Service, ws: string, c: KindChange, opts: FleetApp
     const done = await applyKindChange(api, ws, c);
     r.id = done.id ?? r.id;
     r.state = done.state ?? null;
+    r.note = done.note;
   } catch (err) {
     return failed(r, err, api);
   }

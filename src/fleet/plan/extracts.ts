@@ -61,8 +61,12 @@ export const templateOfExtract = (e: Extract) => (e.template?.id !== undefined ?
 export interface ExtractWork {
   templateId: string;
   accountId: string;
-  /** the table the template's extracts fill in this workspace; the first create makes one when none */
-  table: { id: string | undefined };
+  /**
+   * What the creates of one entry in one workspace share: the table the template's extracts fill
+   * (the first create makes one when there is none), and the data source's extracts as apply
+   * finds them (a recipe's build in the same apply may have made one for the account).
+   */
+  table: { id: string | undefined; dataSource: string; found?: Promise<Extract[]> };
   schedule: string | undefined;
   paused: boolean | undefined;
 }
@@ -107,7 +111,10 @@ export async function planExtracts(
         'connection_not_found',
         `workspace ${ws} has no ${entry.dataSource} connection; connect it first (\`${suggest(['iframe-url', '--type', 'datasource', '--name', entry.dataSource], { workspace: ws })}\`)`,
       );
-    const table = { id: own[0]?.data_table_id !== undefined ? idText(own[0].data_table_id) : undefined };
+    const table = {
+      id: own[0]?.data_table_id !== undefined ? idText(own[0].data_table_id) : undefined,
+      dataSource: entry.dataSource,
+    };
     const claimed = new Set<Extract>();
     for (const a of matched) {
       const e = own.find((x) => extractAccount(x) === a.id && !claimed.has(x));
@@ -196,7 +203,7 @@ function planExisting(ws: string, entry: ExtractEntry, e: Extract, a: SourceAcco
   withWork<ExtractWork>(change, {
     templateId: templateOfExtract(e) ?? '',
     accountId: a.id,
-    table: { id: undefined },
+    table: { id: undefined, dataSource: entry.dataSource },
     schedule: schedule?.now,
     paused,
   });

@@ -244,6 +244,42 @@ describe('fleet kinds: extracts, destinations, accounts, tables', () => {
     ).toEqual(['Lake']);
   });
 
+  it("an extract a recipe's build made in the same apply is taken, not made twice", async () => {
+    // Active, not selected for extraction: the demo has no extract of it.
+    const remote = accountsOf(101, 'google_ads')[1].account_id;
+    const f = writeFile(
+      'recipe-and-extract.yaml',
+      `workspaces: [101]
+recipes:
+  - template: Paid Media Performance
+    sources:
+      - data_source: google_ads
+        accounts: [remote:${remote}]
+extracts:
+  - template: Google Ads Campaign performance
+    data_source: google_ads
+    accounts: [remote:${remote}]
+    schedule: daily
+`,
+    );
+    const apply = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
+    expect(apply.code, apply.stderr).toBe(0);
+    const row = apply.json().find((r: any) => r.resource === 'extract');
+    expect(row.note).toContain('was there already');
+    const account = accountsOf(101, 'google_ads')[1].id;
+    expect(state().extracts.filter((e: any) => e.account_entity_id === account)).toHaveLength(1);
+    const again = await cli(sb, ['plan', '-f', f, '--json']);
+    const [w] = again.json().workspaces;
+    expect([w.changes, w.blocked]).toEqual([[], []]);
+    // The demo's extracts of the template stay, as notes; none of them is the account's.
+    expect(w.notes.map((n: any) => n.code)).toEqual([
+      'extract_not_in_file',
+      'extract_not_in_file',
+      'extract_not_in_file',
+    ]);
+    expect(JSON.stringify(w.notes)).not.toContain(remote);
+  });
+
   it('a saved plan is refused when an object of the kinds moved, naming it', async () => {
     const f = writeFile('saved.yaml', FLEET);
     const saved = writeFile('saved-plan.json', '');
