@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { ExitError } from '../../errors.js';
 import { parseWaves, type Wave, type WaveBound, type WavesOutcome } from '../../fleet/waves.js';
 import { parsePositiveInt } from '../../util/validate.js';
+import { workspaceKeyText } from '../shared/plan-text.js';
 
 /** `--max-changes` and `--waves` as given, checked before anything is sent (exit 2 naming the flag). */
 export interface Limits {
@@ -31,7 +32,7 @@ export function checkMaxChanges(changes: number, max: number | undefined, saved:
 
 /** A wave for a person: `wave 1 of 3: 101, agency roles`, or `wave 1 of 3 failed: 101` with how it `ended`. */
 export function waveText(w: Wave, ended?: string): string {
-  const parts = w.workspaces.map((p) => p.workspace_id);
+  const parts = w.workspaces.map((p) => workspaceKeyText(p.workspace_id));
   if (w.agency) parts.push('agency roles');
   return `wave ${w.number} of ${w.of}${ended ? ` ${ended}` : ''}: ${parts.join(', ')}`;
 }
@@ -56,7 +57,7 @@ export function reportWaves(ctx: Context, waves: Wave[], outcome: WavesOutcome, 
   }
   const failed = outcome.failed;
   if (!failed || outcome.notStarted.length === 0) return;
-  const untouched = outcome.notStarted.flatMap((w) => w.workspaces.map((p) => p.workspace_id));
+  const untouched = outcome.notStarted.flatMap((w) => w.workspaces.map((p) => workspaceKeyText(p.workspace_id)));
   ctx.output.warn(
     `wave ${failed.number} of ${failed.of} ${outcome.stopped ? 'was stopped' : 'failed'}, so ${later(failed)} not started: nothing was sent to workspace(s) ${untouched.join(', ')}; ${outcome.stopped ? '' : 'once the failure is dealt with, '}\`${replan}\` shows what is left`,
   );

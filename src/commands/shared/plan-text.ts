@@ -24,9 +24,12 @@ export function workspaceText(p: Pick<WorkspacePlan, 'workspace_id' | 'client'>)
 
 /** The line apply writes as it begins a recipe or an endpoint of a workspace. */
 export function workBegunText(w: WorkBegun): string {
-  // A workspace still to create is known by its title (`new:TITLE`, select.ts).
-  const where = isNewKey(w.workspace) ? `"${w.workspace.slice('new:'.length)}" (new)` : w.workspace;
-  return `[${where}] ${resourceText(w.resource, w.name)}: ${w.action}`;
+  return `[${workspaceKeyText(w.workspace)}] ${resourceText(w.resource, w.name)}: ${w.action}`;
+}
+
+/** A workspace in a list: its id, or for one still to create (`new:TITLE`, select.ts) its title. */
+export function workspaceKeyText(key: string): string {
+  return isNewKey(key) ? `"${key.slice('new:'.length)}" (new)` : key;
 }
 
 /** `recipe "Paid Media"`, `webhook https://…`: a resource by its name in the file (a url bare, a title quoted). */

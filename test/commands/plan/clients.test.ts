@@ -90,6 +90,15 @@ describe('clients: a workspace per client', () => {
     expect(again.stdout).toContain('No changes: the workspaces match the file.');
   });
 
+  it('waves name a workspace still to create by its title, and by its id once created', async () => {
+    const f = writeFile('waves.yaml', CLIENTS);
+    const r = await t.edp('apply', '-f', f, '--yes', '--json', '--waves', '2');
+    expect(r.code).toBe(0);
+    const id = t.sb.store.state.workspaces.find((w) => w.title === 'Umbrella Foods')!.id;
+    expect(r.stderr).toContain('wave 2 of 2: "Umbrella Foods" (new)\n');
+    expect(r.stderr).toContain(`wave 2 of 2 ended without failure: ${id}\n`);
+  });
+
   it('refuses two clients of one title, and a file with neither workspaces nor clients, naming the place (exit 2, nothing sent)', async () => {
     await http(t.sb, 'DELETE', '/_sandbox/requests');
     const twice = writeFile('twice.yaml', 'clients:\n  - title: Acme Retail\n  - title: Acme Retail\n');
