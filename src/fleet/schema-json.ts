@@ -30,7 +30,7 @@ export function fleetJsonSchema(): Record<string, unknown> {
     $id: FLEET_SCHEMA_URL,
     title: 'edp fleet file',
     description:
-      'The desired state of an agency, read by `edp plan -f` and `edp apply -f` and written by `edp export` (docs/guide.md, Fleet as code).',
+      'The desired state of an agency: the file the plan and apply commands read and the export command writes (docs/guide.md, Fleet as code).',
     ...rest,
   };
 }
