@@ -16,16 +16,8 @@ import { kindsDocument, parseKinds, type FleetKinds } from './kinds-file.js';
  * are the agency's custom roles, matched by title.
  */
 
-/** `all`, or selectors: workspace ids, `all`, `title:TEXT`, `group:NAME` (select.ts resolves them). */
-export type Scope = string[] | 'all';
-
-/** A client of the agency: one workspace, by title (created when missing) or pinned by id (renamed). */
-export interface ClientEntry {
-  title: string;
-  id?: string | undefined;
-  groups: string[];
-  vars: Record<string, string>;
-}
+import type { ClientEntry, Scope } from './scope.js';
+export type { ClientEntry, Scope } from './scope.js';
 
 export interface RecipeEntry {
   template: string;

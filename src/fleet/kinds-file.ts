@@ -1,6 +1,6 @@
 import { DESTINATION_PARAMS, S3_READ_ONLY } from '../contract/destinations.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import type { Scope } from './file.js';
+import type { Scope } from './scope.js';
 
 /**
  * The fleet file's extracts, destinations, accounts and tables (docs/guide.md, Fleet as code),

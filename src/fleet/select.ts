@@ -3,7 +3,7 @@ import type { Service } from '../api/service.js';
 import { collect } from '../util/collect.js';
 import { closest } from '../util/did-you-mean.js';
 import { idText } from '../util/json.js';
-import type { ClientEntry, Scope } from './file.js';
+import type { ClientEntry, Scope } from './scope.js';
 
 /** The workspaces a choice names: its ids, or every workspace of the agency. */
 export async function workspacesOf(api: Service, choice: string[] | 'all'): Promise<string[]> {
