@@ -114,5 +114,13 @@ describe('values: ${var.NAME} from the client, ${env.NAME} from the environment'
     const applied = await edp(['apply', out, '--yes', '--json', ...FAST]);
     expect(applied.code).toBe(0);
     expect(endpointsOf(t.sb, 101).map((e: any) => e.url)).toEqual([`https://hooks.example.com/acme?key=${SECRET}`]);
+
+    // A value that changed since is sent as it is now, and is drift where it changes what apply would do.
+    const again = join(tempDir().dir, 'again.json');
+    expect((await edp(['plan', '-f', f, '--out', again])).code).toBe(0);
+    const moved = await edp(['apply', again, '--yes', '--json'], { HOOK_KEY: 'rotated' });
+    expect(moved.code).toBe(6);
+    expect(moved.stderr).toContain('workspace 101: the changes to make are no longer the ones reviewed');
+    expect(endpointsOf(t.sb, 101)).toHaveLength(1);
   }, 20_000);
 });
