@@ -10,7 +10,6 @@ import { destinationReader } from './plan/destinations.js';
 import { extractAccount, templateOfExtract } from './plan/extracts.js';
 import { listTemplates } from '../api/extract-templates.js';
 import { listExtracts } from '../api/extracts.js';
-import { accountReader } from './plan/recipes.js';
 import { selectionOf, tableReader } from './plan/tables.js';
 
 /**
@@ -27,7 +26,9 @@ export interface KindsRead {
 }
 
 export async function exportKinds(api: Service, ws: string, warn: (text: string) => void): Promise<KindsRead> {
-  const readSource = sourceAccountsReader(api, ws, accountReader(api, ws));
+  const read = sourceAccountsReader(api, ws);
+  // Accounts are named by their remote ids, the same in every workspace.
+  const readSource = (ds: string) => read(ds).then((s) => s.withRemotes());
   const readDestinations = destinationReader(api, ws);
   const readTables = tableReader(api, ws);
   const [sources, destinations, tables, extractsRead] = await Promise.all([

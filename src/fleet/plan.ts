@@ -270,7 +270,7 @@ async function planWorkspace(
     }
     const readAccounts = accountReader(api, ws);
     // Read alongside the recipes and endpoints; an error of either is the workspace's.
-    const kinds = planKinds(api, ws, file.kinds, (list) => entriesHere.of(list), readAccounts, sendSecrets).then(
+    const kinds = planKinds(api, ws, file.kinds, (list) => entriesHere.of(list), sendSecrets).then(
       (k) => ({ k }),
       (err: unknown) => ({ err }),
     );

@@ -5,8 +5,15 @@ import type { Service } from '../../api/service.js';
 import { collect } from '../../util/collect.js';
 import { idText } from '../../util/json.js';
 import type { ExtractEntry } from '../kinds-file.js';
-import { accountText, matchAccounts, type SourceAccount, type SourceAccounts } from './accounts.js';
-import type { Change, WorkspacePlan } from './types.js';
+import {
+  accountText,
+  matchAccounts,
+  withNames,
+  type PlanPart,
+  type SourceAccount,
+  type SourceAccounts,
+} from './accounts.js';
+import type { Change } from './types.js';
 import { withWork } from './work.js';
 
 /**
@@ -76,97 +83,108 @@ export async function planExtracts(
   entries: ExtractEntry[],
   readExtraction: (ds: string) => Promise<SourceExtraction>,
   readSource: (ds: string) => Promise<SourceAccounts>,
-  out: WorkspacePlan,
+  out: PlanPart,
 ): Promise<void> {
   const read = await Promise.all(
     entries.map((e) => Promise.all([readExtraction(e.dataSource), readSource(e.dataSource)])),
   );
-  entries.forEach((entry, i) => {
+  for (const [i, entry] of entries.entries()) {
     const [{ templates, extracts }, source] = read[i]!;
-    const name = entry.template;
-    const block = (code: string, message: string) => out.blocked.push({ resource: 'extract', name, code, message });
-    const found = findTemplate(templates, entry.template);
-    const list = `\`${suggest(['extract-templates', 'list', '--data-source', entry.dataSource], { workspace: ws })}\``;
-    if (found.several) {
-      block(
-        'template_ambiguous',
-        `${found.several.length} ${entry.dataSource} templates are titled "${entry.template}" (${found.several.map((t) => idText(t.id)).join(', ')}); name one by id (${list} lists them)`,
-      );
-      return;
+    await withNames(source, entry.accounts, (s, part) => planEntry(ws, entry, templates, extracts, s, part), out);
+  }
+}
+
+function planEntry(
+  ws: string,
+  entry: ExtractEntry,
+  templates: ExtractTemplate[],
+  extracts: Extract[],
+  source: SourceAccounts,
+  out: PlanPart,
+): void {
+  const name = entry.template;
+  const block = (code: string, message: string) => out.blocked.push({ resource: 'extract', name, code, message });
+  const found = findTemplate(templates, entry.template);
+  const list = `\`${suggest(['extract-templates', 'list', '--data-source', entry.dataSource], { workspace: ws })}\``;
+  if (found.several) {
+    block(
+      'template_ambiguous',
+      `${found.several.length} ${entry.dataSource} templates are titled "${entry.template}" (${found.several.map((t) => idText(t.id)).join(', ')}); name one by id (${list} lists them)`,
+    );
+    return;
+  }
+  if (!found.template) {
+    block(
+      'template_not_found',
+      `no ${entry.dataSource} extraction template "${entry.template}" in workspace ${ws}; ${list} lists them`,
+    );
+    return;
+  }
+  const templateId = idText(found.template.id);
+  const own = extracts.filter((e) => templateOfExtract(e) === templateId).sort((a, b) => Number(a.id) - Number(b.id));
+  const { matched, problems } = matchAccounts(entry.accounts, source.accounts);
+  for (const p of problems)
+    block('account_unresolved', `${entry.dataSource} account ${p.selector} in workspace ${ws}: ${p.reason}`);
+  if (source.connections.length === 0)
+    block(
+      'connection_not_found',
+      `workspace ${ws} has no ${entry.dataSource} connection; connect it first (\`${suggest(['iframe-url', '--type', 'datasource', '--name', entry.dataSource], { workspace: ws })}\`)`,
+    );
+  const table = {
+    id: own[0]?.data_table_id !== undefined ? idText(own[0].data_table_id) : undefined,
+    dataSource: entry.dataSource,
+  };
+  const claimed = new Set<Extract>();
+  for (const a of matched) {
+    const e = own.find((x) => extractAccount(x) === a.id && !claimed.has(x));
+    if (e) {
+      claimed.add(e);
+      planExisting(ws, entry, e, a, out);
+      continue;
     }
-    if (!found.template) {
+    if (!a.account.is_active) {
       block(
-        'template_not_found',
-        `no ${entry.dataSource} extraction template "${entry.template}" in workspace ${ws}; ${list} lists them`,
+        'account_inactive',
+        `${entry.dataSource} account ${accountText(a)} in workspace ${ws} is inactive, and an extract is made only for an active account; reconnect it (\`${suggest(['iframe-url', '--type', 'datasource', '--name', entry.dataSource], { workspace: ws })}\`) or leave it out of the file`,
       );
-      return;
+      continue;
     }
-    const templateId = idText(found.template.id);
-    const own = extracts.filter((e) => templateOfExtract(e) === templateId).sort((a, b) => Number(a.id) - Number(b.id));
-    const { matched, problems } = matchAccounts(entry.accounts, source.accounts);
-    for (const p of problems)
-      block('account_unresolved', `${entry.dataSource} account ${p.selector} in workspace ${ws}: ${p.reason}`);
-    if (source.connections.length === 0)
-      block(
-        'connection_not_found',
-        `workspace ${ws} has no ${entry.dataSource} connection; connect it first (\`${suggest(['iframe-url', '--type', 'datasource', '--name', entry.dataSource], { workspace: ws })}\`)`,
-      );
-    const table = {
-      id: own[0]?.data_table_id !== undefined ? idText(own[0].data_table_id) : undefined,
-      dataSource: entry.dataSource,
+    const change: Change = {
+      resource: 'extract',
+      name,
+      action: 'create',
+      id: null,
+      detail: {
+        data_source: entry.dataSource,
+        template_id: found.template.id,
+        account: accountText(a),
+        schedule: entry.schedule ?? null,
+        paused: entry.paused ?? false,
+      },
     };
-    const claimed = new Set<Extract>();
-    for (const a of matched) {
-      const e = own.find((x) => extractAccount(x) === a.id && !claimed.has(x));
-      if (e) {
-        claimed.add(e);
-        planExisting(ws, entry, e, a, out);
-        continue;
-      }
-      if (!a.account.is_active) {
-        block(
-          'account_inactive',
-          `${entry.dataSource} account ${accountText(a)} in workspace ${ws} is inactive, and an extract is made only for an active account; reconnect it (\`${suggest(['iframe-url', '--type', 'datasource', '--name', entry.dataSource], { workspace: ws })}\`) or leave it out of the file`,
-        );
-        continue;
-      }
-      const change: Change = {
-        resource: 'extract',
-        name,
-        action: 'create',
-        id: null,
-        detail: {
-          data_source: entry.dataSource,
-          template_id: found.template.id,
-          account: accountText(a),
-          schedule: entry.schedule ?? null,
-          paused: entry.paused ?? false,
-        },
-      };
-      withWork<ExtractWork>(change, {
-        templateId,
-        accountId: a.id,
-        table,
-        schedule: entry.schedule,
-        paused: entry.paused,
-      });
-      out.changes.push(change);
-    }
-    const named = new Map(source.accounts.map((a) => [a.id, a]));
-    for (const e of own.filter((x) => !claimed.has(x))) {
-      const a = named.get(extractAccount(e));
-      out.notes.push({
-        resource: 'extract',
-        name,
-        code: 'extract_not_in_file',
-        message: `extract ${idText(e.id)} (account ${a ? accountText(a) : extractAccount(e)}) is not in the file; the service has no delete for extracts, so it stays${e.is_paused ? ' (paused)' : `: pause it with \`${suggest(['extracts', 'pause', idText(e.id)], { workspace: ws })}\`, or add its account to the file`}`,
-      });
-    }
-  });
+    withWork<ExtractWork>(change, {
+      templateId,
+      accountId: a.id,
+      table,
+      schedule: entry.schedule,
+      paused: entry.paused,
+    });
+    out.changes.push(change);
+  }
+  const named = new Map(source.accounts.map((a) => [a.id, a]));
+  for (const e of own.filter((x) => !claimed.has(x))) {
+    const a = named.get(extractAccount(e));
+    out.notes.push({
+      resource: 'extract',
+      name,
+      code: 'extract_not_in_file',
+      message: `extract ${idText(e.id)} (account ${a ? accountText(a) : extractAccount(e)}) is not in the file; the service has no delete for extracts, so it stays${e.is_paused ? ' (paused)' : `: pause it with \`${suggest(['extracts', 'pause', idText(e.id)], { workspace: ws })}\`, or add its account to the file`}`,
+    });
+  }
 }
 
 /** An extract the file names: its schedule and pause, where the file gives them. */
-function planExisting(ws: string, entry: ExtractEntry, e: Extract, a: SourceAccount, out: WorkspacePlan): void {
+function planExisting(ws: string, entry: ExtractEntry, e: Extract, a: SourceAccount, out: PlanPart): void {
   const given = (e as { schedule?: unknown }).schedule;
   const live = typeof given === 'string' ? given : null;
   const schedule =

@@ -2,7 +2,6 @@ import type { Service } from '../../api/service.js';
 import { suggest } from '../../util/suggest.js';
 import type { AccountsEntry, ExtractEntry, FleetKinds, TableEntry } from '../kinds-file.js';
 import { sentValue } from '../values.js';
-import type { ConnectionAccounts } from './recipes.js';
 import { planAccounts, sourceAccountsReader, type SourceAccounts } from './accounts.js';
 import { destinationReader, planDestinations } from './destinations.js';
 import { extractionReader, planExtracts, templateOfExtract, extractAccount } from './extracts.js';
@@ -35,7 +34,6 @@ export async function planKinds(
   k: FleetKinds,
   /** the entries of a section that apply to the workspace, their values resolved there */
   of: <E extends object>(list: readonly E[]) => E[],
-  readAccounts: (connectionId: string) => Promise<ConnectionAccounts>,
   sendSecrets: boolean,
 ): Promise<Pick<WorkspacePlan, 'changes' | 'blocked' | 'notes' | 'live'>> {
   const part = (): WorkspacePlan => ({
@@ -50,7 +48,7 @@ export async function planKinds(
     endpoints: [],
   });
   const [accounts, destinations, extracts, tables] = [part(), part(), part(), part()];
-  const readSource = sourceAccountsReader(api, ws, readAccounts);
+  const readSource = sourceAccountsReader(api, ws);
   const readExtraction = extractionReader(api, ws);
   const readDestinations = destinationReader(api, ws);
   const readTables = tableReader(api, ws);
