@@ -128,6 +128,8 @@ export async function runBulk(ctx: Context, opts: BulkFlags, req: BulkRequest): 
     concurrency: concurrency(workspaces.length),
     read: () => live.update(`reading workspaces: ${++readCount}/${workspaces.length}`),
   }).finally(() => live.stop());
+  // Stopped while reading (Ctrl-C, or the output gone before any change): nothing was sent.
+  if (ctx.signal?.aborted) throw ctx.signal.reason;
   const untold = read.reduce((n, w) => n + w.untold, 0);
   if (untold > 0)
     ctx.output.warn(

@@ -45,6 +45,17 @@ describe('a bulk action stopped', () => {
     ]);
   });
 
+  it('Ctrl-C while the items are read: nothing sent, nothing printed, exit 130', async () => {
+    await control(t.sb, 'DELETE', '/requests');
+    const stop = new AbortController();
+    stop.abort(Object.assign(new Error('interrupted'), { name: 'InterruptedError' }));
+    const r = await cli(t.sb, ['loads', 'pause', '-w', '101,102,103', '--yes'], { signal: stop.signal });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toContain('could not be read');
+    expect(paused()).toEqual([]);
+  });
+
   for (const lines of [0, 1]) {
     it(`\`2>&1 | head -${lines}\` once the changes began: the run goes on to its end, exit 141`, async () => {
       const r = await cli(t.sb, ['loads', 'pause', '-w', '101,102,103', '--concurrency', '1', '--yes'], {
