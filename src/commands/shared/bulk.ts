@@ -113,7 +113,7 @@ export async function runBulk(ctx: Context, opts: BulkFlags, req: BulkRequest): 
   // Before any request, as apply: off a terminal nobody can be asked.
   if (!opts.yes && !ctx.interactive)
     throw new UsageError(
-      `${words.command} across items changes workspaces; pass --yes to ${words.ask.toLowerCase()} them without a prompt (no prompt: not a terminal, CI set, or --no-input)`,
+      `${words.command} in bulk changes workspaces; pass --yes to ${words.ask.toLowerCase()} them without a prompt (no prompt: not a terminal, CI set, or --no-input)`,
     );
   const selection: BulkSelection = {
     ...req.selection,
