@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, control, sandbox } from '../../helpers.js';
+import { cli, control, http, sandbox } from '../../helpers.js';
 import { FAST, useFiles } from '../../fixtures/files.js';
 
 /**
@@ -117,6 +117,23 @@ describe('fleet kinds: extracts, destinations, accounts, tables', () => {
     const plan = await cli(sb, ['plan', '-f', out, '--detailed-exitcode']);
     expect(plan.code, plan.stdout).toBe(0);
     expect(plan.stdout).toContain('No changes');
+  });
+
+  it('a plan with nothing to do reads no remote account ids; one that names or changes accounts does', async () => {
+    const f = writeFile('quiet.yaml', FLEET);
+    expect((await cli(sb, ['apply', '-f', f, '--yes', '-w', '101', ...FAST])).code).toBe(0);
+    const v3Lists = async () => {
+      const journal = (await http(sb, 'GET', '/_sandbox/requests')).body.results as Array<{ path: string }>;
+      await http(sb, 'DELETE', '/_sandbox/requests');
+      return journal.filter((r) => /^\/api\/v3\/connections\/\d+\/accounts$/.test(r.path)).length;
+    };
+    await v3Lists();
+    expect((await cli(sb, ['plan', '-f', f, '-w', '101', '--detailed-exitcode'])).code).toBe(0);
+    expect(await v3Lists()).toBe(0);
+    writeFileSync(f, FLEET.replace('enabled: [all-active]', 'enabled: []'));
+    const plan = await cli(sb, ['plan', '-f', f, '-w', '101', '--json']);
+    expect(plan.json().workspaces[0].changes[0].detail.disable[0]).toMatch(/^remote:/);
+    expect(await v3Lists()).toBeGreaterThan(0);
   });
 
   it('an edit of each kind plans exactly that change', async () => {
