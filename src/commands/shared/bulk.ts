@@ -153,8 +153,8 @@ export async function runBulk(ctx: Context, opts: BulkFlags, req: BulkRequest): 
   }
   const all = [...early, ...rows];
   const shown = all.map(shownRow);
-  if (ctx.output.machine) ctx.output.json(shown);
-  else if (shown.length > 0) await ctx.output.list(shown, columns);
+  if (ctx.output.flags.ndjson || (!ctx.output.machine && shown.length > 0)) await ctx.output.list(shown, columns);
+  else if (ctx.output.machine) ctx.output.json(shown);
   const failures = all.filter((r) => r.outcome !== 'ok').map((r) => r.error);
   if (failures.length > 0 && !ctx.output.machine)
     ctx.output.warn(

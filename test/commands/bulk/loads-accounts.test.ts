@@ -72,6 +72,17 @@ describe('loads in bulk', () => {
     expect(await writes()).toEqual(['PUT /api/v3/loads/8001/run 202', 'PUT /api/v3/loads/8003/run 202']);
   });
 
+  it('--ndjson: one row per line', async () => {
+    const r = await cli(t.sb, ['loads', 'run', '--failed', '-w', '101,102,103', '--yes', '--ndjson']);
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([8001, 8003]);
+  });
+
   it('pause, then unpause, every load of two workspaces', async () => {
     const p = await cli(t.sb, ['loads', 'pause', '-w', '102,103', '--yes']);
     expect(p.code).toBe(0);
