@@ -20,6 +20,7 @@ import { idText } from '../../util/json.js';
 import type { StepReporter } from '../../recipes/deploy.js';
 import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
+import { requireYesOffTerminal } from '../shared/confirm.js';
 import { FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import { errorJson, reportError } from '../../output/errors.js';
@@ -54,10 +55,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const only = saved ? (saved.source.workspaces ?? undefined) : scope?.value;
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   const wait = waitPolling(ctx, opts);
-  if (!opts.yes && !ctx.interactive)
-    throw new UsageError(
-      'apply changes workspaces; pass --yes to apply without a prompt (no prompt: not a terminal, CI set, or --no-input)',
-    );
+  requireYesOffTerminal(ctx, opts.yes, 'apply', 'apply');
   if (saved) {
     const origin = new URL(ctx.baseUrl()).origin;
     if (origin !== saved.source.service)

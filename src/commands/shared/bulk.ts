@@ -18,6 +18,7 @@ import { idText, jsonInteger } from '../../util/json.js';
 import type { Service } from '../../api/service.js';
 import { parseId } from '../../util/validate.js';
 import { fleetConcurrency } from './concurrency.js';
+import { requireYesOffTerminal } from './confirm.js';
 import { parseNames } from './names.js';
 import { parseName } from './options.js';
 import type { BulkFlags } from './flags.js';
@@ -111,10 +112,7 @@ export async function runBulk(ctx: Context, opts: BulkFlags, req: BulkRequest): 
   const scope = workspaceChoice(ctx, opts);
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   // Before any request, as apply: off a terminal nobody can be asked.
-  if (!opts.yes && !ctx.interactive)
-    throw new UsageError(
-      `${words.command} in bulk changes workspaces; pass --yes to ${words.ask.toLowerCase()} them without a prompt (no prompt: not a terminal, CI set, or --no-input)`,
-    );
+  requireYesOffTerminal(ctx, opts.yes, `${words.command} in bulk`, `${words.ask.toLowerCase()} them`);
   const selection: BulkSelection = {
     ...req.selection,
     ids: req.ids.length > 0 ? req.ids : undefined,

@@ -22,3 +22,15 @@ export async function confirmOrRequireYes(
   const ok = await confirm({ message: question, default: false }, ctx.promptContext());
   if (!ok) throw new NotConfirmedError();
 }
+
+/**
+ * A verb that changes workspaces after a question (`apply`, a bulk action): off a terminal
+ * nobody can be asked, so it is refused before any request unless --yes. `what` names the
+ * command, `verb` what --yes lets it do.
+ */
+export function requireYesOffTerminal(ctx: Context, yes: boolean | undefined, what: string, verb: string): void {
+  if (!yes && !ctx.interactive)
+    throw new UsageError(
+      `${what} changes workspaces; pass --yes to ${verb} without a prompt (no prompt: not a terminal, CI set, or --no-input)`,
+    );
+}
