@@ -12,16 +12,24 @@
 // (ten times the bench's, so that the noise of a process's start does not count as a
 // request), the median of three, in the same run. Peak memory is the process's maximum
 // resident set (GNU time's %M). Measured in one run; no assertions.
+//
+// Then the fleet file's other kinds: `edp plan` of a file with an extracts, a destinations, an
+// accounts and a tables entry over the same sizes, each workspace already as the file says (an
+// apply made it so, with no latency), so that the plan reads every kind and finds nothing to
+// do: against its ideal chain as above (measured the same way, from one workspace and from two),
+// with the peak memory and what each workspace adds to it (the growth from the smallest size).
+// `--kinds` measures only these.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startSandbox } from '../dist/sandbox.js';
-import { benchDir, benchEnv, fleetFile as writeFleetFile, growFleet, json } from './lib/fleet.mjs';
+import { benchDir, benchEnv, fleetFile as writeFleetFile, growFleet, json, kindsFile } from './lib/fleet.mjs';
 
 const LATENCY_MS = 20;
 const CHAIN_LATENCY_MS = 200;
 const BUILD_SECONDS = 0.2;
 const CONCURRENCY = 16; // the `auto` default's cap (src/config/defaults.ts)
 const SIZES = process.argv.slice(2).map(Number).filter(Boolean);
+const KINDS_ONLY = process.argv.includes('--kinds');
 const sizes = SIZES.length > 0 ? SIZES : [20, 100, 500];
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
@@ -69,7 +77,56 @@ const concurrencyFlag = (c) => (c === undefined ? [] : ['--concurrency', String(
 const plan = (file, c) => edp(['plan', '-f', file, '--detailed-exitcode', ...concurrencyFlag(c)], [10]);
 const apply = (file, c) => edp(['apply', '-f', file, '--yes', '--poll-interval', '100ms', ...concurrencyFlag(c)]);
 
+/** The rows of the fleet file's other kinds (see the top): plan, nothing to do, every kind read. */
+async function kindsRows() {
+  const file = (ws) => kindsFile(dir, ws);
+  await latency(0);
+  // Every workspace made as the file says: the extracts, their table, the connection.
+  // (The table is made by the extracts: a second apply sets its fields.)
+  for (let i = 0; i < 2; i++) await edp(['apply', '-f', file(workspaces.slice(0, Math.max(...sizes))), '--yes']);
+  const planKinds = (f, c) => edp(['plan', '-f', f, '--detailed-exitcode', ...concurrencyFlag(c)]);
+  const chainOf = async (f, concurrency) => {
+    const chains = [];
+    for (let i = 0; i < 3; i++) {
+      await latency(0);
+      const fast = await planKinds(f, concurrency);
+      await latency(CHAIN_LATENCY_MS);
+      const slow = await planKinds(f, concurrency);
+      chains.push((slow.ms - fast.ms) / CHAIN_LATENCY_MS);
+    }
+    return chains.sort((a, b) => a - b)[1];
+  };
+  const one = await chainOf(file([101]), 1);
+  const workspace = Math.max(1, Math.round((await chainOf(file([101, 102]), 1)) - one));
+  const chain = { agency: Math.max(0, Math.round(one) - workspace), workspace };
+  console.log(
+    `fleet plan of extracts, destinations, accounts and tables (nothing to do); requests in a row: ${chain.agency} for the agency + ${chain.workspace} per workspace`,
+  );
+  console.log(
+    `  ${'run'.padEnd(30)} ${'measured'.padStart(9)} ${'no latency'.padStart(11)} ${'latency bound'.padStart(14)} ${'ratio'.padStart(6)} ${'peak MiB'.padStart(9)} ${'KiB/ws'.padStart(7)}`,
+  );
+  let first;
+  for (const n of sizes) {
+    const f = file(workspaces.slice(0, n));
+    await latency(0);
+    const floor = await planKinds(f);
+    await latency(LATENCY_MS);
+    const measured = await planKinds(f);
+    const bound = (chain.agency + Math.ceil(n / CONCURRENCY) * chain.workspace) * LATENCY_MS;
+    const ideal = Math.max(floor.ms, bound);
+    first ??= { n, mib: measured.mib };
+    const perWorkspace = n > first.n ? ((measured.mib - first.mib) * 1024) / (n - first.n) : NaN;
+    console.log(
+      `  ${`plan, every kind, ${n} workspaces`.padEnd(30)} ${`${Math.round(measured.ms)} ms`.padStart(9)} ${`${Math.round(floor.ms)} ms`.padStart(11)} ${`${Math.round(bound)} ms`.padStart(14)} ${`${(measured.ms / ideal).toFixed(2)}x`.padStart(6)} ${measured.mib.toFixed(0).padStart(9)} ${(Number.isNaN(perWorkspace) ? '' : perWorkspace.toFixed(0)).padStart(7)}`,
+    );
+  }
+}
+
 try {
+  if (KINDS_ONLY) {
+    await kindsRows();
+    process.exit(0);
+  }
   const oneFile = fleetFile([101]);
   const two = fleetFile([101, 102]);
   // Requests in a row of a run over `file`, at `concurrency`: the median of three.
@@ -123,6 +180,8 @@ try {
       );
     }
   }
+  reset();
+  await kindsRows();
 } finally {
   await sandbox.close();
 }

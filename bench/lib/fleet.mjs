@@ -71,3 +71,33 @@ roles:
   );
   return file;
 }
+
+/**
+ * The fleet file of the kinds bench, over `ws`, written in `dir`: an extract per active account
+ * of a template, an S3 connection (its keys sent only when it is created), the accounts enabled
+ * for extraction, and the fields the extracts' table delivers.
+ */
+export function kindsFile(dir, ws) {
+  const file = join(dir, `kinds-${ws.length}-${ws[0]}.yaml`);
+  writeFileSync(
+    file,
+    `workspaces: [${ws.join(', ')}]
+extracts:
+  - template: Facebook Ads Campaign performance
+    data_source: facebook_ads
+    accounts: [all-active]
+    schedule: daily
+destinations:
+  - destination: s3
+    title: Lake
+    params: {bucket: fleet-lake, region: eu-west-1, aws_access_key_id: AKIABENCH, aws_secret_access_key: bench-secret}
+accounts:
+  - data_source: google_ads
+    enabled: [all-active]
+tables:
+  - table: Facebook Ads Campaign performance
+    selected_fields: [date, campaign_id, campaign_name, impressions, clicks, spend]
+`,
+  );
+  return file;
+}
