@@ -136,6 +136,24 @@ describe('fleet kinds: extracts, destinations, accounts, tables', () => {
     expect(await v3Lists()).toBeGreaterThan(0);
   });
 
+  it('--prune deletes none of the kinds: the contract has no delete for them', async () => {
+    const f = writeFile('prune.yaml', FLEET);
+    expect((await cli(sb, ['apply', '-f', f, '--yes', '-w', '101', ...FAST])).code).toBe(0);
+    const [first] = accountsOf(101, 'facebook_ads').filter((a: any) => a.is_active);
+    writeFileSync(
+      f,
+      FLEET.replace(
+        'accounts: [all-active]\n    schedule',
+        `accounts: [remote:${first.account_id}]\n    schedule`,
+      ).replace(/destinations:\n[\s\S]*?accounts:/, 'destinations: []\naccounts:'),
+    );
+    const plan = await cli(sb, ['plan', '-f', f, '--json', '--prune', '-w', '101']);
+    const [w] = plan.json().workspaces;
+    expect(w.changes).toEqual([]);
+    expect(w.notes.map((n: any) => n.code)).toContain('extract_not_in_file');
+    expect(w.notes[0].message).toMatch(/the service has no delete for extracts.*edp extracts pause \d+ -w 101/);
+  });
+
   it('an edit of each kind plans exactly that change', async () => {
     const f = writeFile('edits.yaml', FLEET);
     expect((await cli(sb, ['apply', '-f', f, '--yes', ...FAST])).code).toBe(0);
