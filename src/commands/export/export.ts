@@ -44,7 +44,18 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
     writeFileSync(tmp, text);
     renameSync(tmp, opts.output);
     ctx.output.success(
-      `wrote ${opts.output}: ${fleet.recipes.length} recipe entr${fleet.recipes.length === 1 ? 'y' : 'ies'}, ${fleet.webhooks.length} webhook entr${fleet.webhooks.length === 1 ? 'y' : 'ies'}, ${fleet.roles.length} role(s)`,
+      `wrote ${opts.output}: ${[
+        entries(fleet.recipes.length, 'recipe'),
+        entries(fleet.webhooks.length, 'webhook'),
+        `${fleet.roles.length} role(s)`,
+        entries(fleet.kinds.extracts.length, 'extract'),
+        entries(fleet.kinds.destinations.length, 'destination'),
+        entries(fleet.kinds.accounts.length, 'accounts'),
+        entries(fleet.kinds.tables.length, 'table'),
+      ].join(', ')}`,
     );
   } else ctx.output.write(text);
 }
+
+/** `3 recipe entries`, `1 webhook entry`. */
+const entries = (n: number, what: string) => `${n} ${what} entr${n === 1 ? 'y' : 'ies'}`;

@@ -110,6 +110,9 @@ describe('fleet kinds: extracts, destinations, accounts, tables', () => {
     const out = writeFile('export.yaml', '');
     const exported = await cli(sb, ['export', '--all-workspaces', '--output', out]);
     expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout + exported.stderr).toMatch(
+      /1 extract entry, 3 destination entries, 4 accounts entries, 1 table entry/,
+    );
     const text = readFileSync(out, 'utf8');
     for (const section of ['extracts:', 'destinations:', 'accounts:', 'tables:']) expect(text).toContain(section);
     // The service never shows a secret: the export cannot hold one.
