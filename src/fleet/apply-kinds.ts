@@ -1,5 +1,10 @@
 import { setAccountsExtraction } from '../api/accounts.js';
-import { createDestinationConnection, putDestinationConnection } from '../api/destinations.js';
+import {
+  createDestinationConnection,
+  listDestinationConnections,
+  putDestinationConnection,
+  type DestinationConnection,
+} from '../api/destinations.js';
 import { createExtract, listExtracts, patchExtract, setExtractPaused, type Extract } from '../api/extracts.js';
 import type { Service } from '../api/service.js';
 import { setSelectedFields } from '../api/tables.js';
@@ -70,8 +75,7 @@ export async function applyKindChange(
       const work = workOf<DestinationWork>(c)!;
       const params = sentValue(work.params) as Record<string, unknown>;
       if (c.action === 'create') {
-        // Not repeated after a lost answer: a second create would be a second connection.
-        const made = await createDestinationConnection(api, ws, work.destination, work.title, params);
+        const made = await createOrAdoptConnection(api, ws, work, params);
         return { id: made.id, state: made.status ?? null };
       }
       const changed = await putDestinationConnection(api, ws, work.destination, idText(c.id), params);
@@ -108,6 +112,30 @@ export async function applyKindChange(
         state: e.is_paused === undefined ? null : e.is_paused ? 'paused' : (e.status ?? null),
         ...(note ? { note } : {}),
       };
+    }
+  }
+}
+
+/**
+ * Creates a destination connection. A create is not repeated blindly (a second would be a second
+ * connection): after a lost answer the workspace's connections are read again, and one of the
+ * title (the plan found none) is the one created.
+ */
+async function createOrAdoptConnection(
+  api: Service,
+  ws: string,
+  work: DestinationWork,
+  params: Record<string, unknown>,
+): Promise<DestinationConnection> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createDestinationConnection(api, ws, work.destination, work.title, params);
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError) || attempt >= OUTCOME_ATTEMPTS) throw err;
+      const landed = (await collect(listDestinationConnections(api, ws, work.destination))).find(
+        (x) => x.title === work.title,
+      );
+      if (landed) return landed;
     }
   }
 }
