@@ -43,7 +43,9 @@ function verbsActingInAWorkspace(): Verb[] {
     const argv = shellWords(line).slice(1);
     const at = argv.indexOf('-w');
     argv.splice(at, 2);
-    verbs.push({ words, argv, spans: text.includes('`--all-workspaces`') });
+    // A verb with a bulk form (`--failed`: extracts run, recipes build, …) spans workspaces only when
+    // given several, or --all-workspaces; its example's one-item form is a single-workspace verb.
+    verbs.push({ words, argv, spans: text.includes('`--all-workspaces`') && !text.includes('`--failed`') });
   }
   return verbs;
 }

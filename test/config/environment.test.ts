@@ -20,8 +20,9 @@ describe('the environment', () => {
       // Names held in constants and messages: `SECRET_ENV = 'EDP_WEBHOOK_SECRET'`, `settings.env`.
       for (const m of text.matchAll(/['"`](EDP_[A-Z0-9_]+)['"`]/g)) read.add(m[1]!);
     }
-    // Node's own variables the launcher hands on, and the search path of a spawned shell.
-    for (const name of ['PATH', 'LOCALAPPDATA']) read.delete(name);
+    // Node's own variables the launcher hands on, the search path of a spawned shell, and the
+    // placeholder of the fleet file's `${env.NAME}` references in messages.
+    for (const name of ['PATH', 'LOCALAPPDATA', 'NAME']) read.delete(name);
     const listed = ENVIRONMENT.map((v) => v.name);
     expect([...read].filter((n) => !listed.includes(n)).sort()).toEqual([]);
     expect(listed.filter((n) => !read.has(n) && n !== 'CI').sort()).toEqual([]);
