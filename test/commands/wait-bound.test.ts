@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { Answer } from '../../src/sandbox/options.js';
 import {
@@ -25,11 +25,15 @@ import {
 // connection before the answer (reset rate 1), so its journal shows every request that arrived.
 // Each is switched on from the sandbox's own hook as a chosen answer leaves, so that it begins
 // exactly there, whatever the machine's speed.
+//
+// A held read is given up in real time (MIN_READ_MS, src/util/poll.ts), not on the run's pretend
+// clock, so each hung-service test waits 2 s for nothing: the tests run concurrently, each with
+// its own sandbox (and so its own journal and faults), so those waits overlap.
 
 const file = useFiles('edp-wait-bound-');
 
 /** What a run against `sb` can switch on: `after(test)` makes the answer matching `test` the last that is normal. */
-async function faultySandbox(): Promise<
+async function faultySandbox(onTestFinished: TestContext['onTestFinished']): Promise<
   Sandbox & {
     hangAfter(test: (a: Answer) => boolean): void;
     dropAfter(test: (a: Answer) => boolean): void;
@@ -81,9 +85,12 @@ function buildWaitRead(): (a: Answer) => boolean {
   };
 }
 
-describe('a read the service does not answer ends at --wait-timeout (exit 8), whatever --timeout', () => {
-  it('recipes poll: never read, the wait names the address and the command that keeps waiting', async () => {
-    const sb = await faultySandbox();
+describe.concurrent('a read the service does not answer ends at --wait-timeout (exit 8), whatever --timeout', () => {
+  it('recipes poll: never read, the wait names the address and the command that keeps waiting', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sb = await faultySandbox(onTestFinished);
     const id = await buildingRecipe(sb);
     await control(sb, 'PATCH', '/faults', { latency_ms: 24 * 3600_000 });
     const r = await cli(sb, ['recipes', 'poll', id, '-w', '101', '--wait-timeout', '2s', '--timeout', '10m']);
@@ -94,8 +101,8 @@ describe('a read the service does not answer ends at --wait-timeout (exit 8), wh
     expect(r.stderr).toContain(`Recipe ${id}: stopped waiting`);
   });
 
-  it('loads run --wait: the run started, then its reads go unanswered', async () => {
-    const sb = await faultySandbox();
+  it('loads run --wait: the run started, then its reads go unanswered', async ({ expect, onTestFinished }) => {
+    const sb = await faultySandbox(onTestFinished);
     const d = extractionDemo(sb);
     const made = await cli(sb, [
       'loads',
@@ -119,8 +126,11 @@ describe('a read the service does not answer ends at --wait-timeout (exit 8), wh
     expect(r.stderr).toContain(`load ${id}: stopped waiting after 2s, the service is not answering`);
   });
 
-  it('recipes status --watch: the rows as first read, and that the next read went unanswered', async () => {
-    const sb = await faultySandbox();
+  it('recipes status --watch: the rows as first read, and that the next read went unanswered', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sb = await faultySandbox(onTestFinished);
     const id = await buildingRecipe(sb);
     // The snapshot's list read is answered; every read of the watch after it is held.
     sb.hangAfter((a) => a.method === 'GET' && a.route === V31);
@@ -132,8 +142,8 @@ describe('a read the service does not answer ends at --wait-timeout (exit 8), wh
     expect(r.stdout).toContain(`101\t${id}\t`);
   });
 
-  it('a Retry-After longer than the time left: the pause ends at the deadline', async () => {
-    const sb = await faultySandbox();
+  it('a Retry-After longer than the time left: the pause ends at the deadline', async ({ expect, onTestFinished }) => {
+    const sb = await faultySandbox(onTestFinished);
     const id = await buildingRecipe(sb);
     await control(sb, 'PATCH', '/faults', { fail_rate: 1, retry_after: 30 });
     const r = await cli(sb, ['recipes', 'poll', id, '-w', '101', '--wait-timeout', '10s']);
@@ -157,9 +167,12 @@ const writesAfter = (sb: { arrived: string[] }, from: RegExp) => {
   return sb.arrived.slice(start + 1).filter((x) => !x.startsWith('GET ') && !x.startsWith('POST /api/v3/token'));
 };
 
-describe('a fleet run that has found the service unreachable starts no further write', () => {
-  it('apply: the wait ends on a service that drops every answer; no webhook is created, the next workspace is not started', async () => {
-    const sb = await faultySandbox();
+describe.concurrent('a fleet run that has found the service unreachable starts no further write', () => {
+  it('apply: the wait ends on a service that drops every answer; no webhook is created, the next workspace is not started', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sb = await faultySandbox(onTestFinished);
     sb.dropAfter(buildWaitRead());
     const f = file('drop.yaml', fleetFile('101, 102'));
     const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', '--concurrency', '1', ...FAST]);
@@ -196,8 +209,11 @@ describe('a fleet run that has found the service unreachable starts no further w
     }
   });
 
-  it('apply: a hung service; the wait ends at --wait-timeout and no webhook is created', async () => {
-    const sb = await faultySandbox();
+  it('apply: a hung service; the wait ends at --wait-timeout and no webhook is created', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sb = await faultySandbox(onTestFinished);
     sb.hangAfter(buildWaitRead());
     const f = file('hang.yaml', fleetFile('101'));
     const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', '--wait-timeout', '2s', '--timeout', '10m', ...FAST]);
@@ -212,8 +228,11 @@ describe('a fleet run that has found the service unreachable starts no further w
     );
   });
 
-  it('recipes deploy across workspaces: the workspaces after the one that found it are not started', async () => {
-    const sb = await faultySandbox();
+  it('recipes deploy across workspaces: the workspaces after the one that found it are not started', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const sb = await faultySandbox(onTestFinished);
     sb.dropAfter(buildWaitRead());
     const r = await cli(sb, [
       'recipes',
