@@ -1,23 +1,27 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
-import { operatorEnv, requireBuild, runEdp } from './helpers.js';
+import { requireBuild, runEdp } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
+import { operatorProfile } from './operator-profile.js';
 
 // The built command line as a process: data sources, connections, accounts, links and the
 // extraction commands, with every --file-style flag of the area read as JSON and as YAML. The
-// tests run a few at a time (their processes mostly wait), each with a config folder of its own,
-// in the sandbox of this file: none of them changes what another one checks.
+// tests run a few at a time (their processes mostly wait), each with a config folder of its own
+// (a copy of one logged-in profile holding the workspace's token), in the sandbox of this file:
+// none of them changes what another one checks.
 
 limitConcurrentTests();
 
 const dir = tempDir('edp-e2e-sources-');
 let sb: Sandbox;
+let profile: Awaited<ReturnType<typeof operatorProfile>>;
 beforeAll(async () => {
   requireBuild();
   sb = await sandbox({ buildSeconds: 0 });
+  profile = await operatorProfile(sb.url, dir.dir, [101]);
 });
 afterAll(async () => {
   await sb.close();
@@ -25,9 +29,9 @@ afterAll(async () => {
 });
 /** Runs the built tool as the operator in workspace 101, with a config folder of the calling test's own. */
 function operator() {
-  const config = mkdtempSync(join(dir.dir, 'config-'));
+  const config = profile.fresh();
   return (argv: string[], opts: { stdin?: string; env?: Record<string, string> } = {}) =>
-    runEdp(['-w', '101', ...argv], { env: operatorEnv(sb.url, config, opts.env), stdin: opts.stdin });
+    runEdp(['-w', '101', ...argv], { env: profile.env(config, opts.env), stdin: opts.stdin });
 }
 function file(name: string, text: string): string {
   const path = join(dir.dir, name);

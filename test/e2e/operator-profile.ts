@@ -1,0 +1,44 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { PASSWORD, USERNAME } from '../helpers.js';
+import { runEdp } from './helpers.js';
+
+/**
+ * A logged-in profile of the demo agency's operator against `baseUrl`, with a token of each of
+ * `workspaces` cached, made once; `fresh()` gives each caller a config folder of its own holding a
+ * copy of it. For files that test what commands send and show, not how credentials are taken: a
+ * run with credentials from the environment in a new folder digests them with scrypt and asks for
+ * a token before its request, which doubles the time a process takes; the other built-tool files
+ * (test/e2e/cli.test.ts and more) run that way.
+ */
+export async function operatorProfile(
+  baseUrl: string,
+  parent: string,
+  workspaces: number[],
+): Promise<{ env(config: string, extra?: Record<string, string>): Record<string, string>; fresh(): string }> {
+  const made = mkdtempSync(join(parent, 'profile-'));
+  const env = (config: string, extra: Record<string, string> = {}) => ({
+    EDP_BASE_URL: baseUrl,
+    EDP_CONFIG_DIR: config,
+    ...extra,
+  });
+  const login = await runEdp(['auth', 'login', '--username', USERNAME, '--password-stdin'], {
+    env: env(made),
+    stdin: PASSWORD,
+  });
+  expect(login.code, login.stderr).toBe(0);
+  // One after the other: each run writes the config file.
+  for (const ws of workspaces) {
+    const token = await runEdp(['-w', String(ws), 'token'], { env: env(made) });
+    expect(token.code, token.stderr).toBe(0);
+  }
+  return {
+    env,
+    fresh: () => {
+      const config = mkdtempSync(join(parent, 'config-'));
+      copyFileSync(join(made, 'config.json'), join(config, 'config.json'));
+      return config;
+    },
+  };
+}
