@@ -27,7 +27,7 @@ import { liveDigests, ENDPOINT_FIELDS, RECIPE_FIELDS } from './plan/live.js';
 import { accountReader, planRecipe, templateReader } from './plan/recipes.js';
 import { planRoles } from './plan/roles.js';
 import { planWebhooks } from './plan/webhooks.js';
-import { planKinds, planNewKinds } from './plan/kinds.js';
+import { emptyWorkspacePlan, planKinds, planNewKinds } from './plan/kinds.js';
 
 export type * from './plan/types.js';
 import type { AgencyPlan, Change, PlanTotals } from './plan/types.js';
@@ -234,18 +234,7 @@ async function planWorkspace(
   sendSecrets = false,
 ): Promise<WorkspacePlan> {
   const ws = w.key;
-  const out: WorkspacePlan = {
-    workspace_id: ws,
-    ...(w.client ? { client: { title: w.client.title, create: w.id === null } } : {}),
-    changes: [],
-    blocked: [],
-    notes: [],
-    unmanaged: [],
-    error: null,
-    live: {},
-    recipes: [],
-    endpoints: [],
-  };
+  const out = emptyWorkspacePlan(ws, w.client ? { title: w.client.title, create: w.id === null } : undefined);
   // The workspace itself first: apply creates or renames it before anything in it.
   if (w.id === null)
     out.changes.push({ resource: 'workspace', name: w.title, action: 'create', id: null, detail: { title: w.title } });

@@ -104,22 +104,7 @@ export function seedCatalog(store: Store): void {
       lists_accounts_before_connection: ds.lists_accounts_before_connection,
     });
   }
-  for (const ds of DEMO_DATASOURCES) {
-    for (const t of GLOBAL_TEMPLATES) {
-      s.extract_templates.push({
-        id: store.nextId('extract_template'),
-        datasource_name: ds.name,
-        title: `${ds.title} ${t.title}`,
-        sql_name: `${ds.name}_${t.sql}`,
-        is_wide_template: t.wide,
-        parent_id: null,
-        allows_dimension_selection: t.wide,
-        agency_id: null,
-        fields: t.fields,
-        created_at: now,
-      });
-    }
-  }
+  for (const ds of DEMO_DATASOURCES) addGlobalTemplates(store, ds, now);
 
   s.destinations.push(...DESTINATION_KINDS.map((d) => ({ ...d })));
 }
@@ -230,6 +215,23 @@ export function seedCore(store: Store): void {
 const f = (name: string, format: string, user_type: string): Field => ({ name, format, user_type, is_dynamic: false });
 
 /** Global extraction templates every demo data source offers: a fixed report and a wide one. */
+/** The global extraction templates every data source has, for one data source. */
+export function addGlobalTemplates(store: Store, ds: { name: string; title: string }, now: string): void {
+  for (const t of GLOBAL_TEMPLATES)
+    store.state.extract_templates.push({
+      id: store.nextId('extract_template'),
+      datasource_name: ds.name,
+      title: `${ds.title} ${t.title}`,
+      sql_name: `${ds.name}_${t.sql}`,
+      is_wide_template: t.wide,
+      parent_id: null,
+      allows_dimension_selection: t.wide,
+      agency_id: null,
+      fields: t.fields,
+      created_at: now,
+    });
+}
+
 export const GLOBAL_TEMPLATES = [
   {
     title: 'Campaign performance',

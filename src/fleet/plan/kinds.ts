@@ -36,18 +36,7 @@ export async function planKinds(
   of: <E extends object>(list: readonly E[]) => E[],
   sendSecrets: boolean,
 ): Promise<Pick<WorkspacePlan, 'changes' | 'blocked' | 'notes' | 'live'>> {
-  const part = (): WorkspacePlan => ({
-    workspace_id: ws,
-    changes: [],
-    blocked: [],
-    notes: [],
-    unmanaged: [],
-    error: null,
-    live: {},
-    recipes: [],
-    endpoints: [],
-  });
-  const [accounts, destinations, extracts, tables] = [part(), part(), part(), part()];
+  const [accounts, destinations, extracts, tables] = [1, 2, 3, 4].map(() => emptyWorkspacePlan(ws));
   const readSource = sourceAccountsReader(api, ws);
   const readExtraction = extractionReader(api, ws);
   const readDestinations = destinationReader(api, ws);
@@ -139,4 +128,20 @@ export async function planNewKinds(
   for (const e of of(k.tables)) later('table', e.table, undefined);
   // Nothing to read in a workspace that does not exist yet: every connection is created.
   await planDestinations(String(out.workspace_id), of(k.destinations), async () => [], false, out);
+}
+
+/** The plan of a workspace (of a client's, when given) before anything is found to do in it. */
+export function emptyWorkspacePlan(ws: string, client?: WorkspacePlan['client']): WorkspacePlan {
+  return {
+    workspace_id: ws,
+    ...(client ? { client } : {}),
+    changes: [],
+    blocked: [],
+    notes: [],
+    unmanaged: [],
+    error: null,
+    live: {},
+    recipes: [],
+    endpoints: [],
+  };
 }

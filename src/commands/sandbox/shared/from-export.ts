@@ -1,3 +1,5 @@
+import type { ClientEntry, FleetFile, Scope } from '../../../fleet/file.js';
+import type { FleetKinds } from '../../../fleet/kinds-file.js';
 import { isEnvSecret } from '../../../fleet/values.js';
 import type { FixtureInput } from '../../../sandbox/index.js';
 
@@ -8,43 +10,12 @@ import type { FixtureInput } from '../../../sandbox/index.js';
  * entry there. The sandbox is made from the fixture and knows nothing of fleet files.
  */
 
-/** A scope as the fleet file gives it: `all`, or selectors (ids, `title:TEXT`, `group:NAME`). */
-type Scope = string[] | 'all';
-
-/** What of a fleet file the conversion reads, each key as parsed (src/fleet/file.ts). */
-export interface ExportLike {
-  workspaces: Scope;
-  clients?: Array<{ title: string; id?: string | undefined; groups?: string[] | undefined }> | undefined;
-  recipes: Array<{
-    template: string;
-    title?: string | undefined;
-    syncFrom?: string | undefined;
-    sources: Array<{ dataSource: string; accounts: string[] }>;
-    workspaces?: Scope | undefined;
-  }>;
-  webhooks: Array<{ url: string; events: string[]; workspaces?: Scope | undefined }>;
-  roles: Array<{ title: string; description: string; permissions: Array<{ layer: string; permission: string }> }>;
+/** What of a fleet file (src/fleet/file.ts) the conversion reads: a parsed file is one. */
+export type ExportLike = Pick<FleetFile, 'workspaces' | 'recipes' | 'webhooks' | 'roles'> & {
+  clients?: Array<Pick<ClientEntry, 'title' | 'id'> & { groups?: string[] | undefined }> | undefined;
   /** extracts, destinations and accounts enabled for extraction, where the file has them */
-  kinds?:
-    | {
-        extracts?: Array<{
-          template: string;
-          dataSource: string;
-          accounts: string[];
-          schedule?: string | undefined;
-          paused?: boolean | undefined;
-          workspaces?: Scope | undefined;
-        }>;
-        destinations?: Array<{
-          destination: string;
-          title: string;
-          params: Record<string, unknown>;
-          workspaces?: Scope | undefined;
-        }>;
-        accounts?: Array<{ dataSource: string; enabled: string[]; workspaces?: Scope | undefined }>;
-      }
-    | undefined;
-}
+  kinds?: Partial<Pick<FleetKinds, 'extracts' | 'destinations' | 'accounts'>> | undefined;
+};
 
 type FixtureWorkspace = FixtureInput['workspaces'][number];
 type Connections = NonNullable<FixtureWorkspace['connections']>;
