@@ -36,13 +36,13 @@ describe('edp recipes poll, built, against a stopped service', () => {
       const id = String(made.body.recipe_id);
       process.kill(child.pid!, 'SIGSTOP');
       stopped = true;
-      const r = await runEdp(['-w', '101', 'recipes', 'poll', id, '--wait-timeout', '2s'], {
+      const r = await runEdp(['-w', '101', 'recipes', 'poll', id, '--wait-timeout', '1s'], {
         env: operatorEnv(url, join(dir.dir, 'config')),
       });
       expect(r.code).toBe(8);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(
-        `error: recipe ${id} was not read within 2 s: the service at ${url} did not answer; a build under way goes on at the service; keep waiting with \`edp recipes poll ${id} -w 101\``,
+        `error: recipe ${id} was not read within 1 s: the service at ${url} did not answer; a build under way goes on at the service; keep waiting with \`edp recipes poll ${id} -w 101\``,
       );
     } finally {
       if (stopped) process.kill(child.pid!, 'SIGCONT');
