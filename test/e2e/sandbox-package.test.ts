@@ -1,30 +1,43 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, ROOT } from './helpers.js';
+import { beforeAll, describe, it } from 'vitest';
+import { collected, requireBuild, ROOT } from './helpers.js';
 
 /**
  * `import { startSandbox } from 'edp/sandbox'` as docs/sandbox.md shows it, from the build: the
  * two examples a test suite copies, each run by its own runner in a process of its own (the
  * package resolves itself by name through package.json's exports). scripts/test-install.mjs runs
- * the same import, and the types, from the installed tarball.
+ * the same import, and the types, from the installed tarball. The two runs share nothing (each
+ * starts its own sandboxes on free ports), so they run at once: each spends part of its time
+ * starting its runner and waiting on its own child processes.
  */
 
 const run = (args: string[]) =>
-  spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  collected(
+    spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 
-describe('the packaged sandbox', () => {
+describe.concurrent('the packaged sandbox', () => {
   beforeAll(requireBuild);
 
-  it('runs the node:test example with node --test', () => {
-    const r = run(['--test', 'examples/sandbox-node-test.test.mjs']);
-    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+  it('runs the node:test example with node --test', async ({ expect }) => {
+    const r = await run(['--test', 'examples/sandbox-node-test.test.mjs']);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/^# pass 3$/m);
   });
 
-  it('runs the vitest example', () => {
-    const r = run([join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'examples/vitest.config.mjs']);
-    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+  it('runs the vitest example', async ({ expect }) => {
+    const r = await run([
+      join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--config',
+      'examples/vitest.config.mjs',
+    ]);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/Tests\s+3 passed/);
   });
 });
