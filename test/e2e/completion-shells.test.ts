@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
@@ -58,41 +58,67 @@ async function script(shell: string): Promise<string> {
   return path;
 }
 
-let runs = 0;
+let sessions = 0;
 
 /**
- * Types `line` and a Tab into an interactive `shell` at a pseudo-terminal, in the folder with
- * the files, and returns the matches its completion offered (its rc file writes them to
- * $EDP_MATCHES). Keys are typed once the prompt shows (the line editor reads the terminal
- * then); the line is then erased (Ctrl-U), a marker echoed, and the shell left.
+ * Types each of `lines` and a Tab into one interactive `shell` at a pseudo-terminal, in the
+ * folder with the files, and returns the matches its completion offered for each line (its rc
+ * file writes them to $EDP_MATCHES). Keys are typed once the prompt shows (the line editor reads
+ * the terminal then); each line is then erased (Ctrl-U) and a marker of its own echoed, and the
+ * next line is typed once the marker and the next prompt show: the Tab's completion ran before
+ * the shell read the marker's command, so the file then holds that line's matches, and is read
+ * and removed. After the last line the shell is left. One shell for all the lines: a start of an
+ * interactive shell (zsh's compinit above all) costs more than a completion, and each line
+ * starts from an empty command line, as a new shell's would.
  */
-async function tab(shell: string, line: string): Promise<string[]> {
-  const matches = join(files.dir, `matches-${++runs}`);
+async function tabs(shell: string, lines: string[]): Promise<string[][]> {
+  const matches = join(files.dir, `matches-${++sessions}`);
   const child = spawn('script', ['-qfec', shell, '/dev/null'], {
     env: env({ EDP_MATCHES: matches, ZDOTDIR: join(files.dir, 'zdot') }),
     cwd: work,
     stdio: ['pipe', 'pipe', 'pipe'],
-    // a shell that never shows its prompt or the marker is stopped, and the test fails
-    timeout: 30_000,
+    // a shell that never shows its prompt or a marker is stopped, and the test fails
+    timeout: 60_000,
     killSignal: 'SIGKILL',
   });
+  const found: string[][] = [];
   let screen = '';
-  let typed = false;
-  let left = false;
+  /** where the screen of the line being completed starts */
+  let from = 0;
+  let typed = 0;
+  const typeNext = () => {
+    from = screen.length;
+    if (typed === lines.length) child.stdin.end('exit\n');
+    else child.stdin.write(`${lines[typed]}\t\x15echo DO""NE-${typed++}\n`);
+  };
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     screen += d;
-    if (!typed && screen.includes(PROMPT)) {
-      typed = true;
-      child.stdin.write(`${line}\t\x15echo DO""NE\n`);
-    } else if (typed && !left && /^DONE\r?$/m.test(screen)) {
-      left = true;
-      child.stdin.end('exit\n');
+    if (found.length < typed) {
+      const marker = new RegExp(`^DONE-${found.length}\\r?$`, 'm').exec(screen.slice(from));
+      if (!marker) return;
+      found.push(existsSync(matches) ? readFileSync(matches, 'utf8').split('\n').filter(Boolean).sort() : []);
+      rmSync(matches, { force: true });
+      from += marker.index + marker[0].length;
     }
+    // The next keys wait for the prompt: until the line editor reads the terminal, the terminal's
+    // own line discipline would take the Ctrl-U as its erase of the line, the Tab with it.
+    if (found.length === typed && !child.stdin.writableEnded && screen.slice(from).includes(PROMPT)) typeNext();
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  expect(left, `${shell}: the marker never came back; the screen:\n${screen}`).toBe(true);
+  expect(found.length, `${shell}: the marker of line ${found.length + 1} never came back; the screen:\n${screen}`).toBe(
+    lines.length,
+  );
   expect(code).toBe(0);
-  return existsSync(matches) ? readFileSync(matches, 'utf8').split('\n').filter(Boolean).sort() : [];
+  return found;
+}
+
+/** Each line with the matches expected of it, checked in one shell (`tabs`). */
+async function expectTabs(shell: string, cases: Array<[line: string, matches: string[]]>): Promise<void> {
+  const got = await tabs(
+    shell,
+    cases.map(([line]) => line),
+  );
+  cases.forEach(([line, matches], i) => expect(got[i], `${shell}: ${line}<Tab>`).toEqual(matches));
 }
 
 const FILES = ['a-plan.json', 'fleet.yaml', 'specs'];
@@ -112,19 +138,20 @@ describe('shell completion offers file names where a verb takes a file', () => {
         '',
       ].join('\n'),
     );
-    const bash = `bash --noprofile --rcfile ${rc} -i`;
-    expect(await tab(bash, 'edp apply a-')).toEqual(['a-plan.json']);
-    expect(await tab(bash, 'edp plan -f fl')).toEqual(['fleet.yaml']);
-    expect(await tab(bash, 'edp plan --out ')).toEqual(FILES);
-    // readline splits --out=… at the =
-    expect(await tab(bash, 'edp plan --out=a')).toEqual(['a-plan.json']);
-    expect(await tab(bash, 'edp plan --out=')).toEqual(FILES);
-    expect(await tab(bash, 'edp recipes deploy --file ')).toEqual(FILES);
-    // verbs, flags and values as before, and no file names where none are due
-    expect(await tab(bash, 'edp con')).toEqual(['config', 'connections']);
-    expect(await tab(bash, 'edp plan --o')).toEqual(['--out']);
-    expect(await tab(bash, 'edp plan --concurrency ')).toEqual([]);
-    expect(await tab(bash, 'edp config ')).toEqual(['get', 'list', 'set', 'unset']);
+    await expectTabs(`bash --noprofile --rcfile ${rc} -i`, [
+      ['edp apply a-', ['a-plan.json']],
+      ['edp plan -f fl', ['fleet.yaml']],
+      ['edp plan --out ', FILES],
+      // readline splits --out=… at the =
+      ['edp plan --out=a', ['a-plan.json']],
+      ['edp plan --out=', FILES],
+      ['edp recipes deploy --file ', FILES],
+      // verbs, flags and values as before, and no file names where none are due
+      ['edp con', ['config', 'connections']],
+      ['edp plan --o', ['--out']],
+      ['edp plan --concurrency ', []],
+      ['edp config ', ['get', 'list', 'set', 'unset']],
+    ]);
   });
 
   it.skipIf(skipZsh !== undefined)(`zsh, at a terminal${skipZsh ? ` (skipped: ${skipZsh})` : ''}`, async () => {
@@ -151,43 +178,53 @@ describe('shell completion offers file names where a verb takes a file', () => {
         '',
       ].join('\n'),
     );
-    const zsh = 'zsh -i';
-    expect(await tab(zsh, 'edp apply a-')).toEqual(['a-plan.json']);
-    expect(await tab(zsh, 'edp plan -f fl')).toEqual(['fleet.yaml']);
-    expect(await tab(zsh, 'edp plan --out ')).toEqual(FILES);
-    expect(await tab(zsh, 'edp plan --out=a')).toEqual(['a-plan.json']);
-    expect(await tab(zsh, 'edp recipes deploy --file ')).toEqual(FILES);
-    expect(await tab(zsh, 'edp con')).toEqual(['config', 'connections']);
-    expect(await tab(zsh, 'edp plan --o')).toEqual(['--out']);
-    expect(await tab(zsh, 'edp plan --concurrency ')).toEqual([]);
-    expect(await tab(zsh, 'edp config ')).toEqual(['get', 'list', 'set', 'unset']);
+    await expectTabs('zsh -i', [
+      ['edp apply a-', ['a-plan.json']],
+      ['edp plan -f fl', ['fleet.yaml']],
+      ['edp plan --out ', FILES],
+      ['edp plan --out=a', ['a-plan.json']],
+      ['edp recipes deploy --file ', FILES],
+      ['edp con', ['config', 'connections']],
+      ['edp plan --o', ['--out']],
+      ['edp plan --concurrency ', []],
+      ['edp config ', ['get', 'list', 'set', 'unset']],
+    ]);
   });
 
   it.skipIf(skipFish !== undefined)(`fish${skipFish ? ` (skipped: ${skipFish})` : ''}`, async () => {
     const path = await script('fish');
-    const complete = async (line: string) => {
-      const r = await collected(
-        spawn('fish', ['--no-config', '-c', `source ${path}; complete -C '${line}'`], {
-          env: env(),
-          cwd: work,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        }),
-      );
-      expect(r.code, r.stderr).toBe(0);
-      return r.stdout
-        .split('\n')
+    // One fish for every line (a start of fish costs more than a completion): each line's
+    // candidates, then a marker line that no candidate is.
+    const cases: Array<[line: string, matches: string[]]> = [
+      ['edp apply a-', ['a-plan.json']],
+      ['edp plan -f fl', ['fleet.yaml']],
+      ['edp plan --out ', ['a-plan.json', 'fleet.yaml', 'specs/']],
+      ['edp plan --out=a', ['--out=a-plan.json']],
+      ['edp recipes deploy --file ', ['a-plan.json', 'fleet.yaml', 'specs/']],
+      ['edp con', ['config', 'connections']],
+      ['edp plan --o', ['--out']],
+      ['edp plan --concurrency ', []],
+      ['edp config ', ['get', 'list', 'set', 'unset']],
+    ];
+    const MARKER = 'EDP-TEST-DONE';
+    const commands = cases.map(([line]) => `complete -C '${line}'; echo ${MARKER}`);
+    const r = await collected(
+      spawn('fish', ['--no-config', '-c', [`source ${path}`, ...commands].join('; ')], {
+        env: env(),
+        cwd: work,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const outputs = r.stdout.split(`${MARKER}\n`);
+    expect(outputs.at(-1), r.stdout).toBe('');
+    expect(outputs, r.stdout).toHaveLength(cases.length + 1);
+    cases.forEach(([line, matches], i) => {
+      const got = outputs[i]!.split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t')[0]!)
         .sort();
-    };
-    expect(await complete('edp apply a-')).toEqual(['a-plan.json']);
-    expect(await complete('edp plan -f fl')).toEqual(['fleet.yaml']);
-    expect(await complete('edp plan --out ')).toEqual(['a-plan.json', 'fleet.yaml', 'specs/']);
-    expect(await complete('edp plan --out=a')).toEqual(['--out=a-plan.json']);
-    expect(await complete('edp recipes deploy --file ')).toEqual(['a-plan.json', 'fleet.yaml', 'specs/']);
-    expect(await complete('edp con')).toEqual(['config', 'connections']);
-    expect(await complete('edp plan --o')).toEqual(['--out']);
-    expect(await complete('edp plan --concurrency ')).toEqual([]);
-    expect(await complete('edp config ')).toEqual(['get', 'list', 'set', 'unset']);
+      expect(got, `fish: ${line}<Tab>`).toEqual(matches);
+    });
   });
 });
