@@ -12,11 +12,22 @@ import { FAST, useFiles } from '../../fixtures/files.js';
 
 const writeFile = useFiles('edp-fleet-kinds-property-');
 
+// The state every run starts from, the base file applied, is made once and kept as a snapshot;
+// each run restores it (the state and the clock, as a fresh sandbox with the file applied would
+// have them) and edits the export taken then.
 let sb: Sandbox;
+/** The export of the base state: parsed afresh (ids exact) for each run to edit. */
+let exported: { json(): any };
 beforeAll(async () => {
   sb = await sandbox({ buildSeconds: 0 });
+  const applied = await cli(sb, ['apply', '-f', writeFile('base.yaml', BASE), '--yes', ...FAST]);
+  expect(applied.code, applied.stderr).toBe(0);
+  const r = await cli(sb, ['export', '-w', '101', '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  exported = r;
+  await control(sb, 'PUT', '/snapshots/base');
 });
-afterAll(() => sb.close());
+afterAll(() => sb?.close());
 
 const FB = 'Facebook Ads Campaign performance';
 const TABLE = 'Google Ads campaigns';
@@ -131,13 +142,7 @@ describe('plan is exact for the fleet kinds (property)', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(edits, async (e) => {
-        await control(sb, 'POST', '/reset');
-        const start = writeFile(`base-${run}.yaml`, BASE);
-        const applied = await cli(sb, ['apply', '-f', start, '--yes', ...FAST]);
-        expect(applied.code, applied.stderr).toBe(0);
-        const exported = await cli(sb, ['export', '-w', '101', '--json']);
-        expect(exported.code, exported.stderr).toBe(0);
-
+        await control(sb, 'POST', '/snapshots/base/restore');
         const want = edit(exported.json(), e);
         const file = writeFile(`edited-${run++}.json`, JSON.stringify(want.doc, null, 2));
         const first = listed((await cli(sb, ['plan', '-f', file, '--json'])).json());

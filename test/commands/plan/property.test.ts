@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cli, sandbox } from '../../helpers.js';
+import { cli, control, sandbox } from '../../helpers.js';
 import { FAST, useFiles } from '../../fixtures/files.js';
 import { remoteOf } from '../../fixtures/fleet.js';
 
@@ -143,54 +143,61 @@ function listed(plan: any) {
   };
 }
 
+// The state every run starts from, the base file applied, is made once and kept as a snapshot;
+// each run restores it (the state and the clock, as a fresh sandbox with the file applied would
+// have them) and edits the export taken then.
+let sb: Sandbox;
+/** The export of the base state: parsed afresh (ids exact) for each run to edit. */
+let exported: { json(): any };
+beforeAll(async () => {
+  sb = await sandbox({ buildSeconds: 0 });
+  const applied = await cli(sb, ['apply', '-f', writeFile('base.yaml', base(sb)), '--yes', ...FAST]);
+  expect(applied.code, applied.stderr).toBe(0);
+  const r = await cli(sb, ['export', '-w', '101', '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  exported = r;
+  await control(sb, 'PUT', '/snapshots/base');
+});
+afterAll(() => sb?.close());
+
 describe('plan is exact (property)', () => {
   it('for random edits of an exported file: plan lists exactly what differs, apply converges, a second plan is empty', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(edits, async (e) => {
-        const sb = await sandbox({ buildSeconds: 0 });
-        try {
-          const start = writeFile(`base-${run}.yaml`, base(sb));
-          const applied = await cli(sb, ['apply', '-f', start, '--yes', ...FAST]);
-          expect(applied.code, applied.stderr).toBe(0);
-          const exported = await cli(sb, ['export', '-w', '101', '--json']);
-          expect(exported.code, exported.stderr).toBe(0);
+        await control(sb, 'POST', '/snapshots/base/restore');
+        const want = edit(sb, exported.json(), e);
+        const file = writeFile(`edited-${run++}.json`, JSON.stringify(want.doc, null, 2));
+        const prune = e.prune ? ['--prune'] : [];
 
-          const want = edit(sb, exported.json(), e);
-          const file = writeFile(`edited-${run++}.json`, JSON.stringify(want.doc, null, 2));
-          const prune = e.prune ? ['--prune'] : [];
-
-          const first = await cli(sb, ['plan', '-f', file, '--json', ...prune]);
-          const got = listed(first.json());
-          expect([...got.changes].sort()).toEqual([...want.changes].sort());
-          expect([...got.blocked].sort()).toEqual([...want.blocked].sort());
-          for (const u of want.unmanaged) expect(got.unmanaged).toContain(u);
-          // The differing fields, in the changes' details.
-          const configure = got.all.find((c: any) => c.resource === 'recipe' && c.action === 'configure');
-          if (configure) {
-            expect(configure.detail.sync_from_date).toBe(e.syncFrom !== undefined ? e.syncFrom : undefined);
-            expect(configure.detail.accounts ?? []).toEqual(
-              e.addAccount
-                ? [expect.objectContaining({ add: [expect.stringContaining(remoteOf(sb, 101, 'google_ads', 2))] })]
-                : [],
-            );
-          }
-          const update = got.all.find((c: any) => c.resource === 'webhook' && c.action === 'update');
-          if (update) expect([...update.detail.events].sort()).toEqual([...e.events!].sort());
-
-          const apply = await cli(sb, ['apply', '-f', file, '--yes', '--json', ...prune, ...FAST]);
-          // What cannot be done is the exit code: 6 for what the contract forbids (a rename, a
-          // removal), 2 for a name the service does not list; 1 when the kinds differ.
-          const kinds = new Set([...want.blocked].map((b) => (b.includes(':event_type_unknown:') ? 2 : 6)));
-          expect(apply.code, apply.stderr).toBe(kinds.size === 0 ? 0 : kinds.size === 1 ? [...kinds][0] : 1);
-
-          const second = await cli(sb, ['plan', '-f', file, '--json', ...prune]);
-          const after = listed(second.json());
-          expect([...after.changes]).toEqual([]);
-          expect([...after.blocked].sort()).toEqual([...want.blocked].sort());
-        } finally {
-          await sb.close();
+        const first = await cli(sb, ['plan', '-f', file, '--json', ...prune]);
+        const got = listed(first.json());
+        expect([...got.changes].sort()).toEqual([...want.changes].sort());
+        expect([...got.blocked].sort()).toEqual([...want.blocked].sort());
+        for (const u of want.unmanaged) expect(got.unmanaged).toContain(u);
+        // The differing fields, in the changes' details.
+        const configure = got.all.find((c: any) => c.resource === 'recipe' && c.action === 'configure');
+        if (configure) {
+          expect(configure.detail.sync_from_date).toBe(e.syncFrom !== undefined ? e.syncFrom : undefined);
+          expect(configure.detail.accounts ?? []).toEqual(
+            e.addAccount
+              ? [expect.objectContaining({ add: [expect.stringContaining(remoteOf(sb, 101, 'google_ads', 2))] })]
+              : [],
+          );
         }
+        const update = got.all.find((c: any) => c.resource === 'webhook' && c.action === 'update');
+        if (update) expect([...update.detail.events].sort()).toEqual([...e.events!].sort());
+
+        const apply = await cli(sb, ['apply', '-f', file, '--yes', '--json', ...prune, ...FAST]);
+        // What cannot be done is the exit code: 6 for what the contract forbids (a rename, a
+        // removal), 2 for a name the service does not list; 1 when the kinds differ.
+        const kinds = new Set([...want.blocked].map((b) => (b.includes(':event_type_unknown:') ? 2 : 6)));
+        expect(apply.code, apply.stderr).toBe(kinds.size === 0 ? 0 : kinds.size === 1 ? [...kinds][0] : 1);
+
+        const second = await cli(sb, ['plan', '-f', file, '--json', ...prune]);
+        const after = listed(second.json());
+        expect([...after.changes]).toEqual([]);
+        expect([...after.blocked].sort()).toEqual([...want.blocked].sort());
       }),
       { numRuns: 15 },
     );
