@@ -6,13 +6,17 @@ import { parse as parseYaml } from 'yaml';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
 import { BIN, collected, requireBuild, ROOT } from './helpers.js';
+import { limitConcurrentTests } from './concurrency.js';
 
 // The CI recipes of docs/ci.md, run: every `run:` and `script:` line of each job, in order, in
 // one bash (as a runner does), against a sandbox standing for the service. The single
 // executable a build job hands on is the built `bin/edp.js` behind a one-line launcher of the
 // same name; `gh` and `curl`, which reach the forge, are stand-ins that record their
 // arguments. The build jobs' lines are not run (a clone and a build of edp): they are checked
-// to be the commands the project's own CI builds the executable with.
+// to be the commands the project's own CI builds the executable with. Each job has a sandbox
+// and a folder of its own, so the jobs run a few at a time.
+
+limitConcurrentTests();
 
 const doc = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
 
@@ -68,19 +72,16 @@ function expand(value: string, known: Record<string, string>): string {
   });
 }
 
-let sb: Sandbox;
 const work = tempDir('edp-ci-recipes-');
-beforeAll(async () => {
-  requireBuild();
-  sb = await sandbox({ buildSeconds: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-  work.remove();
-});
+beforeAll(() => requireBuild());
+afterAll(() => work.remove());
 
 /** A job's folder: the repository checked out (fleet.yaml), the artifact, the stand-ins. */
-async function jobFolder(name: string, change: boolean): Promise<{ dir: string; home: string; tools: string }> {
+async function jobFolder(
+  sb: Sandbox,
+  name: string,
+  change: boolean,
+): Promise<{ dir: string; home: string; tools: string }> {
   const dir = join(work.dir, name);
   const home = join(dir, '.home');
   const tools = join(dir, '.tools');
@@ -110,8 +111,8 @@ async function jobFolder(name: string, change: boolean): Promise<{ dir: string; 
 }
 
 /** Runs a job's lines in one bash, as a runner does, with the runner's files and variables. */
-async function runJob(kind: Recipe['kind'], name: string, steps: Step[]) {
-  const { dir, home, tools } = await jobFolder(name, !name.endsWith('drift'));
+async function runJob(sb: Sandbox, kind: Recipe['kind'], name: string, steps: Step[]) {
+  const { dir, home, tools } = await jobFolder(sb, name, !name.endsWith('drift'));
   const known = expressions(sb);
   const githubPath = join(dir, '.github-path');
   writeFileSync(githubPath, '');
@@ -165,8 +166,8 @@ function shellQuote(value: string): string {
 const BUILD_JOB = 'edp';
 const all = recipes();
 
-describe('docs/ci.md', () => {
-  it('holds the GitHub Actions and GitLab CI recipes, each with a job that builds edp', () => {
+describe.concurrent('docs/ci.md', () => {
+  it('holds the GitHub Actions and GitLab CI recipes, each with a job that builds edp', ({ expect }) => {
     expect(all.map((r) => r.file)).toEqual([
       '.github/workflows/fleet.yml',
       '.github/workflows/scripts.yml',
@@ -181,8 +182,10 @@ describe('docs/ci.md', () => {
 
   for (const recipe of all)
     for (const [job, steps] of Object.entries(recipe.jobs).filter(([name]) => name !== BUILD_JOB))
-      it(`${recipe.file}: the ${job} job runs as written`, async () => {
-        const r = await runJob(recipe.kind, `${recipe.kind}-${job}`, steps);
+      it(`${recipe.file}: the ${job} job runs as written`, async ({ expect, onTestFinished }) => {
+        const sb = await sandbox({ buildSeconds: 0 });
+        onTestFinished(() => sb.close());
+        const r = await runJob(sb, recipe.kind, `${recipe.kind}-${job}`, steps);
         expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
         if (job === 'plan') {
           // The plan, in Markdown, reached the pull request; the saved plan is there to apply.
