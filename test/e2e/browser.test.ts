@@ -35,8 +35,10 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const dir = tempDir('edp-e2e-browser-');
 let sb: Sandbox;
 let browser: Browser;
-/** The browser context of every page of the file (see beforeAll). */
+/** The browser context of the file's page (see beforeAll). */
 let context: BrowserContext;
+/** The one page every test drives (see openPage). */
+let tab: Page;
 /** The operator's site: another origin that frames the sandbox's pages, and a webhook receiver. */
 let operator: Server;
 let operatorUrl: string;
@@ -106,14 +108,15 @@ async function expectAccessible(target: Page | Frame): Promise<void> {
 }
 
 /**
- * A new page of the file's context (its default viewport is 1280×720, as a fresh context's).
- * Playwright's waits end before the test's, so a failure names what it waited for.
+ * The file's page, blank, at the test's viewport (by default 1280×720, a fresh context's). One
+ * page for every test, as a person's one tab: a new page costs Chromium a renderer's start (about
+ * a second each here), and a page keeps nothing a later test could meet (see beforeAll) once it
+ * is back at about:blank.
  */
 async function openPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  if (options.viewport) await page.setViewportSize(options.viewport);
-  return page;
+  await tab.goto('about:blank');
+  await tab.setViewportSize(options.viewport ?? { width: 1280, height: 720 });
+  return tab;
 }
 
 /** Waits until `locator` shows `text`, then holds it to that (case and all). */
@@ -189,7 +192,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
         }),
       ]);
       operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
-      // One context for every page (a new page per test): a context of its own would isolate
+      // One context and one page for every test: a context or a page of its own would isolate
       // nothing, as the pages keep nothing in it that another test could meet. The sandbox sets
       // no cookie (a flow is in the page's address and on the server, its pages are sent with
       // cache-control: no-store), neither its pages nor the operator's use storage (their scripts
@@ -198,6 +201,9 @@ describe.skipIf(!HAVE_CHROMIUM)(
       // fraction of what compiling it again for each check costs.
       context = await browser.newContext();
       await context.addInitScript({ content: AXE });
+      tab = await context.newPage();
+      // Playwright's waits end before the test's, so a failure names what it waited for.
+      tab.setDefaultTimeout(30_000);
     }, 60_000);
     afterAll(async () => {
       await browser?.close();
@@ -225,8 +231,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
       // While edp lists what was made: the code is spent, the same URL now says so.
       const [c] = await Promise.all([newConnection(known), expectUsed(page, url, 404)]);
       expect(c.accounts_number).toBe(3);
-      const [titles] = await Promise.all([accountTitles(c.id), page.close()]);
-      expect(titles).toEqual(['Client account 1', 'Client account 2', 'Client account 3']);
+      expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 2', 'Client account 3']);
     });
 
     it('iframe, two steps: the connection has the accounts picked', async () => {
@@ -255,7 +260,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await screenshot(page, 'iframe-accounts');
       await page.getByRole('button', { name: 'Connect' }).click();
       await expectText(page.getByRole('status'), 'Connected');
-      const [c] = await Promise.all([newConnection(known), page.close()]);
+      const c = await newConnection(known);
       expect(c.accounts_number).toBe(2);
       expect(await accountTitles(c.id)).toEqual(['Client account 1', 'Client account 3']);
     });
@@ -279,7 +284,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await expectAccessible(page);
       await page.getByRole('button', { name: 'Connect' }).click();
       await expectText(page.getByRole('status'), 'Connected');
-      const [c] = await Promise.all([newConnection(known), page.close()]);
+      const c = await newConnection(known);
       expect(c.accounts_number).toBe(1);
       expect(await accountTitles(c.id)).toEqual(['Client account 3']);
     });
@@ -317,7 +322,6 @@ describe.skipIf(!HAVE_CHROMIUM)(
         kind: 'confirmation',
         link_ids: [link.id],
       });
-      await page.close();
     });
 
     it('embedded in a page of another origin: the flow completes and posts ConnectionCreated to that page', async () => {
@@ -341,7 +345,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
       const [c, accounts] = await Promise.all([
         newConnection(known),
         edpJson(['accounts', 'list', '--connection', String(posted.connection_id)]),
-        screenshot(page, 'embedded').then(() => page.close()),
+        screenshot(page, 'embedded'),
       ]);
       expect(posted).toMatchObject({
         type: 'ConnectionCreated',
@@ -370,7 +374,6 @@ describe.skipIf(!HAVE_CHROMIUM)(
       });
       await frame.waitForLoadState();
       expect(frame.url()).not.toContain('/_sandbox/');
-      await page.close();
     });
 
     it("the inspector shows the session's requests, webhook deliveries with their retries, and the outbox", async () => {
@@ -433,7 +436,6 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await page.getByRole('button', { name: 'Advance' }).click();
       await expectText(page.getByRole('status'), 'Clock advanced by 3600 s.');
       expect(sb.store.clock.now() - was).toBeGreaterThanOrEqual(3_600_000);
-      await page.close();
     });
 
     it("the inspector's snapshot forms take a snapshot and restore it, by their labels", async () => {
@@ -450,7 +452,6 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await page.getByRole('button', { name: 'Restore' }).click();
       await expectText(page.getByRole('status'), 'Snapshot browser-1 restored.');
       expect((await http(sb, 'GET', '/_sandbox/state')).text).toBe(taken);
-      await page.close();
     });
   },
 );
