@@ -102,15 +102,18 @@ describe('edp through an HTTP proxy', () => {
   it('goes to a service that is not loopback inside CONNECT tunnels: the proxy sees the host and port, never a credential or token', async () => {
     const before = (await proxy.seen()).length;
     const env = { HTTP_PROXY: withCredentials(proxy) };
-    const list = await edp(service, ['workspaces', 'list', '--json', '--verbose'], env);
+    // The agency's list beside the workspace's token: Basic for the token, then Bearer with it
+    // (the workspace's recipes), and the token printed.
+    const [list, token] = await Promise.all([
+      edp(service, ['workspaces', 'list', '--json', '--verbose'], env),
+      edp(service, ['-w', '101', 'token'], env),
+    ]);
     expect(list.stderr).toContain('GET /api/v3/workspaces');
     expect(list.code).toBe(0);
     expect(list.json<Array<{ id: number }>>().map((w) => w.id)).toEqual([101, 102, 103]);
     // --verbose names the proxy by its address alone.
     expect(list.stderr).toMatch(new RegExp(`GET /api/v3/workspaces\\S* 200 \\d+ms .*via=${proxy.url}\\b`));
     expect(list.stderr).not.toContain(PROXY_PASSWORD);
-    // Basic for the token, then Bearer with it: the workspace's recipes, and the token printed.
-    const token = await edp(service, ['-w', '101', 'token'], env);
     expect(token.code).toBe(0);
     const issued = token.stdout.trim();
     expect(issued.length).toBeGreaterThan(10);
@@ -147,8 +150,12 @@ describe('edp through an HTTP proxy', () => {
     const before = (await proxy.seen()).length;
     const port = new URL(sb.url).port;
     const env = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, http_proxy: proxy.url };
-    for (const base of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
-      const r = await edp(base, ['workspaces', 'list', '--verbose'], env);
+    const runs = await Promise.all(
+      [`http://127.0.0.1:${port}`, `http://localhost:${port}`].map((base) =>
+        edp(base, ['workspaces', 'list', '--verbose'], env),
+      ),
+    );
+    for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toContain('via=');
     }
@@ -166,21 +173,24 @@ describe('edp through an HTTP proxy', () => {
       // The lower-case form wins, as in curl and undici.
       { no_proxy: 'service.test', NO_PROXY: 'other.example' },
     ];
-    const runs = await Promise.all(
-      direct.map((noProxy) => edp(service, ['workspaces', 'list'], { HTTP_PROXY: proxy.url, ...noProxy })),
-    );
-    for (const r of runs) {
+    // Named for another port, or only in the upper-case form when the lower-case one is set: through the proxy.
+    const proxied = [{ NO_PROXY: `service.test:${Number(port) + 1}` }, { no_proxy: '', NO_PROXY: 'service.test' }];
+    // All at once: the direct runs spend most of their time repeating the failed lookup.
+    const [directRuns, proxiedRuns] = await Promise.all([
+      Promise.all(direct.map((noProxy) => edp(service, ['workspaces', 'list'], { HTTP_PROXY: proxy.url, ...noProxy }))),
+      Promise.all(
+        proxied.map((noProxy) =>
+          edp(service, ['workspaces', 'list'], { HTTP_PROXY: withCredentials(proxy), ...noProxy }),
+        ),
+      ),
+    ]);
+    for (const r of directRuns) {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`host not found: ${service}`);
     }
-    expect((await proxy.seen()).length).toBe(before);
-
-    // Named for another port, or only in the upper-case form when the lower-case one is set: through the proxy.
-    const proxied = [{ NO_PROXY: `service.test:${Number(port) + 1}` }, { no_proxy: '', NO_PROXY: 'service.test' }];
-    for (const noProxy of proxied) {
-      const r = await edp(service, ['workspaces', 'list'], { HTTP_PROXY: withCredentials(proxy), ...noProxy });
-      expect(r.code, r.stderr).toBe(0);
-    }
+    // service.test resolves nowhere but through the proxy: a run that reached the service went
+    // through it, with one tunnel; so the proxy saw those tunnels and no other.
+    for (const r of proxiedRuns) expect(r.code, r.stderr).toBe(0);
     expect((await proxy.seen()).length).toBe(before + proxied.length);
   });
 
@@ -245,16 +255,17 @@ describe('edp through an HTTP proxy', () => {
 
   it('a proxy variable that cannot be used is bad input naming it: exit 2, nothing sent', async () => {
     const before = (await proxy.seen()).length;
-    for (const [value, message] of [
+    const cases = [
       [
         'socks5://127.0.0.1:1080',
         'error: HTTP_PROXY names a socks5 proxy; edp goes through http:// and https:// proxies only',
       ],
       ['http://user:pw@[bad', 'error: HTTP_PROXY is not a proxy address such as http://proxy.example:3128'],
-    ] as const) {
-      const r = await edp(service, ['workspaces', 'list'], { HTTP_PROXY: value });
+    ] as const;
+    const runs = await Promise.all(cases.map(([value]) => edp(service, ['workspaces', 'list'], { HTTP_PROXY: value })));
+    for (const [i, r] of runs.entries()) {
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain(cases[i]![1]);
       expect(r.stderr).not.toContain('pw@');
     }
     expect((await proxy.seen()).length).toBe(before);
