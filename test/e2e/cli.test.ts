@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
-import { BIN, collected, operatorEnv, packedFiles, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
+import { BIN, collected, operatorEnv, packedFilesAsync, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
 
 // The built command line as a process: help, version, errors, sign-in and the agency-level
@@ -362,7 +362,7 @@ describe.concurrent('the package as shipped', () => {
     const shipped = tempDir('edp-e2e-shipped-');
     try {
       // Exactly the files npm packs (package.json's `files`, with what it leaves out).
-      for (const { path } of packedFiles().files) {
+      for (const { path } of (await packedFilesAsync()).files) {
         mkdirSync(dirname(join(shipped.dir, path)), { recursive: true });
         cpSync(join(ROOT, path), join(shipped.dir, path));
       }
