@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
-import { collected, operatorEnv, packedFiles, requireBuild, ROOT } from './helpers.js';
+import { collected, operatorEnv, requireBuild, ROOT } from './helpers.js';
+import { packedFilesOfBuild } from './packed-cache.js';
 
 // --jq and completion in the package as shipped: the files package.json lists, without
 // node_modules or the sources, run as a process and from a real shell. The tests, and the runs
@@ -18,7 +19,7 @@ beforeAll(async () => {
   requireBuild();
   sb = await sandbox();
   // Exactly the files npm packs (package.json's `files`, with what it leaves out).
-  for (const { path } of packedFiles().files) {
+  for (const { path } of packedFilesOfBuild().files) {
     mkdirSync(dirname(join(shipped, path)), { recursive: true });
     cpSync(join(ROOT, path), join(shipped, path));
   }

@@ -2,14 +2,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packedFiles, requireBuild, ROOT, type Packed } from './helpers.js';
+import { requireBuild, ROOT, type Packed } from './helpers.js';
+import { packedFilesOfBuild } from './packed-cache.js';
 
 // What `npm pack` puts in the package, as npm itself lists it (the files the tarball holds).
 
 let packed: Packed;
 beforeAll(() => {
   requireBuild();
-  packed = packedFiles();
+  packed = packedFilesOfBuild();
 });
 
 describe('the packed package', () => {
