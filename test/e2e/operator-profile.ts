@@ -28,11 +28,9 @@ export async function operatorProfile(
     stdin: PASSWORD,
   });
   expect(login.code, login.stderr).toBe(0);
-  // One after the other: each run writes the config file.
-  for (const ws of workspaces) {
-    const token = await runEdp(['-w', String(ws), 'token'], { env: env(made) });
-    expect(token.code, token.stderr).toBe(0);
-  }
+  // At once: each run adds its token under the config file's lock (test/e2e/config-concurrency.test.ts).
+  const tokens = await Promise.all(workspaces.map((ws) => runEdp(['-w', String(ws), 'token'], { env: env(made) })));
+  for (const token of tokens) expect(token.code, token.stderr).toBe(0);
   return {
     env,
     fresh: () => {
