@@ -12,9 +12,16 @@ import {
 } from '../../fleet/apply.js';
 import { applyWaves, resolveWaves, type WavesOutcome } from '../../fleet/waves.js';
 import { checkMaxChanges, readLimits, reportWaves, waveText } from './waves.js';
-import { parseFleetFile, readFleetFile } from '../../fleet/file.js';
-import { driftError, planDrift, readSavedPlan, unsetError, unsetVariables } from '../../fleet/saved-plan.js';
-import { planFleet, planTotals } from '../../fleet/plan.js';
+import { parseFleetFile, readFleetFile, type FleetFile } from '../../fleet/file.js';
+import {
+  driftError,
+  planDrift,
+  readSavedPlan,
+  unsetError,
+  unsetVariables,
+  type SavedPlan,
+} from '../../fleet/saved-plan.js';
+import { planFleet, planTotals, type FleetPlan } from '../../fleet/plan.js';
 import { planLines, workBegunText, workspaceReadText } from '../shared/plan-text.js';
 import { idText } from '../../util/json.js';
 import type { StepReporter } from '../../recipes/deploy.js';
@@ -30,29 +37,9 @@ import { suggest } from '../../util/suggest.js';
 
 /** `edp apply -f FILE`: the plan, a confirmation, then the changes, one row per workspace and resource. */
 export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> {
-  const [planPath] = opts.args;
-  if ((planPath === undefined) === (opts.file === undefined))
-    throw new UsageError(
-      'name what to apply: a fleet file with -f/--file FILE, or a plan saved by `edp plan --out` as the argument',
-    );
   const limits = readLimits(opts);
-  const saved = planPath === undefined ? undefined : readSavedPlan(planPath);
-  // A saved plan keeps the scope it was planned with: -w or EDP_WORKSPACE may only repeat it.
-  const scope = ctx.settings.fleetScope();
-  if (saved && (opts.prune || opts.sendSecrets || (scope && !sameIds(scope.value, saved.source.workspaces))))
-    throw new UsageError(
-      `${saved.path} keeps the scope, --prune and --send-secrets it was planned with: give ${opts.prune ? '--prune' : opts.sendSecrets ? '--send-secrets' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`, not to apply`,
-    );
-  if (saved) {
-    const unset = unsetVariables(saved, ctx.env);
-    if (unset.length > 0) throw unsetError(saved, unset);
-  }
-  const file = saved
-    ? await parseFleetFile(saved.source.file, `plan ${saved.path}`, undefined, ctx.env)
-    : await readFleetFile(opts.file!, ctx.io.stdin, ctx.env);
-  const prune = saved ? saved.source.prune : !!opts.prune;
-  const sendSecrets = saved ? saved.source.send_secrets === true : !!opts.sendSecrets;
-  const only = saved ? (saved.source.workspaces ?? undefined) : scope?.value;
+  const source = await applySource(opts, ctx);
+  const { saved, file, prune, sendSecrets, only } = source;
   const concurrency = fleetConcurrency(ctx, opts.concurrency);
   const wait = waitPolling(ctx, opts);
   requireYesOffTerminal(ctx, opts.yes, 'apply', 'apply');
@@ -78,18 +65,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   }
   for (const l of planLines(plan, ctx.output.err)) ctx.output.info(l);
   const totals = planTotals(plan);
-  if (totals.changes === 0) {
-    // Nothing to send; what cannot be done is still one row each.
-    const rows = [
-      ...plan.workspaces.flatMap((w) => blockedRows(w.workspace_id, w.blocked)),
-      ...blockedRows(null, plan.agency.blocked),
-    ];
-    if (ctx.output.machine) ctx.output.json(rows);
-    else if (rows.length > 0) await showRows(ctx, rows);
-    const failures = planFailures(plan);
-    if (failures.length > 0) throw new ManyFailures(failures);
-    return;
-  }
+  if (totals.changes === 0) return showNothingToDo(ctx, plan);
   checkMaxChanges(totals.changes, limits.maxChanges, !!saved);
   const waves = limits.waves && resolveWaves(limits.waves.spec, limits.waves.bounds, plan);
   // Before the question and before any change: where the new endpoints' secrets can go.
@@ -99,32 +75,14 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
       opts.secretsFile,
       'this plan creates webhook endpoints, whose secrets the service shows only once',
     );
-  if (!opts.yes) {
-    const { confirm } = await ctx.prompts();
-    const ok = await confirm(
-      {
-        message: `Apply ${totals.changes} change(s)${prune ? ', deletions included' : ''}${waves ? ` in ${waves.length} wave(s)` : ''}?`,
-        default: false,
-      },
-      ctx.promptContext(),
-    );
-    if (!ok) throw new NotConfirmedError();
-  }
+  if (!opts.yes) await confirmApply(ctx, totals.changes, prune, waves);
   // Each recipe's steps and build states, prefixed by its workspace and template, and on a
   // terminal a live line of the deployments under way (as a fleet `recipes deploy` shows them).
   const deployments = plan.workspaces.reduce((n, w) => n + w.recipes.length, 0);
   const board = deployments > 0 ? await FleetBoard.start(ctx, deployments, 'recipes') : undefined;
   const reporter = (ws: string, name: string): StepReporter =>
     fleetStepReporter(ctx, `[${ws}] ${name}`, `${ws} ${name}`, board);
-  // EDP_WORKSPACE, when it named the scope, is still set where the command is pasted.
-  const replan = suggest([
-    'plan',
-    '-f',
-    saved ? saved.source.file_name : opts.file!,
-    ...(prune ? ['--prune'] : []),
-    ...(sendSecrets ? ['--send-secrets'] : []),
-    ...(only && (saved || scope?.origin === 'flag') ? ['-w', only.join(',')] : []),
-  ]);
+  const replan = replanCommand(opts, source);
   const run: FleetApplyOptions = {
     concurrency,
     verify: !!opts.verify,
@@ -146,21 +104,117 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   } finally {
     board?.stop();
   }
-  const shown = rows.map(shownRow);
-  if (ctx.output.machine) ctx.output.json(shown);
-  else {
-    await showRows(ctx, shown);
-    // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
-    for (const r of shown.filter((x) => x.secret))
-      ctx.output.line(
-        `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`,
-      );
-  }
+  await showApplied(ctx, rows);
   if (waves && outcome) reportWaves(ctx, waves, outcome, replan);
   // Each failure is in its row above; rows of waves not started are none.
-  const failures = outcome ? outcome.failures : applyFailures(rows);
-  // A secret the service shows only once must reach its reader: when it may not have (part of the
-  // output was lost), the run fails naming every secret it printed, with the commands that make new ones.
+  await endApply(ctx, rows, outcome ? outcome.failures : applyFailures(rows));
+}
+
+/** What apply applies: a fleet file (-f), or a saved plan with the file and settings it was planned with. */
+interface ApplySource {
+  saved: SavedPlan | undefined;
+  file: FleetFile;
+  prune: boolean;
+  sendSecrets: boolean;
+  /** the workspaces the plan is narrowed to (-w, EDP_WORKSPACE, or the saved plan's) */
+  only: string[] | undefined;
+  scope: ReturnType<Context['settings']['fleetScope']>;
+}
+
+/**
+ * The file or saved plan to apply, read and checked before anything is sent: a saved plan keeps
+ * the scope, --prune and --send-secrets it was planned with, and its `${env.…}` values are read
+ * again (one unset: exit 2).
+ */
+async function applySource(opts: ApplyOptions, ctx: Context): Promise<ApplySource> {
+  const [planPath] = opts.args;
+  if ((planPath === undefined) === (opts.file === undefined))
+    throw new UsageError(
+      'name what to apply: a fleet file with -f/--file FILE, or a plan saved by `edp plan --out` as the argument',
+    );
+  const saved = planPath === undefined ? undefined : readSavedPlan(planPath);
+  // A saved plan keeps the scope it was planned with: -w or EDP_WORKSPACE may only repeat it.
+  const scope = ctx.settings.fleetScope();
+  if (saved && (opts.prune || opts.sendSecrets || (scope && !sameIds(scope.value, saved.source.workspaces))))
+    throw new UsageError(
+      `${saved.path} keeps the scope, --prune and --send-secrets it was planned with: give ${opts.prune ? '--prune' : opts.sendSecrets ? '--send-secrets' : scope!.origin === 'flag' ? '-w' : 'EDP_WORKSPACE'} to \`${suggest(['plan', '-f', saved.source.file_name, '--out', saved.path])}\`, not to apply`,
+    );
+  if (saved) {
+    const unset = unsetVariables(saved, ctx.env);
+    if (unset.length > 0) throw unsetError(saved, unset);
+  }
+  const file = saved
+    ? await parseFleetFile(saved.source.file, `plan ${saved.path}`, undefined, ctx.env)
+    : await readFleetFile(opts.file!, ctx.io.stdin, ctx.env);
+  return {
+    saved,
+    file,
+    prune: saved ? saved.source.prune : !!opts.prune,
+    sendSecrets: saved ? saved.source.send_secrets === true : !!opts.sendSecrets,
+    only: saved ? (saved.source.workspaces ?? undefined) : scope?.value,
+    scope,
+  };
+}
+
+/** A plan with no change: nothing is sent; what cannot be done is still one row each. */
+async function showNothingToDo(ctx: Context, plan: FleetPlan): Promise<void> {
+  const rows = [
+    ...plan.workspaces.flatMap((w) => blockedRows(w.workspace_id, w.blocked)),
+    ...blockedRows(null, plan.agency.blocked),
+  ];
+  if (ctx.output.machine) ctx.output.json(rows);
+  else if (rows.length > 0) await showRows(ctx, rows);
+  const failures = planFailures(plan);
+  if (failures.length > 0) throw new ManyFailures(failures);
+}
+
+async function confirmApply(
+  ctx: Context,
+  changes: number,
+  prune: boolean,
+  waves: unknown[] | undefined,
+): Promise<void> {
+  const { confirm } = await ctx.prompts();
+  const ok = await confirm(
+    {
+      message: `Apply ${changes} change(s)${prune ? ', deletions included' : ''}${waves ? ` in ${waves.length} wave(s)` : ''}?`,
+      default: false,
+    },
+    ctx.promptContext(),
+  );
+  if (!ok) throw new NotConfirmedError();
+}
+
+/** The plan command that plans the same again; EDP_WORKSPACE, when it named the scope, is still set where it is pasted. */
+function replanCommand(opts: ApplyOptions, { saved, prune, sendSecrets, only, scope }: ApplySource): string {
+  return suggest([
+    'plan',
+    '-f',
+    saved ? saved.source.file_name : opts.file!,
+    ...(prune ? ['--prune'] : []),
+    ...(sendSecrets ? ['--send-secrets'] : []),
+    ...(only && (saved || scope?.origin === 'flag') ? ['-w', only.join(',')] : []),
+  ]);
+}
+
+/** The rows of what was done; at a terminal, each new endpoint's secret whole below the table. */
+async function showApplied(ctx: Context, rows: ApplyRow[]): Promise<void> {
+  const shown = rows.map(shownRow);
+  if (ctx.output.machine) return ctx.output.json(shown);
+  await showRows(ctx, shown);
+  // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
+  for (const r of shown.filter((x) => x.secret))
+    ctx.output.line(
+      `secret of webhook endpoint ${idText(r.id)} (${r.name}, workspace ${idText(r.workspace_id)}), shown only now: ${r.secret}`,
+    );
+}
+
+/**
+ * The run's end: a secret the service shows only once must reach its reader; when it may not have
+ * (part of the output was lost), the run fails naming every secret it printed, with the commands
+ * that make new ones.
+ */
+async function endApply(ctx: Context, rows: ApplyRow[], failures: unknown[]): Promise<void> {
   const unread = await unreadSecrets(
     ctx,
     rows.filter((r) => r.secret).map((r) => ({ id: idText(r.id), workspace: idText(r.workspace_id) })),
