@@ -77,7 +77,12 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
     controlToken: controlTokenOf(ctx.settings.sandboxControlToken(opts.controlToken)),
     warn: (message: string) => ctx.output.warn(message),
   };
-  const { startSandbox, isLoopbackAddress, checkFixture } = await import('../../sandbox/index.js');
+  const sandboxModule = await import('../../sandbox/index.js');
+  const { startSandbox, isLoopbackAddress } = sandboxModule;
+  const checkFixture: typeof sandboxModule.checkFixture = (...args) =>
+    sandboxModule.checkFixture(...args).catch((err: unknown) => {
+      throw ownUsageError(err);
+    });
   let fixture: Fixture | undefined;
   if (from === '--fixture') {
     const source = await readSource(opts.fixture!, ctx.io.stdin, '--fixture');
@@ -134,4 +139,15 @@ export async function runSandbox(opts: SandboxOptions, ctx: Context): Promise<vo
     process.once('SIGTERM', () => resolve());
   });
   await sandbox.close();
+}
+
+/**
+ * A refusal of the sandbox's code as the command line's own (exit 2). The built sandbox is a
+ * bundle of its own (dist/sandbox.cjs) with its own copy of UsageError, which the command
+ * line's `instanceof` does not know; its name and details say what it is.
+ */
+function ownUsageError(err: unknown): unknown {
+  if (!(err instanceof Error) || err instanceof UsageError || !['UsageError', 'DocumentError'].includes(err.name))
+    return err;
+  return Object.assign(new UsageError(err.message), { details: (err as { details?: unknown }).details });
 }
