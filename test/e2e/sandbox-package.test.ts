@@ -25,7 +25,8 @@ describe.concurrent('the packaged sandbox', () => {
   beforeAll(requireBuild);
 
   it('runs the node:test example with node --test', async ({ expect }) => {
-    const r = await run(['--test', 'examples/sandbox-node-test.test.mjs']);
+    // TAP, whatever the Node: newer ones report to a pipe as `spec` by default.
+    const r = await run(['--test', '--test-reporter=tap', 'examples/sandbox-node-test.test.mjs']);
     expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/^# pass 3$/m);
   });
