@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,11 @@ describe('npm run manual', () => {
   });
 
   it('--check names each page that differs, is missing or belongs to no command, and exits 1', async () => {
+    // A repository of its own, written here: the tests of this file run in any order.
     const copy = mkdtempSync(join(tmpdir(), 'edp-manual-'));
     try {
-      cpSync(root, copy, { recursive: true });
+      writeFileSync(join(copy, 'package.json'), `${JSON.stringify({ name: 'edp', man: [] }, null, 2)}\n`);
+      writeManual(copy, files);
       writeFileSync(join(copy, 'docs/commands/edp-recipes.md'), 'edited by hand\n');
       rmSync(join(copy, 'man/edp-sandbox.1'));
       writeFileSync(join(copy, 'man/edp-gone.1'), '.TH "EDP-GONE" "1"\n');
