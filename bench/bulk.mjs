@@ -13,11 +13,10 @@
 // config folder of its own) from the same state (a sandbox snapshot restored before it), so
 // that each finds the same failed extracts. The full runs, with latency and without, are the
 // medians of three, interleaved. Measured in one run; no assertions.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
-import { benchDir, benchEnv, growFleet, json, PASSWORD, USERNAME } from './lib/fleet.mjs';
+import { benchDir, benchEnv, growFleet, json, PASSWORD, requestsInARow, timedEdp, USERNAME } from './lib/fleet.mjs';
 
 const LATENCY_MS = 20;
 const CHAIN_LATENCY_MS = 200;
@@ -64,34 +63,11 @@ const dir = benchDir('bulk');
 /** One command as a separate process, cold, from the snapshot's state: its wall time in ms. */
 async function edp(args) {
   await control('/snapshots/bench/restore', 'POST');
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['bin/edp.js', ...args], {
-      env: benchEnv(sandbox, mkdtempSync(join(dir, 'run-'))),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`edp ${args.join(' ')} exited ${code}\n${err}`));
-      resolve(performance.now() - started);
-    });
-  });
+  return timedEdp(args, benchEnv(sandbox, mkdtempSync(join(dir, 'run-'))));
 }
 
 /** Requests in a row of `args`: the median of three (200 ms against none). */
-async function chainOf(args) {
-  const chains = [];
-  for (let i = 0; i < 3; i++) {
-    await latency(0);
-    const fast = await edp(args);
-    await latency(CHAIN_LATENCY_MS);
-    const slow = await edp(args);
-    chains.push((slow - fast) / CHAIN_LATENCY_MS);
-  }
-  return chains.sort((a, b) => a - b)[1];
-}
+const chainOf = (args) => requestsInARow(() => edp(args), latency, CHAIN_LATENCY_MS);
 
 try {
   const run = (scope, c) => [

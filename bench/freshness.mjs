@@ -12,11 +12,10 @@
 // demo's workspace 101 has a built one; a workspace without recipes costs the same reads.
 // A warm run (tokens cached from a run before) is measured too. Measured in one run; no
 // assertions.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox } from '../dist/sandbox.js';
-import { benchDir, benchEnv, growFleet, json } from './lib/fleet.mjs';
+import { benchDir, benchEnv, growFleet, json, requestsInARow, timedEdp } from './lib/fleet.mjs';
 
 const LATENCY_MS = 20;
 const CHAIN_LATENCY_MS = 200;
@@ -32,36 +31,11 @@ const dir = benchDir('freshness');
 const env = () => benchEnv(sandbox, mkdtempSync(join(dir, 'run-')));
 
 /** One command as a separate process, cold unless given a config folder: its wall time in ms. */
-function edp(args, config) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['bin/edp.js', ...args], {
-      env: config ? benchEnv(sandbox, config) : env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      // 0 fresh, 1 stale: both are a full read.
-      if (code !== 0 && code !== 1) return reject(new Error(`edp ${args.join(' ')} exited ${code}\n${err}`));
-      resolve(performance.now() - started);
-    });
-  });
-}
+// 0 fresh, 1 stale: both are a full read.
+const edp = (args, config) => timedEdp(args, config ? benchEnv(sandbox, config) : env(), [0, 1]);
 
 /** Requests in a row of `args`: the median of three (200 ms against none). */
-async function chainOf(args) {
-  const chains = [];
-  for (let i = 0; i < 3; i++) {
-    await latency(0);
-    const fast = await edp(args);
-    await latency(CHAIN_LATENCY_MS);
-    const slow = await edp(args);
-    chains.push((slow - fast) / CHAIN_LATENCY_MS);
-  }
-  return chains.sort((a, b) => a - b)[1];
-}
+const chainOf = (args) => requestsInARow(() => edp(args), latency, CHAIN_LATENCY_MS);
 
 try {
   const freshness = (scope, c) => ['freshness', ...scope, ...(c ? ['--concurrency', String(c)] : [])];

@@ -1,6 +1,8 @@
-// What the fleet benches share (bench/fleet.mjs, fleet-plan.mjs, fleet-scale.mjs): the demo
-// agency's credentials, a fleet of workspaces on a sandbox, the environment a timed edp runs
-// in, and the fleet file of the plan and apply benches. Not a bench itself.
+// What the fleet benches share (bench/fleet.mjs, fleet-plan.mjs, fleet-scale.mjs, bulk.mjs,
+// freshness.mjs): the demo agency's credentials, a fleet of workspaces on a sandbox, the
+// environment a timed edp runs in, a timed edp and its requests in a row, and the fleet file of
+// the plan and apply benches. Not a bench itself.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,4 +102,36 @@ tables:
 `,
   );
   return file;
+}
+
+/** One edp command as a separate process: its wall time in ms; an exit code not in `ok` fails it. */
+export function timedEdp(args, env, ok = [0]) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['bin/edp.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => {
+      if (!ok.includes(code)) return reject(new Error(`edp ${args.join(' ')} exited ${code}\n${err}`));
+      resolve(performance.now() - started);
+    });
+  });
+}
+
+/**
+ * Requests in a row of a run: its time at `chainMs` of latency less its time at none, in units of
+ * `chainMs` (ten times a bench's latency, so that a process's start does not count as a request);
+ * the median of three.
+ */
+export async function requestsInARow(run, setLatency, chainMs) {
+  const chains = [];
+  for (let i = 0; i < 3; i++) {
+    await setLatency(0);
+    const fast = await run();
+    await setLatency(chainMs);
+    const slow = await run();
+    chains.push((slow - fast) / chainMs);
+  }
+  return chains.sort((a, b) => a - b)[1];
 }
