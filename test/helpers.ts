@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, onTestFinished, TestRunner } from 'vitest';
+import { Service } from '../src/api/service.js';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -178,6 +179,17 @@ export function noWait(_ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     setImmediate(resolve);
+  });
+}
+
+/** The API as the demo agency's chief at a sandbox, in process: what domain tests (src/fleet, src/accounts) call. */
+export function chiefService(sb: Sandbox, opts: { sleep?: typeof noWait } = {}): Service {
+  return new Service({
+    baseUrl: sb.url,
+    timeoutMs: 10_000,
+    credentials: { username: USERNAME, password: PASSWORD },
+    profile: 'default',
+    ...opts,
   });
 }
 

@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteIdLookup, type AccountV3, type AccountV31 } from '../../src/api/accounts.js';
-import { Service } from '../../src/api/service.js';
+import type { Service } from '../../src/api/service.js';
 import { UnresolvedAccountsError, resolveAccounts } from '../../src/accounts/select.js';
 import { ApiError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, http, sandbox } from '../helpers.js';
+import { chiefService, http, sandbox } from '../helpers.js';
 
 let sb: Sandbox;
 let api: Service;
 beforeAll(async () => {
   sb = await sandbox();
-  api = new Service({
-    baseUrl: sb.url,
-    timeoutMs: 10_000,
-    credentials: { username: USERNAME, password: PASSWORD },
-    profile: 'default',
-  });
+  api = chiefService(sb);
 });
 afterAll(async () => {
   await api.close();

@@ -1,11 +1,11 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Service } from '../../src/api/service.js';
+import type { Service } from '../../src/api/service.js';
 import { OutcomeUnknownError } from '../../src/errors.js';
 import { applyFailures, applyFleet } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, noWait, sandbox } from '../helpers.js';
+import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // A client's workspace is created before anything in it, once, whatever becomes of the answer.
 
@@ -14,13 +14,7 @@ let api: Service;
 beforeEach(async () => {
   await sb?.close();
   sb = await sandbox({ buildSeconds: 0 });
-  api = new Service({
-    baseUrl: sb.url,
-    timeoutMs: 10_000,
-    credentials: { username: USERNAME, password: PASSWORD },
-    profile: 'default',
-    sleep: noWait,
-  });
+  api = chiefService(sb, { sleep: noWait });
 });
 afterAll(async () => {
   await api.close();

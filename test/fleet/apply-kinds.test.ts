@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Service } from '../../src/api/service.js';
+import type { Service } from '../../src/api/service.js';
 import { OutcomeUnknownError } from '../../src/errors.js';
 import { applyFleet } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { PASSWORD, USERNAME, noWait, sandbox } from '../helpers.js';
+import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // An extract or a destination connection whose create lost its answer is made once, never twice.
 
@@ -13,13 +13,7 @@ let sb: Sandbox;
 let api: Service;
 beforeAll(async () => {
   sb = await sandbox({ buildSeconds: 0 });
-  api = new Service({
-    baseUrl: sb.url,
-    timeoutMs: 10_000,
-    credentials: { username: USERNAME, password: PASSWORD },
-    profile: 'default',
-    sleep: noWait,
-  });
+  api = chiefService(sb, { sleep: noWait });
 });
 afterAll(async () => {
   await api.close();
