@@ -213,3 +213,20 @@ describe("the run's answers", () => {
     expect(r.stderr).toMatch(/(would pass 8|has passed 32) MiB, the most one run of edp takes/);
   });
 });
+
+describe('the connections to the service', () => {
+  it('take as many requests at once as a fleet plan has in flight (16 workspaces reading six lists each): the pool is no second limit', async () => {
+    const held: ServerResponse[] = [];
+    const { url } = await serve((_req, res) => held.push(res));
+    const client = new ApiClient({ baseUrl: url, timeoutMs: 20_000, auth });
+    try {
+      const reads = Array.from({ length: 96 }, (_, i) => client.get(`/api/v3/x/${i}/`, 'none', undefined, ['id']));
+      // With a narrower pool, the requests past its width wait in the client and never arrive.
+      await waitUntil(() => held.length === 96, { what: '96 requests at the service at once' });
+      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":1}');
+      expect(await Promise.all(reads)).toHaveLength(96);
+    } finally {
+      await client.close();
+    }
+  });
+});
