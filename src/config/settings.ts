@@ -2,7 +2,13 @@ import { UsageError } from '../errors.js';
 import { editDistance } from '../util/did-you-mean.js';
 import { suggest } from '../util/suggest.js';
 import { parseDuration, parseId, parsePositiveInt } from '../util/validate.js';
-import { AUTO_CONCURRENCY, DEFAULT_POLL_INTERVAL, FLEET_CONCURRENCY_CAP, MAX_CONCURRENCY } from './defaults.js';
+import {
+  AUTO_CONCURRENCY,
+  DEFAULT_POLL_INTERVAL,
+  FLEET_CONCURRENCY_CAP,
+  FLEET_READ_CONCURRENCY_CAP,
+  MAX_CONCURRENCY,
+} from './defaults.js';
 import { DEFAULT_BASE_URL, type Profile } from './store.js';
 
 /**
@@ -71,7 +77,7 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     flag: '--concurrency',
     env: 'EDP_CONCURRENCY',
     default: AUTO_CONCURRENCY,
-    description: `workspaces the fleet commands work on at once: 1 to ${MAX_CONCURRENCY}, or auto (one per workspace, at most ${FLEET_CONCURRENCY_CAP})`,
+    description: `workspaces the fleet commands work on at once: 1 to ${MAX_CONCURRENCY}, or auto (one per workspace, at most ${FLEET_CONCURRENCY_CAP} for a command that changes things, ${FLEET_READ_CONCURRENCY_CAP} for one that only reads)`,
     check: (v, what) =>
       v.trim().toLowerCase() === AUTO_CONCURRENCY
         ? AUTO_CONCURRENCY

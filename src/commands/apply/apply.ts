@@ -40,7 +40,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const limits = readLimits(opts);
   const source = await applySource(opts, ctx);
   const { saved, file, prune, sendSecrets, only } = source;
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'changes');
   const wait = waitPolling(ctx, opts);
   requireYesOffTerminal(ctx, opts.yes, 'apply', 'apply');
   if (saved) {

@@ -8,7 +8,7 @@ const apply = (cmd: Command) =>
     .argument('[plan-file]', 'a plan saved by `edp plan --out`: carried out only if the live state has not moved since')
     .option('-f, --file <file>', 'the fleet file, YAML or JSON (- for standard input)')
     .addOption(yesFlag('do not ask (needed when not at a terminal)'))
-    .addOption(concurrencyFlag('workspaces changed at once'))
+    .addOption(concurrencyFlag('workspaces changed at once', 'changes'))
     .option('--prune', 'also delete webhook endpoints and custom roles the file does not name')
     .option(
       '--send-secrets',

@@ -6,7 +6,7 @@ import { examples } from '../shared/help.js';
 const doctor = (cmd: Command) =>
   cmd
     .addOption(allWorkspacesFlag())
-    .addOption(concurrencyFlag('workspaces checked at once'))
+    .addOption(concurrencyFlag('workspaces checked at once', 'reads'))
     .addHelpText(
       'after',
       examples(

@@ -16,7 +16,7 @@ import type { DoctorOptions } from './command.js';
  */
 export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'reads');
   const api = await ctx.api();
   const findings: Finding[] = [];
   const credentials = await checkCredentials(api, ctx.baseUrl());

@@ -8,7 +8,7 @@ const exportCommand = (cmd: Command) =>
     .addOption(allWorkspacesFlag())
     .option('--output <file>', 'write to this file instead of standard output')
     .option('--force', 'replace --output FILE even when an export did not write it or it was edited since')
-    .addOption(concurrencyFlag('workspaces read at once'))
+    .addOption(concurrencyFlag('workspaces read at once', 'reads'))
     .addHelpText(
       'after',
       examples(

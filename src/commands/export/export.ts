@@ -14,7 +14,7 @@ import { checkOutputFile } from '../../util/output-file.js';
 /** `edp export`: the live state as a fleet file (docs/guide.md, Fleet as code). */
 export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'reads');
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
   if (opts.output !== undefined) checkOutputFile(opts.output, '--output');
   // A file edited by hand is not lost to an export without being asked: only a file the export

@@ -11,7 +11,7 @@ const freshness = (cmd: Command) =>
       '--format <format>',
       'text (default), markdown (a ticket), csv (with a header row) or json (same as --json)',
     )
-    .addOption(concurrencyFlag('workspaces read at once'))
+    .addOption(concurrencyFlag('workspaces read at once', 'reads'))
     .addHelpText(
       'after',
       examples(

@@ -58,7 +58,7 @@ export async function runFreshness(opts: FreshnessOptions, ctx: Context): Promis
   const choice = workspaceChoice(ctx, opts);
   const maxAgeMs = parseDuration(opts.maxAge, '--max-age');
   const format = formatOption(opts.format, FORMATS, ctx, { text: 'text', json: 'json' });
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'reads');
   const api = await ctx.api();
   const workspaces = await workspacesOf(api, choice);
   const read = await pool(workspaces, concurrency(workspaces.length), async (ws) => {

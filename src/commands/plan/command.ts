@@ -15,7 +15,7 @@ const plan = (cmd: Command) =>
       '--send-secrets',
       'also send again the secret parameters the file gives for destination connections that exist (the service never shows them, so a plan cannot compare them)',
     )
-    .addOption(concurrencyFlag('workspaces read at once'))
+    .addOption(concurrencyFlag('workspaces read at once', 'reads'))
     .option('--format <format>', 'text (default), markdown (a pull-request comment) or json (same as --json)')
     .option('--out <file>', 'also save the plan with the live state it was read from, for `edp apply FILE`')
     .addHelpText(

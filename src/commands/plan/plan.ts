@@ -28,7 +28,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
   const source = await readSource(opts.file, ctx.io.stdin, '--file');
   const doc = await parseDocument(source.text, '--file', source.name);
   const file = await parseFleetFile(doc, '--file', source, ctx.env);
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'reads');
   const only = fleetScope(ctx);
   const api = await ctx.api();
   const plan = await planFleet(api, file, {

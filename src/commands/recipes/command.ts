@@ -154,7 +154,7 @@ const status = () =>
     )
     .addOption(waitTimeoutFlag('with --watch: stop after this long (exit 8)'))
     .addOption(pollIntervalFlag('with --watch: first pause between reads; it grows by half each time'))
-    .addOption(concurrencyFlag('workspaces read at once'))
+    .addOption(concurrencyFlag('workspaces read at once', 'reads'))
     .addHelpText(
       'after',
       examples([
@@ -198,7 +198,7 @@ const deploy = () =>
       .option('--sync-from-date <date>', 'history start, YYYY-MM-DD')
       .addOption(renamedFlag('--sync-from <date>'))
       .addOption(allWorkspacesFlag())
-      .addOption(concurrencyFlag(`workspaces deployed at once, at most ${MAX_CONCURRENCY}`))
+      .addOption(concurrencyFlag(`workspaces deployed at once, at most ${MAX_CONCURRENCY}`, 'changes'))
       .option(
         '-f, --file <file>',
         'the deployment as YAML or JSON: template, title, sources[{data_source, connection, accounts}], sync_from_date, workspaces, concurrency',

@@ -126,7 +126,7 @@ const describeRow = (r: StatusRow) =>
  */
 export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   const choice = workspaceChoice(ctx, opts);
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'reads');
   const wait = waitOf(ctx, opts, { flag: '--watch', given: !!opts.watch })?.polling;
   const watchCommand = () =>
     ctx.hint('recipes', 'status', ...(opts.allWorkspaces ? ['--all-workspaces'] : []), '--watch');

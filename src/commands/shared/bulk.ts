@@ -110,7 +110,7 @@ export async function runBulk(ctx: Context, opts: BulkFlags, req: BulkRequest): 
       `${refused.join(', ')} ${refused.length === 1 ? 'goes' : 'go'} with one ${nounOf(req.action)} only${req.refusedWhy ? `: ${req.refusedWhy}` : ''}`,
     );
   const scope = workspaceChoice(ctx, opts);
-  const concurrency = fleetConcurrency(ctx, opts.concurrency);
+  const concurrency = fleetConcurrency(ctx, opts.concurrency, 'changes');
   // Before any request, as apply: off a terminal nobody can be asked.
   requireYesOffTerminal(ctx, opts.yes, `${words.command} in bulk`, `${words.ask.toLowerCase()} them`);
   const selection: BulkSelection = {

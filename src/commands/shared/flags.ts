@@ -1,6 +1,11 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, FLEET_CONCURRENCY_CAP } from '../../config/defaults.js';
+import {
+  DEFAULT_POLL_INTERVAL,
+  DEFAULT_WAIT_TIMEOUT,
+  FLEET_CONCURRENCY_CAP,
+  FLEET_READ_CONCURRENCY_CAP,
+} from '../../config/defaults.js';
 
 /**
  * Flags several commands declare, for their `command.ts` (loaded at start-up): this module
@@ -56,11 +61,15 @@ export function pollIntervalFlag(does: string): Option<'--poll-interval <duratio
   );
 }
 
-/** `--concurrency`: how many workspaces a fleet command works on at once; a setting (`edp config`). */
-export function concurrencyFlag(does: string): Option<'--concurrency <n>'> {
+/**
+ * `--concurrency`: how many workspaces a fleet command works on at once; a setting (`edp
+ * config`). `auto`'s cap follows what the command does in each workspace (config/defaults.ts).
+ */
+export function concurrencyFlag(does: string, work: 'reads' | 'changes'): Option<'--concurrency <n>'> {
+  const cap = work === 'reads' ? FLEET_READ_CONCURRENCY_CAP : FLEET_CONCURRENCY_CAP;
   return sharedFlag(
     '--concurrency <n>',
-    `${does} (default: auto, one per workspace, at most ${FLEET_CONCURRENCY_CAP}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
+    `${does} (default: auto, one per workspace, at most ${cap}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
   );
 }
 
@@ -127,7 +136,7 @@ export function withBulkFlags<A extends unknown[], O extends OptionValues, G ext
     .addOption(allWorkspacesFlag())
     .addOption(sharedFlag('--failed', `only the items whose last run or build failed: ${failed}`))
     .addOption(yesFlag('do not ask before acting on several items (needed when not at a terminal)'))
-    .addOption(concurrencyFlag('workspaces read and changed at once'));
+    .addOption(concurrencyFlag('workspaces read and changed at once', 'changes'));
   return withFlags as unknown as Command<A, O & BulkFlags, G>; // named, as withWaitFlags
 }
 
