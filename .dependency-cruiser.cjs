@@ -1,6 +1,6 @@
 /**
  * The import graph of src/, judged by dependency-cruiser (`npx depcruise src`; the test
- * test/build/imports.test.ts runs it, and so does `npm run lint`). Imports point down:
+ * test/tools/imports.test.ts runs it, and so does `npm run lint`). Imports point down:
  *
  *   src/cli.ts -> src/commands -> the domain (src/fleet, src/recipes, src/accounts, src/roles),
  *   src/output and src/context.ts -> src/api -> src/config, src/http and src/contract -> src/util

@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
-import { PARTS, testFiles } from './test/parts.js';
+import { PARTS, SUITE, testFiles } from './test/parts.js';
 
 // The suite's parts (test/parts.ts) run alone through npm run test:unit, test:cli, test:fast,
 // test:sandbox and test:e2e; e2e runs the built bin/edp.js (`npm test` builds dist/ first). The
-// parity suite runs alone, against a target of its own: npm run test:parity.
+// outside tools' part (npm run test:tools, vitest.tools.config.ts) and the parity suite (npm run
+// test:parity, against a target of its own) run alone.
 // Two cores here: files run in parallel in two forked workers, each test with its own sandbox
 // on a free port and its own config folder. The whole suite is one project whose workers share
 // their modules across files (isolate: false): a worker imports the CLI, the sandbox and the test
@@ -22,6 +23,6 @@ export default defineConfig({
     // each file's content and the configuration) for the next run: a run after a change transforms
     // what changed. 3 s of the 25 s unit and command loop on this machine.
     experimental: { fsModuleCache: true },
-    include: testFiles(Object.values(PARTS).flat()),
+    include: testFiles(SUITE.flatMap((part) => PARTS[part])),
   },
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * docs/development.md draws the layers of src/ as a Mermaid flowchart (its "Layers" section). The
  * picture is held to .dependency-cruiser.cjs, the rules the import graph is judged by: every folder
  * and file at the top of src/ is in it, and none of its arrows is an import a rule refuses. Read as
- * text: no dependency-cruiser run (test/build/imports.test.ts judges the real graph).
+ * text: no dependency-cruiser run (test/tools/imports.test.ts judges the real graph).
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -20,6 +20,7 @@ describe('the scripts of the parts of the suite', () => {
     ['test:fast', [...PARTS.unit, ...PARTS.cli]],
     ['test:sandbox', PARTS.sandbox],
     ['test:e2e', PARTS.e2e],
+    ['test:tools', PARTS.tools],
   ])('%s runs the folders of its part', (script, parts) => {
     expect(folders(script)).toEqual([...parts].sort());
   });

@@ -6,7 +6,7 @@ import { advanceClock, http, sandbox, tokenFor } from '../helpers.js';
 
 /**
  * The sandbox's pages without a browser: the iframe and link pages' forms posted as a browser
- * posts them, the error pages, the inspector. test/e2e/browser.test.ts clicks through the same
+ * posts them, the error pages, the inspector. test/tools/browser.test.ts clicks through the same
  * pages in Chromium.
  */
 
@@ -149,7 +149,7 @@ describe('the iframe page', () => {
       ['email', 'client@example.com'],
       ['consent', 'yes'],
     ]);
-    // The page's own script keeps the two in step in a browser (test/e2e/browser.test.ts).
+    // The page's own script keeps the two in step in a browser (test/tools/browser.test.ts).
     expect(pick.text).toContain('id="accounts-form"');
     const remote = /name="account" value="(\d+)"/.exec(pick.text)![1]!;
     const before = connectionsOf(101, 'google_ads').length;

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pool } from '../../src/fleet/pool.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, http, sandbox, tempDir } from '../helpers.js';
-import { runBuiltInProcess } from './built-in-process.js';
-import { requireBuild, type EdpRun } from './helpers.js';
-import { startPrism, type PrismServer, type PrismServers } from './prism.js';
+import { runBuiltInProcess } from '../e2e/built-in-process.js';
+import { requireBuild, type EdpRun } from '../e2e/helpers.js';
+import { startPrism, type PrismServer, type PrismServers } from '../e2e/prism.js';
 
 /**
  * The document, the sandbox and the built CLI judged by a tool nobody here wrote: Stoplight's

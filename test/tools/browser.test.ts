@@ -7,8 +7,8 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Locator, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { advanceClock, control, http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
-import { runBuiltInProcess } from './built-in-process.js';
-import { ROOT, operatorEnv, requireBuild } from './helpers.js';
+import { runBuiltInProcess } from '../e2e/built-in-process.js';
+import { ROOT, operatorEnv, requireBuild } from '../e2e/helpers.js';
 
 /**
  * The client's side in a real browser: Debian's Chromium, driven by playwright-core, clicks

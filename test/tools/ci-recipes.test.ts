@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
-import { BIN, collected, requireBuild, ROOT } from './helpers.js';
-import { limitConcurrentTests } from './concurrency.js';
+import { BIN, collected, requireBuild, ROOT } from '../e2e/helpers.js';
+import { limitConcurrentTests } from '../e2e/concurrency.js';
 
 // The CI recipes of docs/ci.md, run: every `run:` and `script:` line of each job, in order, in
 // one bash (as a runner does), against a sandbox standing for the service. The single

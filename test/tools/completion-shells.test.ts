@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
-import { BIN, collected, requireBuild } from './helpers.js';
-import { terminalUnavailable } from './terminal.js';
+import { BIN, collected, requireBuild } from '../e2e/helpers.js';
+import { terminalUnavailable } from '../e2e/terminal.js';
 
 // The completion scripts of the built edp in the shells themselves: bash and zsh at a
 // pseudo-terminal (util-linux `script`), where a Tab goes through readline or zle and the
