@@ -20,7 +20,7 @@ import { benchDir, benchEnv, growFleet, json, PASSWORD, requestsInARow, timedEdp
 
 const LATENCY_MS = 20;
 const CHAIN_LATENCY_MS = 200;
-const CONCURRENCY = 16; // the `auto` default's cap (src/config/defaults.ts)
+const CONCURRENCY = 16; // the `auto` default's cap for a command that changes things (src/config/defaults.ts)
 const SIZE = Number(process.argv[2]) || 500;
 const TEMPLATE = 301; // the demo's google_ads extraction template
 const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;

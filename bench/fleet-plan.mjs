@@ -46,9 +46,27 @@ try {
   const all = fleetFile(workspaces);
   const planOne = await edp(['plan', '-f', one, '--detailed-exitcode'], [10]);
   const planAll = await edp(['plan', '-f', all, '--detailed-exitcode'], [10]);
-  const applyOne = await edp(['apply', '-f', one, '--yes', '--poll-interval', '100ms']);
+  const applyOne = await edp([
+    'apply',
+    '-f',
+    one,
+    '--yes',
+    '--poll-interval',
+    '100ms',
+    '--secrets-file',
+    `${dir}/secrets.json`,
+  ]);
   reset();
-  const applyAll = await edp(['apply', '-f', all, '--yes', '--poll-interval', '100ms']);
+  const applyAll = await edp([
+    'apply',
+    '-f',
+    all,
+    '--yes',
+    '--poll-interval',
+    '100ms',
+    '--secrets-file',
+    `${dir}/secrets.json`,
+  ]);
   const planInStep = await edp(['plan', '-f', all, '--detailed-exitcode'], [0]);
   console.log(
     `fleet plan and apply on Node ${process.versions.node}; sandbox latency ${LATENCY_MS} ms, build states ${BUILD_SECONDS} s each, default concurrency`,

@@ -19,7 +19,7 @@ import { benchDir, benchEnv, growFleet, json, requestsInARow, timedEdp } from '.
 
 const LATENCY_MS = 20;
 const CHAIN_LATENCY_MS = 200;
-const CONCURRENCY = 16; // the `auto` default's cap (src/config/defaults.ts)
+const CONCURRENCY = 32; // the `auto` default's cap for a command that only reads (src/config/defaults.ts)
 const SIZE = Number(process.argv[2]) || 500;
 
 const sandbox = await startSandbox({ port: 0, latencyMs: 0, buildSeconds: 0 });
