@@ -10,7 +10,7 @@ import {
 import { forbidden, notFound } from '../../errors.js';
 import { byId, paginate, parseBody, pathId, queryOf, requireBearer } from '../../http.js';
 import type { Store } from '../../store.js';
-import type { Account, ExtractTemplate, Field } from '../../types.js';
+import type { Account, Connection, ExtractTemplate, Field } from '../../types.js';
 import { holdsPermission } from '../roles/model.js';
 import {
   type DeclaredField,
@@ -128,6 +128,14 @@ function requireTemplate(store: Store, id: number): ExtractTemplate {
   return t;
 }
 
+/** The request's `connection_id`: a live connection of the workspace, of the data source `ds`. */
+function requireConnection(store: Store, wsId: number, ds: string, id: number): Connection {
+  const connection = connectionOf(store, id);
+  if (!connection || connection.workspace_id !== wsId || connection.datasource_name !== ds || connection.deleted)
+    throw invalid('connection_id', `no ${ds} connection ${id} in this workspace`);
+  return connection;
+}
+
 function previewRows(store: Store, fields: Field[], accounts: Account[]) {
   const today = Date.parse(`${store.clock.iso().slice(0, 10)}T00:00:00Z`);
   const rows: Array<Record<string, string | number>> = [];
@@ -180,16 +188,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
       if (!parent) throw invalid('parent_id', `no global ${ds} template ${body.parent_id}`);
       let dynamic: DeclaredField[] = [];
       if (body.connection_id !== undefined) {
-        const connection = connectionOf(store, body.connection_id);
-        if (
-          !connection ||
-          connection.workspace_id !== auth.workspaceId ||
-          connection.datasource_name !== ds ||
-          connection.deleted
-        ) {
-          throw invalid('connection_id', `no ${ds} connection ${body.connection_id} in this workspace`);
-        }
-        dynamic = dynamicFieldsOf(connection);
+        dynamic = dynamicFieldsOf(requireConnection(store, auth.workspaceId, ds, body.connection_id));
       }
       let fields: Field[];
       if (parent.allows_dimension_selection) {
@@ -315,15 +314,7 @@ export function templateRoutes(app: FastifyInstance, store: Store): void {
       const ds = request.params.datasource_name;
       requireDataSource(store, ds);
       const body = parseBody(customSettingOptions, request.body);
-      const connection = connectionOf(store, body.connection_id);
-      if (
-        !connection ||
-        connection.workspace_id !== auth.workspaceId ||
-        connection.datasource_name !== ds ||
-        connection.deleted
-      ) {
-        throw invalid('connection_id', `no ${ds} connection ${body.connection_id} in this workspace`);
-      }
+      const connection = requireConnection(store, auth.workspaceId, ds, body.connection_id);
       const accounts = s().accounts.filter((a) => a.connection_id === connection.id);
       const unknown = body.account_ids.filter((r) => !accounts.some((a) => a.account_id === r));
       if (unknown.length > 0)
