@@ -1,5 +1,5 @@
 import type { Store } from './store.js';
-import type { Account, Destination, Field } from './types.js';
+import type { Account, Connection, Destination, Field } from './types.js';
 
 /**
  * The demo agency: three workspaces, several data sources with a connection each per
@@ -159,15 +159,7 @@ export function seedCore(store: Store): void {
 
   for (const ws of s.workspaces) {
     for (const ds of DEMO_DATASOURCES) {
-      const connection = {
-        id: store.nextId('connection'),
-        workspace_id: ws.id,
-        datasource_name: ds.name,
-        title: `${ds.title} (${ws.title})`,
-        created_at: now,
-        deleted: false,
-      };
-      s.connections.push(connection);
+      const connection = addConnection(store, ws.id, ds.name, `${ds.title} (${ws.title})`, now);
       for (let i = 0; i < ACCOUNTS_PER_CONNECTION; i++) {
         s.accounts.push(makeAccount(store, connection.id, ws.id, ds, i, i < ACCOUNTS_PER_CONNECTION - 1, now));
       }
@@ -177,39 +169,63 @@ export function seedCore(store: Store): void {
   if (store.opts.scale > 1) {
     const ws = s.workspaces[0]!;
     const ds = DEMO_DATASOURCES[0]!;
-    const connection = {
-      id: store.nextId('connection'),
-      workspace_id: ws.id,
-      datasource_name: ds.name,
-      title: `${ds.title} bulk (${store.opts.scale * 100} accounts)`,
-      created_at: now,
-      deleted: false,
-    };
-    s.connections.push(connection);
+    const connection = addConnection(
+      store,
+      ws.id,
+      ds.name,
+      `${ds.title} bulk (${store.opts.scale * 100} accounts)`,
+      now,
+    );
     for (let i = 0; i < store.opts.scale * 100; i++) {
       s.accounts.push(makeAccount(store, connection.id, ws.id, { ...ds, prefix: '900-' }, i, true, now));
     }
   }
 
-  for (const ws of s.workspaces) {
-    s.destination_connections.push({
-      id: store.nextId('destination_connection'),
-      workspace_id: ws.id,
-      destination_name: 's3',
-      title: `S3 warehouse (${ws.title})`,
-      status: 'active',
-      created_at: now,
-      connection_params: {
-        connection_option: 'aws_credentials',
-        bucket: `edp-sandbox-${ws.id}`,
-        region: 'us-east-1',
-        aws_access_key_id: `AKIASANDBOX${ws.id}`,
-        aws_secret_access_key: store.secret(20),
-        filename: '{{table_name}}/{{date}}.csv',
-        file_format: 'csv',
-      },
-    });
-  }
+  for (const ws of s.workspaces) addS3Destination(store, ws, now);
+}
+
+/** A live connection of a workspace to a data source, added to the state. */
+export function addConnection(
+  store: Store,
+  workspaceId: number,
+  datasourceName: string,
+  title: string,
+  now: string,
+): Connection {
+  const connection = {
+    id: store.nextId('connection'),
+    workspace_id: workspaceId,
+    datasource_name: datasourceName,
+    title,
+    created_at: now,
+    deleted: false,
+  };
+  store.state.connections.push(connection);
+  return connection;
+}
+
+/**
+ * A workspace's active S3 destination connection as the demo workspaces have it: with AWS keys,
+ * since `aws_credentials` needs them and a merge update that omits them keeps the stored ones.
+ */
+export function addS3Destination(store: Store, ws: { id: number; title: string }, now: string): void {
+  store.state.destination_connections.push({
+    id: store.nextId('destination_connection'),
+    workspace_id: ws.id,
+    destination_name: 's3',
+    title: `S3 warehouse (${ws.title})`,
+    status: 'active',
+    created_at: now,
+    connection_params: {
+      connection_option: 'aws_credentials',
+      bucket: `edp-sandbox-${ws.id}`,
+      region: 'us-east-1',
+      aws_access_key_id: `AKIASANDBOX${ws.id}`,
+      aws_secret_access_key: store.secret(20),
+      filename: '{{table_name}}/{{date}}.csv',
+      file_format: 'csv',
+    },
+  });
 }
 
 const f = (name: string, format: string, user_type: string): Field => ({ name, format, user_type, is_dynamic: false });

@@ -1,4 +1,4 @@
-import { ACCOUNTS_PER_CONNECTION, DEMO_DATASOURCES } from '../../seed.js';
+import { ACCOUNTS_PER_CONNECTION, DEMO_DATASOURCES, addConnection, addS3Destination } from '../../seed.js';
 import { SYSTEM_FIELD_NAMES } from '../extraction/model.js';
 import type { Store } from '../../store.js';
 import type { OutputColumn, RecipeTemplate } from './model.js';
@@ -150,15 +150,7 @@ export function equipWorkspace(store: Store, workspaceId: number): void {
   for (const ds of DEMO_DATASOURCES) {
     if (s.connections.some((c) => c.workspace_id === workspaceId && c.datasource_name === ds.name && !c.deleted))
       continue;
-    const connection = {
-      id: store.nextId('connection'),
-      workspace_id: workspaceId,
-      datasource_name: ds.name,
-      title: `${ds.title} (${ws.title})`,
-      created_at: now,
-      deleted: false,
-    };
-    s.connections.push(connection);
+    const connection = addConnection(store, workspaceId, ds.name, `${ds.title} (${ws.title})`, now);
     for (let i = 0; i < ACCOUNTS_PER_CONNECTION; i++) {
       const remote = `${ds.prefix}${String(i + 1).padStart(2, '0')}`;
       const active = i < ACCOUNTS_PER_CONNECTION - 1;
@@ -179,26 +171,7 @@ export function equipWorkspace(store: Store, workspaceId: number): void {
       });
     }
   }
-  if (!s.destination_connections.some((d) => d.workspace_id === workspaceId && d.status === 'active')) {
-    s.destination_connections.push({
-      id: store.nextId('destination_connection'),
-      workspace_id: workspaceId,
-      destination_name: 's3',
-      title: `S3 warehouse (${ws.title})`,
-      status: 'active',
-      created_at: now,
-      // With AWS keys, as the demo workspaces have them: `aws_credentials` needs them, and a
-      // merge update that omits them keeps the stored ones.
-      connection_params: {
-        connection_option: 'aws_credentials',
-        bucket: `edp-sandbox-${workspaceId}`,
-        region: 'us-east-1',
-        aws_access_key_id: `AKIASANDBOX${workspaceId}`,
-        aws_secret_access_key: store.secret(20),
-        filename: '{{table_name}}/{{date}}.csv',
-        file_format: 'csv',
-      },
-    });
-  }
+  if (!s.destination_connections.some((d) => d.workspace_id === workspaceId && d.status === 'active'))
+    addS3Destination(store, ws, now);
   store.changed();
 }
