@@ -27,6 +27,19 @@ function newest<T>(items: readonly T[]): { rows: T[]; more: number } {
   return { rows: items.slice(-INSPECTOR_ROWS).reverse(), more: Math.max(0, items.length - INSPECTOR_ROWS) };
 }
 
+/** The newest rows of a list kept oldest first, as `table` shows them; `view` makes an item a row. */
+function newestTable<T>(
+  caption: string,
+  columns: string[],
+  items: readonly T[],
+  view: (item: T) => Row,
+  empty: string,
+  all: string,
+): string {
+  const { rows, more } = newest(items);
+  return table(caption, columns, rows.map(view), empty, more, all);
+}
+
 function table(caption: string, columns: string[], rows: Row[], empty: string, more = 0, all = ''): string {
   if (rows.length === 0) return `<p>${esc(empty)}</p>`;
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
@@ -101,7 +114,7 @@ export function inspectorRoutes(app: FastifyInstance, root: FastifyInstance, sto
   };
 
   app.get<{ Querystring: Record<string, string | undefined> }>('/_sandbox/', async (request, reply) => {
-    const journal = newest((await control('GET', '/_sandbox/requests')).body.results as Row[]);
+    const journal = (await control('GET', '/_sandbox/requests')).body.results as Row[];
     const o = store.opts;
     const note = notice(request.query);
     const clock = section(
@@ -154,29 +167,27 @@ ${table('Snapshots', ['name', 'taken_at', 'size'], taken as unknown as Row[], 'N
     const requests = section(
       'requests',
       'Requests (newest first)',
-      table(
+      newestTable(
         'Requests',
         ['seq', 'time', 'method', 'path', 'query', 'status', 'auth', 'workspace_id'],
-        journal.rows,
+        journal,
+        (r) => r,
         'No request yet.',
-        journal.more,
         `GET /_sandbox/requests`,
       ),
     );
-    const endpoints = newest(endpointsOf(store));
-    const sent = newest(deliveriesOf(store));
     const deliveries = section(
       'deliveries',
       'Webhook deliveries (newest first)',
-      `${table(
+      `${newestTable(
         'Webhook endpoints',
         ['id', 'workspace_id', 'url', 'status', 'event_types'],
-        endpoints.rows.map((e) => ({ ...e, event_types: e.event_types.join(', ') })),
+        endpointsOf(store),
+        (e) => ({ ...e, event_types: e.event_types.join(', ') }),
         'No webhook endpoint.',
-        endpoints.more,
         'GET /_sandbox/state (webhook_endpoints)',
       )}
-${table(
+${newestTable(
   'Webhook deliveries',
   [
     'id',
@@ -193,43 +204,40 @@ ${table(
     'signature',
     'idempotency_key',
   ],
-  sent.rows as unknown as Row[],
+  deliveriesOf(store),
+  (d) => d as unknown as Row,
   'No delivery yet.',
-  sent.more,
   'GET /_sandbox/webhook-deliveries',
 )}`,
     );
-    const recent = newest(store.state.events);
     const events = section(
       'events',
       'Events (newest first)',
-      table(
+      newestTable(
         'Events',
         ['id', 'time', 'type', 'workspace_id', 'shape'],
-        recent.rows.map((e) => ({ ...e, time: new Date(e.occurred_at).toISOString() })),
+        store.state.events,
+        (e) => ({ ...e, time: new Date(e.occurred_at).toISOString() }),
         'No event yet.',
-        recent.more,
         'GET /_sandbox/events',
       ),
     );
-    const mails = newest(store.state.outbox);
     const outbox = section(
       'outbox',
       'Outbox (e-mails the service would send, newest first)',
-      table(
+      newestTable(
         'Outbox',
         ['sent_at', 'to', 'kind', 'subject', 'link_ids'],
-        mails.rows as unknown as Row[],
+        store.state.outbox,
+        (m) => m as unknown as Row,
         'Empty.',
-        mails.more,
         'GET /_sandbox/state (outbox)',
       ),
     );
-    const sentLinks = newest(store.state.external_auth_links);
     const links = section(
       'links',
       'External authentication links (newest first)',
-      table(
+      newestTable(
         'External authentication links',
         [
           'id',
@@ -242,30 +250,29 @@ ${table(
           'connection_id',
           'url',
         ],
-        sentLinks.rows.map((l) => linkView(store, l, request)),
+        store.state.external_auth_links,
+        (l) => linkView(store, l, request),
         'No link.',
-        sentLinks.more,
         'GET /_sandbox/state (external_auth_links)',
       ),
     );
     // Codes are kept in the order they were issued.
-    const issued = newest(Object.keys(store.state.iframe_sessions));
     const codes = section(
       'iframe-codes',
       'Iframe codes (newest first)',
-      table(
+      newestTable(
         'Iframe codes',
         ['code', 'workspace_id', 'type', 'name', 'issued_at', 'used_at', 'connection_id'],
-        issued.rows.map((code) => {
+        Object.keys(store.state.iframe_sessions),
+        (code) => {
           const s = store.state.iframe_sessions[code]!;
           return {
             ...s,
             code: `${code.slice(0, 6)}…`,
             issued_at: s.issued_ms === undefined ? null : new Date(s.issued_ms).toISOString(),
           };
-        }),
+        },
         'No iframe code.',
-        issued.more,
         'GET /_sandbox/state (iframe_sessions)',
       ),
     );
