@@ -110,8 +110,27 @@ function takeFault(
   return true;
 }
 
-/** The contract says 30 s; the sandbox's --retry-after sets it, as for its other 503s. */
-const retryLater = (store: Store) => ({ 'retry-after': String(store.opts.retryAfter) });
+/**
+ * A one-shot fault that is a 503 of its own name: armed, it answers this request with `message`.
+ * Retry-After: the contract says 30 s; the sandbox's --retry-after sets it, as for its other 503s.
+ */
+function failOnce(
+  store: Store,
+  name: 'data_table_reservation_failed' | 'account_check_unavailable' | 'destination_unavailable',
+  message: string,
+): void {
+  if (takeFault(store, name))
+    throw new SandboxError(
+      503,
+      name,
+      message,
+      {},
+      {},
+      {
+        'retry-after': String(store.opts.retryAfter),
+      },
+    );
+}
 
 // ---------------------------------------------------------------- create
 
@@ -154,16 +173,7 @@ export function createRecipe(store: Store, workspaceId: number, body: z.infer<ty
   const holders = viewNameHolders(store, workspaceId, viewName);
   if (holders.length > 0) throw viewNameTaken(viewName, holders);
   requireRecipeDestination(store, workspaceId);
-  if (takeFault(store, 'data_table_reservation_failed')) {
-    throw new SandboxError(
-      503,
-      'data_table_reservation_failed',
-      'The output table could not be reserved; nothing was created.',
-      {},
-      {},
-      retryLater(store),
-    );
-  }
+  failOnce(store, 'data_table_reservation_failed', 'The output table could not be reserved; nothing was created.');
   const now = store.clock.iso();
   const recipe: Recipe = {
     id: nextRecipeId(store),
@@ -317,16 +327,7 @@ export function configureRecipe(store: Store, recipe: Recipe, body: Configuratio
     }
   }
 
-  if (takeFault(store, 'account_check_unavailable')) {
-    throw new SandboxError(
-      503,
-      'account_check_unavailable',
-      'The accounts could not be checked; nothing was saved.',
-      {},
-      {},
-      retryLater(store),
-    );
-  }
+  failOnce(store, 'account_check_unavailable', 'The accounts could not be checked; nothing was saved.');
   const unavailable: Array<{ connection_id: number; connection_data_source: string; accounts: Array<{ id: number }> }> =
     [];
   body.connections.forEach((raw, i) => {
@@ -551,16 +552,7 @@ export function checkExtractions(store: Store, recipe: Recipe): TableCheck[] {
   const { reportsTables } = requireRecipeDestination(store, recipe.workspace_id);
   if (!reportsTables)
     throw new SandboxError(501, 'destination_check_unsupported', 'The destination cannot report whether tables exist.');
-  if (takeFault(store, 'destination_unavailable')) {
-    throw new SandboxError(
-      503,
-      'destination_unavailable',
-      'The destination could not be queried.',
-      {},
-      {},
-      retryLater(store),
-    );
-  }
+  failOnce(store, 'destination_unavailable', 'The destination could not be queried.');
   const tables = new Map<number, TableCheck>();
   for (const id of recipe.build?.extraction_ids ?? []) {
     const e = store.state.extracts.find((x) => x.id === id);
