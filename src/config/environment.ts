@@ -16,6 +16,9 @@ export interface EnvironmentVariable {
   readBy: 'all' | { options: string[] } | { commands: string[] };
 }
 
+/** The verbs that send a destination connection's parameters, secrets included. */
+const CONNECTION_WRITES = { commands: ['destinations connections create', 'destinations connections update'] };
+
 export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'EDP_PROFILE', text: 'the profile to use, as --profile (default "default").', readBy: 'all' },
   {
@@ -93,17 +96,17 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'EDP_AWS_ACCESS_KEY_ID',
     text: "an s3 destination's access key id, as --aws-access-key-id.",
-    readBy: { commands: ['destinations connections create', 'destinations connections update'] },
+    readBy: CONNECTION_WRITES,
   },
   {
     name: 'EDP_AWS_SECRET_ACCESS_KEY',
     text: "an s3 destination's secret access key (kept out of the command line and its history).",
-    readBy: { commands: ['destinations connections create', 'destinations connections update'] },
+    readBy: CONNECTION_WRITES,
   },
   {
     name: 'EDP_DESTINATION_SECRET',
     text: 'the secret of a destination other than s3 (kept out of the command line and its history).',
-    readBy: { commands: ['destinations connections create', 'destinations connections update'] },
+    readBy: CONNECTION_WRITES,
   },
   {
     name: 'EDP_SANDBOX_TOKEN',
