@@ -13,7 +13,7 @@ import {
 import { ApiError, ExitError, InterruptedError, OutcomeUnknownError, UsageError } from '../errors.js';
 import { collect } from '../util/collect.js';
 import { idText, jsonInteger } from '../util/json.js';
-import { deployToWorkspace, interruptedNote, type StepReporter } from '../recipes/deploy.js';
+import { deployToWorkspace, type DeployOutcome, type StepReporter } from '../recipes/deploy.js';
 import type { WaitOptions } from '../recipes/wait.js';
 import type { FleetFile, RoleEntry } from './file.js';
 import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './plan.js';
@@ -115,11 +115,25 @@ const row = (ws: string | null, resource: string, name: string, action: string, 
 /** The error behind a failed row, for its exit code (kept out of the row, which is printed). */
 const causes = new WeakMap<ApplyRow, unknown>();
 
-/** A row whose work Ctrl-C ended, with what may have landed. */
-function interrupted(r: ApplyRow, note: string): ApplyRow {
+/** A recipe's deployment that Ctrl-C ended, in its workspace: the command words what may have landed. */
+export interface InterruptedDeploy {
+  outcome: DeployOutcome;
+  workspace: string;
+}
+
+/** The deployments behind interrupted recipe rows (kept out of the row, which is printed). */
+const interruptedDeploys = new WeakMap<ApplyRow, InterruptedDeploy>();
+
+/** The deployment Ctrl-C ended behind a recipe row; undefined for any other row. */
+export function interruptedDeployOf(r: ApplyRow): InterruptedDeploy | undefined {
+  return interruptedDeploys.get(r);
+}
+
+/** A row whose work Ctrl-C ended, with what may have landed (for a deployment, the command says it). */
+function interrupted(r: ApplyRow, note?: string): ApplyRow {
   r.result = 'interrupted';
   r.error = { code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' };
-  r.note = note;
+  if (note !== undefined) r.note = note;
   causes.set(r, new InterruptedError());
   return r;
 }
@@ -226,7 +240,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     r.id = recipe?.recipe_id ?? r.id;
     r.state = recipe?.state ?? null;
     r.degraded = recipe ? (recipe.degraded ?? false) : null;
-    if (outcome.error && outcome.interrupted) interrupted(r, interruptedNote(outcome, ws));
+    if (outcome.error && outcome.interrupted) interruptedDeploys.set(interrupted(r), { outcome, workspace: ws });
     else if (outcome.error) failed(r, outcome.error, api);
     else if (recipe?.state === 'failed') {
       r.result = 'build failed';

@@ -34,9 +34,8 @@ import {
   WaitUnreachableError,
   type PollFault,
 } from '../util/poll.js';
-import { BuildWaitUnreachableError, pollCommand, waitForBuild, WaitTimeoutError, type WaitOptions } from './wait.js';
+import { BuildWaitUnreachableError, waitForBuild, WaitTimeoutError, type WaitOptions } from './wait.js';
 import type { DeploySpec, SourceSpec } from './spec.js';
-import { stateText } from './text.js';
 import { suggest } from '../util/suggest.js';
 import { collect } from '../util/collect.js';
 
@@ -169,31 +168,6 @@ export interface DeployOutcome {
   interrupted: boolean;
   /** step 3 adopted the workspace's recipe rather than creating one */
   adopted: boolean;
-}
-
-/**
- * What a deployment the run's stop found may have left at the service, by the step it had
- * reached, with the command that finds out; one that had ended already says how. Deploying
- * again is always safe: it adopts, appends, joins.
- */
-export function interruptedNote(o: DeployOutcome, ws: string): string {
-  const id = o.recipe?.recipe_id === undefined || o.recipe.recipe_id === null ? undefined : idText(o.recipe.recipe_id);
-  const recipe = id === undefined ? '' : `recipe ${id} is ${stateText(o.recipe!)}`;
-  if (!o.interrupted) {
-    if (!o.error) return `had ended before the stop: ${recipe}`;
-    const why = (o.error instanceof Error ? o.error.message.split('\n')[0]! : String(o.error)).replace(/:$/, '');
-    return `had ended before the stop, failing at step ${o.step}/${STEPS} (${why})${recipe ? `; ${recipe}` : ''}`;
-  }
-  if (o.step <= 2) return 'interrupted before any write: nothing was changed';
-  if (o.step === 3 || id === undefined)
-    return `interrupted while creating the recipe: it may have been created; \`${suggest(['recipes', 'list'], { workspace: ws })}\` shows it, and deploying again adopts it`;
-  if (o.step === 4)
-    return o.adopted
-      ? `interrupted before configuring recipe ${id} (adopted, ${stateText(o.recipe!)}): nothing was added to it; deploying again goes on from there`
-      : `recipe ${id} was created, not configured; deploying again goes on from there`;
-  if (o.step === 5)
-    return `interrupted while configuring recipe ${id}: the configuration may have landed; \`${suggest(['recipes', 'get', id], { workspace: ws })}\` shows it, and deploying again completes it`;
-  return `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`${pollCommand(id, ws)}\``;
 }
 
 /** The command that shows whether a recipe's extraction tables exist. */

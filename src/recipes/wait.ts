@@ -11,7 +11,6 @@ import {
   type PollFault,
   type PollOptions,
 } from '../util/poll.js';
-import { stateText } from './text.js';
 import { suggest } from '../util/suggest.js';
 
 /**
@@ -25,6 +24,11 @@ export interface WaitOptions extends PollOptions {
   onFault?: ((fault: PollFault) => void) | undefined;
   /** a read succeeded after failed ones */
   onRecover?: (() => void) | undefined;
+  /**
+   * A recipe's state in words, for the message of a wait that ended before the build: the
+   * caller's (src/output words recipes; the domain words no state).
+   */
+  describe: (recipe: Recipe) => string;
 }
 
 /** The command that follows a build from where a wait stopped. */
@@ -39,14 +43,19 @@ export class WaitTimeoutError extends ExitError {
     id: string,
     timeoutMs: number,
     ws: string,
-    end: { lastAgeMs: number | undefined; unanswered?: boolean | undefined; origin: string },
+    end: {
+      lastAgeMs: number | undefined;
+      unanswered?: boolean | undefined;
+      origin: string;
+      describe: (recipe: Recipe) => string;
+    },
   ) {
     const keepWaiting = `keep waiting with \`${pollCommand(id, ws)}\``;
     super(
       'waitTimeout',
       recipe === undefined || end.lastAgeMs === undefined
         ? `recipe ${id} was not read within ${durationText(timeoutMs)}: the service at ${end.origin} did not answer; a build under way goes on at the service; ${keepWaiting}`
-        : `recipe ${id} is still ${stateText(recipe)} after ${durationText(timeoutMs)} (read ${agoText(end.lastAgeMs)}${end.unanswered ? '; the service did not answer the read after it' : ''}); the build goes on at the service; ${keepWaiting}`,
+        : `recipe ${id} is still ${end.describe(recipe)} after ${durationText(timeoutMs)} (read ${agoText(end.lastAgeMs)}${end.unanswered ? '; the service did not answer the read after it' : ''}); the build goes on at the service; ${keepWaiting}`,
     );
     this.name = 'WaitTimeoutError';
   }
@@ -56,12 +65,19 @@ export class WaitTimeoutError extends ExitError {
 export class BuildWaitUnreachableError extends WaitUnreachableError {
   constructor(
     readonly recipe: Recipe | undefined,
-    opts: { origin: string; id: string; ws: string; lastAgeMs: number | undefined; fault: PollFault },
+    opts: {
+      origin: string;
+      id: string;
+      ws: string;
+      lastAgeMs: number | undefined;
+      fault: PollFault;
+      describe: (recipe: Recipe) => string;
+    },
   ) {
     super({
       origin: opts.origin,
       what: `recipe ${opts.id}`,
-      lastText: recipe ? stateText(recipe) : undefined,
+      lastText: recipe ? opts.describe(recipe) : undefined,
       lastAgeMs: opts.lastAgeMs,
       fault: opts.fault,
       goesOn: 'ending the wait does not stop the build',
@@ -89,9 +105,17 @@ export async function waitForBuild(api: Service, ws: string, id: string, opts: W
           lastAgeMs,
           unanswered,
           origin: originOf(api.client.baseUrl),
+          describe: opts.describe,
         }),
       unreachable: ({ last, lastAgeMs, fault }) =>
-        new BuildWaitUnreachableError(last, { origin: originOf(api.client.baseUrl), id, ws, lastAgeMs, fault }),
+        new BuildWaitUnreachableError(last, {
+          origin: originOf(api.client.baseUrl),
+          id,
+          ws,
+          lastAgeMs,
+          fault,
+          describe: opts.describe,
+        }),
       onFault: opts.onFault,
       onRecover: opts.onRecover,
     },

@@ -4,6 +4,7 @@ import { applyFleet, type WorkBegun } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { stateText } from '../../src/output/recipe-text.js';
 import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // What apply tells its caller as it goes, as data (the command words it): each piece of work as
@@ -38,7 +39,7 @@ describe('applyFleet tells its progress as data', () => {
     const rows = await applyFleet(api, file, plan, {
       concurrency: () => 1,
       verify: false,
-      wait: { timeoutMs: 60_000, intervalMs: 10 },
+      wait: { timeoutMs: 60_000, intervalMs: 10, describe: stateText },
       reporter: () => async () => () => undefined,
       progress: (w) => begun.push(w),
       deployed: (ws, name) => deployed.push(`${ws} ${name}`),

@@ -5,6 +5,7 @@ import {
   applyFailures,
   applyFleet,
   blockedRows,
+  interruptedDeployOf,
   planFailures,
   receivesSecrets,
   type ApplyRow,
@@ -29,6 +30,8 @@ import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import { requireYesOffTerminal } from '../shared/confirm.js';
 import { FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
+import { interruptedNote } from '../shared/deploy-steps.js';
+import { stateText } from '../../output/recipe-text.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import { errorJson, reportError } from '../../output/errors.js';
 import { requireSecretReader, unreadSecrets } from '../webhooks/shared/secret-not-shown.js';
@@ -41,7 +44,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const source = await applySource(opts, ctx);
   const { saved, file, prune, sendSecrets, only } = source;
   const concurrency = fleetConcurrency(ctx, opts.concurrency, 'changes');
-  const wait = waitPolling(ctx, opts);
+  const wait = { ...waitPolling(ctx, opts), describe: stateText };
   requireYesOffTerminal(ctx, opts.yes, 'apply', 'apply');
   if (saved) {
     const origin = new URL(ctx.baseUrl()).origin;
@@ -227,9 +230,21 @@ async function endApply(ctx: Context, rows: ApplyRow[], failures: unknown[]): Pr
   if (failures.length > 0) throw new ManyFailures(failures);
 }
 
-/** A row as printed: the error its work threw becomes the error document's `error` (status, code, message, details, trace id). */
+/**
+ * A row as printed: the error its work threw becomes the error document's `error` (status, code,
+ * message, details, trace id); a deployment Ctrl-C ended gets its note, which says what may have
+ * landed (where a row's note goes: before its wave).
+ */
 function shownRow(r: ApplyRow): ApplyRow {
-  return r.result === 'failed' ? { ...r, error: errorJson(r.error).error } : r;
+  if (r.result === 'failed') return { ...r, error: errorJson(r.error).error };
+  const deploy = interruptedDeployOf(r);
+  if (!deploy) return r;
+  const { wave, ...rest } = r;
+  return {
+    ...rest,
+    note: interruptedNote(deploy.outcome, deploy.workspace),
+    ...(wave === undefined ? {} : { wave }),
+  };
 }
 
 const columns: Array<Column<ApplyRow>> = [

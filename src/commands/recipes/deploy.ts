@@ -7,8 +7,7 @@ import type { Column } from '../../output/output.js';
 import { idText, jsonInteger } from '../../util/json.js';
 import type { DeployOptions } from './command.js';
 import { styleState } from './shared/view.js';
-import { stateText } from '../../recipes/text.js';
-import { errorText } from '../../output/recipe-text.js';
+import { errorText, stateText } from '../../output/recipe-text.js';
 import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
 import { waitPolling } from '../shared/poll.js';
 import { accountNamesFor, hasNotDelivered, rebuildLine, sourceEntryLines } from './shared/not-delivered.js';
@@ -17,7 +16,6 @@ import { missingInputs, specFromOptions } from './shared/deploy-spec.js';
 import type { DeploySpec } from '../../recipes/spec.js';
 import {
   deployToWorkspace,
-  interruptedNote,
   planWorkspace,
   STEPS,
   resolveTemplate,
@@ -28,7 +26,7 @@ import { collect } from '../../util/collect.js';
 import { fleetSized } from '../shared/concurrency.js';
 import { pool } from '../../fleet/pool.js';
 import { elapsedText, FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
-import { stepLabel, stepReporter } from '../shared/deploy-steps.js';
+import { interruptedNote, stepLabel, stepReporter } from '../shared/deploy-steps.js';
 
 /** One row per workspace; `--json` prints these objects (docs/guide.md, Automated recipes). */
 export interface DeployRow {
@@ -150,7 +148,7 @@ async function workspacesOf(api: Service, spec: DeploySpec): Promise<string[]> {
  */
 export async function runDeploy(opts: DeployOptions, ctx: Context): Promise<void> {
   const spec = await specFromOptions(ctx, opts);
-  const wait = waitPolling(ctx, opts);
+  const wait = { ...waitPolling(ctx, opts), describe: stateText };
   const missing = missingInputs(spec);
   if (missing.length > 0 && !ctx.interactive)
     throw new UsageError(

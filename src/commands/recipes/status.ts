@@ -13,7 +13,7 @@ import { idText, jsonInteger } from '../../util/json.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import type { StatusOptions } from './command.js';
 import { styleState } from './shared/view.js';
-import { stateText } from '../../recipes/text.js';
+import { stateText } from '../../output/recipe-text.js';
 import { waitOf } from '../shared/poll.js';
 import {
   agoText,

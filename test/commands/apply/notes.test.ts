@@ -30,9 +30,9 @@ webhooks:
 const interrupt = () => Object.assign(new Error('interrupted'), { name: 'InterruptedError' });
 
 /** `apply` stopped (as Ctrl-C stops it) once the recipe's build is being waited on. */
-async function interruptedApply(opts: { tty?: boolean; columns?: number }) {
+async function interruptedApply(opts: { tty?: boolean; columns?: number }, flags: string[] = []) {
   const stop = new AbortController();
-  return cli(t.sb, ['apply', '-f', file('recipe.yaml', RECIPE), '--yes', '--no-color', ...FAST], {
+  return cli(t.sb, ['apply', '-f', file('recipe.yaml', RECIPE), '--yes', '--no-color', ...FAST, ...flags], {
     ...opts,
     signal: stop.signal,
     onStderr: (all) => {
@@ -67,6 +67,29 @@ describe('apply: the notes of its rows', () => {
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       `101\trecipe\t${id}\t4001\tcreate, configure, build\tinterrupted\tinterrupted: stopped by Ctrl-C or a stop signal; stopped waiting; any build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
     ]);
+  });
+
+  it('--json: the note is where a row keeps it, after its error and before its wave', async () => {
+    const r = await interruptedApply({}, ['--json', '--waves', '1']);
+    expect(r.code).toBe(130);
+    const id = recipeId();
+    const [row] = r.json();
+    expect(Object.keys(row)).toEqual([
+      'workspace_id',
+      'resource',
+      'name',
+      'action',
+      'id',
+      'result',
+      'state',
+      'degraded',
+      'error',
+      'note',
+      'wave',
+    ]);
+    expect(row.note).toBe(
+      `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
+    );
   });
 
   it('an endpoint left unverified: the verify command is readable whole at a wide terminal', async () => {

@@ -3,8 +3,7 @@ import type { Recipe, RecipeTemplate } from '../../../api/recipes.js';
 import type { Column, Output } from '../../../output/output.js';
 import { idText, stringifyJson } from '../../../util/json.js';
 import { hasNotDelivered, rebuildLine, sourceEntryLines, type AccountNames } from './not-delivered.js';
-import { stateText } from '../../../recipes/text.js';
-import { errorText } from '../../../output/recipe-text.js';
+import { errorText, stateText } from '../../../output/recipe-text.js';
 
 /** How recipes look to a person. States, codes and reasons the tool does not know are shown as they come. */
 

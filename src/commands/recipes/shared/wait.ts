@@ -3,8 +3,7 @@ import type { Service } from '../../../api/service.js';
 import type { Context } from '../../../context.js';
 import { ExitError } from '../../../errors.js';
 import { idText } from '../../../util/json.js';
-import { stateText } from '../../../recipes/text.js';
-import { errorText } from '../../../output/recipe-text.js';
+import { errorText, stateText } from '../../../output/recipe-text.js';
 import { pollCommand, waitForBuild, type WaitOptions } from '../../../recipes/wait.js';
 import { showRecipe } from './view.js';
 import { faultProgress } from '../../shared/poll.js';
@@ -50,13 +49,14 @@ export async function waitWithSpinner(
   api: Service,
   ws: string,
   id: string,
-  opts: Omit<WaitOptions, 'onState'>,
+  opts: Omit<WaitOptions, 'onState' | 'describe'>,
 ): Promise<Recipe> {
   let label = `Waiting for recipe ${id} to build`;
   const spinner = await ctx.output.spinner(label);
   try {
     const recipe = await waitForBuild(api, ws, id, {
       ...opts,
+      describe: stateText,
       onState: (r) => {
         label = `Recipe ${id}: ${stateText(r)}`;
         spinner.update(label);

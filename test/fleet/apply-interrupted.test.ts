@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Service } from '../../src/api/service.js';
+import { applyFleet, interruptedDeployOf } from '../../src/fleet/apply.js';
+import { parseFleetFile } from '../../src/fleet/file.js';
+import { planFleet } from '../../src/fleet/plan.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { stateText } from '../../src/output/recipe-text.js';
+import { chiefService, noWait, sandbox } from '../helpers.js';
+
+// A deployment Ctrl-C ended is told as data: the outcome and its workspace, which the command
+// words (what may have landed, the command that finds out); the row carries no sentence of it.
+
+let sb: Sandbox;
+let api: Service;
+beforeAll(async () => {
+  // Builds take 60 s of the sandbox's clock, which stands still: the build is under way at the stop.
+  sb = await sandbox({ buildSeconds: 60 });
+  api = chiefService(sb, { sleep: noWait });
+});
+afterAll(async () => {
+  await api.close();
+  await sb.close();
+});
+
+describe('applyFleet stopped while a build is waited on', () => {
+  it('records the deployment it interrupted, with its workspace, for the command to word', async () => {
+    const file = await parseFleetFile(
+      {
+        workspaces: [101],
+        recipes: [{ template: 4001, sources: [{ data_source: 'google_ads', accounts: ['all-active'] }] }],
+      },
+      '--file',
+    );
+    const plan = await planFleet(api, file, { prune: false, concurrency: () => 1 });
+    const stop = new AbortController();
+    const interrupt = Object.assign(new Error('interrupted'), { name: 'InterruptedError' });
+    const [row, ...others] = await applyFleet(api, file, plan, {
+      concurrency: () => 1,
+      verify: false,
+      wait: { timeoutMs: 60_000, intervalMs: 10, describe: stateText, signal: stop.signal, sleep: noWait },
+      reporter: () => async () => (event) => {
+        if (event.phase === 'building') stop.abort(interrupt);
+      },
+      progress: () => undefined,
+      signal: stop.signal,
+      replan: 'edp plan -f fleet.yaml',
+    });
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({ resource: 'recipe', result: 'interrupted' });
+    expect(row!.error).toEqual({ code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' });
+    expect(row!.note).toBeUndefined();
+    const deploy = interruptedDeployOf(row!);
+    expect(deploy?.workspace).toBe('101');
+    expect(deploy?.outcome).toMatchObject({ interrupted: true, step: 6, adopted: false });
+    expect(deploy?.outcome.recipe?.recipe_id).toEqual(row!.id);
+  });
+});
