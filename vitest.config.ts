@@ -19,6 +19,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     isolate: false,
+    // Each file's temporary folders are removed once its tests have ended (test/temp-dirs.ts).
+    setupFiles: ['test/setup.ts'],
     // Sources transformed once are kept on disk (node_modules/.experimental-vitest-cache, keyed by
     // each file's content and the configuration) for the next run: a run after a change transforms
     // what changed. 3 s of the 25 s unit and command loop on this machine.

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, onTestFinished, TestRunner } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner } from 'vitest';
 import { Service } from '../src/api/service.js';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
@@ -10,6 +8,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { Answer, SandboxOptions } from '../src/sandbox/options.js';
 import { parseJson } from '../src/util/json.js';
 import { answerChecker } from './fixtures/openapi-check.js';
+import { fileTempDir, tempDir } from './temp-dirs.js';
 import type { ErrorDocument } from '../src/output/error-document.js';
 
 export const USERNAME = 'agency@sandbox.local';
@@ -133,10 +132,7 @@ export function freshConfig(): {
   return { dir: dir.dir, env, file: join(dir.dir, 'config.json'), remove: dir.remove };
 }
 
-export function tempDir(prefix = 'edp-test-'): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir } from './temp-dirs.js';
 
 export interface CliResult {
   code: number;
@@ -291,7 +287,8 @@ export async function cli(
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    EDP_CONFIG_DIR: opts.env?.EDP_CONFIG_DIR ?? sharedConfigDir(),
+    // The test file's own config folder: tokens and settings one file leaves never reach another.
+    EDP_CONFIG_DIR: opts.env?.EDP_CONFIG_DIR ?? fileTempDir('edp-cfg-'),
     ...(sb ? { EDP_BASE_URL: sb.url } : {}),
     EDP_USERNAME: USERNAME,
     EDP_PASSWORD: PASSWORD,
@@ -311,18 +308,6 @@ export async function cli(
     json: () => parseJson(out) as any,
     errorJson: () => JSON.parse(err.trim().split('\n').pop()!),
   };
-}
-
-/**
- * The config folder of the test file running (a worker runs several files, its modules shared:
- * isolate is off): tokens and settings one file leaves never reach another.
- */
-const configDirs = new Map<string, string>();
-function sharedConfigDir(): string {
-  const file = expect.getState().testPath ?? '';
-  let dir = configDirs.get(file);
-  if (dir === undefined) configDirs.set(file, (dir = tempDir('edp-cfg-').dir));
-  return dir;
 }
 
 /** Raw HTTP against the sandbox (or any server at a `url`), for contract-level tests. */
