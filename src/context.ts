@@ -1,7 +1,6 @@
-import { ConfigStore, configDir, type Profile } from './config/store.js';
-import type { ResolvedSetting, SettingKey } from './config/settings.js';
+import { ConfigStore, configDir } from './config/store.js';
 import { RunSettings } from './config/resolve.js';
-import { suggest, type RunOptions } from './util/suggest.js';
+import { suggest } from './util/suggest.js';
 import type { IO } from './output/io.js';
 import { Output } from './output/output.js';
 import { parsePositiveInt } from './util/validate.js';
@@ -63,31 +62,6 @@ export class Context {
     return this.store;
   }
 
-  profile(): Profile {
-    return this.config.profile(this.profileName);
-  }
-
-  /** The service's address, checked, without a trailing slash. */
-  baseUrl(): string {
-    return this.settings.baseUrl().value;
-  }
-
-  /** The service address and where it was set: flag, environment, profile or built-in default. */
-  baseUrlSetting(): { value: string; source: string } {
-    const { value, source } = this.settings.setting('base_url');
-    return { value: value!, source };
-  }
-
-  /** A setting of `edp config` and where it came from (RunSettings.setting). */
-  setting(key: SettingKey, flag?: string): ResolvedSetting {
-    return this.settings.setting(key, flag);
-  }
-
-  /** A setting, checked by its rule whatever its source (RunSettings.checkedSetting). */
-  checkedSetting(key: SettingKey, flag?: string): ResolvedSetting & { what: string } {
-    return this.settings.checkedSetting(key, flag);
-  }
-
   /**
    * A command to suggest, as it must be pasted to work (util/suggest.ts): `edp WORDS` with the
    * `--profile`, `--base-url` and `-w` this run needs; `-w WS` among the words names the
@@ -103,16 +77,6 @@ export class Context {
       workspace = undefined;
     }
     return suggest(words, { workspace });
-  }
-
-  /** What a command suggested by this run needs to work when pasted (RunSettings.pastedOptions). */
-  runOptions(): RunOptions {
-    return this.settings.pastedOptions();
-  }
-
-  /** The workspace of a verb that acts in one: -w, EDP_WORKSPACE, then the profile's default. */
-  workspace(): string | undefined {
-    return this.settings.workspace()?.value;
   }
 
   requireWorkspace(): string {
@@ -159,9 +123,13 @@ export class Context {
     const { retryNoticeText } = await import('./api/retry.js');
     // The request log is loaded only for --verbose (or EDP_DEBUG=1).
     const logRequest = this.output.flags.verbose ? (await import('./output/request-log.js')).logRequest : undefined;
-    (await import('./output/clear-text.js')).warnIfSentInClear(this.output, this.baseUrl(), this.credentials());
+    (await import('./output/clear-text.js')).warnIfSentInClear(
+      this.output,
+      this.settings.baseUrl().value,
+      this.credentials(),
+    );
     this.service = new Service({
-      baseUrl: this.baseUrl(),
+      baseUrl: this.settings.baseUrl().value,
       timeoutMs: this.timeoutMs,
       credentials: this.credentials(),
       store: this.config,

@@ -177,7 +177,7 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<void> {
   const unknown = unknownPathHint(target);
   let workspaceId;
   try {
-    workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.workspace();
+    workspaceId = auth === 'bearer' ? ctx.requireWorkspace() : ctx.settings.workspace()?.value;
   } catch (err) {
     throw unknown ? withHint(err as Error, unknown) : err;
   }
@@ -220,7 +220,7 @@ async function send(ctx: Context, r: Request): Promise<void> {
   } catch (err) {
     // A GET the service redirects to its canonical path, on the same service, is sent there
     // once, as gh does; a write never is (the body would be lost), nor a move to another host.
-    const path = method === 'GET' ? canonicalPath(err, ctx.baseUrl()) : undefined;
+    const path = method === 'GET' ? canonicalPath(err, ctx.settings.baseUrl().value) : undefined;
     const [sent, search] = target.split(/(?=\?)/);
     if (path === undefined || path === sent) throw err;
     // The query as given (the answer's repeats it, with the -f fields the client adds again).

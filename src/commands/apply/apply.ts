@@ -47,7 +47,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   const wait = { ...waitPolling(ctx, opts), describe: stateText };
   requireYesOffTerminal(ctx, opts.yes, 'apply', 'apply');
   if (saved) {
-    const origin = new URL(ctx.baseUrl()).origin;
+    const origin = new URL(ctx.settings.baseUrl().value).origin;
     if (origin !== saved.source.service)
       throw new UsageError(`${saved.path} was planned against ${saved.source.service}, not ${origin}`);
   }

@@ -10,10 +10,10 @@ import { warnIfSentInClear } from '../../output/clear-text.js';
 export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> {
   // A configuration file that cannot be used stops the login before any question or request.
   ctx.config.read();
-  const baseUrl = ctx.baseUrl();
+  const baseUrl = ctx.settings.baseUrl().value;
   // Printed without a password the address may carry; stored as given.
   const shownUrl = displayUrl(baseUrl);
-  const baseUrlSource = ctx.baseUrlSetting().source;
+  const baseUrlSource = ctx.settings.setting('base_url').source;
   // Before the password is asked for; the run's client then warns no more.
   warnIfSentInClear(ctx.output, baseUrl, 'password');
   let username = opts.username;

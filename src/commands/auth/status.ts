@@ -68,9 +68,9 @@ async function runStatusAll(ctx: Context): Promise<void> {
 export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void> {
   if (opts.all) return runStatusAll(ctx);
   const creds = ctx.credentials();
-  const baseUrl = displayUrl(ctx.baseUrl());
-  const baseUrlSource = ctx.baseUrlSetting().source;
-  const workspace = ctx.workspace();
+  const baseUrl = displayUrl(ctx.settings.baseUrl().value);
+  const baseUrlSource = ctx.settings.setting('base_url').source;
+  const workspace = ctx.settings.workspace()?.value;
   const source = describeSource(ctx, creds);
   const kinds = kindsInUse(creds);
   const api = await ctx.api();

@@ -6,7 +6,7 @@ import { shown } from './list.js';
 
 export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
   const key = settingKey(opts.args[0]);
-  const s = shown(ctx.setting(key));
+  const s = shown(ctx.settings.setting(key));
   if (ctx.output.machine) {
     ctx.output.json({ key, value: s.value ?? null, source: s.source });
     return;

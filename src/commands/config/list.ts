@@ -16,7 +16,7 @@ export function shown(s: ResolvedSetting): ResolvedSetting {
 
 export async function runList(_opts: ListOptions, ctx: Context): Promise<void> {
   // A password inside the base URL is never printed.
-  const rows = SETTING_KEYS.map((key) => shown(ctx.setting(key)));
+  const rows = SETTING_KEYS.map((key) => shown(ctx.settings.setting(key)));
   if (ctx.output.machine) {
     ctx.output.json(Object.fromEntries(rows.map((s) => [s.key, { value: s.value ?? null, source: s.source }])));
     return;

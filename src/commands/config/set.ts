@@ -10,6 +10,6 @@ export async function runSet(opts: SetOptions, ctx: Context): Promise<void> {
   await ctx.config.updateProfile(ctx.profileName, (profile) => withSetting(profile, key, value));
   if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, key, value });
   else ctx.output.success(`Set ${key} to ${value} in profile "${ctx.profileName}"`);
-  const winner = ctx.setting(key);
+  const winner = ctx.settings.setting(key);
   if (winner.source !== 'profile') ctx.output.warn(`${winner.source} is set and wins over the profile in this shell`);
 }

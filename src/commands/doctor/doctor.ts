@@ -19,7 +19,7 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
   const concurrency = fleetConcurrency(ctx, opts.concurrency, 'reads');
   const api = await ctx.api();
   const findings: Finding[] = [];
-  const credentials = await checkCredentials(api, ctx.baseUrl());
+  const credentials = await checkCredentials(api, ctx.settings.baseUrl().value);
   if (credentials) findings.push(credentials);
   else {
     const workspaces = await workspacesOf(api, choice);
@@ -35,7 +35,7 @@ export async function runDoctor(opts: DoctorOptions, ctx: Context): Promise<void
         return f;
       } catch (err) {
         say(i, `${ctx.output.err.red('✗')} workspace ${ws}: could not be checked`);
-        return [uncheckedFinding(err, ws, ctx.baseUrl())];
+        return [uncheckedFinding(err, ws, ctx.settings.baseUrl().value)];
       }
     });
     findings.push(...results.flat());

@@ -50,7 +50,7 @@ export async function runPlan(opts: PlanOptions, ctx: Context): Promise<void> {
       prune: !!opts.prune,
       ...(opts.sendSecrets ? { send_secrets: true } : {}),
       workspaces: only ?? null,
-      service: new URL(ctx.baseUrl()).origin,
+      service: new URL(ctx.settings.baseUrl().value).origin,
     });
     writeFileSync(opts.out, `${stringifyJson(saved, 2)}\n`);
     ctx.output.info(`saved the plan to ${opts.out}; \`${suggest(['apply', opts.out])}\` carries out exactly this plan`);

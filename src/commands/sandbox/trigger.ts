@@ -34,7 +34,7 @@ export async function runTrigger(opts: TriggerOptions, ctx: Context): Promise<vo
   const ws = parseId(ctx.requireWorkspace(), '-w');
   const { SandboxControls } = await import('../../api/sandbox-controls.js');
   const controls = new SandboxControls({
-    baseUrl: ctx.baseUrl(),
+    baseUrl: ctx.settings.baseUrl().value,
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
     userAgent: `edp/${VERSION}`,

@@ -101,7 +101,7 @@ export class App {
     this.ctx = run;
     // Every command suggested during the run (its hints, notes and errors) carries the options it needs pasted.
     await withRunOptions(
-      () => run.runOptions(),
+      () => run.settings.pastedOptions(),
       () => this.runIn(run, body),
     );
   }

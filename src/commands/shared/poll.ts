@@ -109,12 +109,12 @@ export async function waitForRun<T>(
         new ExitError(
           'waitTimeout',
           last === undefined || lastAgeMs === undefined
-            ? `${what} was not read within --wait-timeout ${wait.timeoutText}: the service at ${originOf(ctx.baseUrl())} did not answer; it goes on at the service; follow it with \`${follow}\``
+            ? `${what} was not read within --wait-timeout ${wait.timeoutText}: the service at ${originOf(ctx.settings.baseUrl().value)} did not answer; it goes on at the service; follow it with \`${follow}\``
             : `${what} did not finish within --wait-timeout ${wait.timeoutText}: it was ${describe(last)} when read ${agoText(lastAgeMs)}${unanswered ? ', and the service did not answer the read after it' : ''}; it goes on at the service; follow it with \`${follow}\``,
         ),
       unreachable: ({ last, lastAgeMs, fault }) =>
         new WaitUnreachableError({
-          origin: originOf(ctx.baseUrl()),
+          origin: originOf(ctx.settings.baseUrl().value),
           what,
           lastText: last === undefined ? undefined : describe(last),
           lastAgeMs,
