@@ -14,7 +14,7 @@ export const PARTS = {
   /**
    * what tools nobody here wrote judge, whatever the Node: Chromium on the sandbox's pages, real
    * bash, zsh and fish on the completion scripts, Prism, Spectral and ajv on the OpenAPI document,
-   * the CI recipes' lines in a shell, dependency-cruiser on the imports. Slow (Chromium alone
+   * the CI recipes' and the guide's lines in a shell, dependency-cruiser on the imports. Slow (Chromium alone
    * takes 20 s), and their subject changes seldom: `npm test` leaves them to npm run test:tools.
    */
   tools: ['tools'],
