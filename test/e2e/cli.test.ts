@@ -6,12 +6,16 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BASELINE_FLAGS } from '../../src/http/baseline-wasm.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
 import { BIN, collected, operatorEnv, packedFilesAsync, requireBuild, ROOT, runEdp, startEdp } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
 
-// The built command line as a process: help, version, errors, sign-in and the agency-level
-// command groups, against one sandbox of this file. The tests run a few at a time
-// (their processes mostly wait), each with a config folder of its own.
+// The built command line: help, version, errors, sign-in and the agency-level command groups,
+// against one sandbox of this file. Where the process is the subject (the launcher, its code
+// caches, the shipped files, standard input, `edp sandbox` and Ctrl-C) a test runs bin/edp.js;
+// where only what the command line prints is, the shipped bundle runs in this process
+// (runBuiltInProcess). The tests run a few at a time (their processes mostly wait), each with a
+// config folder of its own.
 
 limitConcurrentTests();
 
@@ -258,20 +262,20 @@ v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.st
   });
 
   it('--version prints the version of package.json', async ({ expect }) => {
-    const r = await runEdp(['--version']);
+    const r = await runBuiltInProcess(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
   it('an unknown command is a usage error (exit 2) on stderr', async ({ expect }) => {
-    const r = await runEdp(['workspaces', 'frobnicate'], { env: operator() });
+    const r = await runBuiltInProcess(['workspaces', 'frobnicate'], { env: operator() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("unknown command 'frobnicate'");
   });
 
   it('--json prints a service error as the JSON error document on stderr (exit 5)', async ({ expect }) => {
-    const r = await runEdp(['--json', 'workspaces', 'get', '999'], { env: operator() });
+    const r = await runBuiltInProcess(['--json', 'workspaces', 'get', '999'], { env: operator() });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     const { error } = r.errorJson();
@@ -316,38 +320,41 @@ describe.concurrent('edp, built: auth and token', () => {
 describe.concurrent('edp, built: agency commands', () => {
   it('workspaces: create, then list it', async ({ expect }) => {
     const env = operator();
-    const created = await runEdp(['workspaces', 'create', '--title', 'Built Binary Co', '--json'], { env });
+    const created = await runBuiltInProcess(['workspaces', 'create', '--title', 'Built Binary Co', '--json'], { env });
     expect(created.code).toBe(0);
     const { id } = created.json();
-    const list = await runEdp(['workspaces', 'list', '--json'], { env });
+    const list = await runBuiltInProcess(['workspaces', 'list', '--json'], { env });
     expect(list.json().map((w: { id: number }) => w.id)).toEqual(expect.arrayContaining([101, 102, 103, id]));
   });
 
   it('agency-recipes list', async ({ expect }) => {
-    const r = await runEdp(['agency-recipes', 'list', '--json'], { env: operator() });
+    const r = await runBuiltInProcess(['agency-recipes', 'list', '--json'], { env: operator() });
     expect(r.code).toBe(0);
     expect(r.json().length).toBeGreaterThan(0);
   });
 
   it('iframe-url', async ({ expect }) => {
-    const r = await runEdp(['iframe-url', '-w', '101', '--type', 'datasource', '--name', 'google_ads', '--json'], {
-      env: operator(),
-    });
+    const r = await runBuiltInProcess(
+      ['iframe-url', '-w', '101', '--type', 'datasource', '--name', 'google_ads', '--json'],
+      { env: operator() },
+    );
     expect(r.code).toBe(0);
     expect(r.json().url).toContain(`${sb.url}/api/v3/iframe/?code=`);
   });
 
   it('api: a raw paginated GET', async ({ expect }) => {
-    const r = await runEdp(['api', 'GET', '/api/v3/workspaces', '--paginate', '--json'], { env: operator() });
+    const r = await runBuiltInProcess(['api', 'GET', '/api/v3/workspaces', '--paginate', '--json'], {
+      env: operator(),
+    });
     expect(r.code).toBe(0);
     expect(r.json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: 101 })]));
   });
 
   it('completion prints a script per shell and refuses another (exit 2)', async ({ expect }) => {
     const [bash, fish, tcsh] = await Promise.all([
-      runEdp(['completion', 'bash']),
-      runEdp(['completion', 'fish']),
-      runEdp(['completion', 'tcsh']),
+      runBuiltInProcess(['completion', 'bash']),
+      runBuiltInProcess(['completion', 'fish']),
+      runBuiltInProcess(['completion', 'tcsh']),
     ]);
     expect(bash.code).toBe(0);
     expect(bash.stdout).toContain('complete -F _edp edp');
