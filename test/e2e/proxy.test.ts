@@ -6,13 +6,17 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cli, control, PASSWORD, sandbox, tempDir, USERNAME } from '../helpers.js';
-import { operatorEnv, requireBuild, ROOT, runEdp, type EdpRun } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import { operatorEnv, requireBuild, ROOT, type EdpRun } from './helpers.js';
 
 // The built command line through a real HTTP proxy, a process of its own
-// (fixtures/connect-proxy.mjs) that records every request it receives. The sandbox listens on
-// 127.0.0.1; the proxy maps the name service.test to it, so a service address that is not
-// loopback reaches it, offline. Without the proxy that name resolves nowhere (.test is reserved):
-// a run that goes straight there fails with "host not found", which shows it did.
+// (fixtures/connect-proxy.mjs) that records every request it receives. The command line is the
+// shipped bundle run in this process (runBuiltInProcess): a run's environment is PATH, HOME and
+// the variables given, as a process's would be, and the client reads the proxy variables from
+// the run's environment alone. The sandbox listens on 127.0.0.1; the proxy maps the name
+// service.test to it, so a service address that is not loopback reaches it, offline. Without the
+// proxy that name resolves nowhere (.test is reserved): a run that goes straight there fails
+// with "host not found", which shows it did.
 
 interface Seen {
   method: string;
@@ -85,7 +89,7 @@ const withCredentials = (p: Proxy) => `http://${PROXY_USER}:${PROXY_PASSWORD}@12
 
 /** `edp argv…` as an operator of the demo agency at `baseUrl`, with `env` added. */
 function edp(baseUrl: string, argv: string[], env: Record<string, string | undefined>): Promise<EdpRun> {
-  return runEdp(argv, { env: operatorEnv(baseUrl, join(dir.dir, 'config'), env) });
+  return runBuiltInProcess(argv, { env: operatorEnv(baseUrl, join(dir.dir, 'config'), env) });
 }
 
 /** Requests the service received, from its journal. */
