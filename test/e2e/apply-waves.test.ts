@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
 import { recipesOf } from '../fixtures/fleet.js';
-import { operatorEnv, requireBuild, runEdp } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import { operatorEnv, requireBuild } from './helpers.js';
 
-// The built command line as a process: `apply --waves` ends with the exit code of the wave that
-// failed, naming the workspaces it did not touch; `--max-changes` refuses before any write.
+// The built command line (its bundle, run in this process: what it sends and prints is the
+// subject): `apply --waves` ends with the exit code of the wave that failed, naming the workspaces
+// it did not touch; `--max-changes` refuses before any write.
 
 const dir = tempDir('edp-e2e-waves-');
 let sb: Sandbox;
@@ -33,7 +35,7 @@ describe('edp apply --waves and --max-changes, built', () => {
   it('refuses past --max-changes, then a canary wave that fails stops the rest', async () => {
     const fleet = join(dir.dir, 'fleet.yaml');
     writeFileSync(fleet, FLEET);
-    const edp = (argv: string[]) => runEdp(argv, { env: operatorEnv(sb.url, join(dir.dir, 'config')) });
+    const edp = (argv: string[]) => runBuiltInProcess(argv, { env: operatorEnv(sb.url, join(dir.dir, 'config')) });
 
     const refused = await edp(['apply', '-f', fleet, '--yes', '--max-changes', '8']);
     expect(refused.code).toBe(6);
