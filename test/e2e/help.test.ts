@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { tempDir } from '../helpers.js';
-import { requireBuild, ROOT, runEdp } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import { requireBuild, ROOT } from './helpers.js';
 import { atTerminal, terminalUnavailable } from './terminal.js';
 
-// The built tool's help as a person reads it: at a pseudo-terminal of a given width, and piped.
-// Help touches no config folder, so the tests, and the runs within each, run concurrently.
+// The built tool's help as a person reads it: at a pseudo-terminal of a given width (a process),
+// and piped (the bundle run in this process: what it prints is the subject). Help touches no
+// config folder, so the tests, and the runs within each, run concurrently.
 
 const unavailable = terminalUnavailable();
 const config = tempDir('edp-e2e-help-');
@@ -36,7 +38,7 @@ describe.concurrent('edp, built: help', () => {
       ['help', 'recipes', 'nope'],
       ['help', 'nope'],
     ];
-    const runs = await Promise.all(topics.map((argv) => runEdp(argv, { env })));
+    const runs = await Promise.all(topics.map((argv) => runBuiltInProcess(argv, { env })));
     for (const [i, r] of runs.entries()) {
       expect(r.code, topics[i]!.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -48,7 +50,10 @@ describe.concurrent('edp, built: help', () => {
     it('recipes --help at 80 columns: the verbs, then the global options, each line within the width, as piped', async ({
       expect,
     }) => {
-      const [r, piped] = await Promise.all([edp(['recipes', '--help'], 80), runEdp(['recipes', '--help'], { env })]);
+      const [r, piped] = await Promise.all([
+        edp(['recipes', '--help'], 80),
+        runBuiltInProcess(['recipes', '--help'], { env }),
+      ]);
       expect(r.code, r.text).toBe(0);
       expect(r.lines.filter((l) => l.length > 80)).toEqual([]);
       const commands = r.lines.indexOf('Commands:');
