@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
-import { requireBuild, runEdp } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import { requireBuild } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
 import { operatorProfile } from './operator-profile.js';
 
-// The built command line as a process: data sources, connections, accounts, links and the
-// extraction commands, with every --file-style flag of the area read as JSON and as YAML. The
-// tests run a few at a time (their processes mostly wait), each with a config folder of its own
-// (a copy of one logged-in profile holding the workspace's token), in the sandbox of this file:
-// none of them changes what another one checks.
+// The built command line (its bundle, run in this process: what it sends, reads and prints is the
+// subject): data sources, connections, accounts, links and the extraction commands, with every
+// --file-style flag of the area read as JSON and as YAML. The tests run a few at a time, each with
+// a config folder of its own (a copy of one logged-in profile holding the workspace's token), in
+// the sandbox of this file: none of them changes what another one checks.
 
 limitConcurrentTests();
 
@@ -31,7 +32,7 @@ afterAll(async () => {
 function operator() {
   const config = profile.fresh();
   return (argv: string[], opts: { stdin?: string; env?: Record<string, string> } = {}) =>
-    runEdp(['-w', '101', ...argv], { env: profile.env(config, opts.env), stdin: opts.stdin });
+    runBuiltInProcess(['-w', '101', ...argv], { env: profile.env(config, opts.env), stdin: opts.stdin });
 }
 function file(name: string, text: string): string {
   const path = join(dir.dir, name);
