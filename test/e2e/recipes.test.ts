@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox, tempDir } from '../helpers.js';
-import { requireBuild, runEdp } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
+import { requireBuild } from './helpers.js';
 import { limitConcurrentTests } from './concurrency.js';
 import { operatorProfile } from './operator-profile.js';
 
-// The built command line as a process: recipes, webhooks and roles, with every --file of
-// these groups read as JSON and as YAML. The tests run a few at a time (their processes mostly
-// wait), each with a config folder of its own (a copy of one logged-in profile holding the
-// workspaces' tokens), in the sandbox of this file: none of them changes what another one checks.
+// The built command line (its bundle, run in this process: what it sends, reads and prints is the
+// subject): recipes, webhooks and roles, with every --file of these groups read as JSON and as
+// YAML. The tests run a few at a time, each with a config folder of its own (a copy of one
+// logged-in profile holding the workspaces' tokens), in the sandbox of this file: none of them
+// changes what another one checks.
 
 limitConcurrentTests();
 
@@ -29,7 +31,7 @@ afterAll(async () => {
 /** Runs the built tool as the operator, with a config folder of the calling test's own. */
 function operator() {
   const config = profile.fresh();
-  return (argv: string[]) => runEdp(argv, { env: profile.env(config) });
+  return (argv: string[]) => runBuiltInProcess(argv, { env: profile.env(config) });
 }
 function file(name: string, text: string): string {
   const path = join(dir.dir, name);
