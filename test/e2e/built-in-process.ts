@@ -9,8 +9,9 @@ import { childEnv, type EdpRun, type EdpRunOptions } from './helpers.js';
  * The shipped bundle (dist/cli.cjs, through test/bundle/cli.ts, which refuses a dist/ older than
  * its sources) run in this process, for the built-tool files that judge what the command line
  * sends, reads or shows rather than how its process behaves: a process adds a Node start and a
- * load of the bundle to each run and nothing to their verdict. test/e2e/cli.test.ts and the
- * others run `bin/edp.js` as a process.
+ * load of the bundle to each run and nothing to their verdict. Where the process is the
+ * subject (the launcher and its code caches, signals, closed pipes, a terminal, processes at
+ * once), a test runs `bin/edp.js` as a process (runEdp, startEdp: test/e2e/helpers.ts).
  *
  * A run sees what runEdp gives its process: PATH, HOME and the environment given, nothing else
  * of the test runner's; standard input holding `stdin` and then closed; stdout and stderr that
