@@ -5,7 +5,7 @@ import { applyFailures, applyFleet } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { stateText } from '../../src/output/recipe-text.js';
+import { quietApply } from '../fixtures/fleet.js';
 import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // A client's workspace is created before anything in it, once, whatever becomes of the answer.
@@ -46,14 +46,7 @@ const apply = async (service: Service) => {
     '--file',
   );
   const plan = await planFleet(api, file, { prune: false, concurrency: () => 1 });
-  return applyFleet(service, file, plan, {
-    concurrency: () => 1,
-    verify: false,
-    wait: { timeoutMs: 60_000, intervalMs: 10, describe: stateText },
-    reporter: () => async () => () => undefined,
-    progress: () => undefined,
-    replan: 'edp plan -f fleet.yaml',
-  });
+  return applyFleet(service, file, plan, quietApply());
 };
 
 const titled = () => sb!.store.state.workspaces.filter((w) => w.title === 'Umbrella Foods');

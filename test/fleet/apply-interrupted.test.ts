@@ -4,7 +4,7 @@ import { applyFleet, interruptedDeployOf } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { stateText } from '../../src/output/recipe-text.js';
+import { quietApply } from '../fixtures/fleet.js';
 import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // A deployment Ctrl-C ended is told as data: the outcome and its workspace, which the command
@@ -34,17 +34,19 @@ describe('applyFleet stopped while a build is waited on', () => {
     const plan = await planFleet(api, file, { prune: false, concurrency: () => 1 });
     const stop = new AbortController();
     const interrupt = Object.assign(new Error('interrupted'), { name: 'InterruptedError' });
-    const [row, ...others] = await applyFleet(api, file, plan, {
-      concurrency: () => 1,
-      verify: false,
-      wait: { timeoutMs: 60_000, intervalMs: 10, describe: stateText, signal: stop.signal, sleep: noWait },
-      reporter: () => async () => (event) => {
-        if (event.phase === 'building') stop.abort(interrupt);
-      },
-      progress: () => undefined,
-      signal: stop.signal,
-      replan: 'edp plan -f fleet.yaml',
-    });
+    const quiet = quietApply();
+    const [row, ...others] = await applyFleet(
+      api,
+      file,
+      plan,
+      quietApply({
+        wait: { ...quiet.wait, signal: stop.signal, sleep: noWait },
+        reporter: () => async () => (event) => {
+          if (event.phase === 'building') stop.abort(interrupt);
+        },
+        signal: stop.signal,
+      }),
+    );
     expect(others).toEqual([]);
     expect(row).toMatchObject({ resource: 'recipe', result: 'interrupted' });
     expect(row!.error).toEqual({ code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' });

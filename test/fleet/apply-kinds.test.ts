@@ -5,7 +5,7 @@ import { applyFleet } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { stateText } from '../../src/output/recipe-text.js';
+import { quietApply } from '../fixtures/fleet.js';
 import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // An extract or a destination connection whose create lost its answer is made once, never twice.
@@ -61,14 +61,7 @@ describe('apply of the fleet kinds after a lost answer', () => {
     const plan = await planFleet(api, file, { prune: false, concurrency: () => 1 });
     const creates = plan.workspaces[0]!.changes.filter((c) => c.action === 'create').length;
     const lost: string[] = [];
-    const rows = await applyFleet(losing(lost), file, plan, {
-      concurrency: () => 1,
-      verify: false,
-      wait: { timeoutMs: 60_000, intervalMs: 10, describe: stateText },
-      reporter: () => async () => () => undefined,
-      progress: () => undefined,
-      replan: 'edp plan -f fleet.yaml',
-    });
+    const rows = await applyFleet(losing(lost), file, plan, quietApply());
     expect(lost).toHaveLength(creates);
     expect(rows.map((r) => r.result)).toEqual(Array(creates).fill('ok'));
     const s = sb.store.state;

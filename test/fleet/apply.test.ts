@@ -4,7 +4,7 @@ import { applyFleet, type WorkBegun } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { stateText } from '../../src/output/recipe-text.js';
+import { quietApply } from '../fixtures/fleet.js';
 import { chiefService, noWait, sandbox } from '../helpers.js';
 
 // What apply tells its caller as it goes, as data (the command words it): each piece of work as
@@ -36,15 +36,12 @@ describe('applyFleet tells its progress as data', () => {
     const plan = await planFleet(api, file, { prune: false, concurrency: () => 2 });
     const begun: WorkBegun[] = [];
     const deployed: string[] = [];
-    const rows = await applyFleet(api, file, plan, {
-      concurrency: () => 1,
-      verify: false,
-      wait: { timeoutMs: 60_000, intervalMs: 10, describe: stateText },
-      reporter: () => async () => () => undefined,
-      progress: (w) => begun.push(w),
-      deployed: (ws, name) => deployed.push(`${ws} ${name}`),
-      replan: 'edp plan -f fleet.yaml',
-    });
+    const rows = await applyFleet(
+      api,
+      file,
+      plan,
+      quietApply({ progress: (w) => begun.push(w), deployed: (ws, name) => deployed.push(`${ws} ${name}`) }),
+    );
     // A new endpoint stays unverified without --verify; everything else is done.
     expect(rows.map((r) => `${r.resource} ${r.result}`)).toEqual([
       'recipe ok',
