@@ -3,9 +3,8 @@
 // concurrency, on a sandbox with --latency 20. The 17 workspaces beyond the demo's three are
 // created through the API and equipped like the demo's. Prints each as a ratio to the same
 // command over one workspace. Measured in one run; no assertions.
-import { spawn } from 'node:child_process';
 import { startSandbox } from '../dist/sandbox.js';
-import { benchDir, benchEnv, fleetFile as writeFleetFile, growFleet } from './lib/fleet.mjs';
+import { benchDir, benchEnv, fleetFile as writeFleetFile, growFleet, timedEdp } from './lib/fleet.mjs';
 
 const LATENCY_MS = 20;
 const BUILD_SECONDS = 0.5;
@@ -18,20 +17,8 @@ const dir = benchDir('fleet-plan');
 const env = benchEnv(sandbox, dir);
 const fleetFile = (ws) => writeFleetFile(dir, ws);
 
-/** One command as a separate process (async, so that the in-process sandbox keeps answering). */
-function edp(args, okCodes = [0]) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['bin/edp.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      if (!okCodes.includes(code)) return reject(new Error(`edp ${args.join(' ')} exited ${code}\n${err}`));
-      resolve(performance.now() - started);
-    });
-  });
-}
+/** One command as a separate process (async, so that the in-process sandbox keeps answering): its wall time in ms. */
+const edp = (args, okCodes = [0]) => timedEdp(args, env, okCodes);
 
 /** Back to no recipes, endpoints or extractions, so that each apply starts from scratch. */
 function reset() {
