@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cli, useSandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
@@ -21,9 +22,10 @@ recipes:
       - data_source: google_ads
         accounts: [all-active]
 `;
+const WEBHOOK_URL = 'https://hooks.example.com/a-rather-long-path/for/notes-that-would-not-fit';
 const WEBHOOK = `workspaces: [103]
 webhooks:
-  - url: https://hooks.example.com/a-rather-long-path/for/notes-that-would-not-fit
+  - url: ${WEBHOOK_URL}
     events: [load_completed]
 `;
 
@@ -97,5 +99,40 @@ describe('apply: the notes of its rows', () => {
     expect(r.code, r.stderr).toBe(0);
     const id = endpointsOf(t.sb, 103)[0].id;
     expect(r.stdout).toContain(`then \`edp webhooks verify ${id} -w 103\` (or apply --verify)`);
+  });
+
+  it('--json: a new endpoint keeps its secret, then its note, then its wave', async () => {
+    const r = await cli(t.sb, ['apply', '-f', file('webhook.yaml', WEBHOOK), '--yes', '--json', '--waves', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    const [row] = r.json();
+    const id = endpointsOf(t.sb, 103)[0].id;
+    expect(Object.keys(row)).toEqual([
+      'workspace_id',
+      'resource',
+      'name',
+      'action',
+      'id',
+      'result',
+      'state',
+      'degraded',
+      'error',
+      'secret',
+      'note',
+      'wave',
+    ]);
+    expect(row.note).toBe(
+      `it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w 103\` (or apply --verify)`,
+    );
+  });
+
+  it('with --secrets-file and no --verify: where the secret went, then how to verify, in one note', async () => {
+    const fleet = file('webhook.yaml', WEBHOOK);
+    const secrets = join(dirname(fleet), 'secrets.json');
+    const r = await cli(t.sb, ['apply', '-f', fleet, '--yes', '--secrets-file', secrets]);
+    expect(r.code, r.stderr).toBe(0);
+    const id = endpointsOf(t.sb, 103)[0].id;
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      `103\twebhook\t${id}\t${WEBHOOK_URL}\tcreate\tunverified\tsecret written to ${secrets}; it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w 103\` (or apply --verify)`,
+    ]);
   });
 });
