@@ -57,11 +57,15 @@ export const KIND_NOT_FOUND: readonly string[] = [
 /** A lost answer is resolved by re-reading, a bounded number of times. */
 const OUTCOME_ATTEMPTS = 5;
 
+/**
+ * What became of a change: the object's id and state, and for an extract the plan would create
+ * that was there already (a recipe's build makes them), its id: `taken` as it is.
+ */
 export async function applyKindChange(
   api: Service,
   ws: string,
   c: KindChange,
-): Promise<{ id?: unknown; state?: string | null; note?: string }> {
+): Promise<{ id?: unknown; state?: string | null; taken?: string }> {
   switch (c.resource) {
     case 'account': {
       const work = workOf<AccountsWork>(c);
@@ -89,13 +93,13 @@ export async function applyKindChange(
     case 'extract': {
       const work = workOf<ExtractWork>(c)!;
       let e: Extract;
-      let note: string | undefined;
+      let taken: string | undefined;
       if (c.action === 'create') {
         const made = await createOrAdopt(api, ws, work);
         e = made.extract;
         if (work.table.id === undefined && e.data_table_id !== undefined) work.table.id = idText(e.data_table_id);
         if (made.adopted) {
-          note = `extract ${idText(e.id)} of the template and account was there already (a recipe's build makes them): taken as it is`;
+          taken = idText(e.id);
           const schedule = (e as { schedule?: unknown }).schedule;
           if (work.schedule !== undefined && schedule !== work.schedule)
             e = await patchExtract(api, ws, idText(e.id), { schedule: work.schedule as Schedule });
@@ -110,7 +114,7 @@ export async function applyKindChange(
       return {
         id: e.id,
         state: e.is_paused === undefined ? null : e.is_paused ? 'paused' : (e.status ?? null),
-        ...(note ? { note } : {}),
+        ...(taken === undefined ? {} : { taken }),
       };
     }
   }

@@ -20,7 +20,6 @@ import type { AgencyPlan, Blocked, Change, FleetPlan, WorkspacePlan } from './pl
 import { pool } from './pool.js';
 import { UnreachableStopError } from '../util/poll.js';
 import type { SecretsFileWriter } from './secrets-file.js';
-import { suggest } from '../util/suggest.js';
 import { createWorkspace, listWorkspaces, updateWorkspace } from '../api/workspaces.js';
 import { isNewKey } from './select.js';
 import { sentOf } from './plan.js';
@@ -37,7 +36,10 @@ import type { KindChange } from './plan/kinds-types.js';
  * in any workspace: what is under way goes on to its end, the rest is `not started`.
  */
 
-/** One row per workspace and resource (`apply --json` prints these). */
+/**
+ * One row per workspace and resource (`apply --json` prints these, each with the note the
+ * command words from the row's facts, `factsOf`, after its secret and before its wave).
+ */
 export interface ApplyRow {
   workspace_id: unknown;
   resource: string;
@@ -56,7 +58,6 @@ export interface ApplyRow {
   error: unknown;
   /** a new endpoint's secret, shown once */
   secret?: string | undefined;
-  note?: string | undefined;
   /** with `--waves`: the wave the row belongs to (1-based) */
   wave?: number | undefined;
 }
@@ -84,12 +85,49 @@ export interface FleetApplyOptions {
   signal?: AbortSignal | undefined;
   /** where new endpoints' secrets are written (else they are in the rows, printed once) */
   secrets?: SecretsFileWriter | undefined;
-  /** the command that plans the same file again, which shows what is left after a stop */
-  replan: string;
 }
 
-/** What decides a row's stop: Ctrl-C, and the command that shows what is left. */
-type RowStops = Pick<FleetApplyOptions, 'signal' | 'replan'>;
+/** What decides a row's stop: Ctrl-C. */
+type RowStops = Pick<FleetApplyOptions, 'signal'>;
+
+/**
+ * What a row's result does not say and its reader needs, as data: the command words each (the
+ * row's note), with the commands that show what is left.
+ */
+export type ApplyFact =
+  /** Ctrl-C came before the row's work began: nothing was sent for it */
+  | { kind: 'not-begun' }
+  /** not started because the run had found the service unreachable: nothing was sent for it */
+  | { kind: 'unreachable' }
+  /** Ctrl-C came while the row's write (its action) was under way: it may have landed */
+  | { kind: 'write-interrupted'; action: string }
+  /** a recipe's deployment Ctrl-C ended, in its workspace: what may have landed is by its step */
+  | { kind: 'interrupted-deploy'; outcome: DeployOutcome; workspace: string }
+  /** a new endpoint whose answer, and with it the secret, was lost: a new secret is the way back */
+  | { kind: 'secret-lost'; endpoint: string; workspace: string }
+  /** a new endpoint's secret, written to the secrets file */
+  | { kind: 'secret-written'; path: string }
+  /** a new endpoint's secret the secrets file could not take (why): it is in the row instead */
+  | { kind: 'secret-not-written'; path: string; reason: string }
+  /** a new endpoint left unverified: it receives no event until verified */
+  | { kind: 'unverified'; endpoint: string; workspace: string }
+  /** an extract of the template and account was there already (a recipe's build makes them): taken as it is */
+  | { kind: 'extract-taken'; extract: string }
+  /** a wave not started because wave `wave` failed, or was `stopped` by Ctrl-C or a stop signal */
+  | { kind: 'earlier-wave-failed'; wave: number; stopped: boolean };
+
+/** Each row's facts, in the order learnt (kept out of the row, which is printed). */
+const facts = new WeakMap<ApplyRow, ApplyFact[]>();
+
+/** What the run learnt of a row beyond its fields, for the command to word; none for most rows. */
+export function factsOf(r: ApplyRow): readonly ApplyFact[] {
+  return facts.get(r) ?? [];
+}
+
+/** Adds to a row's facts. */
+export function addFact(r: ApplyRow, fact: ApplyFact): void {
+  facts.set(r, [...factsOf(r), fact]);
+}
 
 /** Whether carrying the plan out receives secrets the service shows only once: it creates webhook endpoints. */
 export function receivesSecrets(plan: FleetPlan): boolean {
@@ -115,43 +153,32 @@ const row = (ws: string | null, resource: string, name: string, action: string, 
 /** The error behind a failed row, for its exit code (kept out of the row, which is printed). */
 const causes = new WeakMap<ApplyRow, unknown>();
 
-/** A recipe's deployment that Ctrl-C ended, in its workspace: the command words what may have landed. */
-export interface InterruptedDeploy {
-  outcome: DeployOutcome;
-  workspace: string;
-}
-
-/** The deployments behind interrupted recipe rows (kept out of the row, which is printed). */
-const interruptedDeploys = new WeakMap<ApplyRow, InterruptedDeploy>();
-
-/** The deployment Ctrl-C ended behind a recipe row; undefined for any other row. */
-export function interruptedDeployOf(r: ApplyRow): InterruptedDeploy | undefined {
-  return interruptedDeploys.get(r);
-}
-
-/** A row whose work Ctrl-C ended, with what may have landed (for a deployment, the command says it). */
-function interrupted(r: ApplyRow, note?: string): ApplyRow {
+/**
+ * A row whose work Ctrl-C ended, with what may have landed: that fact is then the row's only
+ * one (what the work had done before is no longer what its reader needs).
+ */
+function interrupted(r: ApplyRow, fact: ApplyFact): ApplyRow {
   r.result = 'interrupted';
   r.error = { code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' };
-  if (note !== undefined) r.note = note;
+  facts.set(r, [fact]);
   causes.set(r, new InterruptedError());
   return r;
 }
 
 /** A row Ctrl-C reached before its work began. */
 function notStarted(r: ApplyRow): ApplyRow {
-  return interrupted(r, 'interrupted before it began: nothing was sent');
+  return interrupted(r, { kind: 'not-begun' });
 }
 
 /**
  * A row whose work was not started because the run had found the service unreachable (in
  * this workspace or another): nothing was sent for it. Its exit code is the fault's (1).
  */
-function notStartedUnreachable(api: Service, r: ApplyRow, found: Error, replan: string): ApplyRow {
+function notStartedUnreachable(api: Service, r: ApplyRow, found: Error): ApplyRow {
   const err = new UnreachableStopError('not started', found, originOf(api.client.baseUrl), 'nothing was sent for it');
   r.result = 'not started';
   r.error = { code: 'service_unreachable', message: err.message };
-  r.note = `once the service answers, \`${replan}\` shows what is left`;
+  addFact(r, { kind: 'unreachable' });
   causes.set(r, err);
   return r;
 }
@@ -163,16 +190,13 @@ function notStartedUnreachable(api: Service, r: ApplyRow, found: Error, replan: 
 function mayNotBegin(api: Service, r: ApplyRow, run: RowStops): ApplyRow | undefined {
   if (run.signal?.aborted) return notStarted(r);
   const found = api.unreachable;
-  return found ? notStartedUnreachable(api, r, found, run.replan) : undefined;
+  return found ? notStartedUnreachable(api, r, found) : undefined;
 }
 
 /** A webhook or role row that failed because of Ctrl-C: its write may have landed. */
 function afterInterrupt(r: ApplyRow, run: RowStops): ApplyRow {
   if (r.result !== 'failed' || !run.signal?.aborted) return r;
-  return interrupted(
-    r,
-    `interrupted while the ${r.action} was under way: it may have landed; \`${run.replan}\` shows what is left`,
-  );
+  return interrupted(r, { kind: 'write-interrupted', action: r.action });
 }
 
 function failed(r: ApplyRow, err: unknown, api?: Service): ApplyRow {
@@ -240,7 +264,7 @@ async function applyWorkspace(api: Service, w: WorkspacePlan, opts: FleetApplyOp
     r.id = recipe?.recipe_id ?? r.id;
     r.state = recipe?.state ?? null;
     r.degraded = recipe ? (recipe.degraded ?? false) : null;
-    if (outcome.error && outcome.interrupted) interruptedDeploys.set(interrupted(r), { outcome, workspace: ws });
+    if (outcome.error && outcome.interrupted) interrupted(r, { kind: 'interrupted-deploy', outcome, workspace: ws });
     else if (outcome.error) failed(r, outcome.error, api);
     else if (recipe?.state === 'failed') {
       r.result = 'build failed';
@@ -409,17 +433,16 @@ async function applyWebhook(
       known.add(idText(endpoint.id));
       r.id = endpoint.id;
       const id = idText(endpoint.id);
-      if (secretLost)
-        r.note = `the answer carrying the secret was lost; get a new one with \`${suggest(['webhooks', 'rotate-secret', id], { workspace: ws })}\``;
+      if (secretLost) addFact(r, { kind: 'secret-lost', endpoint: id, workspace: ws });
       else if (opts.secrets && endpoint.secret) {
         // Written before the verification, so that a listener reading the file can answer it.
         try {
           await opts.secrets.record({ workspace_id: ws, endpoint_id: id, url: c.name, secret: endpoint.secret });
-          r.note = `secret written to ${opts.secrets.path}`;
+          addFact(r, { kind: 'secret-written', path: opts.secrets.path });
         } catch (err) {
           // The service will not show it again: printed rather than lost.
           r.secret = endpoint.secret;
-          r.note = `could not write the secret to ${opts.secrets.path} (${(err as Error).message}); it is printed below`;
+          addFact(r, { kind: 'secret-not-written', path: opts.secrets.path, reason: (err as Error).message });
         }
       } else r.secret = endpoint.secret;
       if (opts.verify) {
@@ -432,12 +455,7 @@ async function applyWebhook(
       } else r.state = endpoint.status ?? 'unverified';
       if (r.state !== 'active') {
         r.result = 'unverified';
-        r.note = [
-          r.note,
-          `it receives no event until verified: run a receiver with the secret at the url, then \`${suggest(['webhooks', 'verify', id], { workspace: ws })}\` (or apply --verify)`,
-        ]
-          .filter(Boolean)
-          .join('; ');
+        addFact(r, { kind: 'unverified', endpoint: id, workspace: ws });
       }
     } else if (c.action === 'update') {
       const endpoint = await updateWebhookEndpoint(api, ws, idText(c.id), events);
@@ -460,7 +478,7 @@ async function applyKind(api: Service, ws: string, c: KindChange, opts: FleetApp
     const done = await applyKindChange(api, ws, c);
     r.id = done.id ?? r.id;
     r.state = done.state ?? null;
-    r.note = done.note;
+    if (done.taken !== undefined) addFact(r, { kind: 'extract-taken', extract: done.taken });
   } catch (err) {
     return failed(r, err, api);
   }

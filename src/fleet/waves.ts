@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { Service } from '../api/service.js';
-import { applyFailures, applyFleet, plannedRows, type ApplyRow, type FleetApplyOptions } from './apply.js';
+import { applyFailures, applyFleet, plannedRows, addFact, type ApplyRow, type FleetApplyOptions } from './apply.js';
 import type { FleetFile } from './file.js';
 import type { FleetPlan, WorkspacePlan } from './plan.js';
 
@@ -129,7 +129,7 @@ export async function applyWaves(
     if (failures.length > 0) {
       const notStarted = waves.slice(i + 1);
       const stopped = opts.signal?.aborted === true;
-      rows.push(...notStarted.flatMap((w) => notStartedRows(w, wave, stopped, opts.replan)));
+      rows.push(...notStarted.flatMap((w) => notStartedRows(w, wave, stopped)));
       return { rows, failures, failed: wave, stopped, notStarted };
     }
   }
@@ -137,19 +137,17 @@ export async function applyWaves(
 }
 
 /** The rows of a wave never started: what it would have done, `not started`, nothing sent. */
-function notStartedRows(w: Wave, failed: Wave, stopped: boolean, replan: string): ApplyRow[] {
+function notStartedRows(w: Wave, failed: Wave, stopped: boolean): ApplyRow[] {
   const reason = {
     code: 'earlier_wave_failed',
     message: `not started: wave ${failed.number} of ${failed.of} ${stopped ? 'was stopped' : 'failed'}; nothing was sent for it`,
   };
-  const note = stopped
-    ? `\`${replan}\` shows what is left`
-    : `once wave ${failed.number}'s failure is dealt with, \`${replan}\` shows what is left`;
   return w.workspaces.flatMap((p) =>
-    plannedRows(p).map((r) =>
-      r.result === 'ok'
-        ? { ...r, result: 'not started', error: reason, note, wave: w.number }
-        : { ...r, wave: w.number },
-    ),
+    plannedRows(p).map((r) => {
+      if (r.result !== 'ok') return { ...r, wave: w.number };
+      const left = { ...r, result: 'not started', error: reason, wave: w.number };
+      addFact(left, { kind: 'earlier-wave-failed', wave: failed.number, stopped });
+      return left;
+    }),
   );
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../src/api/service.js';
-import { applyFleet, interruptedDeployOf } from '../../src/fleet/apply.js';
+import { applyFleet, factsOf } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -50,10 +50,12 @@ describe('applyFleet stopped while a build is waited on', () => {
     expect(others).toEqual([]);
     expect(row).toMatchObject({ resource: 'recipe', result: 'interrupted' });
     expect(row!.error).toEqual({ code: 'interrupted', message: 'stopped by Ctrl-C or a stop signal' });
-    expect(row!.note).toBeUndefined();
-    const deploy = interruptedDeployOf(row!);
-    expect(deploy?.workspace).toBe('101');
-    expect(deploy?.outcome).toMatchObject({ interrupted: true, step: 6, adopted: false });
-    expect(deploy?.outcome.recipe?.recipe_id).toEqual(row!.id);
+    expect(row).not.toHaveProperty('note');
+    const [deploy, ...more] = factsOf(row!);
+    expect(more).toEqual([]);
+    expect(deploy).toMatchObject({ kind: 'interrupted-deploy', workspace: '101' });
+    const outcome = deploy?.kind === 'interrupted-deploy' ? deploy.outcome : undefined;
+    expect(outcome).toMatchObject({ interrupted: true, step: 6, adopted: false });
+    expect(outcome?.recipe?.recipe_id).toEqual(row!.id);
   });
 });

@@ -5,7 +5,7 @@ import {
   applyFailures,
   applyFleet,
   blockedRows,
-  interruptedDeployOf,
+  factsOf,
   planFailures,
   receivesSecrets,
   type ApplyRow,
@@ -30,7 +30,7 @@ import { waitPolling } from '../shared/poll.js';
 import { fleetConcurrency } from '../shared/concurrency.js';
 import { requireYesOffTerminal } from '../shared/confirm.js';
 import { FleetBoard, fleetStepReporter } from '../shared/fleet-progress.js';
-import { interruptedNote } from '../shared/deploy-steps.js';
+import { rowNote } from './shared/row-notes.js';
 import { stateText } from '../../output/recipe-text.js';
 import { SecretsFileWriter } from '../../fleet/secrets-file.js';
 import { errorJson, reportError } from '../../output/errors.js';
@@ -95,7 +95,6 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
     deployed: (ws, name) => board?.finish(`${ws} ${name}`),
     signal: ctx.signal,
     secrets,
-    replan,
   };
   let rows: ApplyRow[];
   let outcome: WavesOutcome | undefined;
@@ -107,7 +106,7 @@ export async function runApply(opts: ApplyOptions, ctx: Context): Promise<void> 
   } finally {
     board?.stop();
   }
-  await showApplied(ctx, rows);
+  await showApplied(ctx, rows, replan);
   if (waves && outcome) reportWaves(ctx, waves, outcome, replan);
   // Each failure is in its row above; rows of waves not started are none.
   await endApply(ctx, rows, outcome ? outcome.failures : applyFailures(rows));
@@ -201,8 +200,8 @@ function replanCommand(opts: ApplyOptions, { saved, prune, sendSecrets, only, sc
 }
 
 /** The rows of what was done; at a terminal, each new endpoint's secret whole below the table. */
-async function showApplied(ctx: Context, rows: ApplyRow[]): Promise<void> {
-  const shown = rows.map(shownRow);
+async function showApplied(ctx: Context, rows: ApplyRow[], replan: string): Promise<void> {
+  const shown = rows.map((r) => shownRow(r, replan));
   if (ctx.output.machine) return ctx.output.json(shown);
   await showRows(ctx, shown);
   // Whole, outside the table (which a terminal's width may cut): the service shows it only once.
@@ -230,24 +229,26 @@ async function endApply(ctx: Context, rows: ApplyRow[], failures: unknown[]): Pr
   if (failures.length > 0) throw new ManyFailures(failures);
 }
 
+/** An apply row with its note: the facts the run learnt of it, in words. */
+type ShownRow = ApplyRow & { note?: string };
+
 /**
  * A row as printed: the error its work threw becomes the error document's `error` (status, code,
- * message, details, trace id); a deployment Ctrl-C ended gets its note, which says what may have
- * landed (where a row's note goes: before its wave).
+ * message, details, trace id), and its facts its note, after its secret and before its wave.
  */
-function shownRow(r: ApplyRow): ApplyRow {
-  if (r.result === 'failed') return { ...r, error: errorJson(r.error).error };
-  const deploy = interruptedDeployOf(r);
-  if (!deploy) return r;
-  const { wave, ...rest } = r;
+function shownRow(r: ApplyRow, replan: string): ShownRow {
+  const { secret, wave, ...rest } = r;
+  const note = rowNote(factsOf(r), replan);
   return {
     ...rest,
-    note: interruptedNote(deploy.outcome, deploy.workspace),
+    ...(r.result === 'failed' ? { error: errorJson(r.error).error } : {}),
+    ...(secret === undefined ? {} : { secret }),
+    ...(note === undefined ? {} : { note }),
     ...(wave === undefined ? {} : { wave }),
   };
 }
 
-const columns: Array<Column<ApplyRow>> = [
+const columns: Array<Column<ShownRow>> = [
   { header: 'WORKSPACE', value: (r) => (r.workspace_id === null ? 'agency' : idText(r.workspace_id)) },
   { header: 'RESOURCE', value: (r) => r.resource },
   { header: 'ID', value: (r) => (r.id === null ? '' : idText(r.id)) },
@@ -264,7 +265,7 @@ const columns: Array<Column<ApplyRow>> = [
  * each row's note in full under it, named by workspace, resource and name (the terminal wraps
  * a long line, never cutting the command it ends with).
  */
-async function showRows(ctx: Context, rows: ApplyRow[]): Promise<void> {
+async function showRows(ctx: Context, rows: ShownRow[]): Promise<void> {
   await ctx.output.list(rows, columns);
   if (!ctx.output.stdoutIsTTY) return;
   const noted = rows.map((r) => ({ r, note: noteOf(r) })).filter((x) => x.note !== '');
@@ -277,13 +278,13 @@ async function showRows(ctx: Context, rows: ApplyRow[]): Promise<void> {
 }
 
 /** ok rows show the state reached; others what went wrong. */
-function resultOf(r: ApplyRow): string {
+function resultOf(r: ShownRow): string {
   if (r.result === 'ok' && r.state) return r.state;
   if (r.result === 'degraded') return 'ready_to_work, degraded';
   return r.result;
 }
 
-function noteOf(r: ApplyRow): string {
+function noteOf(r: ShownRow): string {
   const err = r.error as { code?: string | null; message?: string } | null;
   const parts = [err ? `${err.code ? `${err.code}: ` : ''}${err.message ?? ''}` : '', r.note ?? ''];
   return parts.filter(Boolean).join('; ');
