@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { http, sandbox, tokenFor, waitUntil } from '../helpers.js';
+import { http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
 
 let sb: Sandbox;
 beforeEach(async () => {
@@ -232,7 +230,7 @@ describe('sandbox: knobs and persistence', () => {
   });
 
   it('--state keeps the state across restarts', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'edp-state-')), 'state.json');
+    const file = join(tempDir('edp-state-').dir, 'state.json');
     const first = await sandbox({ stateFile: file });
     await http(first, 'POST', '/api/v3/workspaces', { basic: true, body: { title: 'Persisted' } });
     await first.close();
