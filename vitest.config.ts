@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { PARTS, SUITE, testFiles } from './test/parts.js';
+import { memoryTempEnv } from './test/memory-temp.js';
 
 // The suite's parts (test/parts.ts) run alone through npm run test:unit, test:cli, test:fast,
 // test:sandbox and test:e2e; e2e runs the built bin/edp.js (`npm test` builds dist/ first). The
@@ -21,6 +22,8 @@ export default defineConfig({
     isolate: false,
     // Each file's temporary folders are removed once its tests have ended (test/temp-dirs.ts).
     setupFiles: ['test/setup.ts'],
+    // ...on a memory file system where there is one (test/memory-temp.ts).
+    env: memoryTempEnv(),
     // Sources transformed once are kept on disk (node_modules/.experimental-vitest-cache, keyed by
     // each file's content and the configuration) for the next run: a run after a change transforms
     // what changed. 3 s of the 25 s unit and command loop on this machine.

@@ -1,3 +1,4 @@
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner } from 'vitest';
@@ -133,6 +134,24 @@ export function freshConfig(): {
 }
 
 export { tempDir } from './temp-dirs.js';
+
+/** The salt every test file's own config folder starts with (see fileConfigDir). */
+const FILE_CONFIG_SALT = 'test-files-token-key-salt-0000000000000000000';
+
+/**
+ * The test file's own config folder, which `cli()` runs use unless given another. It starts
+ * with the salt of the token cache's identity digests that every file's folder has: the digest of
+ * the demo credentials (scrypt, ~50 ms) is then computed once per worker, not once per file
+ * (src/config/token-cache.ts keeps a process's digests). How a file gets its salt is tested with
+ * folders of their own (test/config/store.test.ts, test/api/auth-identity.test.ts).
+ */
+function fileConfigDir(): string {
+  const dir = fileTempDir('edp-cfg-');
+  const file = join(dir, 'config.json');
+  if (!existsSync(file))
+    writeFileSync(file, `${JSON.stringify({ token_key_salt: FILE_CONFIG_SALT })}\n`, { mode: 0o600 });
+  return dir;
+}
 
 export interface CliResult {
   code: number;
@@ -288,7 +307,7 @@ export async function cli(
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     // The test file's own config folder: tokens and settings one file leaves never reach another.
-    EDP_CONFIG_DIR: opts.env?.EDP_CONFIG_DIR ?? fileTempDir('edp-cfg-'),
+    EDP_CONFIG_DIR: opts.env?.EDP_CONFIG_DIR ?? fileConfigDir(),
     ...(sb ? { EDP_BASE_URL: sb.url } : {}),
     EDP_USERNAME: USERNAME,
     EDP_PASSWORD: PASSWORD,
