@@ -2,10 +2,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, http, sandbox, tempDir, tokenFor, waitUntil } from '../helpers.js';
 import { V31, configuration, configure, createRecipe } from '../fixtures/recipes.js';
-import { operatorEnv, requireBuild, runEdp } from './helpers.js';
+import { operatorEnv, requireBuild } from './helpers.js';
+import { runBuiltInProcess } from './built-in-process.js';
 
 // The built command line waiting for a build whose service stops: it ends with exit 1, naming
 // the address and the command that resumes the wait, instead of waiting out --wait-timeout.
+// The shipped bundle runs in this process (built-in-process.ts): what is judged is how it
+// tells a refused connection, and its pauses between attempts pass on pretend time.
 
 const dir = tempDir('edp-e2e-dead-service-');
 beforeAll(() => requireBuild());
@@ -20,7 +23,7 @@ describe('edp recipes poll, built, against a service that stops mid-wait', () =>
       const id = await createRecipe(sb, token, 4001);
       await configure(sb, token, id, configuration(sb, 101, { google_ads: 'all' }));
       expect((await http(sb, 'POST', `${V31}${id}/build/`, { token })).status).toBe(202);
-      const run = runEdp(['-w', '101', 'recipes', 'poll', id, '--poll-interval', '10ms'], {
+      const run = runBuiltInProcess(['-w', '101', 'recipes', 'poll', id, '--poll-interval', '10ms'], {
         env: operatorEnv(sb.url, join(dir.dir, 'config')),
       });
       // The wait has read the recipe once the journal shows a read of it after the build started.
