@@ -9,11 +9,16 @@ import type { State } from './types.js';
 /** A snapshot's name: letters, digits, '-' and '_', 1 to 64 of them. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The whole state as text (a deep copy that cannot be changed), and the clock with it. */
+/**
+ * The whole state as text (a deep copy that cannot be changed), and the clock and the seeded
+ * generators with it: returned to, the sandbox makes the same data (and after a reset the same
+ * faults) again.
+ */
 interface Saved {
   text: string;
   time: number;
   mode: ClockMode;
+  random: { data: number; faults: number };
 }
 
 export interface SnapshotView {
@@ -39,17 +44,26 @@ const KNOBS = [
 ] as const;
 
 function save(store: Store): Saved {
-  return { text: stringifyJson(store.state), time: store.clock.now(), mode: store.clock.mode };
+  return {
+    text: stringifyJson(store.state),
+    time: store.clock.now(),
+    mode: store.clock.mode,
+    random: { data: store.random.position, faults: store.faultRandom.position },
+  };
 }
 
-function restore(store: Store, saved: Saved): void {
+/** Returns to what was saved; the generator of faults too when `faults` (a reset, not a restore). */
+function restore(store: Store, saved: Saved, faults: boolean): void {
+  store.random.position = saved.random.data;
+  if (faults) store.faultRandom.position = saved.random.faults;
   store.replaceState(parseJson(saved.text) as State, saved.time, saved.mode);
 }
 
 /**
  * The state controls for tests: `POST /_sandbox/reset` returns to the start (the demo data of
  * --seed, the fixture of --fixture or --from, or what --state loaded; the clock's time and mode,
- * the fault knobs as started; the request journal emptied); `PUT /_sandbox/snapshots/NAME` keeps
+ * the fault knobs as started, the seeded generators of data and faults where they stood; the
+ * request journal emptied); `PUT /_sandbox/snapshots/NAME` keeps
  * the whole state and the clock's time, `POST /_sandbox/snapshots/NAME/restore` returns to it,
  * `GET /_sandbox/snapshots` lists them. Snapshots live in memory only (a restart, with --state
  * too, has none); a reset or restore is saved to the --state file as any change is. Registered
@@ -71,7 +85,7 @@ export function snapshotRoutes(app: FastifyInstance, store: Store, journal: Requ
   const clockView = () => ({ now: store.clock.iso(), mode: store.clock.mode });
 
   app.post('/_sandbox/reset', async () => {
-    restore(store, start);
+    restore(store, start, true);
     Object.assign(store.opts, structuredClone(knobs));
     journal.clear();
     return { reset: true, clock: clockView() };
@@ -108,7 +122,7 @@ export function snapshotRoutes(app: FastifyInstance, store: Store, journal: Requ
         { snapshots: known },
       );
     }
-    restore(store, saved);
+    restore(store, saved, false);
     return { restored: saved.view, clock: clockView() };
   });
 }

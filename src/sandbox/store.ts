@@ -2,7 +2,7 @@ import { Clock, type ClockMode } from './clock.js';
 import { idAfter, type IdKind } from './ids.js';
 import type { SandboxOptions } from './options.js';
 import { StateFile } from './persistence.js';
-import { secret, seededRandom } from './random.js';
+import { secret, seededRandom, type SeededRandom } from './random.js';
 import type { CoreState, Extract, SandboxEvent, State, Workspace } from './types.js';
 
 export type EventListener = (event: SandboxEvent) => void;
@@ -12,9 +12,9 @@ export class Store {
   state: State;
   readonly clock: Clock;
   /** data generation (seeded) */
-  readonly random: () => number;
+  readonly random: SeededRandom;
   /** fault injection (seeded separately, so that data does not depend on traffic) */
-  readonly faultRandom: () => number;
+  readonly faultRandom: SeededRandom;
   private readonly listeners: EventListener[] = [];
   private readonly replaceListeners: Array<() => void> = [];
   /**
