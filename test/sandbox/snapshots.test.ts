@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { violationOf } from '../fixtures/openapi-check.js';
 import { V31, configuration, configure, createRecipe, demo } from '../fixtures/recipes.js';
-import { advanceClock, http, sandbox, settleClock, tempDir, tokenFor } from '../helpers.js';
+import { advanceClock, http, sandbox, settleClock, tempDir, tokenFor, waitUntil } from '../helpers.js';
 
 /**
  * The state controls: POST /_sandbox/reset, snapshots taken and restored, through HTTP as a
@@ -97,6 +98,38 @@ describe('POST /_sandbox/reset', () => {
     expect(draw()).not.toEqual(first);
     expect((await http(sb, 'POST', '/_sandbox/reset')).status).toBe(200);
     expect(draw()).toEqual(first);
+  });
+
+  it('drops a webhook delivery under way: its answer is not logged in the state returned to, nor retried', async () => {
+    sb = await sandbox({ webhookDelay: 0, webhookRetryDelays: [0, 0, 0, 0] });
+    // A receiver that verifies at once and holds every delivery until its connection closes.
+    let held = 0;
+    let dropped = 0;
+    const hook = createServer((req, res) => {
+      if (req.method === 'GET') return res.end(String(req.headers['x-service-challenge'] ?? ''));
+      held += 1;
+      req.on('close', () => (dropped += 1));
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    try {
+      const token = await tokenFor(sb, 101);
+      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const ep = await http(sb, 'POST', '/api/v3/webhook_endpoints/', {
+        token,
+        body: { url, event_types: ['connection_deleted'] },
+      });
+      expect((await http(sb, 'POST', `/api/v3/webhook_endpoints/${ep.body.id}/verify/`, { token })).status).toBe(200);
+      sb.store.emit('connection_deleted', 101, 'Connection', { datasource_connection_id: '1' });
+      await advanceClock(sb, 0);
+      await waitUntil(() => held === 1, { what: 'the delivery at the receiver' });
+      expect((await http(sb, 'POST', '/_sandbox/reset')).status).toBe(200);
+      await waitUntil(() => dropped === 1, { what: 'the delivery given up' });
+      expect((await http(sb, 'GET', '/_sandbox/webhook-deliveries')).body).toEqual([]);
+      expect(held).toBe(1);
+    } finally {
+      hook.closeAllConnections();
+      await new Promise((resolve) => hook.close(resolve));
+    }
   });
 
   it('with --state, is saved to the file as every change is', async () => {

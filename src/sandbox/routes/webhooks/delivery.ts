@@ -58,8 +58,15 @@ export class WebhookDispatcher {
   private readonly timers = new Set<ClockTimer>();
   private readonly agent = new Agent({ keepAliveTimeout: 4000, connections: 16 });
   private readonly closing = new AbortController();
+  /** Aborted when the state is replaced (a reset, a restore): a delivery under way belongs to the state it left. */
+  private replaced = new AbortController();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    store.onReplace(() => {
+      this.replaced.abort();
+      this.replaced = new AbortController();
+    });
+  }
 
   private endpoint(id: number): WebhookEndpoint | undefined {
     return endpointsOf(this.store).find((e) => e.id === id);
@@ -167,6 +174,7 @@ export class WebhookDispatcher {
     let statusCode: number | null = null;
     let error: string | null = null;
     const signature = signBody(endpoint.secret, job.body);
+    const replaced = this.replaced.signal;
     try {
       const res = await request(endpoint.url, {
         method: 'POST',
@@ -178,14 +186,15 @@ export class WebhookDispatcher {
         },
         body: job.body,
         dispatcher: this.agent,
-        signal: AbortSignal.any([AbortSignal.timeout(RECEIVER_TIMEOUT_MS), this.closing.signal]),
+        signal: AbortSignal.any([AbortSignal.timeout(RECEIVER_TIMEOUT_MS), this.closing.signal, replaced]),
       });
       await res.body.dump();
       statusCode = res.statusCode;
     } catch (err) {
       error = describeFailure(err);
     }
-    if (this.closing.signal.aborted) return;
+    // Neither logged nor retried: the state it was for is gone.
+    if (this.closing.signal.aborted || replaced.aborted) return;
     let delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
     if (delivered && (this.store.opts.webhookLostAnswers ?? 0) > 0) {
       this.store.opts.webhookLostAnswers! -= 1;
