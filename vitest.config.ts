@@ -6,13 +6,14 @@ import { memoryTempEnv } from './test/memory-temp.js';
 // test:sandbox and test:e2e; e2e runs the built bin/edp.js (`npm test` builds dist/ first). The
 // outside tools' part (npm run test:tools, vitest.tools.config.ts) and the parity suite (npm run
 // test:parity, against a target of its own) run alone.
-// Two cores here: files run in parallel in two forked workers, each test with its own sandbox
-// on a free port and its own config folder. The whole suite is one project whose workers share
-// their modules across files (isolate: false): a worker imports the CLI, the sandbox and the test
-// helpers from the sources once, not once per file, nor once per project (vitest starts new
-// workers for each project, and importing is most of a small file's time). It holds because no
-// test mocks a module or leaves global state behind (every test has its own sandbox, config
-// folder and io); the shuffled run in CI keeps it honest.
+// Two cores here: files run in parallel in two forked workers, each test with a sandbox of its own
+// on a free port (test/helpers.ts), each file with a config folder of its own. The whole suite is
+// one project whose workers share their modules across files (isolate: false): a worker imports
+// the CLI, the sandbox and the test helpers from the sources once, not once per file, nor once
+// per project (vitest starts new workers for each project, and importing is most of a small
+// file's time). It holds because no test mocks a module or leaves global state behind (every test
+// has its own sandbox and io, every file its config folder); the shuffled run in CI keeps it
+// honest.
 export default defineConfig({
   test: {
     testTimeout: 30_000,

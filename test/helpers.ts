@@ -6,6 +6,8 @@ import { Service } from '../src/api/service.js';
 import { main } from '../src/cli.js';
 import type { Parsed } from '../src/commands/shared/app.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { setSandboxAddress } from '../src/sandbox/http.js';
+import { CONTROL_TOKEN_HEADER } from '../src/sandbox/admin.js';
 import type { Answer, SandboxOptions } from '../src/sandbox/options.js';
 import { parseJson } from '../src/util/json.js';
 import { answerChecker } from './fixtures/openapi-check.js';
@@ -18,6 +20,8 @@ export const PASSWORD = 'sandbox';
 /**
  * A sandbox on a free port; close it in afterAll. Every answer it gives is checked against
  * its OpenAPI document when it closes (fixtures/openapi-check.ts): a violation fails the close.
+ * Once closed, its address answers no more; the sandbox behind it may serve a later test of the
+ * worker, reset to its start and on another port (`Served`, `retire`): it is as new to that test.
  * Its clock is manual: time stands still until the test moves it (`advanceClock`), so a build,
  * load or extract run that takes `buildSeconds` is in progress until then and done right after,
  * whatever the machine's speed. With `buildSeconds: 0` work is done by the next request.
@@ -25,24 +29,155 @@ export const PASSWORD = 'sandbox';
 export async function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const answers = answerChecker();
   const told = opts.onAnswer;
-  const sb: Sandbox = await startSandbox({
+  const key = spareKey(opts);
+  const served = (key === undefined ? undefined : spares.get(key)?.pop()) ?? (await startServed(opts));
+  const port = await listen(served);
+  const { host } = served.sandbox.store.opts;
+  let closed: Promise<void> | undefined;
+  const sb: Sandbox = {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    store: served.sandbox.store,
+    app: served.sandbox.app,
+    // Once: a sandbox kept twice would serve two tests.
+    close: () =>
+      (closed ??= (async () => {
+        const violations = await answers.check(sb).finally(() => retire(served, key));
+        if (violations.length > 0)
+          throw new Error(`the sandbox answered outside its OpenAPI document:\n  ${violations.join('\n  ')}`);
+      })()),
+  };
+  served.answered = (answer) => {
+    answers.record(answer);
+    told?.(answer);
+    clockDrivers.get(sb)?.(answer);
+  };
+  return sb;
+}
+
+/**
+ * A sandbox started for the tests, and whoever it now serves. Starting one (its routes, its demo
+ * data) is most of a small test's time: one a test closed is kept, reset to its start, for the
+ * next test of the worker that asks for one with the same options (`spares`).
+ */
+interface Served {
+  sandbox: Sandbox;
+  /** the options as started, but for their hooks: a test may change them (`sb.store.opts.latencyMs = …`) */
+  started: Omit<SandboxOptions, 'onAnswer' | 'warn'>;
+  /** the server's listeners as started: a test may add its own (`sb.app.server.on('request', …)`) */
+  listeners: Map<string | symbol, unknown[]>;
+  answered: ((answer: Answer) => void) | undefined;
+  /** a snapshot was asked for: snapshots outlive a reset, so the sandbox is not kept */
+  snapshots: boolean;
+}
+
+/** Sandboxes closed by their tests and reset to their start, by their options (spareKey). */
+const spares = new Map<string, Served[]>();
+
+/**
+ * The options as a key of `spares`, or undefined for a sandbox that is never kept: one whose
+ * options hold more than data (a hook of the test's), or a state file (its file is the test's).
+ */
+function spareKey(opts: Partial<SandboxOptions>): string | undefined {
+  if (opts.onAnswer !== undefined || opts.stateFile !== undefined || opts.warn !== undefined) return undefined;
+  return plainData(opts) ? JSON.stringify(sortedKeys(opts)) : undefined;
+}
+
+/** Whether a value is JSON's data alone: no function, no instance of a class, no bigint. */
+function plainData(value: unknown): boolean {
+  if (value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)) return true;
+  if (Array.isArray(value)) return value.every(plainData);
+  if (typeof value !== 'object' || ![Object.prototype, null].includes(Object.getPrototypeOf(value))) return false;
+  return Object.values(value as object).every(plainData);
+}
+
+/** The value with the keys of every object in order, so that equal options make one key. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
+
+async function startServed(opts: Partial<SandboxOptions>): Promise<Served> {
+  // Filled in below: the sandbox's hook needs the record before the sandbox is started.
+  const served = { listeners: new Map(), answered: undefined, snapshots: false } as unknown as Served;
+  served.sandbox = await startSandbox({
     port: 0,
     retryAfter: 0,
     clock: 'manual',
     ...opts,
-    onAnswer: (answer) => {
-      answers.record(answer);
-      told?.(answer);
-      clockDrivers.get(sb)?.(answer);
+    onAnswer: (answer) => served.answered?.(answer),
+  });
+  const { server } = served.sandbox.app;
+  // Not listening until a test has it (listen): each test gets an address of its own.
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const { onAnswer: _onAnswer, warn: _warn, ...data } = served.sandbox.store.opts;
+  served.started = structuredClone(data);
+  server.on('request', (request: { url?: string }) => {
+    if (request.url?.includes('snapshot')) served.snapshots = true;
+  });
+  for (const name of server.eventNames()) served.listeners.set(name, server.listeners(name));
+  return served;
+}
+
+/** Listens on a new free port; the sandbox's pages and paging links name it. */
+async function listen(served: Served): Promise<number> {
+  const { app, store } = served.sandbox;
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', reject);
+    app.server.listen({ port: 0, host: store.opts.host }, () => {
+      app.server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (app.server.address() as { port: number }).port;
+  store.opts.port = port;
+  setSandboxAddress(app, store.opts.host, port);
+  return port;
+}
+
+/**
+ * What a test's `close()` does once its answers are judged: the address stops answering (its
+ * connections are cut, as a stopped process's are); then the sandbox is reset to its start
+ * (POST /_sandbox/reset: the demo data, the clock, the knobs and generators, an empty journal;
+ * the work in progress dropped), its options and the server's listeners as started, and kept
+ * for the next test; or closed for good when it is not kept, it took snapshots, or a request is
+ * still held (the latency fault): a reset keeps both.
+ */
+async function retire(served: Served, key: string | undefined): Promise<void> {
+  served.answered = undefined;
+  const { app, store } = served.sandbox;
+  if (key === undefined || served.snapshots) return served.sandbox.close();
+  await new Promise<void>((resolve) => {
+    app.server.close(() => resolve());
+    app.server.closeAllConnections();
+  });
+  const reset = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/reset',
+    headers: {
+      host: '127.0.0.1',
+      ...(store.opts.controlToken ? { [CONTROL_TOKEN_HEADER]: store.opts.controlToken } : {}),
     },
   });
-  const close = sb.close.bind(sb);
-  sb.close = async () => {
-    const violations = await answers.check(sb).finally(close);
-    if (violations.length > 0)
-      throw new Error(`the sandbox answered outside its OpenAPI document:\n  ${violations.join('\n  ')}`);
-  };
-  return sb;
+  if (reset.statusCode !== 200 || store.clock.pending > 0) {
+    // Listening again for a moment: fastify's close expects a listening server.
+    await listen(served);
+    return served.sandbox.close();
+  }
+  Object.assign(store.opts, structuredClone(served.started));
+  for (const name of app.server.eventNames()) {
+    const kept = served.listeners.get(name) ?? [];
+    for (const l of app.server.listeners(name))
+      if (!kept.includes(l)) app.server.off(name, l as (...args: unknown[]) => void);
+  }
+  let list = spares.get(key);
+  if (list === undefined) spares.set(key, (list = []));
+  list.push(served);
 }
 
 const clockDrivers = new WeakMap<Sandbox, (answer: Answer) => void>();
@@ -79,7 +214,7 @@ export const RECIPE_READ = /^\/api\/v3\.1\/automated-recipes\/:\w+\/$/;
  * The sandbox of a test file: started before its tests, closed after them. `t.sb` is the
  * sandbox; `t.edp(...argv)` runs the CLI against it with `trailing` appended (e.g. `-w 101`).
  * `const t = useSandbox({ buildSeconds: 0.05 }, ['-w', '101']);`
- * With `{ each: true }` every test gets a sandbox of its own, fresh from the demo data (~45 ms):
+ * With `{ each: true }` every test gets a sandbox of its own, fresh from the demo data:
  * for tests that change the agency, so that none depends on what another left or on their order.
  */
 export function useSandbox(
