@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../src/api/service.js';
 import { OutcomeUnknownError } from '../../src/errors.js';
 import { applyFleet, factsOf, type ApplyRow, type FleetApplyOptions } from '../../src/fleet/apply.js';
@@ -7,32 +7,22 @@ import { parseFleetFile, type FleetFile } from '../../src/fleet/file.js';
 import { planFleet, type FleetPlan } from '../../src/fleet/plan.js';
 import { SecretsFileWriter } from '../../src/fleet/secrets-file.js';
 import { applyWaves, parseWaves, resolveWaves } from '../../src/fleet/waves.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { endpointsOf, quietApply } from '../fixtures/fleet.js';
-import { chiefService, noWait, sandbox, tempDir } from '../helpers.js';
+import { endpointsOf, quietApply, useChiefService } from '../fixtures/fleet.js';
+import { tempDir } from '../helpers.js';
 
 // What a row's result does not say (where a secret went, what may have landed, what is left) is
 // told as facts beside the row, which the command words as its note: the row itself carries none.
 
-let sb: Sandbox;
-let api: Service;
+const t = useChiefService();
 const dir = tempDir('edp-apply-facts-');
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0 });
-  api = chiefService(sb, { sleep: noWait });
-});
-afterAll(async () => {
-  await api.close();
-  await sb.close();
-  dir.remove();
-});
+afterAll(() => dir.remove());
 
 /** The service, but each call of an operation named in `does` goes through it (`send` sends it). */
 function through(
   does: Record<string, (send: () => Promise<unknown>, spec: { workspaceId?: string }) => Promise<unknown>>,
   more: { unreachable?: Error } = {},
 ): Service {
-  return new Proxy(api, {
+  return new Proxy(t.api, {
     get(target, prop) {
       if (prop === 'unreachable' && more.unreachable) return more.unreachable;
       const v = Reflect.get(target, prop, target) as unknown;
@@ -54,7 +44,7 @@ async function newEndpoint(workspaces: number[]): Promise<{ file: FleetFile; pla
     { workspaces, webhooks: [{ url: `https://hooks.example.com/facts-${urls}`, events: ['load_completed'] }] },
     '--file',
   );
-  return { file, plan: await planFleet(api, file, { prune: false, concurrency: () => 1 }) };
+  return { file, plan: await planFleet(t.api, file, { prune: false, concurrency: () => 1 }) };
 }
 
 async function applyOne(service: Service, more: Partial<FleetApplyOptions> = {}): Promise<ApplyRow> {
@@ -65,18 +55,18 @@ async function applyOne(service: Service, more: Partial<FleetApplyOptions> = {})
   return rows[0]!;
 }
 
-const newest = () => String(endpointsOf(sb, 103).at(-1).id);
+const newest = () => String(endpointsOf(t.sb, 103).at(-1).id);
 
 describe("applyFleet: a new endpoint's facts", () => {
   it('left unverified, its secret in the row', async () => {
-    const row = await applyOne(api);
+    const row = await applyOne(t.api);
     expect(row).toMatchObject({ result: 'unverified', secret: expect.any(String) });
     expect(factsOf(row)).toEqual([{ kind: 'unverified', endpoint: newest(), workspace: '103' }]);
   });
 
   it('its secret written to the secrets file, then left unverified', async () => {
     const path = join(dir.dir, 'secrets.json');
-    const row = await applyOne(api, { secrets: new SecretsFileWriter(path) });
+    const row = await applyOne(t.api, { secrets: new SecretsFileWriter(path) });
     expect(row.secret).toBeUndefined();
     expect(factsOf(row)).toEqual([
       { kind: 'secret-written', path },
@@ -89,7 +79,7 @@ describe("applyFleet: a new endpoint's facts", () => {
       path: '/full/secrets.json',
       record: async () => Promise.reject(new Error('no space left on device')),
     } as unknown as SecretsFileWriter;
-    const row = await applyOne(api, { secrets: full });
+    const row = await applyOne(t.api, { secrets: full });
     expect(row.secret).toEqual(expect.any(String));
     expect(factsOf(row)).toEqual([
       { kind: 'secret-not-written', path: '/full/secrets.json', reason: 'no space left on device' },
@@ -118,14 +108,14 @@ describe('applyFleet: the facts of work stopped', () => {
   it('Ctrl-C before the work began: that alone', async () => {
     const stop = new AbortController();
     stop.abort();
-    const row = await applyOne(api, { signal: stop.signal });
+    const row = await applyOne(t.api, { signal: stop.signal });
     expect(row.result).toBe('interrupted');
     expect(factsOf(row)).toEqual([{ kind: 'not-begun' }]);
   });
 
   it('Ctrl-C while the write was under way: that alone, with the action', async () => {
     const stop = new AbortController();
-    const before = endpointsOf(sb, 103).length;
+    const before = endpointsOf(t.sb, 103).length;
     const row = await applyOne(
       through({
         'webhooks.create': async () => {
@@ -137,7 +127,7 @@ describe('applyFleet: the facts of work stopped', () => {
     );
     expect(row.result).toBe('interrupted');
     expect(factsOf(row)).toEqual([{ kind: 'write-interrupted', action: 'create' }]);
-    expect(endpointsOf(sb, 103)).toHaveLength(before);
+    expect(endpointsOf(t.sb, 103)).toHaveLength(before);
   });
 
   it('a service found unreachable: not started', async () => {

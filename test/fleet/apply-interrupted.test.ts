@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Service } from '../../src/api/service.js';
+import { describe, expect, it } from 'vitest';
 import { applyFleet, factsOf } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { quietApply } from '../fixtures/fleet.js';
-import { chiefService, noWait, sandbox } from '../helpers.js';
+import { quietApply, useChiefService } from '../fixtures/fleet.js';
+import { noWait } from '../helpers.js';
 
 // A deployment Ctrl-C ended is told as data: the outcome and its workspace, which the command
 // words (what may have landed, the command that finds out); the row carries no sentence of it.
 
-let sb: Sandbox;
-let api: Service;
-beforeAll(async () => {
-  // Builds take 60 s of the sandbox's clock, which stands still: the build is under way at the stop.
-  sb = await sandbox({ buildSeconds: 60 });
-  api = chiefService(sb, { sleep: noWait });
-});
-afterAll(async () => {
-  await api.close();
-  await sb.close();
-});
+// Builds take 60 s of the sandbox's clock, which stands still: the build is under way at the stop.
+const t = useChiefService({ buildSeconds: 60 });
 
 describe('applyFleet stopped while a build is waited on', () => {
   it('records the deployment it interrupted, with its workspace, for the command to word', async () => {
@@ -31,12 +20,12 @@ describe('applyFleet stopped while a build is waited on', () => {
       },
       '--file',
     );
-    const plan = await planFleet(api, file, { prune: false, concurrency: () => 1 });
+    const plan = await planFleet(t.api, file, { prune: false, concurrency: () => 1 });
     const stop = new AbortController();
     const interrupt = Object.assign(new Error('interrupted'), { name: 'InterruptedError' });
     const quiet = quietApply();
     const [row, ...others] = await applyFleet(
-      api,
+      t.api,
       file,
       plan,
       quietApply({

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Service } from '../../src/api/service.js';
 import { OutcomeUnknownError } from '../../src/errors.js';
 import { applyFleet } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { quietApply } from '../fixtures/fleet.js';
-import { chiefService, noWait, sandbox } from '../helpers.js';
+import { quietApply, useChiefService } from '../fixtures/fleet.js';
 
 // An extract or a destination connection whose create lost its answer is made once, never twice.
 
-let sb: Sandbox;
-let api: Service;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0 });
-  api = chiefService(sb, { sleep: noWait });
-});
-afterAll(async () => {
-  await api.close();
-  await sb.close();
-});
+const t = useChiefService();
 
 const LOSING = ['destinationConnections.create', 'extracts.create'];
 
 /** The service, but each create of LOSING lands and loses its answer. */
 function losing(lost: string[]): Service {
-  return new Proxy(api, {
+  return new Proxy(t.api, {
     get(target, prop) {
       const v = Reflect.get(target, prop, target) as unknown;
       if (prop === 'call')
@@ -58,13 +47,13 @@ describe('apply of the fleet kinds after a lost answer', () => {
       },
       '--file',
     );
-    const plan = await planFleet(api, file, { prune: false, concurrency: () => 1 });
+    const plan = await planFleet(t.api, file, { prune: false, concurrency: () => 1 });
     const creates = plan.workspaces[0]!.changes.filter((c) => c.action === 'create').length;
     const lost: string[] = [];
     const rows = await applyFleet(losing(lost), file, plan, quietApply());
     expect(lost).toHaveLength(creates);
     expect(rows.map((r) => r.result)).toEqual(Array(creates).fill('ok'));
-    const s = sb.store.state;
+    const s = t.sb.store.state;
     expect(s.destination_connections.filter((d) => d.workspace_id === 101 && d.title === 'Lake')).toHaveLength(1);
     const made = s.extracts.filter((e) => e.workspace_id === 101 && e.datasource_name === 'facebook_ads');
     expect(made).toHaveLength(creates - 1);

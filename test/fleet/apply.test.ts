@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Service } from '../../src/api/service.js';
+import { describe, expect, it } from 'vitest';
 import { applyFleet, type WorkBegun } from '../../src/fleet/apply.js';
 import { parseFleetFile } from '../../src/fleet/file.js';
 import { planFleet } from '../../src/fleet/plan.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { quietApply } from '../fixtures/fleet.js';
-import { chiefService, noWait, sandbox } from '../helpers.js';
+import { quietApply, useChiefService } from '../fixtures/fleet.js';
 
 // What apply tells its caller as it goes, as data (the command words it): each piece of work as
 // it begins, and each recipe's deployment once it has ended, whatever step it ended on.
 
-let sb: Sandbox;
-let api: Service;
-beforeAll(async () => {
-  sb = await sandbox({ buildSeconds: 0 });
-  api = chiefService(sb, { sleep: noWait });
-});
-afterAll(async () => {
-  await api.close();
-  await sb.close();
-});
+const t = useChiefService();
 
 describe('applyFleet tells its progress as data', () => {
   it('each recipe and endpoint as it begins, and each deployment once it has ended', async () => {
@@ -33,11 +21,11 @@ describe('applyFleet tells its progress as data', () => {
       },
       '--file',
     );
-    const plan = await planFleet(api, file, { prune: false, concurrency: () => 2 });
+    const plan = await planFleet(t.api, file, { prune: false, concurrency: () => 2 });
     const begun: WorkBegun[] = [];
     const deployed: string[] = [];
     const rows = await applyFleet(
-      api,
+      t.api,
       file,
       plan,
       quietApply({ progress: (w) => begun.push(w), deployed: (ws, name) => deployed.push(`${ws} ${name}`) }),
