@@ -3,7 +3,7 @@ import type { Sandbox } from '../../../src/sandbox/index.js';
 import { PASSWORD, USERNAME, answerPrompts, cli, sandbox, tempDir } from '../../helpers.js';
 import { receiver } from '../../fixtures/webhooks.js';
 import { FAST, useFiles } from '../../fixtures/files.js';
-import { endpointsOf, recipesOf, remoteOf } from '../../fixtures/fleet.js';
+import { APPLY_ROW_KEYS, endpointsOf, recipesOf, remoteOf } from '../../fixtures/fleet.js';
 
 const writeFile = useFiles('edp-fleet-');
 
@@ -91,17 +91,7 @@ describe('edp apply', () => {
     const r = await cli(sb, ['apply', '-f', f, '--yes', '--json', ...FAST]);
     expect(r.code, r.stderr).toBe(0);
     const rows = r.json();
-    expect(Object.keys(rows[0])).toEqual([
-      'workspace_id',
-      'resource',
-      'name',
-      'action',
-      'id',
-      'result',
-      'state',
-      'degraded',
-      'error',
-    ]);
+    expect(Object.keys(rows[0])).toEqual(APPLY_ROW_KEYS);
     const recipeRows = rows.filter((x: any) => x.resource === 'recipe');
     expect(recipeRows.map((x: any) => x.workspace_id)).toEqual([101, 102, 103]);
     for (const x of recipeRows)

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { cli, useSandbox } from '../../helpers.js';
 import { resetRecipes } from '../../fixtures/recipes.js';
 import { FAST, useFiles } from '../../fixtures/files.js';
-import { endpointsOf } from '../../fixtures/fleet.js';
+import { APPLY_ROW_KEYS, endpointsOf } from '../../fixtures/fleet.js';
 
 /**
  * Apply's result rows end with a note that names the command to run next; at a terminal it is
@@ -76,19 +76,7 @@ describe('apply: the notes of its rows', () => {
     expect(r.code).toBe(130);
     const id = recipeId();
     const [row] = r.json();
-    expect(Object.keys(row)).toEqual([
-      'workspace_id',
-      'resource',
-      'name',
-      'action',
-      'id',
-      'result',
-      'state',
-      'degraded',
-      'error',
-      'note',
-      'wave',
-    ]);
+    expect(Object.keys(row)).toEqual([...APPLY_ROW_KEYS, 'note', 'wave']);
     expect(row.note).toBe(
       `stopped waiting; any build of recipe ${id} continues on the service; follow it with \`edp recipes poll ${id} -w 101\``,
     );
@@ -106,20 +94,7 @@ describe('apply: the notes of its rows', () => {
     expect(r.code, r.stderr).toBe(0);
     const [row] = r.json();
     const id = endpointsOf(t.sb, 103)[0].id;
-    expect(Object.keys(row)).toEqual([
-      'workspace_id',
-      'resource',
-      'name',
-      'action',
-      'id',
-      'result',
-      'state',
-      'degraded',
-      'error',
-      'secret',
-      'note',
-      'wave',
-    ]);
+    expect(Object.keys(row)).toEqual([...APPLY_ROW_KEYS, 'secret', 'note', 'wave']);
     expect(row.note).toBe(
       `it receives no event until verified: run a receiver with the secret at the url, then \`edp webhooks verify ${id} -w 103\` (or apply --verify)`,
     );
