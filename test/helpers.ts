@@ -69,6 +69,8 @@ interface Served {
   answered: ((answer: Answer) => void) | undefined;
   /** a snapshot was asked for: snapshots outlive a reset, so the sandbox is not kept */
   snapshots: boolean;
+  /** the port asked for: 0, a free one */
+  port: number;
 }
 
 /** Sandboxes closed by their tests and reset to their start, by their options (spareKey). */
@@ -104,7 +106,12 @@ function sortedKeys(value: unknown): unknown {
 
 async function startServed(opts: Partial<SandboxOptions>): Promise<Served> {
   // Filled in below: the sandbox's hook needs the record before the sandbox is started.
-  const served = { listeners: new Map(), answered: undefined, snapshots: false } as unknown as Served;
+  const served = {
+    listeners: new Map(),
+    answered: undefined,
+    snapshots: false,
+    port: opts.port ?? 0,
+  } as unknown as Served;
   served.sandbox = await startSandbox({
     port: 0,
     retryAfter: 0,
@@ -124,12 +131,15 @@ async function startServed(opts: Partial<SandboxOptions>): Promise<Served> {
   return served;
 }
 
-/** Listens on a new free port; the sandbox's pages and paging links name it. */
+/**
+ * Listens on the port the test asked for, else on a new free one; the sandbox's pages and paging
+ * links name it.
+ */
 async function listen(served: Served): Promise<number> {
   const { app, store } = served.sandbox;
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
-    app.server.listen({ port: 0, host: store.opts.host }, () => {
+    app.server.listen({ port: served.port, host: store.opts.host }, () => {
       app.server.off('error', reject);
       resolve();
     });
