@@ -3,10 +3,9 @@ import { RunSettings } from './config/resolve.js';
 import { suggest } from './util/suggest.js';
 import type { IO } from './output/io.js';
 import { Output } from './output/output.js';
-import { parsePositiveInt } from './util/validate.js';
+import { outputFlagsOf } from './output/run-flags.js';
 import type { Credentials } from './config/credentials.js';
 import type { Service } from './api/service.js';
-import { VERSION } from './version.js';
 import type { GlobalOptionValues } from './global-options.js';
 import { JqCapture } from './output/jq-capture.js';
 import { promptContext } from './output/prompt-streams.js';
@@ -24,8 +23,6 @@ export class Context {
   readonly env: Record<string, string | undefined>;
   /** The run's settings, each resolved once (config/resolve.ts). */
   readonly settings: RunSettings;
-  readonly profileName: string;
-  readonly timeoutMs: number;
   private store: ConfigStore | undefined;
   private service: Service | undefined;
   private override: Credentials | undefined;
@@ -40,21 +37,9 @@ export class Context {
     readonly signal?: AbortSignal,
   ) {
     this.env = io.env;
-    const verbose = !!flags.verbose || io.env.EDP_DEBUG === '1';
     this.jq = flags.jq === undefined ? undefined : new JqCapture(io, flags.jq);
-    this.output = new Output(this.jq?.outputIO() ?? io, {
-      // --jq implies JSON output; with --ndjson it filters each line's item.
-      json: !!flags.json || (flags.jq !== undefined && !flags.ndjson),
-      ndjson: !!flags.ndjson,
-      // --jq alone at a terminal: a person reads the errors, as text.
-      jsonErrors: !!flags.json || !!flags.ndjson || (flags.jq !== undefined && !io.stderr.isTTY),
-      quiet: !!flags.quiet,
-      verbose,
-      color: flags.color !== false,
-    });
+    this.output = new Output(this.jq?.outputIO() ?? io, outputFlagsOf(flags, io));
     this.settings = new RunSettings({ flags, env: io.env, profile: (name) => this.config.profile(name) });
-    this.profileName = this.settings.profile.value;
-    this.timeoutMs = this.settings.timeout.value;
   }
 
   get config(): ConfigStore {
@@ -119,35 +104,14 @@ export class Context {
         () => this.credentials(),
         () => this.config,
       );
-    const { Service } = await import('./api/service.js');
-    const { retryNoticeText } = await import('./api/retry.js');
-    // The request log is loaded only for --verbose (or EDP_DEBUG=1).
-    const logRequest = this.output.flags.verbose ? (await import('./output/request-log.js')).logRequest : undefined;
-    (await import('./output/clear-text.js')).warnIfSentInClear(
-      this.output,
-      this.settings.baseUrl().value,
-      this.credentials(),
-    );
-    this.service = new Service({
-      baseUrl: this.settings.baseUrl().value,
-      timeoutMs: this.timeoutMs,
+    const { runService } = await import('./run-service.js');
+    this.service = await runService({
+      settings: this.settings,
       credentials: this.credentials(),
       store: this.config,
-      profile: this.profileName,
+      output: this.output,
+      io: this.io,
       signal: this.signal,
-      userAgent: `edp/${VERSION}`,
-      log: logRequest ? (e) => logRequest(this.output, e) : undefined,
-      // A repeat after a busy answer or a dropped connection can wait 30 s: say so (not with --quiet).
-      onRetry: (notice) => this.output.info(retryNoticeText(notice)),
-      pageConcurrency: this.env.EDP_PAGE_CONCURRENCY
-        ? parsePositiveInt(this.env.EDP_PAGE_CONCURRENCY, 'EDP_PAGE_CONCURRENCY', { max: 32 })
-        : undefined,
-      maxResponseBytes: this.env.EDP_MAX_RESPONSE_MB
-        ? parsePositiveInt(this.env.EDP_MAX_RESPONSE_MB, 'EDP_MAX_RESPONSE_MB', { max: 4096 }) * 1024 * 1024
-        : undefined,
-      // HTTPS_PROXY, HTTP_PROXY, NO_PROXY (src/http/proxy.ts)
-      env: this.env,
-      sleep: this.io.sleep,
     });
     return this.service;
   }

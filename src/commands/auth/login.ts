@@ -66,13 +66,21 @@ export async function runLogin(opts: LoginOptions, ctx: Context): Promise<void> 
   const storeBaseUrl = baseUrlSource !== 'profile' && baseUrlSource !== 'default';
   await ctx.config.update((config) => {
     const profiles = (config.profiles ??= {});
-    const before = profiles[ctx.profileName] ?? {};
+    const before = profiles[ctx.settings.profile.value] ?? {};
     // The tokens of the credentials this login replaces are of no further use.
     if (config.token_key_salt && before.username && before.password) {
       forgetIdentity(config, profileIdentity(config.token_key_salt, before.username, before.password));
     }
-    profiles[ctx.profileName] = { ...before, username, password, ...(storeBaseUrl ? { base_url: baseUrl } : {}) };
+    profiles[ctx.settings.profile.value] = {
+      ...before,
+      username,
+      password,
+      ...(storeBaseUrl ? { base_url: baseUrl } : {}),
+    };
   });
-  if (ctx.output.machine) ctx.output.json({ profile: ctx.profileName, base_url: shownUrl, username });
-  else ctx.output.success(`Logged in to ${shownUrl} as ${username} (profile "${ctx.profileName}", ${ctx.config.file})`);
+  if (ctx.output.machine) ctx.output.json({ profile: ctx.settings.profile.value, base_url: shownUrl, username });
+  else
+    ctx.output.success(
+      `Logged in to ${shownUrl} as ${username} (profile "${ctx.settings.profile.value}", ${ctx.config.file})`,
+    );
 }

@@ -21,7 +21,7 @@ function describeSource(ctx: Context, creds: Credentials): string {
     ];
     return `environment (${vars.join(', ')})`;
   }
-  return creds.username || creds.sessionId ? `profile "${ctx.profileName}"` : 'none';
+  return creds.username || creds.sessionId ? `profile "${ctx.settings.profile.value}"` : 'none';
 }
 
 /**
@@ -46,7 +46,7 @@ async function runStatusAll(ctx: Context): Promise<void> {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, p]) => ({
       profile: name,
-      active: name === ctx.profileName,
+      active: name === ctx.settings.profile.value,
       username: typeof p.username === 'string' ? p.username : null,
       base_url: typeof p.base_url === 'string' ? displayUrl(p.base_url) : null,
       workspace: typeof p.workspace === 'string' || typeof p.workspace === 'number' ? String(p.workspace) : null,
@@ -118,7 +118,7 @@ export async function runStatus(opts: StatusOptions, ctx: Context): Promise<void
     expired: tokenExpiresAt(t) <= now,
   }));
   const status = {
-    profile: ctx.profileName,
+    profile: ctx.settings.profile.value,
     base_url: baseUrl,
     base_url_source: baseUrlSource,
     username: creds.username ?? null,

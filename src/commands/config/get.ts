@@ -13,7 +13,7 @@ export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
   }
   if (s.value === undefined) {
     ctx.output.info(
-      `${key} is not set: \`${suggest(['config', 'set', key, 'VALUE'])}\` sets it for profile "${ctx.profileName}"`,
+      `${key} is not set: \`${suggest(['config', 'set', key, 'VALUE'])}\` sets it for profile "${ctx.settings.profile.value}"`,
     );
     return;
   }

@@ -5,7 +5,7 @@ import { displayUrl } from '../../util/display-url.js';
 
 /** `source` for a person: the flag or variable, `profile "NAME"`, or `default`. */
 function sourceText(ctx: Context, s: ResolvedSetting): string {
-  if (s.source === 'profile') return `profile "${ctx.profileName}"`;
+  if (s.source === 'profile') return `profile "${ctx.settings.profile.value}"`;
   if (s.source === 'default') return s.value === undefined ? 'not set' : 'default';
   return s.source;
 }

@@ -35,7 +35,7 @@ export async function runTrigger(opts: TriggerOptions, ctx: Context): Promise<vo
   const { SandboxControls } = await import('../../api/sandbox-controls.js');
   const controls = new SandboxControls({
     baseUrl: ctx.settings.baseUrl().value,
-    timeoutMs: ctx.timeoutMs,
+    timeoutMs: ctx.settings.timeout.value,
     signal: ctx.signal,
     userAgent: `edp/${VERSION}`,
     env: ctx.env,

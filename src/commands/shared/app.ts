@@ -143,19 +143,13 @@ export class App {
 
   /** A run whose context could not be made (a bad global option): the error, on an output of its own. */
   private async failed(err: unknown, flags: GlobalFlags): Promise<void> {
-    const [{ exitCodeFor }, { reportError }, { Output }] = await Promise.all([
+    const [{ exitCodeFor }, { reportError }, { Output }, { outputFlagsOf }] = await Promise.all([
       import('../../errors.js'),
       import('../../output/errors.js'),
       import('../../output/output.js'),
+      import('../../output/run-flags.js'),
     ]);
-    const output = new Output(this.io, {
-      json: !!flags.json,
-      ndjson: !!flags.ndjson,
-      jsonErrors: !!flags.json || !!flags.ndjson || (flags.jq !== undefined && !this.io.stderr.isTTY),
-      quiet: false,
-      verbose: !!flags.verbose,
-      color: flags.color !== false,
-    });
+    const output = new Output(this.io, { ...outputFlagsOf(flags, this.io), quiet: false });
     reportError(output, err);
     this.exitCode = exitCodeFor(err);
   }
