@@ -1,11 +1,7 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import {
-  DEFAULT_POLL_INTERVAL,
-  DEFAULT_WAIT_TIMEOUT,
-  FLEET_CONCURRENCY_CAP,
-  FLEET_READ_CONCURRENCY_CAP,
-} from '../../config/defaults.js';
+import { DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT } from '../../config/defaults.js';
+import { autoCap, type FleetWork } from './concurrency.js';
 
 /**
  * Flags several commands declare, for their `command.ts` (loaded at start-up): this module
@@ -65,11 +61,10 @@ export function pollIntervalFlag(does: string): Option<'--poll-interval <duratio
  * `--concurrency`: how many workspaces a fleet command works on at once; a setting (`edp
  * config`). `auto`'s cap follows what the command does in each workspace (config/defaults.ts).
  */
-export function concurrencyFlag(does: string, work: 'reads' | 'changes'): Option<'--concurrency <n>'> {
-  const cap = work === 'reads' ? FLEET_READ_CONCURRENCY_CAP : FLEET_CONCURRENCY_CAP;
+export function concurrencyFlag(does: string, work: FleetWork): Option<'--concurrency <n>'> {
   return sharedFlag(
     '--concurrency <n>',
-    `${does} (default: auto, one per workspace, at most ${cap}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
+    `${does} (default: auto, one per workspace, at most ${autoCap(work)}; env EDP_CONCURRENCY, \`edp config set concurrency\`)`,
   );
 }
 
